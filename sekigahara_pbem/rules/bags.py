@@ -1,0 +1,22 @@
+"""The draw bags (5.2.2, 6.2): blocks drawn at random, unseen by the opponent."""
+
+from __future__ import annotations
+
+from . import rng
+from .components import Components
+from .vocab import BAG
+
+
+def bag(state: dict, comp: Components, side: str) -> list[str]:
+    """The bag's contents in canonical (sorted) order; a bag has no order of its own."""
+    return sorted(b for b, w in state["blocks"].items() if w == BAG and comp.blocks[b].side == side)
+
+
+def draw_blocks(state: dict, comp: Components, side: str, n: int) -> list[str]:
+    """Draw up to n blocks at random; an empty bag gives fewer.
+    The caller must place them before drawing again."""
+    contents = bag(state, comp, side)
+    drawn = []
+    for _ in range(min(n, len(contents))):
+        drawn.append(contents.pop(rng.below(state["rng"], len(contents))))
+    return drawn

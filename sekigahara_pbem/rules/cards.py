@@ -1,0 +1,48 @@
+"""Drawing and discarding cards (3.3): draws from the top; an empty pile is rebuilt by
+shuffling the discards; every discard and play is public."""
+
+from __future__ import annotations
+
+from . import rng
+from .vocab import RuleViolation
+
+
+def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
+    """Draw up to n cards; fewer only if draw pile and discards are both empty."""
+    pile = state["cards"][side]
+    drawn: list[str] = []
+    for _ in range(n):
+        if not pile["deck"]:
+            if not pile["discard"]:
+                break
+            pile["deck"] = sorted(pile["discard"])
+            pile["discard"] = []
+            rng.shuffle(state["rng"], pile["deck"])
+            events.append({"type": "reshuffle", "rule": "3.3", "side": side,
+                           "cards": len(pile["deck"])})
+        drawn.append(pile["deck"].pop())
+    pile["hand"].extend(drawn)
+    if n:
+        events.append({"type": "draw", "rule": rule, "side": side, "count": len(drawn),
+                       "private": {side: {"cards": drawn}}})
+    return drawn
+
+
+def discard(state: dict, side: str, cards: list[str], events: list, rule: str,
+            why: str) -> None:
+    """Move cards from the hand to the discard pile, face up (3.3)."""
+    take_from_hand(state, side, cards, rule)
+    state["cards"][side]["discard"].extend(cards)
+    events.append({"type": "discard", "rule": rule, "side": side, "cards": list(cards),
+                   "why": why})
+
+
+def take_from_hand(state: dict, side: str, cards: list[str], rule: str) -> None:
+    hand = state["cards"][side]["hand"]
+    if len(set(cards)) != len(cards):
+        raise RuleViolation(rule, "the same card is named twice")
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        raise RuleViolation(rule, f"not in your hand: {', '.join(missing)}")
+    for c in cards:
+        hand.remove(c)

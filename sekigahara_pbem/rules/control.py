@@ -1,0 +1,73 @@
+"""Control of resource locations (4.2), castles (4.3) and capitals (4.5)."""
+
+from __future__ import annotations
+
+from .components import Components
+from .state import has_units
+from .vocab import SIDES
+
+
+def claim(state: dict, comp: Components, loc: str, side: str, events: list) -> None:
+    """4.2: the last side to move a block onto or through a resource location controls it."""
+    if not comp.locations[loc].resource or state["control"].get(loc) == side:
+        return
+    state["control"][loc] = side
+    events.append({"type": "control", "rule": "4.2", "location": loc, "side": side})
+
+
+def castle_controller(state: dict, comp: Components, loc: str) -> str | None:
+    """4.3: the side with units there alone; both present, the side inside (first there);
+    neither, the castle's natural alignment. None if the location has no castle."""
+    castle = comp.locations[loc].castle
+    if castle is None:
+        return None
+    present = [s for s in SIDES if has_units(state, comp, loc, s)]
+    if len(present) == 1:
+        return present[0]
+    if len(present) == 2:
+        return state["castle_owner"].get(loc, castle)
+    return castle
+
+
+def castles(state: dict, comp: Components) -> dict[str, str]:
+    return {
+        loc: castle_controller(state, comp, loc)
+        for loc, spec in comp.locations.items()
+        if spec.castle is not None
+    }
+
+
+def castle_counts(state: dict, comp: Components) -> dict[str, int]:
+    counts = dict.fromkeys(SIDES, 0)
+    for side in castles(state, comp).values():
+        counts[side] += 1
+    return counts
+
+
+def resource_counts(state: dict, comp: Components) -> dict[str, int]:
+    counts = dict.fromkeys(SIDES, 0)
+    for loc, side in state["control"].items():
+        if comp.locations[loc].resource:
+            counts[side] += 1
+    return counts
+
+
+def note_arrival(state: dict, comp: Components, loc: str, side: str) -> None:
+    """Record who owns a castle once the other side arrives (8.9.1: the side there first)."""
+    if comp.locations[loc].castle is None or loc in state["castle_owner"]:
+        return
+    for s in SIDES:
+        if s != side and has_units(state, comp, loc, s):
+            state["castle_owner"][loc] = s
+
+
+def forget_owners(state: dict, comp: Components) -> None:
+    """Drop castle ownership and siege marks where the sides no longer meet."""
+    for loc in list(state["castle_owner"]):
+        if not all(has_units(state, comp, loc, s) for s in SIDES):
+            del state["castle_owner"][loc]
+    for loc, side in list(state["besieged"].items()):
+        if not all(has_units(state, comp, loc, s) for s in SIDES) or not has_units(
+            state, comp, loc, side
+        ):
+            del state["besieged"][loc]

@@ -1,0 +1,190 @@
+"""The weekly cycle (rule 6) as a pipeline: what happens next once a decision is made.
+
+    week 1:       Turn Order Step (6.3)            - the Reinforcement Step is skipped
+    weeks 2-7:    Reinforcement Step (6.2)         - discard half the hand, draw cards and blocks
+                  Turn Order Step (6.3)            - sealed bids, the winner picks the first player
+                  Turn A, Turn B (6.4)             - first player's movement and combat phases,
+                                                     then the second player's
+    after week 7: victory on points (2.2)
+"""
+
+from __future__ import annotations
+
+from .bags import draw_blocks
+from .cards import discard, draw
+from .components import Components
+from .control import castle_counts, forget_owners, resource_counts
+from .fields import get_str, get_str_list, one_of
+from .movement import start_phase
+from .victory import finish_on_points
+from .vocab import (
+    BID,
+    CHOOSE_FIRST,
+    COMBAT,
+    DISCARD,
+    ISHIDA,
+    LAST_WEEK,
+    MOVEMENT,
+    RECRUIT,
+    SIDES,
+    RuleViolation,
+    other,
+)
+
+WEEKLY_CARDS = 5  # 6.2
+CASTLE_BONUS_CARDS = 1  # 6.2: most castles
+RESOURCE_BONUS_BLOCKS = 1  # 6.2: more resource locations (both on a tie)
+
+
+def discard_count(state: dict, side: str) -> int:
+    """6.2: half the hand, rounded down."""
+    return len(state["cards"][side]["hand"]) // 2
+
+
+def submit_discard(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """6.2: the sealed half-hand discard; revealed when both sides have chosen."""
+    cards = get_str_list(action, "cards", required=False)
+    need = discard_count(state, side)
+    hand = state["cards"][side]["hand"]
+    if len(cards) != need:
+        raise RuleViolation("6.2", f"discard exactly {need} of your {len(hand)} cards")
+    if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+        raise RuleViolation("6.2", "discard only cards from your hand, each once")
+    _seal(state, side, cards, events, "6.2")
+    if _all_sealed(state):
+        _reinforce(state, comp, events)
+
+
+def submit_bid(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """6.3: a card placed face down; both are revealed together."""
+    card = get_str(action, "card")
+    if card not in state["cards"][side]["hand"]:
+        raise RuleViolation("6.3", f"{card} is not in your hand")
+    _seal(state, side, card, events, "6.3")
+    if _all_sealed(state):
+        _reveal_bids(state, comp, events)
+
+
+def choose_first(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """6.3: the bid winner names the first player for both turns of the week."""
+    first = one_of(get_str(action, "first"), SIDES, "first")
+    state["first"] = first
+    state["turn"] = "A"
+    events.append({"type": "first_player", "rule": "6.3", "side": side, "first": first})
+    state["step"] = MOVEMENT
+    start_phase(state, first)
+
+
+def awaiting(state: dict) -> list[str]:
+    """Sides that still owe a sealed decision this step."""
+    if state["step"] == DISCARD:
+        need = [s for s in SIDES if discard_count(state, s) > 0]
+    else:
+        need = [s for s in SIDES if state["cards"][s]["hand"]]
+    return [s for s in need if s not in state["sealed"]]
+
+
+def _seal(state: dict, side: str, value: object, events: list, rule: str) -> None:
+    if side in state["sealed"]:
+        raise RuleViolation(rule, "you have already made this decision")
+    if side not in awaiting(state):
+        raise RuleViolation(rule, "no such decision is asked of you now")
+    state["sealed"][side] = value
+    events.append({"type": "sealed", "rule": rule, "side": side, "step": state["step"]})
+
+
+def _all_sealed(state: dict) -> bool:
+    return not awaiting(state)
+
+
+def start_week(state: dict, comp: Components, events: list) -> None:
+    """Weeks 2-7 open with the Reinforcement Step; sides with one card discard nothing."""
+    state["step"] = DISCARD
+    state["first"] = None
+    state["bid_winner"] = None
+    state["phase"] = None
+    state["active"] = None
+    events.append({"type": "week", "rule": "6.1", "week": state["week"]})
+    if _all_sealed(state):
+        _reinforce(state, comp, events)
+
+
+def _reinforce(state: dict, comp: Components, events: list) -> None:
+    """6.2: reveal the discards, draw 5 cards (+1 for most castles), draw blocks."""
+    for side in SIDES:
+        cards = state["sealed"].get(side, [])
+        if cards:
+            discard(state, side, cards, events, "6.2", "reinforcement step")
+    state["sealed"] = {}
+    castles = castle_counts(state, comp)
+    resources = resource_counts(state, comp)
+    for side in SIDES:
+        bonus = CASTLE_BONUS_CARDS if castles[side] > castles[other(side)] else 0
+        draw(state, side, WEEKLY_CARDS + bonus, events, "6.2")
+    for side in SIDES:
+        n = comp.recruitment_track.get(state["week"], 0)
+        if resources[side] >= resources[other(side)]:
+            n += RESOURCE_BONUS_BLOCKS
+        drawn = draw_blocks(state, comp, side, n)
+        for b in drawn:
+            state["blocks"][b] = RECRUIT
+        events.append({"type": "reinforcements", "rule": "6.2", "side": side,
+                       "count": len(drawn), "private": {side: {"blocks": drawn}}})
+    state["step"] = BID
+    if _all_sealed(state):  # only when neither side holds a card to bid
+        _reveal_bids(state, comp, events)
+
+
+def _reveal_bids(state: dict, comp: Components, events: list) -> None:
+    """6.3: the higher number wins; bids are unique, so there is no tie. A side with no card
+    to bid loses the bid; if neither can bid, Ishida wins it (docs/rulings.md)."""
+    bids = dict(state["sealed"])
+    state["sealed"] = {}
+    for side, card in bids.items():
+        discard(state, side, [card], events, "6.3", "bid")
+    numbers = {s: comp.cards[c].bid for s, c in bids.items()}
+    if numbers:
+        winner = max(numbers, key=lambda s: numbers[s])
+    else:
+        winner = ISHIDA
+    state["bid_winner"] = winner
+    state["step"] = CHOOSE_FIRST
+    state["active"] = winner
+    events.append({"type": "bids", "rule": "6.3", "bids": bids, "winner": winner})
+
+
+def end_movement(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """The movement phase ends; combat follows (8.1)."""
+    if state["phase"]["level"] is None:
+        raise RuleViolation("7.1", "choose the movement level (even 'none') before ending")
+    events.append({"type": "end_movement", "rule": "7.1", "side": side})
+    state["step"] = COMBAT
+    run_combat_phase(state, comp, events)
+
+
+def run_combat_phase(state: dict, comp: Components, events: list) -> None:
+    """8.1 belongs to the combat engine, which is not built yet: locations where the sides
+    meet are left as they are for now, and the cycle moves on."""
+    forget_owners(state, comp)
+    next_phase(state, comp, events)
+
+
+def next_phase(state: dict, comp: Components, events: list) -> None:
+    """6.4: first player, then second, in turn A and again in turn B; then the next week."""
+    if state["result"] is not None:
+        return
+    active, first = state["active"], state["first"]
+    if active == first:
+        state["step"] = MOVEMENT
+        start_phase(state, other(first))
+    elif state["turn"] == "A":
+        state["turn"] = "B"
+        state["step"] = MOVEMENT
+        start_phase(state, first)
+    elif state["week"] >= LAST_WEEK:
+        finish_on_points(state, comp, events)
+    else:
+        state["week"] += 1
+        state["turn"] = "A"
+        start_week(state, comp, events)
+

@@ -1,0 +1,43 @@
+"""Mōri Terumoto (9.3): Ishida sacrifices cards to bring Mōri blocks to Osaka."""
+
+from __future__ import annotations
+
+from .cards import discard
+from .components import Components
+from .control import claim, note_arrival
+from .fields import get_str_list, known
+from .overrun import try_overrun
+from .state import blocks_at
+from .vocab import ISHIDA, MORI_BOX, Malformed, RuleViolation
+
+
+def bring_mori(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """One block per card discarded, leader always last; they cannot move this turn."""
+    if side != ISHIDA:
+        raise RuleViolation("9.3", "only the Ishida player brings blocks from the Mōri Box")
+    if comp.mori_entry is None:
+        raise RuleViolation("9.3", "this board has no Mōri Box")
+    cards = get_str_list(action, "cards")
+    blocks = get_str_list(action, "blocks")
+    for b in blocks:
+        known(b, comp.blocks, "blocks", "block")
+    if not cards or len(cards) != len(blocks):
+        raise Malformed("cards", "discard exactly one card for each Mōri block brought on")
+    box = blocks_at(state, comp, MORI_BOX)
+    if len(set(blocks)) != len(blocks):
+        raise RuleViolation("9.3", "a block is named twice")
+    for b in blocks:
+        if b not in box:
+            raise RuleViolation("9.3", f"{b} is not in the Mōri Box")
+    for i, b in enumerate(blocks):
+        if comp.blocks[b].leader and len(box) - i > 1:
+            raise RuleViolation("9.3", f"{b} must be the last block brought from the Mōri Box")
+    discard(state, side, cards, events, "9.3", "Mōri blocks to Osaka")
+    to = comp.mori_entry
+    for b in blocks:
+        state["blocks"][b] = to
+    state["phase"]["arrived"].extend(blocks)
+    events.append({"type": "mori", "rule": "9.3", "side": side, "to": to, "blocks": blocks})
+    note_arrival(state, comp, to, side)
+    claim(state, comp, to, side, events)
+    try_overrun(state, comp, to, side, events)

@@ -1,0 +1,258 @@
+"""The Movement Phase (7.1, 7.3): buying movement with cards, and stack moves.
+
+A stack move is one action: a source location and one or more groups, each a list of
+blocks and the path they take. Groups whose paths share a beginning travel together over
+it, so a move is a tree of roads from the source: blocks are dropped off where their path
+ends and the stack splits where paths part (7.3.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import discard, draw
+from .components import Components
+from .control import castle_controller, claim, note_arrival
+from .fields import get_dict_list, get_str, get_str_list, known, one_of
+from .overrun import try_overrun
+from .state import has_units
+from .vocab import LEVELS, Malformed, RuleViolation, other
+
+def start_phase(state: dict, side: str) -> None:
+    state["active"] = side
+    state["phase"] = {
+        "level": None,
+        "moves_left": 0,  # stack moves still allowed; None = every stack (7.1)
+        "mustered": False,  # 7.2: at most once per turn
+        "sources": [],  # locations whose stack has moved
+        "moved": [],  # 7.3.1: no block in more than one move per turn
+        "arrived": [],  # 7.2, 9.3: mustered or Mōri blocks cannot move this turn
+        "roads": [],  # 7.3.1: each road at most once per phase
+    }
+
+
+def road_key(a: str, b: str) -> str:
+    return "|".join(sorted((a, b)))
+
+
+def choose_level(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """7.1: spend 0, 1 or 2 cards; 'none' may instead discard and replenish any number."""
+    phase = state["phase"]
+    if phase["level"] is not None:
+        raise RuleViolation("7.1", "the movement level is already chosen this phase")
+    level = one_of(get_str(action, "level"), LEVELS, "level")
+    cards = get_str_list(action, "cards", required=False)
+    cost, moves = LEVELS[level]
+    if level == "none":
+        discard(state, side, cards, events, "7.1", "no movement: discard and replenish")
+        draw(state, side, len(cards), events, "7.1")
+    else:
+        if len(cards) != cost:
+            raise RuleViolation("7.1", f"{level} movement costs {cost} card(s), {len(cards)} given")
+        discard(state, side, cards, events, "7.1", f"{level} movement")
+    phase["level"] = level
+    phase["moves_left"] = moves
+    events.append({"type": "movement_level", "rule": "7.1", "side": side, "level": level})
+
+
+def spend_stack_move(state: dict, what: str, rule: str) -> None:
+    """Use one of the stack moves the level allows (a muster under minimal/limited too)."""
+    phase = state["phase"]
+    if phase["level"] is None:
+        raise RuleViolation("7.1", "choose the movement level before moving or mustering")
+    if phase["level"] == "none":
+        raise RuleViolation("7.1", f"no movement was chosen: no {what} this phase")
+    if phase["moves_left"] is None:
+        return
+    if phase["moves_left"] <= 0:
+        raise RuleViolation(rule, f"{phase['level']} movement allows no more stack moves")
+    phase["moves_left"] -= 1
+
+
+@dataclass
+class Node:
+    """One leg of a move: the blocks travelling together onto `loc`."""
+
+    loc: str
+    blocks: list[str] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class Group:
+    blocks: list[str]
+    path: list[str]
+    force_march: str | None
+
+
+def _parse_groups(action: dict, comp: Components) -> list[Group]:
+    groups = []
+    for i, g in enumerate(get_dict_list(action, "groups")):
+        blocks = get_str_list(g, "blocks")
+        path = get_str_list(g, "path")
+        if not blocks:
+            raise Malformed(f"groups[{i}].blocks", "a group needs at least one block")
+        if not path:
+            raise Malformed(f"groups[{i}].path", "a group needs at least one location to go to")
+        for b in blocks:
+            known(b, comp.blocks, f"groups[{i}].blocks", "block")
+        for loc in path:
+            known(loc, comp.locations, f"groups[{i}].path", "location")
+        groups.append(Group(blocks, path, get_str(g, "force_march", required=False)))
+    return groups
+
+
+def leadership(state: dict, comp: Components, side: str, origin: str, leader: str | None) -> str | None:
+    """7.3.4: the source of the +1 leadership bonus at the origin, if any (+1 at most)."""
+    if leader is not None:
+        spec = comp.blocks[leader]
+        if spec.side != side or not spec.leader:
+            raise RuleViolation("7.3.4", f"{leader} is not one of your leader blocks")
+        if state["blocks"][leader] != origin:
+            raise RuleViolation("7.3.4", f"leader {leader} is not at {origin}")
+        return f"leader {leader}"
+    loc = comp.locations[origin]
+    if loc.castle == side and castle_controller(state, comp, origin) == side:
+        return "castle"
+    if loc.capital == side:
+        return "capital"
+    return None
+
+
+def size_penalty(blocks: int) -> int:
+    """7.3.5: -1 at the 5th, 9th, 13th and 17th block."""
+    return (blocks - 1) // 4
+
+
+def capacity(highway: bool, lead: bool, force_march: bool, largest_group: int) -> int:
+    """7.3.3/7.3.6: base 1, +1 each for highway, leadership and force march, less size."""
+    return 1 + highway + lead + force_march - size_penalty(largest_group)
+
+
+def _check_blocks(state: dict, comp: Components, side: str, origin: str, groups: list[Group]) -> list[str]:
+    phase = state["phase"]
+    if origin in phase["sources"]:
+        raise RuleViolation("7.1", f"the stack at {origin} has already moved this phase")
+    if state["besieged"].get(origin) == side:
+        raise RuleViolation("8.9.6", f"your blocks besieged in {origin} cannot leave")
+    seen: list[str] = []
+    for g in groups:
+        for b in g.blocks:
+            if comp.blocks[b].side != side:
+                raise RuleViolation("7.1", f"{b} is not your block")
+            if b in seen:
+                raise RuleViolation("7.3.1", f"{b} is named in two groups")
+            if state["blocks"][b] != origin:
+                raise RuleViolation("7.3.1", f"{b} is not at {origin}")
+            if b in phase["arrived"]:
+                raise RuleViolation("7.2", f"{b} arrived this turn and cannot move (7.2, 9.3)")
+            if b in phase["moved"]:
+                raise RuleViolation("7.3.1", f"{b} has already been part of a move this turn")
+            seen.append(b)
+    return seen
+
+
+def _build_tree(comp: Components, origin: str, groups: list[Group], used: list[str]) -> Node:
+    """Merge the groups' paths into one tree; a road can carry the stack only once."""
+    root = Node(origin)
+    legs: dict[str, tuple] = {}
+    paths = set()
+    for g in groups:
+        key = tuple(g.path)
+        if key in paths:
+            raise RuleViolation("7.3.3", f"two groups follow the same path {'-'.join(key)}; "
+                                "blocks that travel together form one group")
+        paths.add(key)
+        node, prev = root, origin
+        for i, loc in enumerate(g.path):
+            if comp.road(prev, loc) is None:
+                raise RuleViolation("7.3.1", f"no road from {prev} to {loc}")
+            rk = road_key(prev, loc)
+            if rk in used:
+                raise RuleViolation("7.3.1", f"road {prev}-{loc} already used this phase")
+            prefix = key[: i + 1]
+            if legs.setdefault(rk, prefix) != prefix:
+                raise RuleViolation("7.3.1", f"road {prev}-{loc} would be traversed twice")
+            child = next((c for c in node.children if c.loc == loc), None)
+            if child is None:
+                child = Node(loc)
+                node.children.append(child)
+            child.blocks.extend(g.blocks)
+            node, prev = child, loc
+    return root
+
+
+def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str | None) -> None:
+    first_leg: dict[str, int] = {}
+    for g in groups:
+        first_leg[g.path[0]] = first_leg.get(g.path[0], 0) + len(g.blocks)
+    for g in groups:
+        prev, highway = origin, True
+        for loc in g.path:
+            highway = highway and bool(comp.road(prev, loc))
+            prev = loc
+        largest = first_leg[g.path[0]]
+        reach = capacity(highway, lead is not None, g.force_march is not None, largest)
+        if len(g.path) > reach:
+            parts = ["base 1"]
+            if highway:
+                parts.append("highway +1")
+            if lead:
+                parts.append(f"leadership ({lead}) +1")
+            if g.force_march:
+                parts.append("force march +1")
+            if size_penalty(largest):
+                parts.append(f"{largest} blocks -{size_penalty(largest)}")
+            rule = "7.3.5" if size_penalty(largest) else "7.3.3"
+            raise RuleViolation(rule, f"{', '.join(g.blocks)} can move {max(reach, 0)} "
+                                f"({', '.join(parts)}), not {len(g.path)}")
+
+
+def move(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """One stack move (7.3), with overruns on the way (7.4) and stops at enemies (7.3.2)."""
+    origin = known(get_str(action, "from"), comp.locations, "from", "location")
+    groups = _parse_groups(action, comp)
+    leader = get_str(action, "leader", required=False)
+    if leader is not None:
+        known(leader, comp.blocks, "leader", "block")
+    spend_stack_move(state, "stack moves", "7.1")
+    moving = _check_blocks(state, comp, side, origin, groups)
+    phase = state["phase"]
+    tree = _build_tree(comp, origin, groups, phase["roads"])
+    lead = leadership(state, comp, side, origin, leader)
+    _check_reach(comp, origin, groups, lead)
+    marches = [g.force_march for g in groups if g.force_march]
+    if marches:
+        discard(state, side, marches, events, "7.3.3", "force march")
+    phase["sources"].append(origin)
+    phase["moved"].extend(moving)
+    events.append({
+        "type": "move", "rule": "7.3", "side": side, "from": origin,
+        "groups": [{"count": len(g.blocks), "path": g.path, "force_march": bool(g.force_march)}
+                   for g in groups],
+        "leadership": lead,
+        "private": {side: {"groups": [g.blocks for g in groups]}},
+    })
+    for child in tree.children:
+        _travel(state, comp, side, origin, child, events)
+        if state["result"] is not None:
+            return
+
+
+def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, events: list) -> None:
+    state["phase"]["roads"].append(road_key(prev, node.loc))
+    for b in node.blocks:
+        state["blocks"][b] = node.loc
+    note_arrival(state, comp, node.loc, side)
+    claim(state, comp, node.loc, side, events)
+    if has_units(state, comp, node.loc, other(side)):
+        try_overrun(state, comp, node.loc, side, events)
+        if state["result"] is not None:
+            return
+        if node.children and has_units(state, comp, node.loc, other(side)):
+            raise RuleViolation("7.3.2", f"blocks entering {node.loc} must stop there: "
+                                "enemy units present and not overrun (7.4)")
+    for child in node.children:
+        _travel(state, comp, side, node.loc, child, events)
+        if state["result"] is not None:
+            return

@@ -1,0 +1,67 @@
+"""Mustering (7.2): blocks from the Recruitment Box onto friendly recruitment locations."""
+
+from __future__ import annotations
+
+from .components import Components
+from .control import claim, note_arrival
+from .fields import get_str, get_str_list, known, one_of
+from .movement import spend_stack_move
+from .overrun import try_overrun
+from .state import has_units
+from .vocab import RECRUIT, Malformed, RuleViolation, other
+
+
+def recruitment_locations(comp: Components, side: str, clan: str | None = None) -> list[str]:
+    """Locations marked with a friendly mon (of `clan`, if given)."""
+    return [
+        loc.id
+        for loc in comp.locations.values()
+        if any(comp.clans[c] == side and (clan is None or c == clan) for c in loc.recruit)
+    ]
+
+
+def muster(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """7.2 option A: any blocks of one daimyo to that daimyo's location, shown to the
+    opponent; option B: one block of any daimyo to any friendly location, unseen."""
+    option = one_of(get_str(action, "option"), ("A", "B"), "option")
+    to = known(get_str(action, "to"), comp.locations, "to", "location")
+    blocks = get_str_list(action, "blocks")
+    if not blocks:
+        raise Malformed("blocks", "name at least one block to muster")
+    for b in blocks:
+        known(b, comp.blocks, "blocks", "block")
+    phase = state["phase"]
+    if phase["mustered"]:
+        raise RuleViolation("7.2", "you may muster at most once per turn")
+    spend_stack_move(state, "mustering", "7.2")
+    if len(set(blocks)) != len(blocks):
+        raise RuleViolation("7.2", "a block is named twice")
+    for b in blocks:
+        if comp.blocks[b].side != side or state["blocks"][b] != RECRUIT:
+            raise RuleViolation("7.2", f"{b} is not in your Recruitment Box")
+    if option == "A":
+        clans = {comp.blocks[b].clan for b in blocks}
+        if len(clans) != 1:
+            raise RuleViolation("7.2", "option A musters blocks of one daimyo only")
+        clan = clans.pop()
+        if to not in recruitment_locations(comp, side, clan):
+            raise RuleViolation("7.2", f"{to} is not marked with the {comp.clan_names[clan]} mon")
+    else:
+        if len(blocks) != 1:
+            raise RuleViolation("7.2", "option B musters a single block")
+        if to not in recruitment_locations(comp, side):
+            raise RuleViolation("7.2", f"{to} is not a friendly recruitment location")
+    if has_units(state, comp, to, other(side)) and not has_units(state, comp, to, side):
+        raise RuleViolation("7.2", f"mustering cannot start combat at {to}: an attack cannot "
+                            "come from the Recruitment Box, only support one")
+    for b in blocks:
+        state["blocks"][b] = to
+    phase["mustered"] = True
+    phase["arrived"].extend(blocks)
+    shown = {"blocks": list(blocks)} if option == "A" else {}
+    events.append({"type": "muster", "rule": "7.2", "side": side, "option": option, "to": to,
+                   "count": len(blocks), **shown,
+                   "private": {side: {"blocks": list(blocks)}}})
+    note_arrival(state, comp, to, side)
+    claim(state, comp, to, side, events)
+    try_overrun(state, comp, to, side, events)

@@ -1,0 +1,86 @@
+"""Initial setup (rule 5), in the rulebook's order.
+
+Random events consume the generator in this fixed order, which docs/random.md records so
+an archive can be re-derived: Ishida deck shuffle, Tokugawa deck shuffle, the random
+placements in board manifest order (5.2.2), then Ishida's and Tokugawa's four
+reinforcement draws (5.2.3).
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .bags import draw_blocks
+from .cards import draw
+from .components import Components
+from .state import DEFAULT_OPTIONS, FORMAT
+from .vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
+
+STARTING_HAND = 5  # 5.1
+FIRST_REINFORCEMENTS = 4  # 5.2.3
+
+
+def setup(comp: Components, seed_hex: str, options: dict | None = None) -> tuple[dict, list]:
+    """Rule 5: a new game ready for week 1's Turn Order Step (6.2 is skipped in week 1)."""
+    opts = dict(DEFAULT_OPTIONS)
+    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown game options: {', '.join(sorted(unknown))}")
+    opts.update(options or {})
+    events: list = []
+    state = {
+        "format": FORMAT,
+        "options": opts,
+        "rng": rng.new(seed_hex),
+        "week": 1,  # 5.1
+        "turn": "A",
+        "step": BID,
+        "first": None,
+        "active": None,
+        "bid_winner": None,
+        "blocks": {},
+        "disks": {d.id: d.location for d in comp.disks.values()},  # 9.1, 9.2
+        "cards": {},
+        "control": {},
+        "castle_owner": {},
+        "besieged": {},
+        "sealed": {},
+        "phase": None,
+        "result": None,
+    }
+    for side in SIDES:  # 5.1: shuffle both decks
+        deck = sorted(comp.deck(side))
+        rng.shuffle(state["rng"], deck)
+        state["cards"][side] = {"deck": deck, "hand": [], "discard": []}
+    for side in SIDES:  # 5.1: five cards each
+        draw(state, side, STARTING_HAND, events, "5.1")
+    _place_fixed(state, comp)  # 5.2.1
+    for loc in comp.locations.values():  # 5.2.2, in manifest order
+        if loc.random_blocks:
+            side, count = loc.random_blocks
+            drawn = draw_blocks(state, comp, side, count)
+            for b in drawn:
+                state["blocks"][b] = loc.id
+            events.append({"type": "setup_random", "rule": "5.2.2", "side": side,
+                           "location": loc.id, "count": len(drawn),
+                           "private": {side: {"blocks": drawn}}})
+    for side in SIDES:  # 5.2.3
+        drawn = draw_blocks(state, comp, side, FIRST_REINFORCEMENTS)
+        for b in drawn:
+            state["blocks"][b] = RECRUIT
+        events.append({"type": "reinforcements", "rule": "5.2.3", "side": side,
+                       "count": len(drawn), "private": {side: {"blocks": drawn}}})
+    if opts["capitals_start_controlled"]:  # 4.5
+        for loc in comp.locations.values():
+            if loc.capital:
+                state["control"][loc.id] = loc.capital
+    return state, events
+
+
+def _place_fixed(state: dict, comp: Components) -> None:
+    """5.2.1: blocks with a setup symbol go to the location (or box) with that symbol;
+    everything else goes into its side's bag (5.2.2)."""
+    by_symbol = {loc.setup_symbol: loc.id for loc in comp.locations.values() if loc.setup_symbol}
+    if comp.mori_box_symbol:
+        by_symbol[comp.mori_box_symbol] = MORI_BOX
+    for b in comp.blocks.values():
+        state["blocks"][b.id] = by_symbol.get(b.setup, BAG) if b.setup else BAG

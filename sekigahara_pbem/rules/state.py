@@ -1,0 +1,85 @@
+"""The game state: plain JSON-compatible data, and the small queries every rule needs.
+
+Schema (docs/state.md has the full description):
+  format, options, rng, week, turn, step, first, active, bid_winner,
+  blocks   {block id: location id | bag | recruit | mori | eliminated}
+  disks    {disk id: location id | eliminated}
+  cards    {side: {deck: [... top last], hand: [...], discard: [...]}}
+  control  {resource location: side} - only locations ever claimed (4.2)
+  castle_owner {castle location: side} - who was there first while both sides are present
+  besieged {castle location: side} - the side shut inside the castle (8.9.6)
+  sealed   {side: submission} - simultaneous decisions not yet revealed (6.2, 6.3)
+  phase    movement-phase bookkeeping of the active side (7)
+  result   None, or {winner, how, ...} once the game is over (2.1, 2.2)
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+
+from .components import Components
+from .vocab import SIDES
+
+FORMAT = "sekigahara-state/1"
+
+DEFAULT_OPTIONS = {
+    # 4.5: capitals begin the game controlled by the side whose colour frames them.
+    "capitals_start_controlled": True,
+    # 8.10: the overrun side draws one card for every two blocks it lost.
+    "overrun_loss_cards": True,
+}
+
+
+def clone(state: dict) -> dict:
+    """A deep copy; marshal is exact for plain data and much faster than deepcopy."""
+    return marshal.loads(marshal.dumps(state))
+
+
+def canonical(state: dict) -> str:
+    """The one serialisation every hash is taken over: sorted keys, no spaces."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def blocks_at(state: dict, comp: Components, loc: str, side: str | None = None) -> list[str]:
+    """Blocks at a location (or box), sorted, optionally of one side."""
+    return sorted(
+        b
+        for b, where in state["blocks"].items()
+        if where == loc and (side is None or comp.blocks[b].side == side)
+    )
+
+
+def disks_at(state: dict, comp: Components, loc: str, side: str | None = None) -> list[str]:
+    return sorted(
+        d
+        for d, where in state["disks"].items()
+        if where == loc and (side is None or comp.disks[d].side == side)
+    )
+
+
+def has_units(state: dict, comp: Components, loc: str, side: str) -> bool:
+    """Blocks or disks of `side` at `loc`: disks are units too (3.4)."""
+    return bool(blocks_at(state, comp, loc, side) or disks_at(state, comp, loc, side))
+
+
+def contested(state: dict, comp: Components) -> list[str]:
+    """Locations where opposing pieces are together, where combat must be declared (8.1)."""
+    present: dict[str, set[str]] = {}
+    for b, where in state["blocks"].items():
+        if where in comp.locations:
+            present.setdefault(where, set()).add(comp.blocks[b].side)
+    for d, where in state["disks"].items():
+        if where in comp.locations:
+            present.setdefault(where, set()).add(comp.disks[d].side)
+    return sorted(loc for loc, sides in present.items() if len(sides) == 2)
+
+
+def hand(state: dict, side: str) -> list[str]:
+    return state["cards"][side]["hand"]
+
+
+def check_side(side: object) -> str:
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}")
+    return side  # type: ignore[return-value]

@@ -1,0 +1,60 @@
+"""Victory: instant (2.1) and on points after week 7 (2.2)."""
+
+from __future__ import annotations
+
+from .components import Components
+from .control import castle_counts, resource_counts
+from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA
+
+
+def points(state: dict, comp: Components) -> dict[str, int]:
+    """2.2: two points per castle, one per resource location."""
+    castles = castle_counts(state, comp)
+    resources = resource_counts(state, comp)
+    return {s: 2 * castles[s] + resources[s] for s in SIDES}
+
+
+def _instant_winners(state: dict, comp: Components) -> list[tuple[str, str]]:
+    wins = []
+    ishida = comp.protagonist(ISHIDA)
+    tokugawa = comp.protagonist(TOKUGAWA)
+    if state["blocks"].get(ishida) == ELIMINATED:
+        wins.append((TOKUGAWA, f"{ishida} killed"))
+    for disk in comp.disks.values():
+        if disk.instant_loss and state["disks"].get(disk.id) == ELIMINATED:
+            wins.append((TOKUGAWA, f"{disk.name} captured"))
+    if state["blocks"].get(tokugawa) == ELIMINATED:
+        wins.append((ISHIDA, f"{tokugawa} killed"))
+    return wins
+
+
+def check_instant(state: dict, comp: Components, events: list) -> bool:
+    """2.1: end the game if a protagonist died or Hideyori was captured.
+    If both sides win at once, Ishida wins."""
+    if state["result"] is not None:
+        return True
+    wins = _instant_winners(state, comp)
+    if not wins:
+        return False
+    winners = {w for w, _ in wins}
+    winner = ISHIDA if ISHIDA in winners else TOKUGAWA
+    state["result"] = {
+        "winner": winner,
+        "how": "instant",
+        "rule": "2.1",
+        "reason": "; ".join(reason for _, reason in wins),
+    }
+    state["step"] = OVER
+    state["active"] = None
+    events.append({"type": "game_over", **state["result"]})
+    return True
+
+
+def finish_on_points(state: dict, comp: Components, events: list) -> None:
+    """2.2: after week 7, the higher total wins; a tie goes to Ishida."""
+    score = points(state, comp)
+    winner = TOKUGAWA if score[TOKUGAWA] > score[ISHIDA] else ISHIDA
+    state["result"] = {"winner": winner, "how": "points", "rule": "2.2", "points": score}
+    state["step"] = OVER
+    state["active"] = None
+    events.append({"type": "game_over", **state["result"]})

@@ -1,0 +1,59 @@
+"""Shared vocabulary of the engine: sides, steps, box names and the two error kinds.
+
+Nothing else lives here, so every other module can import it without cycles.
+"""
+
+from __future__ import annotations
+
+ISHIDA = "ishida"
+TOKUGAWA = "tokugawa"
+SIDES = (ISHIDA, TOKUGAWA)
+
+# Where a block can be when it is not on a map location.
+BAG = "bag"
+RECRUIT = "recruit"
+MORI_BOX = "mori"
+ELIMINATED = "eliminated"
+OFF_MAP = (BAG, RECRUIT, MORI_BOX, ELIMINATED)
+
+# Steps of the weekly cycle (rule 6) that need a decision, and the end.
+DISCARD = "discard"  # 6.2 discard half the hand (simultaneous)
+BID = "bid"  # 6.3 sealed bids (simultaneous)
+CHOOSE_FIRST = "choose_first"  # 6.3 the bid winner picks the first player
+MOVEMENT = "movement"  # 7
+COMBAT = "combat"  # 8
+OVER = "over"
+
+SIMULTANEOUS_STEPS = (DISCARD, BID)
+LAST_WEEK = 7  # 6.4
+
+# Movement levels bought with cards (7.1): name -> (cards spent, stack moves or None=all).
+LEVELS = {
+    "none": (0, 0),
+    "minimal": (0, 1),
+    "limited": (1, 3),
+    "total": (2, None),
+}
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return TOKUGAWA if side == ISHIDA else ISHIDA
+
+
+class RuleViolation(Exception):
+    """An order that is understood but not allowed; names the rule it breaks."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class Malformed(Exception):
+    """An order that cannot be understood (wrong shape, unknown id); names the field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message

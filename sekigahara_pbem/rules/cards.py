@@ -18,23 +18,29 @@ def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
             pile["deck"] = sorted(pile["discard"])
             pile["discard"] = []
             rng.shuffle(state["rng"], pile["deck"])
-            events.append({"type": "reshuffle", "rule": "3.3", "side": side,
-                           "cards": len(pile["deck"])})
+            events.append(
+                {"type": "reshuffle", "rule": "3.3", "side": side, "cards": len(pile["deck"])}
+            )
         drawn.append(pile["deck"].pop())
     pile["hand"].extend(drawn)
     if n:
-        events.append({"type": "draw", "rule": rule, "side": side, "count": len(drawn),
-                       "private": {side: {"cards": drawn}}})
+        events.append(
+            {
+                "type": "draw",
+                "rule": rule,
+                "side": side,
+                "count": len(drawn),
+                "private": {side: {"cards": drawn}},
+            }
+        )
     return drawn
 
 
-def discard(state: dict, side: str, cards: list[str], events: list, rule: str,
-            why: str) -> None:
+def discard(state: dict, side: str, cards: list[str], events: list, rule: str, why: str) -> None:
     """Move cards from the hand to the discard pile, face up (3.3)."""
     take_from_hand(state, side, cards, rule)
     state["cards"][side]["discard"].extend(cards)
-    events.append({"type": "discard", "rule": rule, "side": side, "cards": list(cards),
-                   "why": why})
+    events.append({"type": "discard", "rule": rule, "side": side, "cards": list(cards), "why": why})
 
 
 def take_from_hand(state: dict, side: str, cards: list[str], rule: str) -> None:

@@ -366,4 +366,6 @@ def _cross_check(comp: Components) -> None:
     if comp.mori_box_symbol:
         for b in comp.blocks.values():
             if b.setup == comp.mori_box_symbol and b.side != ISHIDA:
-                raise ComponentError(f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box")
+                raise ComponentError(
+                    f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box"
+                )

@@ -1,11 +1,11 @@
 """The weekly cycle (rule 6) as a pipeline: what happens next once a decision is made.
 
-    week 1:       Turn Order Step (6.3)            - the Reinforcement Step is skipped
-    weeks 2-7:    Reinforcement Step (6.2)         - discard half the hand, draw cards and blocks
-                  Turn Order Step (6.3)            - sealed bids, the winner picks the first player
-                  Turn A, Turn B (6.4)             - first player's movement and combat phases,
-                                                     then the second player's
-    after week 7: victory on points (2.2)
+week 1:       Turn Order Step (6.3)            - the Reinforcement Step is skipped
+weeks 2-7:    Reinforcement Step (6.2)         - discard half the hand, draw cards and blocks
+              Turn Order Step (6.3)            - sealed bids, the winner picks the first player
+              Turn A, Turn B (6.4)             - first player's movement and combat phases,
+                                                 then the second player's
+after week 7: victory on points (2.2)
 """
 
 from __future__ import annotations
@@ -128,8 +128,15 @@ def _reinforce(state: dict, comp: Components, events: list) -> None:
         drawn = draw_blocks(state, comp, side, n)
         for b in drawn:
             state["blocks"][b] = RECRUIT
-        events.append({"type": "reinforcements", "rule": "6.2", "side": side,
-                       "count": len(drawn), "private": {side: {"blocks": drawn}}})
+        events.append(
+            {
+                "type": "reinforcements",
+                "rule": "6.2",
+                "side": side,
+                "count": len(drawn),
+                "private": {side: {"blocks": drawn}},
+            }
+        )
     state["step"] = BID
     if _all_sealed(state):  # only when neither side holds a card to bid
         _reveal_bids(state, comp, events)
@@ -143,10 +150,7 @@ def _reveal_bids(state: dict, comp: Components, events: list) -> None:
     for side, card in bids.items():
         discard(state, side, [card], events, "6.3", "bid")
     numbers = {s: comp.cards[c].bid for s, c in bids.items()}
-    if numbers:
-        winner = max(numbers, key=lambda s: numbers[s])
-    else:
-        winner = ISHIDA
+    winner = max(numbers, key=lambda s: numbers[s]) if numbers else ISHIDA
     state["bid_winner"] = winner
     state["step"] = CHOOSE_FIRST
     state["active"] = winner
@@ -187,4 +191,3 @@ def next_phase(state: dict, comp: Components, events: list) -> None:
         state["week"] += 1
         state["turn"] = "A"
         start_week(state, comp, events)
-

@@ -65,13 +65,15 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
     handler = HANDLERS.get(step, {}).get(kind)
     if handler is None:
         allowed = ", ".join(HANDLERS.get(step, {})) or "nothing"
-        raise RuleViolation(STEP_RULES.get(step, "6.1"),
-                            f"'{kind}' is not possible now: the game is at the {step} step "
-                            f"(expected {allowed})")
+        raise RuleViolation(
+            STEP_RULES.get(step, "6.1"),
+            f"'{kind}' is not possible now: the game is at the {step} step (expected {allowed})",
+        )
     if not any(d["side"] == side for d in pending(state)):
         waiting = ", ".join(sorted({d["side"] for d in pending(state)}))
-        raise RuleViolation(STEP_RULES.get(step, "6.4"),
-                            f"not {side}'s decision now; waiting for {waiting}")
+        raise RuleViolation(
+            STEP_RULES.get(step, "6.4"), f"not {side}'s decision now; waiting for {waiting}"
+        )
     new = clone(state)
     events: list = []
     handler(new, comp, side, action, events)

@@ -18,6 +18,7 @@ from .overrun import try_overrun
 from .state import has_units
 from .vocab import LEVELS, Malformed, RuleViolation, other
 
+
 def start_phase(state: dict, side: str) -> None:
     state["active"] = side
     state["phase"] = {
@@ -102,7 +103,9 @@ def _parse_groups(action: dict, comp: Components) -> list[Group]:
     return groups
 
 
-def leadership(state: dict, comp: Components, side: str, origin: str, leader: str | None) -> str | None:
+def leadership(
+    state: dict, comp: Components, side: str, origin: str, leader: str | None
+) -> str | None:
     """7.3.4: the source of the +1 leadership bonus at the origin, if any (+1 at most)."""
     if leader is not None:
         spec = comp.blocks[leader]
@@ -129,7 +132,9 @@ def capacity(highway: bool, lead: bool, force_march: bool, largest_group: int) -
     return 1 + highway + lead + force_march - size_penalty(largest_group)
 
 
-def _check_blocks(state: dict, comp: Components, side: str, origin: str, groups: list[Group]) -> list[str]:
+def _check_blocks(
+    state: dict, comp: Components, side: str, origin: str, groups: list[Group]
+) -> list[str]:
     phase = state["phase"]
     if origin in phase["sources"]:
         raise RuleViolation("7.1", f"the stack at {origin} has already moved this phase")
@@ -160,8 +165,11 @@ def _build_tree(comp: Components, origin: str, groups: list[Group], used: list[s
     for g in groups:
         key = tuple(g.path)
         if key in paths:
-            raise RuleViolation("7.3.3", f"two groups follow the same path {'-'.join(key)}; "
-                                "blocks that travel together form one group")
+            raise RuleViolation(
+                "7.3.3",
+                f"two groups follow the same path {'-'.join(key)}; "
+                "blocks that travel together form one group",
+            )
         paths.add(key)
         node, prev = root, origin
         for i, loc in enumerate(g.path):
@@ -204,8 +212,11 @@ def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str |
             if size_penalty(largest):
                 parts.append(f"{largest} blocks -{size_penalty(largest)}")
             rule = "7.3.5" if size_penalty(largest) else "7.3.3"
-            raise RuleViolation(rule, f"{', '.join(g.blocks)} can move {max(reach, 0)} "
-                                f"({', '.join(parts)}), not {len(g.path)}")
+            raise RuleViolation(
+                rule,
+                f"{', '.join(g.blocks)} can move {max(reach, 0)} "
+                f"({', '.join(parts)}), not {len(g.path)}",
+            )
 
 
 def move(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
@@ -226,13 +237,20 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
         discard(state, side, marches, events, "7.3.3", "force march")
     phase["sources"].append(origin)
     phase["moved"].extend(moving)
-    events.append({
-        "type": "move", "rule": "7.3", "side": side, "from": origin,
-        "groups": [{"count": len(g.blocks), "path": g.path, "force_march": bool(g.force_march)}
-                   for g in groups],
-        "leadership": lead,
-        "private": {side: {"groups": [g.blocks for g in groups]}},
-    })
+    events.append(
+        {
+            "type": "move",
+            "rule": "7.3",
+            "side": side,
+            "from": origin,
+            "groups": [
+                {"count": len(g.blocks), "path": g.path, "force_march": bool(g.force_march)}
+                for g in groups
+            ],
+            "leadership": lead,
+            "private": {side: {"groups": [g.blocks for g in groups]}},
+        }
+    )
     for child in tree.children:
         _travel(state, comp, side, origin, child, events)
         if state["result"] is not None:
@@ -250,8 +268,11 @@ def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, eve
         if state["result"] is not None:
             return
         if node.children and has_units(state, comp, node.loc, other(side)):
-            raise RuleViolation("7.3.2", f"blocks entering {node.loc} must stop there: "
-                                "enemy units present and not overrun (7.4)")
+            raise RuleViolation(
+                "7.3.2",
+                f"blocks entering {node.loc} must stop there: "
+                "enemy units present and not overrun (7.4)",
+            )
     for child in node.children:
         _travel(state, comp, side, node.loc, child, events)
         if state["result"] is not None:

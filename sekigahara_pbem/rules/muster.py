@@ -52,16 +52,28 @@ def muster(state: dict, comp: Components, side: str, action: dict, events: list)
         if to not in recruitment_locations(comp, side):
             raise RuleViolation("7.2", f"{to} is not a friendly recruitment location")
     if has_units(state, comp, to, other(side)) and not has_units(state, comp, to, side):
-        raise RuleViolation("7.2", f"mustering cannot start combat at {to}: an attack cannot "
-                            "come from the Recruitment Box, only support one")
+        raise RuleViolation(
+            "7.2",
+            f"mustering cannot start combat at {to}: an attack cannot "
+            "come from the Recruitment Box, only support one",
+        )
     for b in blocks:
         state["blocks"][b] = to
     phase["mustered"] = True
     phase["arrived"].extend(blocks)
     shown = {"blocks": list(blocks)} if option == "A" else {}
-    events.append({"type": "muster", "rule": "7.2", "side": side, "option": option, "to": to,
-                   "count": len(blocks), **shown,
-                   "private": {side: {"blocks": list(blocks)}}})
+    events.append(
+        {
+            "type": "muster",
+            "rule": "7.2",
+            "side": side,
+            "option": option,
+            "to": to,
+            "count": len(blocks),
+            **shown,
+            "private": {side: {"blocks": list(blocks)}},
+        }
+    )
     note_arrival(state, comp, to, side)
     claim(state, comp, to, side, events)
     try_overrun(state, comp, to, side, events)

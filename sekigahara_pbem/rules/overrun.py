@@ -31,8 +31,16 @@ def try_overrun(state: dict, comp: Components, loc: str, side: str, events: list
         state["blocks"][b] = ELIMINATED  # 8.7.3: never return, shown to both
     state["besieged"].pop(loc, None)
     state["castle_owner"].pop(loc, None)
-    events.append({"type": "overrun", "rule": "7.4.2", "location": loc, "side": side,
-                   "blocks": len(attackers), "eliminated": victims})
+    events.append(
+        {
+            "type": "overrun",
+            "rule": "7.4.2",
+            "location": loc,
+            "side": side,
+            "blocks": len(attackers),
+            "eliminated": victims,
+        }
+    )
     if state["options"]["overrun_loss_cards"]:
         draw(state, enemy, len(victims) // 2, events, "8.10")
     check_instant(state, comp, events)

@@ -60,15 +60,29 @@ def setup(comp: Components, seed_hex: str, options: dict | None = None) -> tuple
             drawn = draw_blocks(state, comp, side, count)
             for b in drawn:
                 state["blocks"][b] = loc.id
-            events.append({"type": "setup_random", "rule": "5.2.2", "side": side,
-                           "location": loc.id, "count": len(drawn),
-                           "private": {side: {"blocks": drawn}}})
+            events.append(
+                {
+                    "type": "setup_random",
+                    "rule": "5.2.2",
+                    "side": side,
+                    "location": loc.id,
+                    "count": len(drawn),
+                    "private": {side: {"blocks": drawn}},
+                }
+            )
     for side in SIDES:  # 5.2.3
         drawn = draw_blocks(state, comp, side, FIRST_REINFORCEMENTS)
         for b in drawn:
             state["blocks"][b] = RECRUIT
-        events.append({"type": "reinforcements", "rule": "5.2.3", "side": side,
-                       "count": len(drawn), "private": {side: {"blocks": drawn}}})
+        events.append(
+            {
+                "type": "reinforcements",
+                "rule": "5.2.3",
+                "side": side,
+                "count": len(drawn),
+                "private": {side: {"blocks": drawn}},
+            }
+        )
     if opts["capitals_start_controlled"]:  # 4.5
         for loc in comp.locations.values():
             if loc.capital:

@@ -24,7 +24,7 @@ MOVEMENT = "movement"  # 7
 COMBAT = "combat"  # 8
 OVER = "over"
 
-SIMULTANEOUS_STEPS = (DISCARD, BID)
+STEPS = (DISCARD, BID, CHOOSE_FIRST, MOVEMENT, COMBAT, OVER)
 LAST_WEEK = 7  # 6.4
 
 # Movement levels bought with cards (7.1): name -> (cards spent, stack moves or None=all).

@@ -1,0 +1,40 @@
+"""The `seki` command: a root group whose sub-groups live in `commands/`, one per module.
+
+Command modules are imported when their group runs, so `seki --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from .commands import components as components_cmd
+from .commands import scenario as scenario_cmd
+
+app = typer.Typer(
+    help="Sekigahara play-by-email adjudicator.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(components_cmd.app, name="components")
+app.add_typer(scenario_cmd.app, name="scenario")
+
+
+def main() -> None:
+    """Entry point: user errors are one line; a traceback only with SEKI_DEBUG=1."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        print("seki: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        if os.environ.get("SEKI_DEBUG"):
+            raise
+        print(
+            f"seki: internal error: {type(exc).__name__}: {exc} (set SEKI_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        sys.exit(70)

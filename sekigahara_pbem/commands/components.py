@@ -1,0 +1,49 @@
+"""`seki components`: check a component set (board, blocks, cards) before playing with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import abort
+
+app = typer.Typer(help="Check board, block and card manifests.", no_args_is_help=True)
+
+
+@app.command("check")
+def check(
+    directory: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set)."
+        ),
+    ] = None,
+) -> None:
+    """Load and validate a component set; print a summary or the first problem found."""
+    from ..component_files import components_hash, load_components
+    from ..rules.components import ComponentError
+
+    try:
+        comp = load_components(directory)
+        digest = components_hash(directory)
+    except ComponentError as exc:
+        abort(f"{exc}")
+    locs = comp.locations.values()
+    typer.echo(f"{comp.name}: OK (sha256 {digest[:16]})")
+    typer.echo(
+        f"  locations {len(comp.locations)}, roads {len(comp.roads)} "
+        f"({sum(comp.roads.values())} highway)"
+    )
+    for side, colour in (("ishida", "gold"), ("tokugawa", "black")):
+        blocks = [b for b in comp.blocks.values() if b.side == side]
+        cards = [c for c in comp.cards.values() if c.deck == side]
+        typer.echo(
+            f"  {side} ({colour}): castles {sum(1 for loc in locs if loc.castle == side)}, "
+            f"blocks {len(blocks)}, cards {len(cards)} "
+            f"({sum(1 for c in cards if c.kind == 'loyalty')} Loyalty Challenge)"
+        )
+    typer.echo(
+        f"  resource locations {sum(1 for loc in locs if loc.resource)}, disks {len(comp.disks)}"
+    )

@@ -1,0 +1,48 @@
+"""`seki scenario run`: the conformance suite and rules disputes, as scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import abort
+
+app = typer.Typer(
+    help="Run scenario files (position, actions, expected results).", no_args_is_help=True
+)
+
+
+@app.command("run")
+def run(
+    files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Always show the event log.")
+    ] = False,
+) -> None:
+    """Run each scenario; print PASS/FAIL per case and exit 1 if any failed."""
+    from ..scenario_files import load_scenario, scenario_components
+    from ..scenarios import run_scenario
+
+    failed = 0
+    for path in files:
+        try:
+            doc = load_scenario(path)
+            comp = scenario_components(doc, path)
+        except ValueError as exc:
+            typer.echo(f"FAIL {path}: {exc}")
+            failed += 1
+            continue
+        result = run_scenario(comp, doc)
+        rules = f" [{', '.join(result.rules)}]" if result.rules else ""
+        typer.echo(f"{'PASS' if result.passed else 'FAIL'} {path.name}: {result.name}{rules}")
+        for problem in result.failures:
+            typer.echo(f"     - {problem}")
+        if result.failures or verbose:
+            for line in result.log:
+                typer.echo(f"       {line}")
+        failed += not result.passed
+    typer.echo(f"{len(files) - failed} passed, {failed} failed")
+    if failed:
+        abort(f"{failed} scenario(s) failed")

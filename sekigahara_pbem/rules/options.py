@@ -1,0 +1,170 @@
+"""Legal choices for the decision a side faces, as concrete actions.
+
+Discards, bids, the first-player choice and the movement levels are listed in full. The
+movement phase has too many legal orders to list (every split of every stack along every
+path), so for moves it lists, per stack, the whole movable stack and each single block
+along every simple path within reach, with and without a force march; musters (option A
+per daimyo and location, option B per block and location) and Mōri arrivals are listed in
+full. Every listed action is legal; the property tests apply each one.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .components import Components
+from .cycle import discard_count
+from .engine import pending
+from .movement import capacity, leadership, road_key
+from .muster import recruitment_locations
+from .state import blocks_at, has_units
+from .vocab import (
+    BID,
+    CHOOSE_FIRST,
+    DISCARD,
+    ISHIDA,
+    LEVELS,
+    MORI_BOX,
+    MOVEMENT,
+    RECRUIT,
+    SIDES,
+    other,
+)
+
+MAX_LISTED_DISCARDS = 2000
+
+
+def options(state: dict, comp: Components, side: str) -> list[dict]:
+    """Concrete legal actions for `side` now (empty if nothing is asked of it)."""
+    if not any(d["side"] == side for d in pending(state)):
+        return []
+    step = state["step"]
+    hand = sorted(state["cards"][side]["hand"])
+    if step == DISCARD:
+        combos = combinations(hand, discard_count(state, side))
+        return [
+            {"type": "discard", "cards": list(c)}
+            for _, c in zip(range(MAX_LISTED_DISCARDS), combos, strict=False)
+        ]
+    if step == BID:
+        return [{"type": "bid", "card": c} for c in hand]
+    if step == CHOOSE_FIRST:
+        return [{"type": "choose_first", "first": s} for s in SIDES]
+    if step == MOVEMENT:
+        return _movement(state, comp, side, hand)
+    return []
+
+
+def _movement(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
+    phase = state["phase"]
+    acts = _mori(state, comp, side, hand)
+    if phase["level"] is None:
+        acts.append({"type": "level", "level": "none", "cards": []})
+        for level, (cost, _) in LEVELS.items():
+            if level != "none":
+                acts += [
+                    {"type": "level", "level": level, "cards": list(c)}
+                    for c in combinations(hand, cost)
+                ]
+        return acts
+    acts.append({"type": "end_movement"})
+    if phase["level"] == "none" or phase["moves_left"] == 0:
+        return acts
+    if not phase["mustered"]:
+        acts += _musters(state, comp, side)
+    for origin in sorted(
+        {
+            w
+            for b, w in state["blocks"].items()
+            if w in comp.locations and comp.blocks[b].side == side
+        }
+    ):
+        acts += _moves_from(state, comp, side, origin, hand)
+    return acts
+
+
+def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
+    box = blocks_at(state, comp, MORI_BOX)
+    if side != ISHIDA or not box or comp.mori_entry is None:
+        return []
+    ordered = sorted(box, key=lambda b: (comp.blocks[b].leader > 0, b))
+    return [
+        {"type": "mori", "cards": hand[:k], "blocks": ordered[:k]}
+        for k in range(1, min(len(hand), len(ordered)) + 1)
+    ]
+
+
+def _can_muster_to(state: dict, comp: Components, side: str, loc: str) -> bool:
+    return not has_units(state, comp, loc, other(side)) or has_units(state, comp, loc, side)
+
+
+def _musters(state: dict, comp: Components, side: str) -> list[dict]:
+    box = blocks_at(state, comp, RECRUIT, side)
+    acts = []
+    for clan in sorted({comp.blocks[b].clan for b in box}):
+        blocks = [b for b in box if comp.blocks[b].clan == clan]
+        acts += [
+            {"type": "muster", "option": "A", "to": loc, "blocks": blocks}
+            for loc in recruitment_locations(comp, side, clan)
+            if _can_muster_to(state, comp, side, loc)
+        ]
+    for loc in recruitment_locations(comp, side):
+        if _can_muster_to(state, comp, side, loc):
+            acts += [{"type": "muster", "option": "B", "to": loc, "blocks": [b]} for b in box]
+    return acts
+
+
+def _moves_from(
+    state: dict, comp: Components, side: str, origin: str, hand: list[str]
+) -> list[dict]:
+    phase = state["phase"]
+    if origin in phase["sources"] or state["besieged"].get(origin) == side:
+        return []
+    here = blocks_at(state, comp, origin, side)
+    movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
+    if not movable:
+        return []
+    leaders = [b for b in here if comp.blocks[b].leader]
+    leader = None
+    if leadership(state, comp, side, origin, None) is None and leaders:
+        leader = leaders[0]
+    lead = leadership(state, comp, side, origin, leader) is not None
+    groups = [movable] + ([[b] for b in movable] if len(movable) > 1 else [])
+    acts = []
+    for blocks in groups:
+        for path, highway in _paths(state, comp, side, origin, 4):
+            reach = capacity(highway, lead, False, len(blocks))
+            march = len(path) == reach + 1 and bool(hand)
+            if len(path) > reach and not march:
+                continue
+            group = {"blocks": blocks, "path": path}
+            if march:
+                group["force_march"] = hand[0]
+            act = {"type": "move", "from": origin, "groups": [group]}
+            if leader:
+                act["leader"] = leader
+            acts.append(act)
+    return acts
+
+
+def _paths(
+    state: dict, comp: Components, side: str, origin: str, limit: int
+) -> list[tuple[list[str], bool]]:
+    """Simple paths from origin up to `limit` roads over unused roads, ending at the first
+    location with enemy units (7.3.2)."""
+    used = set(state["phase"]["roads"])
+    out: list[tuple[list[str], bool]] = []
+
+    def walk(loc: str, path: list[str], highway: bool, roads: set[str]) -> None:
+        for nxt in comp.adjacent[loc]:
+            rk = road_key(loc, nxt)
+            if rk in used or rk in roads or nxt == origin or nxt in path:
+                continue
+            new_path = path + [nxt]
+            hw = highway and bool(comp.road(loc, nxt))
+            out.append((new_path, hw))
+            if len(new_path) < limit and not has_units(state, comp, nxt, other(side)):
+                walk(nxt, new_path, hw, roads | {rk})
+
+    walk(origin, [], True, set())
+    return out

@@ -1,0 +1,157 @@
+"""Building a state from a written position (scenario files, tests, disputes).
+
+A position names only what matters; everything else takes a neutral default: unlisted
+blocks are in their bags, unlisted cards in their draw piles under any listed ones (or in
+the discard piles with `unlisted_cards: discard`), disks at their castles, no resource
+control beyond what is listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rng
+from .components import Components
+from .movement import start_phase
+from .state import DEFAULT_OPTIONS, FORMAT
+from .vocab import BAG, CHOOSE_FIRST, LEVELS, MOVEMENT, OFF_MAP, OVER, SIDES, STEPS, Malformed
+
+DEFAULT_SEED = "00" * 16
+
+
+def _mapping(spec: dict, key: str) -> dict:
+    value = spec.get(key) or {}
+    if not isinstance(value, dict):
+        raise Malformed(f"position.{key}", "expected a mapping")
+    return value
+
+
+def _names(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Malformed(where, "expected a list of names")
+    return value
+
+
+def _side(value: Any, where: str, allow_none: bool = False) -> str | None:
+    if value is None and allow_none:
+        return None
+    if value not in SIDES:
+        raise Malformed(where, f"expected ishida or tokugawa, got {value!r}")
+    return value
+
+
+def build_position(comp: Components, spec: Any) -> dict:
+    """A full state from a position description (see docs/scenarios.md)."""
+    if not isinstance(spec, dict):
+        raise Malformed("position", "expected a mapping")
+    options = dict(DEFAULT_OPTIONS)
+    for k, v in _mapping(spec, "options").items():
+        if k not in DEFAULT_OPTIONS:
+            raise Malformed(f"position.options.{k}", "unknown game option")
+        options[k] = v
+    step = spec.get("step", MOVEMENT)
+    if step not in STEPS:
+        raise Malformed("position.step", f"unknown step {step!r}")
+    week = spec.get("week", 1)
+    if not isinstance(week, int) or not 1 <= week <= 7:
+        raise Malformed("position.week", "expected a week from 1 to 7")
+    turn = spec.get("turn", "A")
+    if turn not in ("A", "B"):
+        raise Malformed("position.turn", "expected A or B")
+    state = {
+        "format": FORMAT,
+        "options": options,
+        "rng": rng.new(str(spec.get("seed", DEFAULT_SEED))),
+        "week": week,
+        "turn": turn,
+        "step": step,
+        "first": _side(spec.get("first"), "position.first", allow_none=True),
+        "active": None,
+        "bid_winner": _side(spec.get("bid_winner"), "position.bid_winner", allow_none=True),
+        "blocks": dict.fromkeys(comp.blocks, BAG),
+        "disks": {d.id: d.location for d in comp.disks.values()},
+        "cards": {},
+        "control": {},
+        "castle_owner": {},
+        "besieged": {},
+        "sealed": {},
+        "phase": None,
+        "result": None,
+    }
+    _place_blocks(state, comp, _mapping(spec, "blocks"))
+    for d, where in _mapping(spec, "disks").items():
+        if d not in comp.disks:
+            raise Malformed(f"position.disks.{d}", "unknown disk")
+        if where not in comp.locations and where != "eliminated":
+            raise Malformed(f"position.disks.{d}", f"unknown location {where!r}")
+        state["disks"][d] = where
+    _deal_cards(state, comp, spec)
+    for key in ("control", "castle_owner", "besieged"):
+        for loc, side in _mapping(spec, key).items():
+            if loc not in comp.locations:
+                raise Malformed(f"position.{key}.{loc}", "unknown location")
+            state[key][loc] = _side(side, f"position.{key}.{loc}")
+    if step == MOVEMENT:
+        _movement_phase(state, spec)
+    elif step == CHOOSE_FIRST:
+        state["active"] = state["bid_winner"] or _side(spec.get("active"), "position.active")
+    elif step == OVER:
+        state["result"] = spec.get("result")
+    return state
+
+
+def _place_blocks(state: dict, comp: Components, blocks: dict) -> None:
+    placed: set[str] = set()
+    for where, ids in blocks.items():
+        if where not in comp.locations and where not in OFF_MAP:
+            raise Malformed(f"position.blocks.{where}", "unknown location or box")
+        for b in _names(ids, f"position.blocks.{where}"):
+            if b not in comp.blocks:
+                raise Malformed(f"position.blocks.{where}", f"unknown block {b!r}")
+            if b in placed:
+                raise Malformed(f"position.blocks.{where}", f"{b} is placed twice")
+            placed.add(b)
+            state["blocks"][b] = where
+
+
+def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
+    piles = {key: _mapping(spec, key) for key in ("hands", "decks", "discards")}
+    for side in SIDES:
+        dealt: dict[str, list[str]] = {}
+        for key, pile in piles.items():
+            cards = _names(pile.get(side, []), f"position.{key}.{side}")
+            for c in cards:
+                if c not in comp.cards or comp.cards[c].deck != side:
+                    raise Malformed(f"position.{key}.{side}", f"{c!r} is not a {side} card")
+            dealt[key] = list(cards)
+        listed = [c for pile in dealt.values() for c in pile]
+        if len(set(listed)) != len(listed):
+            raise Malformed(f"position.cards.{side}", "a card is listed twice")
+        rest = sorted(set(comp.deck(side)) - set(listed), reverse=True)
+        if spec.get("unlisted_cards", "deck") == "discard":
+            dealt["discards"] = rest + dealt["discards"]
+            rest = []
+        state["cards"][side] = {
+            "deck": rest + dealt["decks"],  # listed cards on top, the top is last
+            "hand": dealt["hands"],
+            "discard": dealt["discards"],
+        }
+
+
+def _movement_phase(state: dict, spec: dict) -> None:
+    active = _side(spec.get("active", state["first"]), "position.active")
+    if state["first"] is None:
+        state["first"] = active
+    start_phase(state, active)
+    phase = _mapping(spec, "phase")
+    level = phase.get("level")
+    if level is not None:
+        if level not in LEVELS:
+            raise Malformed("position.phase.level", f"unknown level {level!r}")
+        state["phase"]["level"] = level
+        state["phase"]["moves_left"] = phase.get("moves_left", LEVELS[level][1])
+    for key in ("moved", "arrived", "sources", "roads"):
+        if key in phase:
+            state["phase"][key] = _names(phase[key], f"position.phase.{key}")
+    if "mustered" in phase:
+        state["phase"]["mustered"] = bool(phase["mustered"])

@@ -1,0 +1,103 @@
+"""Redacted views: what one side, or the public, may know (3.1, 3.3, 4.4, 8.7.3, 9.3).
+
+Every report, packet and option list is built from a view, never from the full state, so
+a leak can only be a bug here. Opponent stacks appear as counts; the Mōri Box, the
+eliminated blocks, castle and resource control are public; hands, bags and the draw
+piles are counts; the generator never appears.
+"""
+
+from __future__ import annotations
+
+from .components import Components
+from .control import castles
+from .engine import pending
+from .victory import points
+from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
+
+
+def view(state: dict, comp: Components, side: str | None) -> dict:
+    """The state as `side` (or the public, for None) may see it."""
+    stacks: dict[str, dict] = {}
+    for b, where in state["blocks"].items():
+        if where in comp.locations:
+            entry = stacks.setdefault(where, dict.fromkeys(SIDES, 0))
+            entry[comp.blocks[b].side] += 1
+    for d, where in state["disks"].items():
+        if where in comp.locations:
+            stacks.setdefault(where, dict.fromkeys(SIDES, 0)).setdefault("disks", []).append(d)
+    cards = state["cards"]
+    v = {
+        "week": state["week"],
+        "turn": state["turn"],
+        "step": state["step"],
+        "first": state["first"],
+        "active": state["active"],
+        "bid_winner": state["bid_winner"],
+        "result": state["result"],
+        "pending": pending(state),
+        "sealed": sorted(state["sealed"]),
+        "stacks": {loc: stacks[loc] for loc in sorted(stacks)},
+        "control": dict(sorted(state["control"].items())),
+        "castles": castles(state, comp),
+        "besieged": dict(state["besieged"]),
+        "points": points(state, comp),
+        "mori_box": _where(state, MORI_BOX),
+        "eliminated": _where(state, ELIMINATED),
+        "disks_eliminated": sorted(d for d, w in state["disks"].items() if w == ELIMINATED),
+        "recruit": {s: _count(state, comp, RECRUIT, s) for s in SIDES},
+        "bags": {s: _count(state, comp, BAG, s) for s in SIDES},
+        "hands": {s: len(cards[s]["hand"]) for s in SIDES},
+        "decks": {s: len(cards[s]["deck"]) for s in SIDES},
+        "discards": {s: len(cards[s]["discard"]) for s in SIDES},
+        "phase": _public_phase(state["phase"]),
+    }
+    if side is not None:
+        v["own"] = _own(state, comp, side)
+    return v
+
+
+def _where(state: dict, box: str) -> list[str]:
+    return sorted(b for b, w in state["blocks"].items() if w == box)
+
+
+def _count(state: dict, comp: Components, box: str, side: str) -> int:
+    return sum(1 for b, w in state["blocks"].items() if w == box and comp.blocks[b].side == side)
+
+
+def _public_phase(phase: dict | None) -> dict | None:
+    if phase is None:
+        return None
+    return {
+        "level": phase["level"],
+        "moves_left": phase["moves_left"],
+        "mustered": phase["mustered"],
+        "sources": list(phase["sources"]),
+        "roads": list(phase["roads"]),
+    }
+
+
+def _own(state: dict, comp: Components, side: str) -> dict:
+    blocks: dict[str, list[str]] = {}
+    for b, where in sorted(state["blocks"].items()):
+        if comp.blocks[b].side == side and where in comp.locations:
+            blocks.setdefault(where, []).append(b)
+    phase = state["phase"] or {"moved": [], "arrived": []}
+    mine = set(comp.side_blocks(side))
+    return {
+        "side": side,
+        "hand": sorted(state["cards"][side]["hand"]),
+        "recruit": sorted(b for b in mine if state["blocks"][b] == RECRUIT),
+        "bag": sorted(b for b in mine if state["blocks"][b] == BAG),
+        "blocks": dict(sorted(blocks.items())),
+        "moved": sorted(b for b in phase["moved"] if b in mine),
+        "arrived": sorted(b for b in phase["arrived"] if b in mine),
+        "sealed": state["sealed"].get(side),
+    }
+
+
+def redact_event(event: dict, side: str | None) -> dict:
+    """An event as `side` (or the public) may see it: the public part plus its own part."""
+    out = {k: v for k, v in event.items() if k != "private"}
+    if side is not None:
+        out.update(event.get("private", {}).get(side, {}))
+    return out

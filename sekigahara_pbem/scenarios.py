@@ -1,0 +1,249 @@
+"""Scenario cases: a position, a script of decisions and the results they must give.
+
+The conformance suite (tests/scenarios/*.yaml) and any dispute a player sends are run
+through `run_scenario`; docs/scenarios.md describes the format.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rules.components import Components
+from .rules.control import castles
+from .rules.engine import apply
+from .rules.position import build_position
+from .rules.setup import setup
+from .rules.victory import points
+from .rules.views import redact_event, view
+from .rules.vocab import OFF_MAP, SIDES, Malformed, RuleViolation
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    rules: list[str]
+    failures: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """Partial match: every key the expectation names must match; lists match in full."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and matches(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(matches(e, a) for e, a in zip(expected, actual, strict=True))
+        )
+    return expected == actual
+
+
+def _start(comp: Components, doc: dict) -> tuple[dict, list]:
+    if "setup" in doc:
+        spec = doc["setup"] or {}
+        if not isinstance(spec, dict):
+            raise Malformed("setup", "expected a mapping with a seed")
+        return setup(comp, str(spec.get("seed", "00" * 16)), spec.get("options"))
+    return build_position(comp, doc.get("position", {})), []
+
+
+def run_scenario(comp: Components, doc: Any) -> ScenarioResult:
+    """Run one scenario document; never raises for a bad document, it fails instead."""
+    if not isinstance(doc, dict):
+        return ScenarioResult("?", [], ["the scenario is not a mapping"])
+    rules = doc.get("rules", [])
+    result = ScenarioResult(
+        str(doc.get("scenario", "unnamed")),
+        [str(r) for r in rules] if isinstance(rules, list) else [],
+    )
+    try:
+        state, events = _start(comp, doc)
+    except (Malformed, ValueError) as exc:
+        result.failures.append(f"position: {exc}")
+        return result
+    all_events = list(events)
+    steps = doc.get("steps") or []
+    if not isinstance(steps, list):
+        result.failures.append("steps: expected a list")
+        return result
+    for i, step in enumerate(steps, 1):
+        state, step_events = _run_step(comp, state, step, i, result)
+        all_events += step_events
+        if result.failures:
+            break
+    if not result.failures:
+        result.failures += _check(comp, state, all_events, doc.get("expect") or {}, "expect")
+    result.log = [json.dumps(e, ensure_ascii=False, sort_keys=True) for e in all_events]
+    return result
+
+
+def _run_step(
+    comp: Components, state: dict, step: Any, i: int, result: ScenarioResult
+) -> tuple[dict, list]:
+    where = f"step {i}"
+    if not isinstance(step, dict) or "side" not in step or "action" not in step:
+        result.failures.append(f"{where}: expected a mapping with side and action")
+        return state, []
+    want_error = step.get("expect_error")
+    try:
+        new, events = apply(state, comp, step["side"], step["action"])
+    except (RuleViolation, Malformed) as exc:
+        code = exc.rule if isinstance(exc, RuleViolation) else "malformed"
+        result.log.append(f"{where}: refused: {exc}")
+        if want_error is None:
+            result.failures.append(f"{where}: refused unexpectedly: {exc}")
+        elif str(want_error) != code:
+            result.failures.append(f"{where}: refused under {code} ({exc}), expected {want_error}")
+        else:
+            result.failures += _check(comp, state, [], step.get("expect") or {}, where)
+        return state, []
+    if want_error is not None:
+        result.failures.append(f"{where}: accepted, but a refusal under {want_error} was expected")
+        return new, events
+    result.failures += _check(comp, new, events, step.get("expect") or {}, where)
+    return new, events
+
+
+def _check(comp: Components, state: dict, events: list, expect: Any, where: str) -> list[str]:
+    if not isinstance(expect, dict):
+        return [f"{where}: expect must be a mapping"]
+    fails: list[str] = []
+    for key, want in expect.items():
+        checker = CHECKS.get(key)
+        if checker is None:
+            fails.append(f"{where}: unknown expectation '{key}'")
+            continue
+        for problem in checker(comp, state, events, want):
+            fails.append(f"{where}: {key}: {problem}")
+    return fails
+
+
+def _check_blocks(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    out = []
+    for loc, ids in want.items():
+        if loc not in comp.locations and loc not in OFF_MAP:
+            out.append(f"unknown location or box '{loc}'")
+            continue
+        have = sorted(b for b, w in state["blocks"].items() if w == loc)
+        if sorted(ids) != have:
+            out.append(f"{loc} holds {have}, expected {sorted(ids)}")
+    return out
+
+
+def _check_stacks(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    out = []
+    for loc, counts in want.items():
+        have = {
+            s: sum(1 for b, w in state["blocks"].items() if w == loc and comp.blocks[b].side == s)
+            for s in SIDES
+        }
+        for s, n in counts.items():
+            if have.get(s) != n:
+                out.append(f"{loc} has {have.get(s)} {s} blocks, expected {n}")
+    return out
+
+
+def _check_map(field_name: str):
+    def check(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+        have = castles(state, comp) if field_name == "castles" else state[field_name]
+        return [
+            f"{loc} is {have.get(loc)}, expected {side}"
+            for loc, side in want.items()
+            if have.get(loc) != side
+        ]
+
+    return check
+
+
+def _check_scalar(name: str):
+    def check(comp: Components, state: dict, events: list, want: Any) -> list[str]:
+        return [] if matches(want, state[name]) else [f"is {state[name]!r}, expected {want!r}"]
+
+    return check
+
+
+def _check_cards(pile: str, count: bool):
+    def check(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+        out = []
+        for side, value in want.items():
+            have = state["cards"][side][pile]
+            if count and len(have) != value:
+                out.append(f"{side} has {len(have)}, expected {value}")
+            if not count and sorted(have) != sorted(value):
+                out.append(f"{side} has {sorted(have)}, expected {sorted(value)}")
+        return out
+
+    return check
+
+
+def _check_events(comp: Components, state: dict, events: list, want: list) -> list[str]:
+    return [f"no event matches {w}" for w in want if not any(matches(w, e) for e in events)]
+
+
+def _check_no_events(comp: Components, state: dict, events: list, want: list) -> list[str]:
+    return [f"an event matches {w}" for w in want if any(matches(w, e) for e in events)]
+
+
+def _check_phase(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    return [] if matches(want, state["phase"]) else [f"is {state['phase']}, expected {want}"]
+
+
+def _check_points(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    have = points(state, comp)
+    return [] if matches(want, have) else [f"are {have}, expected {want}"]
+
+
+def _check_view(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    out = []
+    for who, partial in want.items():
+        v = view(state, comp, None if who == "public" else who)
+        if not matches(partial, v):
+            out.append(f"{who}'s view does not match {partial}")
+    return out
+
+
+def _check_hidden(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    """Names that must not appear in a side's view or its redacted events."""
+    out = []
+    for who, names in want.items():
+        side = None if who == "public" else who
+        text = json.dumps([view(state, comp, side), [redact_event(e, side) for e in events]])
+        out += [f"'{n}' appears in what {who} sees" for n in names if f'"{n}"' in text]
+    return out
+
+
+CHECKS = {
+    "blocks": _check_blocks,
+    "stacks": _check_stacks,
+    "control": _check_map("control"),
+    "castles": _check_map("castles"),
+    "besieged": _check_map("besieged"),
+    "disks": _check_map("disks"),
+    "step": _check_scalar("step"),
+    "week": _check_scalar("week"),
+    "turn": _check_scalar("turn"),
+    "active": _check_scalar("active"),
+    "first": _check_scalar("first"),
+    "bid_winner": _check_scalar("bid_winner"),
+    "result": _check_scalar("result"),
+    "hand": _check_cards("hand", count=False),
+    "hand_size": _check_cards("hand", count=True),
+    "discard": _check_cards("discard", count=False),
+    "discard_size": _check_cards("discard", count=True),
+    "deck_size": _check_cards("deck", count=True),
+    "events": _check_events,
+    "no_events": _check_no_events,
+    "phase": _check_phase,
+    "points": _check_points,
+    "view": _check_view,
+    "hidden": _check_hidden,
+}

@@ -14,7 +14,19 @@ from . import rng
 from .components import Components
 from .movement import start_phase
 from .state import DEFAULT_OPTIONS, FORMAT
-from .vocab import BAG, CHOOSE_FIRST, LEVELS, MOVEMENT, OFF_MAP, OVER, SIDES, STEPS, Malformed
+from .vocab import (
+    BAG,
+    CHOOSE_FIRST,
+    ELIMINATED,
+    LAST_WEEK,
+    LEVELS,
+    MOVEMENT,
+    OFF_MAP,
+    OVER,
+    SIDES,
+    STEPS,
+    Malformed,
+)
 
 DEFAULT_SEED = "00" * 16
 
@@ -32,11 +44,21 @@ def _names(value: Any, where: str) -> list[str]:
     return value
 
 
+def _choice(value: Any, allowed: Any, where: str) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise Malformed(where, f"expected one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
 def _side(value: Any, where: str, allow_none: bool = False) -> str | None:
     if value is None and allow_none:
         return None
-    if value not in SIDES:
-        raise Malformed(where, f"expected ishida or tokugawa, got {value!r}")
+    return _choice(value, SIDES, where)
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Malformed(where, f"expected a whole number from {low} to {high}")
     return value
 
 
@@ -48,20 +70,20 @@ def build_position(comp: Components, spec: Any) -> dict:
     for k, v in _mapping(spec, "options").items():
         if k not in DEFAULT_OPTIONS:
             raise Malformed(f"position.options.{k}", "unknown game option")
+        if not isinstance(v, bool):
+            raise Malformed(f"position.options.{k}", "expected true or false")
         options[k] = v
-    step = spec.get("step", MOVEMENT)
-    if step not in STEPS:
-        raise Malformed("position.step", f"unknown step {step!r}")
-    week = spec.get("week", 1)
-    if not isinstance(week, int) or not 1 <= week <= 7:
-        raise Malformed("position.week", "expected a week from 1 to 7")
-    turn = spec.get("turn", "A")
-    if turn not in ("A", "B"):
-        raise Malformed("position.turn", "expected A or B")
+    step = _choice(spec.get("step", MOVEMENT), STEPS, "position.step")
+    week = _int(spec.get("week", 1), "position.week", 1, LAST_WEEK)
+    turn = _choice(spec.get("turn", "A"), ("A", "B"), "position.turn")
+    try:
+        generator = rng.new(str(spec.get("seed", DEFAULT_SEED)))
+    except ValueError as exc:
+        raise Malformed("position.seed", f"expected 32+ hex digits ({exc})") from None
     state = {
         "format": FORMAT,
         "options": options,
-        "rng": rng.new(str(spec.get("seed", DEFAULT_SEED))),
+        "rng": generator,
         "week": week,
         "turn": turn,
         "step": step,
@@ -82,7 +104,7 @@ def build_position(comp: Components, spec: Any) -> dict:
     for d, where in _mapping(spec, "disks").items():
         if d not in comp.disks:
             raise Malformed(f"position.disks.{d}", "unknown disk")
-        if where not in comp.locations and where != "eliminated":
+        if not isinstance(where, str) or (where not in comp.locations and where != ELIMINATED):
             raise Malformed(f"position.disks.{d}", f"unknown location {where!r}")
         state["disks"][d] = where
     _deal_cards(state, comp, spec)
@@ -96,7 +118,10 @@ def build_position(comp: Components, spec: Any) -> dict:
     elif step == CHOOSE_FIRST:
         state["active"] = state["bid_winner"] or _side(spec.get("active"), "position.active")
     elif step == OVER:
-        state["result"] = spec.get("result")
+        result = spec.get("result")
+        if not isinstance(result, dict) or result.get("winner") not in SIDES:
+            raise Malformed("position.result", "expected a mapping with the winner")
+        state["result"] = {"winner": result["winner"], "how": str(result.get("how", "given"))}
     return state
 
 
@@ -128,7 +153,10 @@ def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
         if len(set(listed)) != len(listed):
             raise Malformed(f"position.cards.{side}", "a card is listed twice")
         rest = sorted(set(comp.deck(side)) - set(listed), reverse=True)
-        if spec.get("unlisted_cards", "deck") == "discard":
+        unlisted = _choice(
+            spec.get("unlisted_cards", "deck"), ("deck", "discard"), "position.unlisted_cards"
+        )
+        if unlisted == "discard":
             dealt["discards"] = rest + dealt["discards"]
             rest = []
         state["cards"][side] = {
@@ -146,12 +174,15 @@ def _movement_phase(state: dict, spec: dict) -> None:
     phase = _mapping(spec, "phase")
     level = phase.get("level")
     if level is not None:
-        if level not in LEVELS:
-            raise Malformed("position.phase.level", f"unknown level {level!r}")
-        state["phase"]["level"] = level
-        state["phase"]["moves_left"] = phase.get("moves_left", LEVELS[level][1])
+        state["phase"]["level"] = _choice(level, LEVELS, "position.phase.level")
+        left = phase.get("moves_left", LEVELS[level][1])
+        state["phase"]["moves_left"] = (
+            None if left is None else _int(left, "position.phase.moves_left", 0, 100)
+        )
     for key in ("moved", "arrived", "sources", "roads"):
         if key in phase:
             state["phase"][key] = _names(phase[key], f"position.phase.{key}")
     if "mustered" in phase:
-        state["phase"]["mustered"] = bool(phase["mustered"])
+        if not isinstance(phase["mustered"], bool):
+            raise Malformed("position.phase.mustered", "expected true or false")
+        state["phase"]["mustered"] = phase["mustered"]

@@ -1,0 +1,101 @@
+"""The conformance suite: every scenario file passes, every rule the engine enforces has a
+named case, and the runner itself catches a wrong expectation."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sekigahara_pbem.scenario_files import load_scenario, scenario_components
+from sekigahara_pbem.scenarios import run_scenario
+
+FOLDER = Path(__file__).parent / "scenarios"
+FILES = sorted(FOLDER.glob("*.yaml"))
+
+# Rules of this engine stage that must each have at least one named scenario case.
+COVERED_RULES = [
+    "2.1",
+    "2.2",
+    "3.3",
+    "4.2",
+    "4.3",
+    "4.5",
+    "5.1",
+    "5.2.1",
+    "5.2.2",
+    "5.2.3",
+    "6.1",
+    "6.2",
+    "6.3",
+    "6.4",
+    "7.1",
+    "7.2",
+    "7.3.1",
+    "7.3.2",
+    "7.3.3",
+    "7.3.4",
+    "7.3.5",
+    "7.4.1",
+    "7.4.2",
+    "7.4.3",
+    "8.9.6",
+    "9.3",
+]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_scenario(path):
+    doc = load_scenario(path)
+    result = run_scenario(scenario_components(doc, path), doc)
+    assert result.passed, "\n".join(result.failures + result.log)
+
+
+def test_every_rule_has_a_named_case():
+    named = {r for p in FILES for r in load_scenario(p).get("rules", [])}
+    missing = [r for r in COVERED_RULES if r not in named]
+    assert not missing, f"rules without a scenario case: {missing}"
+
+
+def test_a_wrong_expectation_fails_and_the_cli_says_so(tmp_path, comp):
+    doc = load_scenario(FOLDER / "rulebook_movement_example.yaml")
+    doc["expect"] = {"control": {"kyoto": "tokugawa"}}
+    assert not run_scenario(comp, doc).passed
+    bad = tmp_path / "wrong.yaml"
+    bad.write_text(
+        (FOLDER / "rulebook_movement_example.yaml")
+        .read_text(encoding="utf-8")
+        .replace("control: {kyoto: ishida", "control: {kyoto: tokugawa"),
+        encoding="utf-8",
+    )
+    garbage = tmp_path / "garbage.yaml"
+    garbage.write_text("steps: [: :", encoding="utf-8")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sekigahara_pbem",
+            "scenario",
+            "run",
+            str(FOLDER / "rulebook_movement_example.yaml"),
+            str(bad),
+            str(garbage),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    assert "PASS rulebook_movement_example.yaml" in out.stdout
+    assert "FAIL wrong.yaml" in out.stdout and "kyoto is ishida, expected tokugawa" in out.stdout
+    assert "FAIL" in out.stdout and "garbage.yaml" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_a_refusal_under_the_wrong_rule_fails(comp):
+    doc = load_scenario(FOLDER / "rulebook_movement_example.yaml")
+    doc["steps"][2]["expect_error"] = "7.3.1"  # the real refusal is 7.3.5
+    result = run_scenario(comp, doc)
+    assert any("refused under 7.3.5" in f for f in result.failures)

@@ -27,10 +27,13 @@ def load_scenario(path: Path) -> dict:
     return doc
 
 
-def scenario_components(doc: dict, path: Path) -> Components:
-    """The default set, or the folder the scenario names (relative to the file)."""
+def scenario_components(doc: dict, path: Path, override: Path | None = None) -> Components:
+    """The override folder if given; else the default set, or the folder the scenario
+    names (relative to the file)."""
     where = doc.get("components")
     try:
+        if override is not None:
+            return load_components(override)
         if where in (None, "default"):
             return load_components()
         if not isinstance(where, str):

@@ -17,6 +17,9 @@ app = typer.Typer(
 @app.command("run")
 def run(
     files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+    components: Annotated[Path | None, typer.Option(
+        help="Use this component folder instead of the one each scenario names.")
+    ] = None,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Always show the event log.")
     ] = False,
@@ -29,7 +32,7 @@ def run(
     for path in files:
         try:
             doc = load_scenario(path)
-            comp = scenario_components(doc, path)
+            comp = scenario_components(doc, path, components)
         except ValueError as exc:
             typer.echo(f"FAIL {path}: {exc}")
             failed += 1

@@ -130,9 +130,10 @@ def _moves_from(
         leader = leaders[0]
     lead = leadership(state, comp, side, origin, leader) is not None
     groups = [movable] + ([[b] for b in movable] if len(movable) > 1 else [])
+    paths = _paths(state, comp, side, origin, 4)
     acts = []
     for blocks in groups:
-        for path, highway in _paths(state, comp, side, origin, 4):
+        for path, highway in paths:
             reach = capacity(highway, lead, False, len(blocks))
             march = len(path) == reach + 1 and bool(hand)
             if len(path) > reach and not march:
@@ -153,6 +154,9 @@ def _paths(
     """Simple paths from origin up to `limit` roads over unused roads, ending at the first
     location with enemy units (7.3.2)."""
     used = set(state["phase"]["roads"])
+    enemy = other(side)
+    stops = {w for b, w in state["blocks"].items() if comp.blocks[b].side == enemy}
+    stops |= {w for d, w in state["disks"].items() if comp.disks[d].side == enemy}
     out: list[tuple[list[str], bool]] = []
 
     def walk(loc: str, path: list[str], highway: bool, roads: set[str]) -> None:
@@ -163,7 +167,7 @@ def _paths(
             new_path = path + [nxt]
             hw = highway and bool(comp.road(loc, nxt))
             out.append((new_path, hw))
-            if len(new_path) < limit and not has_units(state, comp, nxt, other(side)):
+            if len(new_path) < limit and nxt not in stops:
                 walk(nxt, new_path, hw, roads | {rk})
 
     walk(origin, [], True, set())

@@ -52,7 +52,10 @@ def _start(comp: Components, doc: dict) -> tuple[dict, list]:
         spec = doc["setup"] or {}
         if not isinstance(spec, dict):
             raise Malformed("setup", "expected a mapping with a seed")
-        return setup(comp, str(spec.get("seed", "00" * 16)), spec.get("options"))
+        try:
+            return setup(comp, str(spec.get("seed", "00" * 16)), spec.get("options"))
+        except ValueError as exc:
+            raise Malformed("setup", str(exc)) from None
     return build_position(comp, doc.get("position", {})), []
 
 
@@ -67,7 +70,7 @@ def run_scenario(comp: Components, doc: Any) -> ScenarioResult:
     )
     try:
         state, events = _start(comp, doc)
-    except (Malformed, ValueError) as exc:
+    except Malformed as exc:
         result.failures.append(f"position: {exc}")
         return result
     all_events = list(events)
@@ -75,15 +78,20 @@ def run_scenario(comp: Components, doc: Any) -> ScenarioResult:
     if not isinstance(steps, list):
         result.failures.append("steps: expected a list")
         return result
+    result.log += [_line(e) for e in events]
     for i, step in enumerate(steps, 1):
         state, step_events = _run_step(comp, state, step, i, result)
         all_events += step_events
+        result.log += [f"step {i}: {_line(e)}" for e in step_events]
         if result.failures:
             break
     if not result.failures:
         result.failures += _check(comp, state, all_events, doc.get("expect") or {}, "expect")
-    result.log = [json.dumps(e, ensure_ascii=False, sort_keys=True) for e in all_events]
     return result
+
+
+def _line(event: dict) -> str:
+    return json.dumps(event, ensure_ascii=False, sort_keys=True)
 
 
 def _run_step(
@@ -122,8 +130,13 @@ def _check(comp: Components, state: dict, events: list, expect: Any, where: str)
         if checker is None:
             fails.append(f"{where}: unknown expectation '{key}'")
             continue
-        for problem in checker(comp, state, events, want):
-            fails.append(f"{where}: {key}: {problem}")
+        try:
+            problems = checker(comp, state, events, want)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            problems = [
+                f"cannot be checked as written ({type(exc).__name__}: {exc}); see docs/scenarios.md"
+            ]
+        fails += [f"{where}: {key}: {problem}" for problem in problems]
     return fails
 
 

@@ -114,6 +114,7 @@ BREAKAGES = [
     ("cards", lambda d: d["cards"][0].update(clan="date"), "no mon"),
     ("cards", lambda d: d["cards"][1].update(kind="joker"), "kind"),
     ("cards", lambda d: d["cards"][1].update(bid="high"), "expected int"),
+    ("cards", lambda d: d["cards"][1].update(id="mori-3a"), "also used by a block"),
 ]
 
 
@@ -125,7 +126,7 @@ def test_broken_manifests_are_refused_with_a_path(manifest, breakage, message):
     with pytest.raises(ComponentError) as info:
         build_components(broken["board"], broken["blocks"], broken["cards"])
     assert message in str(info.value)
-    assert info.value.where.startswith(manifest)
+    assert info.value.where.startswith(manifest) or info.value.where.startswith("card ")
 
 
 def _copy_data(tmp_path: Path) -> Path:

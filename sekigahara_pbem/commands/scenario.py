@@ -17,8 +17,9 @@ app = typer.Typer(
 @app.command("run")
 def run(
     files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
-    components: Annotated[Path | None, typer.Option(
-        help="Use this component folder instead of the one each scenario names.")
+    components: Annotated[
+        Path | None,
+        typer.Option(help="Use this component folder instead of the one each scenario names."),
     ] = None,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Always show the event log.")

@@ -37,7 +37,6 @@ class Location:
     recruit: tuple[str, ...] = ()  # clans whose mon marks a recruitment location (7.2)
     setup_symbol: str | None = None
     random_blocks: tuple[str, int] | None = None  # (side, count) drawn at setup (5.2.2)
-    disk: str | None = None
 
 
 @dataclass(frozen=True)
@@ -258,7 +257,6 @@ def _build_board(doc: Any, clans: dict[str, str]) -> tuple:
             recruit=recruit,
             setup_symbol=_opt(loc, "setup_symbol", w, str),
             random_blocks=random_blocks,
-            disk=_opt(loc, "disk", w, str),
         )
     roads: dict[frozenset, bool] = {}
     adjacent: dict[str, list[str]] = {lid: [] for lid in locations}
@@ -344,9 +342,14 @@ def _build_cards(doc: Any, clans: dict[str, str]) -> dict[str, Card]:
 
 
 def _cross_check(comp: Components) -> None:
+    _check_disjoint_ids(comp)
     for side in SIDES:
-        if comp.protagonist(side) is None:
-            raise ComponentError("blocks.blocks", f"{side} needs a three-dot leader (3.2, 2.1)")
+        protagonists = [b.id for b in comp.blocks.values() if b.side == side and b.leader == 3]
+        if len(protagonists) != 1:
+            raise ComponentError(
+                "blocks.blocks",
+                f"{side} needs exactly one three-dot leader (3.2, 2.1), found {len(protagonists)}",
+            )
         if not comp.deck(side):
             raise ComponentError("cards.cards", f"the {side} deck is empty (3.3)")
     for d in comp.disks.values():
@@ -355,8 +358,20 @@ def _cross_check(comp: Components) -> None:
             raise ComponentError(f"blocks.disks.{d.id}", f"unknown location '{d.location}'")
         if loc.castle is None:
             raise ComponentError(f"blocks.disks.{d.id}", "a disk is attached to a castle (3.4)")
-    symbols = {loc.setup_symbol for loc in comp.locations.values() if loc.setup_symbol}
+    symbols: set[str] = set()
+    for loc in comp.locations.values():
+        if loc.setup_symbol in symbols:
+            raise ComponentError(
+                f"board.locations.{loc.id}.setup_symbol",
+                f"symbol '{loc.setup_symbol}' is on two locations (5.2.1)",
+            )
+        if loc.setup_symbol:
+            symbols.add(loc.setup_symbol)
     if comp.mori_box_symbol:
+        if comp.mori_box_symbol in symbols:
+            raise ComponentError(
+                "board.boxes.mori.setup_symbol", "the Mōri Box symbol is also on a location (5.2.1)"
+            )
         symbols.add(comp.mori_box_symbol)
     for b in comp.blocks.values():
         if b.setup and b.setup not in symbols:
@@ -369,3 +384,19 @@ def _cross_check(comp: Components) -> None:
                 raise ComponentError(
                     f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box"
                 )
+
+
+def _check_disjoint_ids(comp: Components) -> None:
+    """Orders name blocks, cards, disks and locations by id alone, so no two may share one
+    (nor may any be a side's name)."""
+    seen: dict[str, str] = {s: "side" for s in SIDES}
+    for kind, ids in (
+        ("location", comp.locations),
+        ("block", comp.blocks),
+        ("disk", comp.disks),
+        ("card", comp.cards),
+    ):
+        for i in ids:
+            if i in seen:
+                raise ComponentError(f"{kind} {i}", f"id also used by a {seen[i]}")
+            seen[i] = kind

@@ -32,6 +32,7 @@ HANDLERS: dict[str, dict[str, Handler]] = {
 }
 
 STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1"}
+WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4"}
 
 
 def pending(state: dict) -> list[dict]:
@@ -72,7 +73,7 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
     if not any(d["side"] == side for d in pending(state)):
         waiting = ", ".join(sorted({d["side"] for d in pending(state)}))
         raise RuleViolation(
-            STEP_RULES.get(step, "6.4"), f"not {side}'s decision now; waiting for {waiting}"
+            WHOSE_RULES.get(step, "6.4"), f"not {side}'s decision now; waiting for {waiting}"
         )
     new = clone(state)
     events: list = []

@@ -21,8 +21,13 @@ def bring_mori(state: dict, comp: Components, side: str, action: dict, events: l
     blocks = get_str_list(action, "blocks")
     for b in blocks:
         known(b, comp.blocks, "blocks", "block")
-    if not cards or len(cards) != len(blocks):
-        raise Malformed("cards", "discard exactly one card for each Mōri block brought on")
+    if not cards or not blocks:
+        raise Malformed("cards", "name the cards discarded and the Mōri blocks brought on")
+    if len(cards) != len(blocks):
+        raise RuleViolation(
+            "9.3",
+            f"{len(cards)} card(s) bring exactly {len(cards)} Mōri block(s), not {len(blocks)}",
+        )
     box = blocks_at(state, comp, MORI_BOX)
     if len(set(blocks)) != len(blocks):
         raise RuleViolation("9.3", "a block is named twice")
@@ -36,7 +41,7 @@ def bring_mori(state: dict, comp: Components, side: str, action: dict, events: l
     to = comp.mori_entry
     for b in blocks:
         state["blocks"][b] = to
-    state["phase"]["arrived"].extend(blocks)
+    state["phase"]["arrived"].update(dict.fromkeys(blocks, "9.3"))
     events.append({"type": "mori", "rule": "9.3", "side": side, "to": to, "blocks": blocks})
     note_arrival(state, comp, to, side)
     claim(state, comp, to, side, events)

@@ -27,7 +27,7 @@ def start_phase(state: dict, side: str) -> None:
         "mustered": False,  # 7.2: at most once per turn
         "sources": [],  # locations whose stack has moved
         "moved": [],  # 7.3.1: no block in more than one move per turn
-        "arrived": [],  # 7.2, 9.3: mustered or Mōri blocks cannot move this turn
+        "arrived": {},  # block -> rule: mustered (7.2) or Mōri (9.3) blocks stay this turn
         "roads": [],  # 7.3.1: each road at most once per phase
     }
 
@@ -150,7 +150,8 @@ def _check_blocks(
             if state["blocks"][b] != origin:
                 raise RuleViolation("7.3.1", f"{b} is not at {origin}")
             if b in phase["arrived"]:
-                raise RuleViolation("7.2", f"{b} arrived this turn and cannot move (7.2, 9.3)")
+                rule = phase["arrived"][b]
+                raise RuleViolation(rule, f"{b} arrived on the map this turn and cannot move")
             if b in phase["moved"]:
                 raise RuleViolation("7.3.1", f"{b} has already been part of a move this turn")
             seen.append(b)

@@ -60,7 +60,7 @@ def muster(state: dict, comp: Components, side: str, action: dict, events: list)
     for b in blocks:
         state["blocks"][b] = to
     phase["mustered"] = True
-    phase["arrived"].extend(blocks)
+    phase["arrived"].update(dict.fromkeys(blocks, "7.2"))
     shown = {"blocks": list(blocks)} if option == "A" else {}
     events.append(
         {

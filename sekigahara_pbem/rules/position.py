@@ -13,7 +13,7 @@ from typing import Any
 from . import rng
 from .components import Components
 from .movement import start_phase
-from .state import DEFAULT_OPTIONS, FORMAT
+from .state import DEFAULT_OPTIONS, FORMAT, contested
 from .vocab import (
     BAG,
     CHOOSE_FIRST,
@@ -29,6 +29,28 @@ from .vocab import (
 )
 
 DEFAULT_SEED = "00" * 16
+KEYS = {
+    "options",
+    "seed",
+    "week",
+    "turn",
+    "step",
+    "first",
+    "active",
+    "bid_winner",
+    "blocks",
+    "disks",
+    "hands",
+    "decks",
+    "discards",
+    "unlisted_cards",
+    "control",
+    "castle_owner",
+    "besieged",
+    "phase",
+    "result",
+}
+PHASE_KEYS = {"level", "moves_left", "moved", "arrived", "sources", "roads", "mustered"}
 
 
 def _mapping(spec: dict, key: str) -> dict:
@@ -56,6 +78,12 @@ def _side(value: Any, where: str, allow_none: bool = False) -> str | None:
     return _choice(value, SIDES, where)
 
 
+def _no_unknown_keys(spec: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(str(k) for k in spec if k not in allowed)
+    if unknown:
+        raise Malformed(f"{where}.{unknown[0]}", "unknown key (a typo?)")
+
+
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Malformed(where, f"expected a whole number from {low} to {high}")
@@ -66,6 +94,7 @@ def build_position(comp: Components, spec: Any) -> dict:
     """A full state from a position description (see docs/scenarios.md)."""
     if not isinstance(spec, dict):
         raise Malformed("position", "expected a mapping")
+    _no_unknown_keys(spec, KEYS, "position")
     options = dict(DEFAULT_OPTIONS)
     for k, v in _mapping(spec, "options").items():
         if k not in DEFAULT_OPTIONS:
@@ -113,6 +142,10 @@ def build_position(comp: Components, spec: Any) -> dict:
             if loc not in comp.locations:
                 raise Malformed(f"position.{key}.{loc}", "unknown location")
             state[key][loc] = _side(side, f"position.{key}.{loc}")
+    for loc in contested(state, comp):  # 8.9.1: unless told, the castle's own side was first
+        castle = comp.locations[loc].castle
+        if castle is not None:
+            state["castle_owner"].setdefault(loc, castle)
     if step == MOVEMENT:
         _movement_phase(state, spec)
     elif step == CHOOSE_FIRST:
@@ -172,6 +205,7 @@ def _movement_phase(state: dict, spec: dict) -> None:
         state["first"] = active
     start_phase(state, active)
     phase = _mapping(spec, "phase")
+    _no_unknown_keys(phase, PHASE_KEYS, "position.phase")
     level = phase.get("level")
     if level is not None:
         state["phase"]["level"] = _choice(level, LEVELS, "position.phase.level")
@@ -179,9 +213,17 @@ def _movement_phase(state: dict, spec: dict) -> None:
         state["phase"]["moves_left"] = (
             None if left is None else _int(left, "position.phase.moves_left", 0, 100)
         )
-    for key in ("moved", "arrived", "sources", "roads"):
+    for key in ("moved", "sources", "roads"):
         if key in phase:
             state["phase"][key] = _names(phase[key], f"position.phase.{key}")
+    arrived = phase.get("arrived", {})
+    if isinstance(arrived, list):  # a plain list means mustered blocks (7.2)
+        arrived = dict.fromkeys(_names(arrived, "position.phase.arrived"), "7.2")
+    if not isinstance(arrived, dict) or any(
+        not isinstance(b, str) or r not in ("7.2", "9.3") for b, r in arrived.items()
+    ):
+        raise Malformed("position.phase.arrived", "expected blocks, or block: 7.2|9.3")
+    state["phase"]["arrived"] = arrived
     if "mustered" in phase:
         if not isinstance(phase["mustered"], bool):
             raise Malformed("position.phase.mustered", "expected true or false")

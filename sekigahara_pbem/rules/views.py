@@ -81,7 +81,7 @@ def _own(state: dict, comp: Components, side: str) -> dict:
     for b, where in sorted(state["blocks"].items()):
         if comp.blocks[b].side == side and where in comp.locations:
             blocks.setdefault(where, []).append(b)
-    phase = state["phase"] or {"moved": [], "arrived": []}
+    phase = state["phase"] or {"moved": [], "arrived": {}}
     mine = set(comp.side_blocks(side))
     return {
         "side": side,

@@ -20,6 +20,10 @@ from .rules.views import redact_event, view
 from .rules.vocab import OFF_MAP, SIDES, Malformed, RuleViolation
 
 
+TOP_KEYS = {"scenario", "rules", "description", "components", "setup", "position", "steps",
+            "expect"}
+
+
 @dataclass
 class ScenarioResult:
     name: str
@@ -68,6 +72,10 @@ def run_scenario(comp: Components, doc: Any) -> ScenarioResult:
         str(doc.get("scenario", "unnamed")),
         [str(r) for r in rules] if isinstance(rules, list) else [],
     )
+    unknown = sorted(str(k) for k in doc if k not in TOP_KEYS)
+    if unknown:
+        result.failures.append(f"unknown key '{unknown[0]}' (a typo?)")
+        return result
     try:
         state, events = _start(comp, doc)
     except Malformed as exc:

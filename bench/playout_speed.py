@@ -25,9 +25,11 @@ def main() -> None:
     for seed in range(games):
         playout(comp, seed, on_step=count)
     elapsed = time.perf_counter() - start
-    print(f"{games} games, {actions} actions in {elapsed:.2f} s: "
-          f"{games / elapsed:.1f} games/s, {actions / elapsed:.0f} actions/s "
-          "(random legal players, options listed before every action)")
+    print(
+        f"{games} games, {actions} actions in {elapsed:.2f} s: "
+        f"{games / elapsed:.1f} games/s, {actions / elapsed:.0f} actions/s "
+        "(random legal players, options listed before every action)"
+    )
 
 
 if __name__ == "__main__":

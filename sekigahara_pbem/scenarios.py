@@ -19,9 +19,16 @@ from .rules.victory import points
 from .rules.views import redact_event, view
 from .rules.vocab import OFF_MAP, SIDES, Malformed, RuleViolation
 
-
-TOP_KEYS = {"scenario", "rules", "description", "components", "setup", "position", "steps",
-            "expect"}
+TOP_KEYS = {
+    "scenario",
+    "rules",
+    "description",
+    "components",
+    "setup",
+    "position",
+    "steps",
+    "expect",
+}
 
 
 @dataclass

@@ -39,6 +39,8 @@ def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
 def discard(state: dict, side: str, cards: list[str], events: list, rule: str, why: str) -> None:
     """Move cards from the hand to the discard pile, face up (3.3)."""
     take_from_hand(state, side, cards, rule)
+    if not cards:
+        return
     state["cards"][side]["discard"].extend(cards)
     events.append({"type": "discard", "rule": rule, "side": side, "cards": list(cards), "why": why})
 

@@ -13,9 +13,8 @@ from typing import Any
 from . import rng
 from .components import Components
 from .movement import start_phase
-from .state import DEFAULT_OPTIONS, FORMAT, contested
+from .state import DEFAULT_OPTIONS, contested, new_state
 from .vocab import (
-    BAG,
     CHOOSE_FIRST,
     ELIMINATED,
     LAST_WEEK,
@@ -109,26 +108,11 @@ def build_position(comp: Components, spec: Any) -> dict:
         generator = rng.new(str(spec.get("seed", DEFAULT_SEED)))
     except ValueError as exc:
         raise Malformed("position.seed", f"expected 32+ hex digits ({exc})") from None
-    state = {
-        "format": FORMAT,
-        "options": options,
-        "rng": generator,
-        "week": week,
-        "turn": turn,
-        "step": step,
-        "first": _side(spec.get("first"), "position.first", allow_none=True),
-        "active": None,
-        "bid_winner": _side(spec.get("bid_winner"), "position.bid_winner", allow_none=True),
-        "blocks": dict.fromkeys(comp.blocks, BAG),
-        "disks": {d.id: d.location for d in comp.disks.values()},
-        "cards": {},
-        "control": {},
-        "castle_owner": {},
-        "besieged": {},
-        "sealed": {},
-        "phase": None,
-        "result": None,
-    }
+    state = new_state(comp, options, generator, step)
+    state["week"] = week
+    state["turn"] = turn
+    state["first"] = _side(spec.get("first"), "position.first", allow_none=True)
+    state["bid_winner"] = _side(spec.get("bid_winner"), "position.bid_winner", allow_none=True)
     _place_blocks(state, comp, _mapping(spec, "blocks"))
     for d, where in _mapping(spec, "disks").items():
         if d not in comp.disks:

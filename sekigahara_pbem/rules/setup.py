@@ -12,8 +12,8 @@ from . import rng
 from .bags import draw_blocks
 from .cards import draw
 from .components import Components
-from .state import DEFAULT_OPTIONS, FORMAT
-from .vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
+from .state import DEFAULT_OPTIONS, new_state
+from .vocab import BID, MORI_BOX, RECRUIT, SIDES
 
 STARTING_HAND = 5  # 5.1
 FIRST_REINFORCEMENTS = 4  # 5.2.3
@@ -27,26 +27,7 @@ def setup(comp: Components, seed_hex: str, options: dict | None = None) -> tuple
         raise ValueError(f"unknown game options: {', '.join(sorted(unknown))}")
     opts.update(options or {})
     events: list = []
-    state = {
-        "format": FORMAT,
-        "options": opts,
-        "rng": rng.new(seed_hex),
-        "week": 1,  # 5.1
-        "turn": "A",
-        "step": BID,
-        "first": None,
-        "active": None,
-        "bid_winner": None,
-        "blocks": {},
-        "disks": {d.id: d.location for d in comp.disks.values()},  # 9.1, 9.2
-        "cards": {},
-        "control": {},
-        "castle_owner": {},
-        "besieged": {},
-        "sealed": {},
-        "phase": None,
-        "result": None,
-    }
+    state = new_state(comp, opts, rng.new(seed_hex), BID)  # 5.1: week 1
     for side in SIDES:  # 5.1: shuffle both decks
         deck = sorted(comp.deck(side))
         rng.shuffle(state["rng"], deck)
@@ -92,9 +73,10 @@ def setup(comp: Components, seed_hex: str, options: dict | None = None) -> tuple
 
 def _place_fixed(state: dict, comp: Components) -> None:
     """5.2.1: blocks with a setup symbol go to the location (or box) with that symbol;
-    everything else goes into its side's bag (5.2.2)."""
+    the rest stay in their side's bag (5.2.2)."""
     by_symbol = {loc.setup_symbol: loc.id for loc in comp.locations.values() if loc.setup_symbol}
     if comp.mori_box_symbol:
         by_symbol[comp.mori_box_symbol] = MORI_BOX
     for b in comp.blocks.values():
-        state["blocks"][b.id] = by_symbol.get(b.setup, BAG) if b.setup else BAG
+        if b.setup:
+            state["blocks"][b.id] = by_symbol[b.setup]

@@ -19,7 +19,7 @@ import json
 import marshal
 
 from .components import Components
-from .vocab import SIDES
+from .vocab import BAG, SIDES
 
 FORMAT = "sekigahara-state/1"
 
@@ -29,6 +29,31 @@ DEFAULT_OPTIONS = {
     # 8.10: the overrun side draws one card for every two blocks it lost.
     "overrun_loss_cards": True,
 }
+
+
+def new_state(comp: Components, options: dict, generator: dict, step: str) -> dict:
+    """The skeleton every game starts from: week 1, turn A, all blocks in their bags,
+    disks at their castles (9.1, 9.2), nothing controlled, no cards dealt."""
+    return {
+        "format": FORMAT,
+        "options": options,
+        "rng": generator,
+        "week": 1,
+        "turn": "A",
+        "step": step,
+        "first": None,
+        "active": None,
+        "bid_winner": None,
+        "blocks": dict.fromkeys(comp.blocks, BAG),
+        "disks": {d.id: d.location for d in comp.disks.values()},
+        "cards": {},
+        "control": {},
+        "castle_owner": {},
+        "besieged": {},
+        "sealed": {},
+        "phase": None,
+        "result": None,
+    }
 
 
 def clone(state: dict) -> dict:

@@ -11,6 +11,7 @@ import sys
 import typer
 
 from .commands import components as components_cmd
+from .commands import keys as keys_cmd
 from .commands import scenario as scenario_cmd
 
 app = typer.Typer(
@@ -20,6 +21,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(components_cmd.app, name="components")
+app.add_typer(keys_cmd.app, name="keys")
 app.add_typer(scenario_cmd.app, name="scenario")
 
 

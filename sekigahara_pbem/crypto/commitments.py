@@ -1,0 +1,85 @@
+"""Salted hash commitments: publish a hidden item now, prove later what it was.
+
+Each hidden item (a block's identity, a card in hand, a sealed bid) is published only as
+``commit(value, salt)``. The 32-byte random salt makes the commitment hiding even when the
+value comes from a small set (there are few possible block identities), and the domain tag
+and length prefixes make it binding to exactly one (salt, value) pair:
+
+    commitment = hex(SHA-256(b"seki-commit/1" || lp(salt) || lp(value)))
+
+where lp(x) is x's length as 4 bytes big-endian followed by x (framing.py), and a text
+value is encoded as UTF-8. Structured values are committed as canonical JSON
+(`canonical_json`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from typing import Any
+
+from .framing import lp
+
+DOMAIN = b"seki-commit/1"
+SALT_BYTES = 32
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, UTF-8 text, no floats: one text per value."""
+
+    def refuse_floats(obj: Any) -> None:
+        if isinstance(obj, float):
+            raise ValueError("floats have no canonical form here; use integers or strings")
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                refuse_floats(k)
+                refuse_floats(v)
+        elif isinstance(obj, list | tuple):
+            for v in obj:
+                refuse_floats(v)
+
+    refuse_floats(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def new_salt() -> bytes:
+    """32 bytes from the operating system's CSPRNG."""
+    return secrets.token_bytes(SALT_BYTES)
+
+
+def _salt_bytes(salt: bytes | str) -> bytes:
+    raw = bytes.fromhex(salt) if isinstance(salt, str) else bytes(salt)
+    if len(raw) != SALT_BYTES:
+        raise ValueError(f"salt must be {SALT_BYTES} bytes, got {len(raw)}")
+    return raw
+
+
+def _value_bytes(value: str | bytes) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+
+
+def commit(value: str | bytes, salt: bytes | str) -> str:
+    """The commitment (64 lower-case hex digits) to `value` under `salt` (bytes or hex)."""
+    digest = hashlib.sha256(DOMAIN + lp(_salt_bytes(salt)) + lp(_value_bytes(value)))
+    return digest.hexdigest()
+
+
+def commit_new(value: str | bytes) -> tuple[str, bytes]:
+    """Commit with a fresh salt; returns (commitment, salt). Keep the salt secret until reveal."""
+    salt = new_salt()
+    return commit(value, salt), salt
+
+
+def verify(commitment: str, value: str | bytes, salt: bytes | str) -> bool:
+    """True iff `commitment` is the commitment to `value` under `salt`."""
+    if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
+        return False
+    try:
+        expected = commit(value, salt)
+    except ValueError:
+        return False
+    return hmac.compare_digest(expected, commitment)

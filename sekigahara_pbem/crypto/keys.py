@@ -1,0 +1,238 @@
+"""Identities: who signs, and to whom sections are sealed.
+
+An identity is a name plus two keys: an Ed25519 key for signatures and an X25519 key for
+HPKE sealing. Two separate keys are used because one key should serve one purpose (a key
+that both signs and decrypts invites cross-protocol attacks), and because `cryptography`
+offers no vetted Ed25519-to-X25519 conversion; we do not write one.
+
+A player's existing OpenSSH Ed25519 key may be adopted as the signing key. Its X25519 key
+is then freshly generated, not derived: derivation would be a hand-written birational map
+between curves, and the public line publishes both keys anyway.
+
+Formats (docs/crypto.md):
+
+- public line: ``seki1:<name>:<ed25519>:<x25519>``, each key the 32 raw public bytes in
+  unpadded base64url, so it fits on one line of an email or a YAML file;
+- key id: SHA-256 of the public line (ASCII), 64 lower-case hex digits, used in signature
+  blocks; fingerprint: its first 32 hex digits in groups of four, for humans to compare;
+- identity file: a small YAML document holding the Ed25519 key as an OpenSSH private key
+  and the X25519 key as PKCS#8 PEM, plus the public line as a consistency check.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from dataclasses import dataclass
+
+import yaml
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+PUBLIC_PREFIX = "seki1"
+IDENTITY_FORMAT = "seki-identity/1"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_B64URL = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
+class KeyFormatError(ValueError):
+    """A public line, identity file or SSH key could not be used; the message says why."""
+
+
+def check_name(name: str) -> str:
+    """Names appear in public lines, file names and HPKE info: keep them plain."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise KeyFormatError(
+            f"bad name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str, what: str) -> bytes:
+    if not _B64URL.fullmatch(text):
+        raise KeyFormatError(f"{what} must be 43 base64url characters (32 bytes), got {text!r}")
+    try:
+        return base64.urlsafe_b64decode(text + "=")
+    except (binascii.Error, ValueError) as exc:  # pragma: no cover - the regex rules this out
+        raise KeyFormatError(f"{what} is not valid base64url") from exc
+
+
+def _raw(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """The public half of an identity, as published in a game definition."""
+
+    name: str
+    signing: Ed25519PublicKey
+    encryption: X25519PublicKey
+
+    def line(self) -> str:
+        """The one-line text form, ``seki1:<name>:<ed25519>:<x25519>``."""
+        return ":".join(
+            (PUBLIC_PREFIX, self.name, _b64(_raw(self.signing)), _b64(_raw(self.encryption)))
+        )
+
+    @property
+    def key_id(self) -> str:
+        """SHA-256 of the public line: the machine identifier used in signature blocks."""
+        return hashlib.sha256(self.line().encode("ascii")).hexdigest()
+
+    @property
+    def fingerprint(self) -> str:
+        """The first 128 bits of the key id, grouped for reading aloud or comparing by eye."""
+        kid = self.key_id[:32]
+        return " ".join(kid[i : i + 4] for i in range(0, 32, 4))
+
+    def openssh(self) -> str:
+        """The signing key as an OpenSSH public key line (to compare with ~/.ssh/*.pub)."""
+        return self.signing.public_bytes(
+            serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
+        ).decode("ascii")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PublicKey) and self.line() == other.line()
+
+    def __hash__(self) -> int:
+        return hash(self.line())
+
+
+def parse_public_line(text: str) -> PublicKey:
+    """Parse ``seki1:<name>:<ed25519>:<x25519>``; surrounding whitespace is ignored."""
+    parts = text.strip().split(":")
+    if len(parts) != 4:
+        raise KeyFormatError(
+            f"a public key line has 4 ':'-separated fields (seki1:name:ed25519:x25519), "
+            f"got {len(parts)}"
+        )
+    prefix, name, sig_b64, enc_b64 = parts
+    if prefix != PUBLIC_PREFIX:
+        raise KeyFormatError(f"public key line must start with {PUBLIC_PREFIX!r}, not {prefix!r}")
+    check_name(name)
+    sig_raw = _unb64(sig_b64, "the Ed25519 key")
+    enc_raw = _unb64(enc_b64, "the X25519 key")
+    try:
+        signing = Ed25519PublicKey.from_public_bytes(sig_raw)
+        encryption = X25519PublicKey.from_public_bytes(enc_raw)
+    except ValueError as exc:
+        raise KeyFormatError(f"public key line holds an unusable key: {exc}") from exc
+    return PublicKey(name, signing, encryption)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A private identity: name, signing key and encryption key."""
+
+    name: str
+    signing: Ed25519PrivateKey
+    encryption: X25519PrivateKey
+
+    @property
+    def public(self) -> PublicKey:
+        return PublicKey(self.name, self.signing.public_key(), self.encryption.public_key())
+
+
+def generate(name: str) -> Identity:
+    """A fresh identity with new Ed25519 and X25519 keys."""
+    return Identity(check_name(name), Ed25519PrivateKey.generate(), X25519PrivateKey.generate())
+
+
+def load_ssh_signing_key(data: bytes, password: bytes | None = None) -> Ed25519PrivateKey:
+    """Read an OpenSSH private key and insist that it is Ed25519."""
+    try:
+        key = serialization.load_ssh_private_key(data, password=password)
+    except TypeError as exc:
+        # cryptography raises TypeError for a missing or superfluous password
+        raise KeyFormatError(f"SSH key: {exc}") from exc
+    except UnsupportedAlgorithm as exc:
+        if "bcrypt" in str(exc):
+            raise KeyFormatError(
+                "passphrase-protected SSH keys need the Python package 'bcrypt' "
+                "(pip install bcrypt)"
+            ) from exc
+        raise KeyFormatError(f"not a readable OpenSSH private key: {exc}") from exc
+    except ValueError as exc:
+        raise KeyFormatError(f"not a readable OpenSSH private key: {exc}") from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFormatError(
+            f"SSH key is {type(key).__name__.removesuffix('PrivateKey')}, not Ed25519 "
+            "(create one with: ssh-keygen -t ed25519)"
+        )
+    return key
+
+
+def from_ssh_key(name: str, data: bytes, password: bytes | None = None) -> Identity:
+    """Adopt an OpenSSH Ed25519 key for signing; a new X25519 key is generated (see module)."""
+    return Identity(
+        check_name(name), load_ssh_signing_key(data, password), X25519PrivateKey.generate()
+    )
+
+
+def _indent(block: str) -> str:
+    return "".join("  " + line + "\n" for line in block.strip().splitlines())
+
+
+def identity_to_text(identity: Identity) -> str:
+    """The identity file. Unencrypted: the caller writes it with mode 0600."""
+    ssh = identity.signing.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.OpenSSH,
+        serialization.NoEncryption(),
+    ).decode("ascii")
+    x25519 = identity.encryption.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode("ascii")
+    return (
+        "# Sekigahara PBEM private identity. Keep this file secret; never mail it.\n"
+        f"format: {IDENTITY_FORMAT}\n"
+        f"name: {identity.name}\n"
+        f"public: {identity.public.line()}\n"
+        "signing-key: |\n"
+        f"{_indent(ssh)}"
+        "encryption-key: |\n"
+        f"{_indent(x25519)}"
+    )
+
+
+def identity_from_text(text: str) -> Identity:
+    """Parse an identity file, checking that its public line matches its private keys."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise KeyFormatError(f"identity file is not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise KeyFormatError("identity file must be a YAML mapping")
+    if data.get("format") != IDENTITY_FORMAT:
+        raise KeyFormatError(
+            f"identity file format must be {IDENTITY_FORMAT!r}, got {data.get('format')!r}"
+        )
+    for field in ("name", "public", "signing-key", "encryption-key"):
+        if not isinstance(data.get(field), str):
+            raise KeyFormatError(f"identity file: field {field!r} is missing or not text")
+    name = check_name(data["name"])
+    signing = load_ssh_signing_key(data["signing-key"].encode("ascii", "replace"))
+    try:
+        encryption = serialization.load_pem_private_key(
+            data["encryption-key"].encode("ascii", "replace"), password=None
+        )
+    except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
+        raise KeyFormatError(f"identity file: encryption-key is not readable: {exc}") from exc
+    if not isinstance(encryption, X25519PrivateKey):
+        raise KeyFormatError("identity file: encryption-key is not an X25519 key")
+    identity = Identity(name, signing, encryption)
+    if identity.public.line() != data["public"].strip():
+        raise KeyFormatError("identity file: 'public' line does not match the private keys")
+    return identity

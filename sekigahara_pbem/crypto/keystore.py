@@ -1,0 +1,73 @@
+"""Where a person's private identities live on disk, and how they are written safely.
+
+The directory is ``$SEKI_HOME`` if set, else ``$XDG_CONFIG_HOME/seki``, else
+``~/.config/seki``. Each identity is ``<name>.identity`` (keys.identity_to_text). Files are
+created with mode 0600 in one `open(O_CREAT | O_EXCL)` call, so a key is never readable by
+others even for a moment, and an existing identity is never overwritten (losing a key
+would lose the ability to sign for, or read, a running game).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from .keys import Identity, KeyFormatError, check_name, identity_from_text, identity_to_text
+
+SUFFIX = ".identity"
+
+
+class KeyStoreError(ValueError):
+    """A key file could not be written or read; the message names the file."""
+
+
+def default_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The per-user key directory (see the module docstring)."""
+    env = os.environ if environ is None else environ
+    if env.get("SEKI_HOME"):
+        return Path(env["SEKI_HOME"])
+    if env.get("XDG_CONFIG_HOME"):
+        return Path(env["XDG_CONFIG_HOME"]) / "seki"
+    return Path.home() / ".config" / "seki"
+
+
+def identity_path(directory: Path, name: str) -> Path:
+    return directory / f"{check_name(name)}{SUFFIX}"
+
+
+def write_identity(directory: Path, identity: Identity) -> Path:
+    """Create `<dir>/<name>.identity` with mode 0600; refuse if it exists."""
+    path = identity_path(directory, identity.name)
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise KeyStoreError(f"{path}: already exists; not overwriting an identity") from None
+    except OSError as exc:
+        raise KeyStoreError(f"{path}: cannot create: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(identity_to_text(identity))
+    os.chmod(path, 0o600)  # in case a umask or filesystem widened it
+    return path
+
+
+def read_identity(path: Path) -> Identity:
+    """Load one identity file; errors name the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise KeyStoreError(f"{path}: no such identity") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KeyStoreError(f"{path}: cannot read: {exc}") from None
+    try:
+        return identity_from_text(text)
+    except KeyFormatError as exc:
+        raise KeyStoreError(f"{path}: {exc}") from None
+
+
+def list_identities(directory: Path) -> list[Path]:
+    """All identity files in the directory, sorted by name."""
+    if not directory.is_dir():
+        return []
+    return sorted(directory.glob(f"*{SUFFIX}"))

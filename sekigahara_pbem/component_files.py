@@ -43,19 +43,24 @@ def _parse(text: str, name: str) -> object:
 
 def load_components(directory: Path | None = None) -> Components:
     """Load and check board.yaml, blocks.yaml and cards.yaml (default: the packaged set)."""
-    return _load_cached(str(directory) if directory is not None else None)
-
-
-@lru_cache(maxsize=8)
-def _load_cached(directory: str | None) -> Components:
-    d = Path(directory) if directory is not None else None
-    docs = {name: _parse(_read(d, name), name) for name in MANIFESTS}
-    return build_components(docs["board"], docs["blocks"], docs["cards"])
+    return _loaded(_key(directory))[0]
 
 
 def components_hash(directory: Path | None = None) -> str:
-    """SHA-256 over the canonical JSON of the three manifests, to name a component set."""
+    """SHA-256 over the canonical JSON of the three manifests, to name a component set;
+    comments and layout do not change it."""
+    return _loaded(_key(directory))[1]
+
+
+def _key(directory: Path | None) -> str | None:
+    return str(directory) if directory is not None else None
+
+
+@lru_cache(maxsize=8)
+def _loaded(directory: str | None) -> tuple[Components, str]:
+    """Read and parse each manifest once, for both the checked set and its hash."""
     d = Path(directory) if directory is not None else None
     docs = {name: _parse(_read(d, name), name) for name in MANIFESTS}
+    comp = build_components(docs["board"], docs["blocks"], docs["cards"])
     canon = json.dumps(docs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canon.encode()).hexdigest()
+    return comp, hashlib.sha256(canon.encode()).hexdigest()

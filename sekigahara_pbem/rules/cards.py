@@ -38,19 +38,21 @@ def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
 
 def discard(state: dict, side: str, cards: list[str], events: list, rule: str, why: str) -> None:
     """Move cards from the hand to the discard pile, face up (3.3)."""
-    take_from_hand(state, side, cards, rule)
+    check_in_hand(state, side, cards, rule)
     if not cards:
         return
+    hand = state["cards"][side]["hand"]
+    for c in cards:
+        hand.remove(c)
     state["cards"][side]["discard"].extend(cards)
     events.append({"type": "discard", "rule": rule, "side": side, "cards": list(cards), "why": why})
 
 
-def take_from_hand(state: dict, side: str, cards: list[str], rule: str) -> None:
+def check_in_hand(state: dict, side: str, cards: list[str], rule: str) -> None:
+    """Refuse cards named twice or not held: every play and discard comes from the hand."""
     hand = state["cards"][side]["hand"]
     if len(set(cards)) != len(cards):
         raise RuleViolation(rule, "the same card is named twice")
     missing = [c for c in cards if c not in hand]
     if missing:
         raise RuleViolation(rule, f"not in your hand: {', '.join(missing)}")
-    for c in cards:
-        hand.remove(c)

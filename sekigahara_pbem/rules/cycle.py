@@ -11,7 +11,7 @@ after week 7: victory on points (2.2)
 from __future__ import annotations
 
 from .bags import draw_blocks
-from .cards import discard, draw
+from .cards import check_in_hand, discard, draw
 from .components import Components
 from .control import castle_counts, forget_owners, resource_counts
 from .fields import get_str, get_str_list, one_of
@@ -48,8 +48,7 @@ def submit_discard(state: dict, comp: Components, side: str, action: dict, event
     hand = state["cards"][side]["hand"]
     if len(cards) != need:
         raise RuleViolation("6.2", f"discard exactly {need} of your {len(hand)} cards")
-    if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
-        raise RuleViolation("6.2", "discard only cards from your hand, each once")
+    check_in_hand(state, side, cards, "6.2")
     _seal(state, side, cards, events, "6.2")
     if _all_sealed(state):
         _reinforce(state, comp, events)

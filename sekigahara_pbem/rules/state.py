@@ -19,7 +19,7 @@ import json
 import marshal
 
 from .components import Components
-from .vocab import BAG, SIDES
+from .vocab import BAG
 
 FORMAT = "sekigahara-state/1"
 
@@ -98,13 +98,3 @@ def contested(state: dict, comp: Components) -> list[str]:
         if where in comp.locations:
             present.setdefault(where, set()).add(comp.disks[d].side)
     return sorted(loc for loc, sides in present.items() if len(sides) == 2)
-
-
-def hand(state: dict, side: str) -> list[str]:
-    return state["cards"][side]["hand"]
-
-
-def check_side(side: object) -> str:
-    if side not in SIDES:
-        raise ValueError(f"unknown side {side!r}")
-    return side  # type: ignore[return-value]

@@ -12,7 +12,7 @@ from typing import Any
 
 from .rules.components import Components
 from .rules.control import castles
-from .rules.engine import apply
+from .rules.engine import apply, pending
 from .rules.position import build_position
 from .rules.setup import setup
 from .rules.victory import points
@@ -225,6 +225,16 @@ def _check_phase(comp: Components, state: dict, events: list, want: dict) -> lis
     return [] if matches(want, state["phase"]) else [f"is {state['phase']}, expected {want}"]
 
 
+def _check_fight(comp: Components, state: dict, events: list, want: Any) -> list[str]:
+    fight = state["combat"]["fight"] if state["combat"] else None
+    return [] if matches(want, fight) else [f"is {fight}, expected {want}"]
+
+
+def _check_pending(comp: Components, state: dict, events: list, want: Any) -> list[str]:
+    have = pending(state)
+    return [] if matches(want, have) else [f"is {have}, expected {want}"]
+
+
 def _check_points(comp: Components, state: dict, events: list, want: dict) -> list[str]:
     have = points(state, comp)
     return [] if matches(want, have) else [f"are {have}, expected {want}"]
@@ -271,6 +281,8 @@ CHECKS = {
     "events": _check_events,
     "no_events": _check_no_events,
     "phase": _check_phase,
+    "fight": _check_fight,
+    "pending": _check_pending,
     "points": _check_points,
     "view": _check_view,
     "hidden": _check_hidden,

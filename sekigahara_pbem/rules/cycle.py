@@ -13,14 +13,13 @@ from __future__ import annotations
 from .bags import draw_blocks
 from .cards import check_in_hand, discard, draw
 from .components import Components
-from .control import castle_counts, forget_owners, resource_counts
+from .control import castle_counts, resource_counts
 from .fields import get_str, get_str_list, one_of
 from .movement import start_phase
 from .victory import finish_on_points
 from .vocab import (
     BID,
     CHOOSE_FIRST,
-    COMBAT,
     DISCARD,
     ISHIDA,
     LAST_WEEK,
@@ -154,22 +153,6 @@ def _reveal_bids(state: dict, comp: Components, events: list) -> None:
     state["step"] = CHOOSE_FIRST
     state["active"] = winner
     events.append({"type": "bids", "rule": "6.3", "bids": bids, "winner": winner})
-
-
-def end_movement(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
-    """The movement phase ends; combat follows (8.1)."""
-    if state["phase"]["level"] is None:
-        raise RuleViolation("7.1", "choose the movement level (even 'none') before ending")
-    events.append({"type": "end_movement", "rule": "7.1", "side": side})
-    state["step"] = COMBAT
-    run_combat_phase(state, comp, events)
-
-
-def run_combat_phase(state: dict, comp: Components, events: list) -> None:
-    """8.1 belongs to the combat engine, which is not built yet: locations where the sides
-    meet are left as they are for now, and the cycle moves on."""
-    forget_owners(state, comp)
-    next_phase(state, comp, events)
 
 
 def next_phase(state: dict, comp: Components, events: list) -> None:

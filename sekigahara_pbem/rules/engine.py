@@ -8,13 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import cycle
+from . import aftermath, combat, cycle, deploy
+from .combat import then_advance
 from .components import Components
 from .mori import bring_mori
 from .movement import choose_level, move
 from .muster import muster
 from .state import clone
-from .vocab import BID, CHOOSE_FIRST, DISCARD, MOVEMENT, OVER, SIDES, Malformed, RuleViolation
+from .vocab import (
+    BID,
+    CHOOSE_FIRST,
+    COMBAT,
+    DISCARD,
+    MOVEMENT,
+    OVER,
+    SIDES,
+    Malformed,
+    RuleViolation,
+)
 
 Handler = Callable[[dict, Components, str, dict, list], None]
 
@@ -27,12 +38,22 @@ HANDLERS: dict[str, dict[str, Handler]] = {
         "move": move,
         "muster": muster,
         "mori": bring_mori,
-        "end_movement": cycle.end_movement,
+        "end_movement": combat.end_movement,
+    },
+    COMBAT: {
+        "declare": then_advance(combat.declare),
+        "castle": then_advance(combat.choose_castle),
+        "deploy": then_advance(deploy.deploy),
+        "finish": then_advance(deploy.finish),
+        "challenge": then_advance(deploy.challenge),
+        "decline": then_advance(deploy.decline),
+        "losses": then_advance(aftermath.losses),
+        "retreat": then_advance(combat.retreat),
     },
 }
 
-STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1"}
-WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4"}
+STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1", COMBAT: "8.1"}
+WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4", COMBAT: "8.5"}
 
 
 def pending(state: dict) -> list[dict]:
@@ -48,6 +69,8 @@ def pending(state: dict) -> list[dict]:
                 d["count"] = cycle.discard_count(state, side)
             decisions.append(d)
         return decisions
+    if step == COMBAT:
+        return [combat.decision(state)]
     return [{"side": state["active"], "decision": step}]
 
 

@@ -23,9 +23,12 @@ def conservation(state: dict, comp: Components) -> list[str]:
     for d, where in state["disks"].items():
         if where not in (comp.disks[d].location, ELIMINATED):
             problems.append(f"disk {d} left its castle ({where})")
+    fight = state["combat"]["fight"] if state["combat"] else None
     for side in SIDES:
         piles = state["cards"][side]
         held = piles["deck"] + piles["hand"] + piles["discard"]
+        if fight is not None and "played" in fight:
+            held += fight["played"][side]
         if sorted(held) != sorted(comp.deck(side)):
             problems.append(f"{side}'s cards are not exactly its deck across pile/hand/discard")
     return problems
@@ -46,12 +49,17 @@ def phase_bookkeeping(state: dict) -> list[str]:
 
 def hidden_from(state: dict, comp: Components, side: str | None) -> set[str]:
     """Ids `side` (None: the public) must not see: the other side's blocks that are not
-    public (eliminated or in the Mōri Box) and its hand; for the public, both sides'."""
+    public (eliminated, in the Mōri Box, or face up in the combat now, 8.2.1) and its hand;
+    for the public, both sides'."""
     sides = SIDES if side is None else (other(side),)
+    fight = state["combat"]["fight"] if state["combat"] else None
+    shown = {b for d in fight.get("deployments", []) for b in d["blocks"]} if fight else set()
     hidden = set()
     for s in sides:
         hidden |= {
-            b for b in comp.side_blocks(s) if state["blocks"][b] not in (ELIMINATED, MORI_BOX)
+            b
+            for b in comp.side_blocks(s)
+            if state["blocks"][b] not in (ELIMINATED, MORI_BOX) and b not in shown
         }
         hidden |= set(state["cards"][s]["hand"])
     return hidden

@@ -29,6 +29,7 @@ def start_phase(state: dict, side: str) -> None:
         "moved": [],  # 7.3.1: no block in more than one move per turn
         "arrived": {},  # block -> rule: mustered (7.2) or Mōri (9.3) blocks stay this turn
         "roads": [],  # 7.3.1: each road at most once per phase
+        "entered": {},  # location -> where blocks came from (retreats, 8.8.2, 8.8.3)
     }
 
 
@@ -259,7 +260,11 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
 
 
 def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, events: list) -> None:
-    state["phase"]["roads"].append(road_key(prev, node.loc))
+    phase = state["phase"]
+    phase["roads"].append(road_key(prev, node.loc))
+    froms = phase["entered"].setdefault(node.loc, [])
+    if prev not in froms:
+        froms.append(prev)
     for b in node.blocks:
         state["blocks"][b] = node.loc
     note_arrival(state, comp, node.loc, side)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from . import aftermath, deploy
+from .combat import to_fight
 from .components import Components
 from .cycle import discard_count
 from .engine import pending
@@ -20,11 +22,16 @@ from .muster import recruitment_locations
 from .state import blocks_at, has_units
 from .vocab import (
     BID,
+    CASTLE,
+    CHALLENGE,
     CHOOSE_FIRST,
+    COMBAT,
+    DEPLOY,
     DISCARD,
     ISHIDA,
     LEVELS,
     MORI_BOX,
+    LOSSES,
     MOVEMENT,
     RECRUIT,
     SIDES,
@@ -32,6 +39,7 @@ from .vocab import (
 )
 
 MAX_LISTED_DISCARDS = 2000
+MAX_LISTED_LOSSES = 200
 
 
 def options(state: dict, comp: Components, side: str) -> list[dict]:
@@ -52,7 +60,46 @@ def options(state: dict, comp: Components, side: str) -> list[dict]:
         return [{"type": "choose_first", "first": s} for s in SIDES]
     if step == MOVEMENT:
         return _movement(state, comp, side, hand)
+    if step == COMBAT:
+        return _combat(state, comp, side, hand)
     return []
+
+
+def _combat(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
+    fight = state["combat"]["fight"]
+    if fight is None:
+        return [{"type": "declare", "location": loc} for loc in to_fight(state, comp)]
+    stage = fight["stage"]
+    if stage == CASTLE:
+        return [{"type": "castle", "inside": True}, {"type": "castle", "inside": False}]
+    if stage == DEPLOY:
+        return deploy.legal_deployments(state, comp, side) + [{"type": "finish"}]
+    if stage == CHALLENGE:
+        challenges = [c for c in hand if comp.cards[c].kind == "loyalty"]
+        return [{"type": "challenge", "card": c} for c in challenges] + [{"type": "decline"}]
+    if stage == LOSSES:
+        picks = aftermath.loss_choices(comp, fight, side, MAX_LISTED_LOSSES)
+        return [{"type": "losses", "units": p} for p in picks]
+    return _retreats(state, comp, fight)
+
+
+def _retreats(state: dict, comp: Components, fight: dict) -> list[dict]:
+    """Every destination, and with a castle every choice of up to two blocks to leave in it
+    (the force is listed in full only while it is small)."""
+    allowed, castle = aftermath.retreat_options(state, comp, fight)
+    loser = other(fight["winner"])
+    force = [b for b in fight["forces"][loser] if state["blocks"][b] == fight["location"]]
+    stays: list[list[str]] = [[]]
+    if castle:
+        for k in range(1, aftermath.CASTLE_LIMIT + 1):
+            stays += [list(c) for c in combinations(force, k)][:MAX_LISTED_LOSSES]
+    acts = []
+    for stay in stays:
+        if len(stay) == len(force):
+            acts.append({"type": "retreat", "castle": stay})
+            continue
+        acts += [{"type": "retreat", "to": to, "castle": stay} for to in allowed]
+    return acts
 
 
 def _movement(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:

@@ -16,6 +16,7 @@ from .movement import start_phase
 from .state import DEFAULT_OPTIONS, contested, new_state
 from .vocab import (
     CHOOSE_FIRST,
+    COMBAT,
     ELIMINATED,
     LAST_WEEK,
     LEVELS,
@@ -49,13 +50,22 @@ KEYS = {
     "phase",
     "result",
 }
-PHASE_KEYS = {"level", "moves_left", "moved", "arrived", "sources", "roads", "mustered"}
+PHASE_KEYS = {
+    "level",
+    "moves_left",
+    "moved",
+    "arrived",
+    "sources",
+    "roads",
+    "mustered",
+    "entered",
+}
 
 
-def _mapping(spec: dict, key: str) -> dict:
+def _mapping(spec: dict, key: str, where: str = "position") -> dict:
     value = spec.get(key) or {}
     if not isinstance(value, dict):
-        raise Malformed(f"position.{key}", "expected a mapping")
+        raise Malformed(f"{where}.{key}", "expected a mapping")
     return value
 
 
@@ -102,6 +112,12 @@ def build_position(comp: Components, spec: Any) -> dict:
             raise Malformed(f"position.options.{k}", "expected true or false")
         options[k] = v
     step = _choice(spec.get("step", MOVEMENT), STEPS, "position.step")
+    if step == COMBAT:
+        raise Malformed(
+            "position.step",
+            "a position cannot start in combat: write it at the movement step with "
+            "phase: {level: none} and end the movement",
+        )
     week = _int(spec.get("week", 1), "position.week", 1, LAST_WEEK)
     turn = _choice(spec.get("turn", "A"), ("A", "B"), "position.turn")
     try:
@@ -130,8 +146,12 @@ def build_position(comp: Components, spec: Any) -> dict:
         castle = comp.locations[loc].castle
         if castle is not None:
             state["castle_owner"].setdefault(loc, castle)
+    for d, where in state["disks"].items():  # a disk never leaves: its side was there first
+        owner = state["castle_owner"].get(where)
+        if owner is not None and owner != comp.disks[d].side:
+            raise Malformed(f"position.castle_owner.{where}", f"the {d} disk's side was there first")
     if step == MOVEMENT:
-        _movement_phase(state, spec)
+        _movement_phase(state, comp, spec)
     elif step == CHOOSE_FIRST:
         state["active"] = state["bid_winner"] or _side(spec.get("active"), "position.active")
     elif step == OVER:
@@ -183,7 +203,7 @@ def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
         }
 
 
-def _movement_phase(state: dict, spec: dict) -> None:
+def _movement_phase(state: dict, comp: Components, spec: dict) -> None:
     active = _side(spec.get("active", state["first"]), "position.active")
     if state["first"] is None:
         state["first"] = active
@@ -208,6 +228,14 @@ def _movement_phase(state: dict, spec: dict) -> None:
     ):
         raise Malformed("position.phase.arrived", "expected blocks, or block: 7.2|9.3")
     state["phase"]["arrived"] = arrived
+    entered = _mapping(phase, "entered", "position.phase")
+    for loc, froms in entered.items():
+        if loc not in comp.locations:
+            raise Malformed(f"position.phase.entered.{loc}", "unknown location")
+        for f in _names(froms, f"position.phase.entered.{loc}"):
+            if comp.road(loc, f) is None:
+                raise Malformed(f"position.phase.entered.{loc}", f"{f} is not next to {loc}")
+        state["phase"]["entered"][loc] = list(froms)
     if "mustered" in phase:
         if not isinstance(phase["mustered"], bool):
             raise Malformed("position.phase.mustered", "expected true or false")

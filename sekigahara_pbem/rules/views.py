@@ -50,6 +50,7 @@ def view(state: dict, comp: Components, side: str | None) -> dict:
         "decks": {s: len(cards[s]["deck"]) for s in SIDES},
         "discards": {s: len(cards[s]["discard"]) for s in SIDES},
         "phase": _public_phase(state["phase"]),
+        "combat": _public_combat(state["combat"]),
     }
     if side is not None:
         v["own"] = _own(state, comp, side)
@@ -74,6 +75,39 @@ def _public_phase(phase: dict | None) -> dict | None:
         "sources": list(phase["sources"]),
         "roads": list(phase["roads"]),
     }
+
+
+FIGHT_PUBLIC = (
+    "location",
+    "attacker",
+    "defender",
+    "kind",
+    "stage",
+    "castle_side",
+    "disks",
+    "impact",
+    "played",
+    "finished",
+    "owed",
+    "lost",
+    "winner",
+)
+
+
+def _public_combat(combat: dict | None) -> dict | None:
+    """The table as both players see it: deployed blocks face up (8.2.1), cards played,
+    impact, losses; undeployed blocks as counts; a card named to refute a challenge is not
+    shown until it is."""
+    if combat is None:
+        return None
+    fight = combat["fight"]
+    public = None
+    if fight is not None:
+        public = {k: fight[k] for k in FIGHT_PUBLIC if k in fight}
+        if "forces" in fight:
+            public["forces"] = {s: len(blocks) for s, blocks in fight["forces"].items()}
+            public["deployments"] = [dict(d) for d in fight["deployments"]]
+    return {"side": combat["side"], "resolved": list(combat["resolved"]), "fight": public}
 
 
 def _own(state: dict, comp: Components, side: str) -> dict:

@@ -27,6 +27,16 @@ OVER = "over"
 STEPS = (DISCARD, BID, CHOOSE_FIRST, MOVEMENT, COMBAT, OVER)
 LAST_WEEK = 7  # 6.4
 
+# Combat (8): the two kinds, and the decisions a combat waits for, in the order they come.
+BATTLE = "battle"  # 8.2
+SIEGE = "siege"  # 8.9
+DECLARE = "declare"  # 8.1 the phasing player picks the next location
+CASTLE = "castle"  # 8.9.2 the castle's owner chooses inside or outside
+DEPLOY = "deploy"  # 8.2.3, 8.5 the side with the initiative deploys or finishes
+CHALLENGE = "challenge"  # 8.6 the opponent may challenge the deployment just made
+LOSSES = "losses"  # 8.7.2, 8.9.4 C a side picks the units it loses
+RETREAT = "retreat"  # 8.8 the loser picks where its force goes
+
 # Movement levels bought with cards (7.1): name -> (cards spent, stack moves or None=all).
 LEVELS = {
     "none": (0, 0),

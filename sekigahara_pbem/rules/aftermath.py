@@ -1,0 +1,288 @@
+"""After the deployments: the result, losses (8.7, 8.9.4), retreats (8.8) and card
+replenishment (8.10).
+
+Each step that needs a choice has a check of what is forced, so the combat procedure
+(combat.py) asks a player only when there really is a choice.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .cards import draw
+from .components import Components
+from .control import claim, note_arrival
+from .fields import get_str, get_str_list, known
+from .impact import battle_losses, siege_losses
+from .overrun import try_overrun
+from .state import has_units
+from .victory import check_instant
+from .vocab import BATTLE, ELIMINATED, LOSSES, RETREAT, SIEGE, Malformed, RuleViolation, other
+
+CASTLE_LIMIT = 2  # 8.8.4, 8.9.1: blocks that fit inside a castle
+
+
+def conclude(state: dict, comp: Components, fight: dict, events: list) -> None:
+    """The deployments are over: who won (a tie favours the defender, 8.2.1) and how many
+    units each side owes (8.7.1, 8.9.4 B), never more than it has."""
+    att, dfn = fight["attacker"], fight["defender"]
+    impact = fight["impact"]
+    if fight["kind"] == BATTLE:
+        winner = att if impact[att] > impact[dfn] else dfn
+        fight["winner"] = winner
+        owed = {
+            s: min(battle_losses(impact[other(s)], s != winner), len(fight["forces"][s]))
+            for s in (att, dfn)
+        }
+        events.append(
+            {
+                "type": "battle_result",
+                "rule": "8.7.1",
+                "location": fight["location"],
+                "winner": winner,
+                "impact": dict(impact),
+                "losses": owed,
+            }
+        )
+    else:
+        inside = len(fight["forces"][dfn]) + len(fight["disks"])
+        owed = {att: 0, dfn: min(siege_losses(impact[att]), inside)}
+        events.append(
+            {
+                "type": "siege_result",
+                "rule": "8.9.4",
+                "location": fight["location"],
+                "impact": dict(impact),
+                "losses": owed,
+            }
+        )
+    fight["owed"] = owed
+    fight["losing"] = [s for s in (att, dfn) if owed[s] > 0]  # 8.7.2: attacker first
+    fight["stage"] = LOSSES
+
+
+def loss_tiers(comp: Components, fight: dict, side: str) -> list[list[str]]:
+    """The order losses are taken in. 8.7.2: blocks that defected, then blocks deployed,
+    then the rest. In a siege the defender chooses freely among blocks and disks, except
+    that Hideyori falls last (9.1) - the Sanada disk may take any loss (9.2)."""
+    if fight["kind"] == SIEGE:
+        disks = fight["disks"]
+        last = [d for d in disks if comp.disks[d].instant_loss]
+        return [fight["forces"][side] + [d for d in disks if d not in last], last]
+    defected: list[str] = []
+    deployed: list[str] = []
+    for d in fight["deployments"]:
+        if d["side"] == side:
+            (deployed if d["for"] == side else defected).extend(d["blocks"])
+    rest = [b for b in fight["forces"][side] if b not in defected and b not in deployed]
+    return [defected, deployed, rest]
+
+
+def forced_losses(tiers: list[list[str]], owed: int) -> list[str] | None:
+    """The losses if there is no choice to make, else None."""
+    chosen: list[str] = []
+    for tier in tiers:
+        if owed == 0:
+            break
+        if len(tier) > owed:
+            return None
+        chosen += tier
+        owed -= len(tier)
+    return chosen
+
+
+def loss_choices(comp: Components, fight: dict, side: str, limit: int) -> list[list[str]]:
+    """Up to `limit` legal selections (for option lists)."""
+    owed = fight["owed"][side]
+    chosen: list[str] = []
+    for tier in loss_tiers(comp, fight, side):
+        if len(tier) <= owed:
+            chosen += tier
+            owed -= len(tier)
+            continue
+        picks = combinations(tier, owed)
+        return [chosen + list(p) for _, p in zip(range(limit), picks, strict=False)]
+    return [chosen]
+
+
+def losses(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """8.7.2 / 8.9.4 C: the side names the units it loses."""
+    fight = state["combat"]["fight"] if state["combat"] else None
+    if fight is None or fight["stage"] != LOSSES:
+        raise RuleViolation("8.7.2", "no losses are to be chosen now")
+    units = get_str_list(action, "units")
+    for u in units:
+        if u not in comp.blocks and u not in comp.disks:
+            raise Malformed("units", f"unknown block or disk '{u}'")
+    owed = fight["owed"][side]
+    rule = "8.9.4" if fight["kind"] == SIEGE else "8.7.2"
+    if len(units) != owed or len(set(units)) != len(units):
+        raise RuleViolation(rule, f"name exactly {owed} different unit(s) to lose")
+    tiers = loss_tiers(comp, fight, side)
+    eligible = {u for tier in tiers for u in tier}
+    for u in units:
+        if u not in eligible:
+            raise RuleViolation(rule, f"{u} is not one of your units that can be lost here")
+    for i, tier in enumerate(tiers[:-1]):
+        later = {u for t in tiers[i + 1 :] for u in t}
+        if any(u in later for u in units) and not set(tier) <= set(units):
+            if fight["kind"] == SIEGE:
+                raise RuleViolation("9.1", "Hideyori is the last unit lost in a siege of Osaka")
+            raise RuleViolation(
+                "8.7.2", "lose blocks that defected first, then blocks that deployed, then others"
+            )
+    take_losses(state, fight, side, units, events)
+
+
+def take_losses(state: dict, fight: dict, side: str, units: list[str], events: list) -> None:
+    """8.7.3: lost units leave the map for good, shown to both players."""
+    for u in units:
+        pool = "blocks" if u in state["blocks"] else "disks"
+        state[pool][u] = ELIMINATED
+    fight["lost"][side] = list(units)
+    fight["losing"].remove(side)
+    events.append(
+        {
+            "type": "losses",
+            "rule": "8.9.4" if fight["kind"] == SIEGE else "8.7.2",
+            "location": fight["location"],
+            "side": side,
+            "units": list(units),
+        }
+    )
+
+
+def after_losses(state: dict, comp: Components, fight: dict, events: list) -> bool:
+    """2.1 once both sides' losses are taken (both protagonists dead: Ishida wins); then the
+    loser of a battle retreats (8.8) or a siege ends. True if the fight is over."""
+    if check_instant(state, comp, events):
+        return True
+    loc = fight["location"]
+    if fight["kind"] == BATTLE:
+        if _remaining(state, fight):
+            fight["stage"] = RETREAT
+            return False
+    elif not has_units(state, comp, loc, fight["defender"]):
+        events.append(
+            {"type": "castle_falls", "rule": "8.9.4", "location": loc, "side": fight["attacker"]}
+        )
+    return True
+
+
+def _remaining(state: dict, fight: dict) -> list[str]:
+    loser = other(fight["winner"])
+    return [b for b in fight["forces"][loser] if state["blocks"][b] == fight["location"]]
+
+
+def retreat_options(state: dict, comp: Components, fight: dict) -> tuple[list[str], bool]:
+    """8.8.1-8.8.4: the adjacent locations the loser may retreat to, and whether it may
+    leave up to two blocks in the castle (only the side that controlled it before)."""
+    loser = other(fight["winner"])
+    loc = fight["location"]
+    near = list(comp.adjacent[loc])
+    if loser == fight["attacker"]:  # 8.8.2
+        allowed = [n for n in near if n in fight["entered"]] or near
+    else:  # 8.8.3
+        allowed = [
+            n
+            for n in near
+            if n not in fight["entered"] and not has_units(state, comp, n, fight["attacker"])
+        ] or near
+    return allowed, fight["castle_side"] == loser
+
+
+def forced_retreat(state: dict, comp: Components, fight: dict) -> str | None:
+    allowed, castle = retreat_options(state, comp, fight)
+    return allowed[0] if len(allowed) == 1 and not castle else None
+
+
+def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """8.8: the whole remaining force to one adjacent location, up to two into the castle."""
+    fight = state["combat"]["fight"] if state["combat"] else None
+    if fight is None or fight["stage"] != RETREAT:
+        raise RuleViolation("8.8.1", "no retreat is asked now")
+    to = get_str(action, "to", required=False)
+    stay = get_str_list(action, "castle", required=False)
+    if to is not None:
+        known(to, comp.locations, "to", "location")
+    do_retreat(state, comp, fight, to, stay, events)
+
+
+def do_retreat(
+    state: dict, comp: Components, fight: dict, to: str | None, stay: list[str], events: list
+) -> None:
+    loser, loc = other(fight["winner"]), fight["location"]
+    force = _remaining(state, fight)
+    allowed, castle = retreat_options(state, comp, fight)
+    if stay and not castle:
+        raise RuleViolation("8.8.4", f"the castle at {loc} is not yours to retreat into")
+    if len(stay) > CASTLE_LIMIT or len(set(stay)) != len(stay):
+        raise RuleViolation("8.8.4", f"at most {CASTLE_LIMIT} different blocks stay in the castle")
+    if any(b not in force for b in stay):
+        raise RuleViolation("8.8.4", "only blocks of the retreating force can enter the castle")
+    going = [b for b in force if b not in stay]
+    if going and to is None:
+        raise RuleViolation("8.8.1", "say where the retreating force goes ('to')")
+    if going and to not in allowed:
+        rule = "8.8.2" if loser == fight["attacker"] else "8.8.3"
+        raise RuleViolation(rule, f"retreat to one of {', '.join(sorted(allowed))}, not {to}")
+    if not going and to is not None:
+        raise RuleViolation("8.8.4", "every block stays in the castle; there is nowhere to go")
+    joined = going and has_units(state, comp, to, loser)
+    for b in going:
+        state["blocks"][b] = to
+    events.append(
+        {
+            "type": "retreat",
+            "rule": "8.8",
+            "location": loc,
+            "side": loser,
+            "to": to if going else None,
+            "count": len(going),
+            "castle": len(stay),
+            "private": {loser: {"blocks": going, "castle_blocks": stay}},
+        }
+    )
+    if stay:
+        state["castle_owner"][loc] = loser
+    if going:
+        _arrive(state, comp, to, loser, loc, bool(joined), events)
+    fight["stage"] = None
+
+
+def _arrive(
+    state: dict, comp: Components, to: str, side: str, came_from: str, joined: bool, events: list
+) -> None:
+    """8.8.5: a retreat into enemy units joins a fight already there, or else overruns,
+    is overrun, or becomes a new combat with the retreating blocks as attacker."""
+    note_arrival(state, comp, to, side)
+    claim(state, comp, to, side, events)
+    if joined or not has_units(state, comp, to, other(side)):
+        return
+    if try_overrun(state, comp, to, side, events) or try_overrun(
+        state, comp, to, other(side), events
+    ):
+        return
+    state["combat"]["queue"].append({"location": to, "attacker": side, "entered": [came_from]})
+
+
+def replenish(state: dict, comp: Components, fight: dict, events: list) -> None:
+    """8.10: played cards are discarded and as many drawn; after a battle each side draws one
+    more per two blocks it lost, after a siege the defender one per block (not disk) lost."""
+    for side in (fight["attacker"], fight["defender"]):
+        played = fight["played"][side]
+        if played:
+            state["cards"][side]["discard"].extend(played)
+            events.append(
+                {
+                    "type": "discard",
+                    "rule": "8.10",
+                    "side": side,
+                    "cards": list(played),
+                    "why": "played in combat",
+                }
+            )
+        blocks_lost = sum(1 for u in fight["lost"][side] if u in comp.blocks)
+        extra = blocks_lost // 2 if fight["kind"] == BATTLE else blocks_lost
+        draw(state, side, len(played) + extra, events, "8.10")
+        fight["played"][side] = []

@@ -1,0 +1,313 @@
+"""The Combat Phase (8.1, 8.9): every location where the sides meet is fought over, one at a
+time in the order the phasing player declares; each is a battle or a siege.
+
+`state["combat"]` holds the phase: the phasing side, the locations already resolved, where
+the phasing side's blocks entered each location this turn (for retreats, 8.8.2-8.8.3),
+combats a retreat has caused (8.8.5, resolved at once) and the fight in progress:
+
+  location, attacker, defender, kind (battle | siege | None until the castle's owner has
+  chosen), stage (the decision it waits for), castle_side (who controlled the castle before
+  combat, 8.8.4), entered, forces {side: blocks}, disks (inside, in a siege), deployments,
+  impact {side: n}, played {side: cards}, finished, card_deployed (8.2.4), owed, losing,
+  lost {side: units}, winner.
+
+After every decision `advance` carries the combat on as far as it goes without a choice:
+a single location left is declared, a side with no legal deployment finishes, forced
+losses and retreats are taken. It stops at the next real choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import aftermath, deploy
+from .components import Components
+from .control import castle_controller, claim, forget_owners
+from .cycle import next_phase
+from .fields import get_str, known
+from .overrun import try_overrun
+from .state import blocks_at, contested, disks_at, has_units
+from .vocab import (
+    BATTLE,
+    CASTLE,
+    CHALLENGE,
+    COMBAT,
+    DECLARE,
+    DEPLOY,
+    ISHIDA,
+    LOSSES,
+    MORI_BOX,
+    RETREAT,
+    SIDES,
+    SIEGE,
+    TOKUGAWA,
+    Malformed,
+    RuleViolation,
+    other,
+)
+
+
+def end_movement(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """The movement phase ends; combat follows (8.1)."""
+    if state["phase"]["level"] is None:
+        raise RuleViolation("7.1", "choose the movement level (even 'none') before ending")
+    events.append({"type": "end_movement", "rule": "7.1", "side": side})
+    state["step"] = COMBAT
+    state["combat"] = {
+        "side": side,
+        "resolved": [],
+        "entered": {loc: list(froms) for loc, froms in state["phase"]["entered"].items()},
+        "queue": [],
+        "fight": None,
+    }
+    advance(state, comp, events)
+
+
+def to_fight(state: dict, comp: Components) -> list[str]:
+    """8.1: locations where the sides meet that have not been fought over this phase."""
+    done = state["combat"]["resolved"]
+    return [loc for loc in contested(state, comp) if loc not in done]
+
+
+def decision(state: dict) -> dict:
+    """Who must decide what in the combat step."""
+    combat = state["combat"]
+    fight = combat["fight"]
+    if fight is None:
+        return {"side": combat["side"], "decision": DECLARE}
+    stage = fight["stage"]
+    if stage == CASTLE:
+        side = fight["castle_side"]
+    elif stage == DEPLOY:
+        side = deploy.initiative(fight)
+    elif stage == CHALLENGE:
+        side = other(fight["deployments"][-1]["side"])
+    elif stage == LOSSES:
+        side = fight["losing"][0]
+    else:
+        side = other(fight["winner"])
+    return {"side": side, "decision": stage, "location": fight["location"]}
+
+
+def declare(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """8.1: the phasing player names the next location to fight over."""
+    combat = state["combat"]
+    if combat["fight"] is not None:
+        raise RuleViolation("8.1", f"the combat at {combat['fight']['location']} is not over")
+    loc = known(get_str(action, "location"), comp.locations, "location", "location")
+    left = to_fight(state, comp)
+    if loc not in left:
+        raise RuleViolation(
+            "8.1", f"no combat to declare at {loc}; still to fight: {', '.join(left) or 'none'}"
+        )
+    _open(state, comp, loc, side, combat["entered"].get(loc, []), events)
+
+
+def choose_castle(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """8.9.2: the castle's owner, two blocks or fewer, fights inside (a siege) or outside."""
+    fight = deploy.fight_at(state, CASTLE, "8.9.2", "choice of inside or outside")
+    inside = action.get("inside")
+    if not isinstance(inside, bool):
+        raise Malformed("inside", "expected true (inside the castle) or false (outside)")
+    events.append(
+        {
+            "type": "castle_choice",
+            "rule": "8.9.2",
+            "location": fight["location"],
+            "side": side,
+            "inside": inside,
+        }
+    )
+    if inside:
+        _inside(state, comp, fight, events)
+    else:
+        _begin(state, comp, fight, BATTLE, events)
+
+
+def _open(
+    state: dict, comp: Components, loc: str, attacker: str, entered: list[str], events: list
+) -> None:
+    """Combat is declared at `loc`: the Mōri Box joins at Osaka (9.3), then the castle's
+    owner decides inside or outside (8.9.2) unless its numbers decide for it."""
+    combat = state["combat"]
+    combat["resolved"].append(loc)
+    events.append({"type": "declare", "rule": "8.1", "location": loc, "attacker": attacker})
+    if loc == comp.mori_entry and attacker == TOKUGAWA:
+        _mori_joins(state, comp, loc, events)
+    if not all(has_units(state, comp, loc, s) for s in SIDES):
+        return  # overrun as the Mōri blocks arrived
+    owner = castle_controller(state, comp, loc)
+    fight = {
+        "location": loc,
+        "attacker": attacker,
+        "defender": other(attacker),
+        "kind": None,
+        "stage": CASTLE,
+        "castle_side": owner,
+        "entered": list(entered),
+    }
+    combat["fight"] = fight
+    if owner is None:
+        _begin(state, comp, fight, BATTLE, events)
+        return
+    inside = len(blocks_at(state, comp, loc, owner))
+    if inside == 0:  # 8.9.3: a disk is always inside
+        _inside(state, comp, fight, events)
+    elif inside > aftermath.CASTLE_LIMIT:  # 8.9.2: must fight outside
+        _begin(state, comp, fight, BATTLE, events)
+
+
+def _mori_joins(state: dict, comp: Components, loc: str, events: list) -> None:
+    """9.3: when Tokugawa attacks Osaka, every block in the Mōri Box appears there."""
+    box = blocks_at(state, comp, MORI_BOX)
+    if not box:
+        return
+    for b in box:
+        state["blocks"][b] = loc
+    events.append({"type": "mori", "rule": "9.3", "side": ISHIDA, "to": loc, "blocks": box})
+    claim(state, comp, loc, ISHIDA, events)
+    try_overrun(state, comp, loc, ISHIDA, events)
+
+
+def _inside(state: dict, comp: Components, fight: dict, events: list) -> None:
+    """8.9.2: the owner stays inside. If it is the attacker, nothing happens here this
+    phase; otherwise the attacker lays siege."""
+    if fight["castle_side"] == fight["attacker"]:
+        events.append(
+            {
+                "type": "no_combat",
+                "rule": "8.9.2",
+                "location": fight["location"],
+                "side": fight["attacker"],
+            }
+        )
+        _close(state, comp, fight)
+    else:
+        _begin(state, comp, fight, SIEGE, events)
+
+
+def _begin(state: dict, comp: Components, fight: dict, kind: str, events: list) -> None:
+    loc, att, dfn = fight["location"], fight["attacker"], fight["defender"]
+    fight.update(
+        kind=kind,
+        stage=DEPLOY,
+        forces={s: blocks_at(state, comp, loc, s) for s in (att, dfn)},
+        disks=disks_at(state, comp, loc, dfn) if kind == SIEGE else [],
+        deployments=[],
+        impact={att: 0, dfn: 0},
+        played={att: [], dfn: []},
+        finished=[],
+        card_deployed=[],
+        lost={att: [], dfn: []},
+        winner=None,
+    )
+    events.append(
+        {
+            "type": kind,
+            "rule": "8.9.4" if kind == SIEGE else "8.2.1",
+            "location": loc,
+            "attacker": att,
+            "defender": dfn,
+            "forces": {s: len(fight["forces"][s]) for s in (att, dfn)},
+            "disks": list(fight["disks"]),
+        }
+    )
+
+
+def _close(state: dict, comp: Components, fight: dict) -> None:
+    """The fight is over: record who is besieged where the sides still meet (8.9.4 E)."""
+    loc = fight["location"]
+    state["combat"]["fight"] = None
+    forget_owners(state, comp)
+    if all(has_units(state, comp, loc, s) for s in SIDES):
+        owner = castle_controller(state, comp, loc)
+        if owner is not None:
+            state["besieged"][loc] = owner
+
+
+def advance(state: dict, comp: Components, events: list) -> None:
+    """Carry the combat phase on until a player must choose, the phase ends or the game
+    ends."""
+    while state["result"] is None and state["step"] == COMBAT:
+        combat = state["combat"]
+        fight = combat["fight"]
+        if fight is not None:
+            if not _step(state, comp, fight, events):
+                return
+            continue
+        if combat["queue"]:  # 8.8.5: a combat caused by a retreat comes first
+            nxt = combat["queue"].pop()
+            if all(has_units(state, comp, nxt["location"], s) for s in SIDES):
+                _open(state, comp, nxt["location"], nxt["attacker"], nxt["entered"], events)
+            continue
+        left = to_fight(state, comp)
+        if len(left) > 1:
+            return
+        if not left:
+            _end_phase(state, comp, events)
+            return
+        _open(state, comp, left[0], combat["side"], combat["entered"].get(left[0], []), events)
+
+
+def _step(state: dict, comp: Components, fight: dict, events: list) -> bool:
+    """Do what the fight's stage allows without a choice; False if a player must decide."""
+    stage = fight["stage"]
+    if stage in (CASTLE, CHALLENGE):
+        return False
+    if stage == DEPLOY:
+        side = deploy.initiative(fight)
+        if side is None:
+            aftermath.conclude(state, comp, fight, events)
+        elif deploy.can_deploy_any(state, comp, side):
+            return False
+        else:
+            deploy.declare_finished(fight, side, events, "no legal deployment")
+        return True
+    if stage == LOSSES:
+        if not fight["losing"]:
+            if aftermath.after_losses(state, comp, fight, events):
+                _finish(state, comp, fight, events)
+            return True
+        side = fight["losing"][0]
+        tiers = aftermath.loss_tiers(comp, fight, side)
+        forced = aftermath.forced_losses(tiers, fight["owed"][side])
+        if forced is None:
+            return False
+        aftermath.take_losses(state, fight, side, forced, events)
+        return True
+    to = aftermath.forced_retreat(state, comp, fight)  # stage RETREAT
+    if to is None:
+        return False
+    aftermath.do_retreat(state, comp, fight, to, [], events)
+    _finish(state, comp, fight, events)
+    return True
+
+
+def _finish(state: dict, comp: Components, fight: dict, events: list) -> None:
+    if state["result"] is not None:
+        return
+    aftermath.replenish(state, comp, fight, events)
+    _close(state, comp, fight)
+
+
+def _end_phase(state: dict, comp: Components, events: list) -> None:
+    state["combat"] = None
+    forget_owners(state, comp)
+    next_phase(state, comp, events)
+
+
+def then_advance(handler: Callable) -> Callable:
+    """A combat decision, followed by everything that needs no further choice."""
+
+    def run(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+        handler(state, comp, side, action, events)
+        advance(state, comp, events)
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """8.8: the loser's retreat, then replenishment (8.10)."""
+    aftermath.retreat(state, comp, side, action, events)
+    _finish(state, comp, state["combat"]["fight"], events)

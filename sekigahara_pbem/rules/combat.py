@@ -37,7 +37,6 @@ from .vocab import (
     ISHIDA,
     LOSSES,
     MORI_BOX,
-    RETREAT,
     SIDES,
     SIEGE,
     TOKUGAWA,

@@ -187,7 +187,9 @@ def deploy(state: dict, comp: Components, side: str, action: dict, events: list)
             "side": side,
             "card": card_id,
             "blocks": blocks,
-            "impacts": [dict(zip(("mon", "same_daimyo", "special"), i, strict=True)) for i in impacts],
+            "impacts": [
+                dict(zip(("mon", "same_daimyo", "special"), i, strict=True)) for i in impacts
+            ],
             "impact": dict(fight["impact"]),
         }
     )
@@ -289,4 +291,3 @@ def _defect(comp: Components, fight: dict, dep: dict, challenger: str) -> None:
     fight["impact"][dep["side"]] -= sum(sum(i) for i in dep["impacts"])
     fight["impact"][challenger] += sum(mon + same for mon, same, _ in dep["impacts"])
     dep["for"] = challenger
-

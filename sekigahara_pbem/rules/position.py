@@ -149,7 +149,9 @@ def build_position(comp: Components, spec: Any) -> dict:
     for d, where in state["disks"].items():  # a disk never leaves: its side was there first
         owner = state["castle_owner"].get(where)
         if owner is not None and owner != comp.disks[d].side:
-            raise Malformed(f"position.castle_owner.{where}", f"the {d} disk's side was there first")
+            raise Malformed(
+                f"position.castle_owner.{where}", f"the {d} disk's side was there first"
+            )
     if step == MOVEMENT:
         _movement_phase(state, comp, spec)
     elif step == CHOOSE_FIRST:

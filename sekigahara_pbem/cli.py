@@ -13,6 +13,7 @@ import typer
 from .commands import components as components_cmd
 from .commands import keys as keys_cmd
 from .commands import scenario as scenario_cmd
+from .commands import simulate as simulate_cmd
 
 app = typer.Typer(
     help="Sekigahara play-by-email adjudicator.",
@@ -23,6 +24,7 @@ app = typer.Typer(
 app.add_typer(components_cmd.app, name="components")
 app.add_typer(keys_cmd.app, name="keys")
 app.add_typer(scenario_cmd.app, name="scenario")
+app.command("simulate")(simulate_cmd.simulate)
 
 
 def main() -> None:

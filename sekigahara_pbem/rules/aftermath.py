@@ -223,6 +223,8 @@ def do_retreat(
     going = [b for b in force if b not in stay]
     if going and to is None:
         raise RuleViolation("8.8.1", "say where the retreating force goes ('to')")
+    if going and to not in comp.adjacent[loc]:
+        raise RuleViolation("8.8.1", f"{to} is not next to {loc} by road")
     if going and to not in allowed:
         rule = "8.8.2" if loser == fight["attacker"] else "8.8.3"
         raise RuleViolation(rule, f"retreat to one of {', '.join(sorted(allowed))}, not {to}")
@@ -253,15 +255,18 @@ def do_retreat(
 def _arrive(
     state: dict, comp: Components, to: str, side: str, came_from: str, joined: bool, events: list
 ) -> None:
-    """8.8.5: a retreat into enemy units joins a fight already there, or else overruns,
-    is overrun, or becomes a new combat with the retreating blocks as attacker."""
+    """8.8.5, 7.4.1: a retreat into enemy units overruns them or is overrun (with every
+    block there counting); otherwise it joins a fight already there, or becomes a new
+    combat with the retreating blocks as attacker."""
     note_arrival(state, comp, to, side)
     claim(state, comp, to, side, events)
-    if joined or not has_units(state, comp, to, other(side)):
+    if not has_units(state, comp, to, other(side)):
         return
     if try_overrun(state, comp, to, side, events) or try_overrun(
         state, comp, to, other(side), events
     ):
+        return
+    if joined:
         return
     state["combat"]["queue"].append({"location": to, "attacker": side, "entered": [came_from]})
 

@@ -37,6 +37,7 @@ from .vocab import (
     ISHIDA,
     LOSSES,
     MORI_BOX,
+    RETREAT,
     SIDES,
     SIEGE,
     TOKUGAWA,
@@ -86,6 +87,26 @@ def decision(state: dict) -> dict:
     else:
         side = other(fight["winner"])
     return {"side": side, "decision": stage, "location": fight["location"]}
+
+
+STAGE_RULES = {
+    CASTLE: ("8.9.2", "8.9.2"),
+    DEPLOY: ("8.5", "8.9.4"),
+    CHALLENGE: ("8.6.1", "8.9.5"),
+    LOSSES: ("8.7.2", "8.9.4"),
+    RETREAT: ("8.8.1", "8.8.1"),
+}
+
+
+def whose_rule(state: dict, kind: str) -> str:
+    """The rule a decision sent by the wrong side breaks, for the refusal message."""
+    fight = state["combat"]["fight"]
+    if fight is None:
+        return "8.1"
+    if fight["kind"] == SIEGE and kind == "challenge":
+        return "8.9.5"  # no Loyalty Challenges in a siege
+    battle_rule, siege_rule = STAGE_RULES[fight["stage"]]
+    return siege_rule if fight["kind"] == SIEGE else battle_rule
 
 
 def declare(state: dict, comp: Components, side: str, action: dict, events: list) -> None:

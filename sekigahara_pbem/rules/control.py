@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .components import Components
-from .state import has_units
+from .state import has_units, sides_at
 from .vocab import SIDES
 
 
@@ -21,9 +21,9 @@ def castle_controller(state: dict, comp: Components, loc: str) -> str | None:
     castle = comp.locations[loc].castle
     if castle is None:
         return None
-    present = [s for s in SIDES if has_units(state, comp, loc, s)]
+    present = sides_at(state, comp, loc)
     if len(present) == 1:
-        return present[0]
+        return present.pop()
     if len(present) == 2:
         return state["castle_owner"].get(loc, castle)
     return castle

@@ -176,8 +176,7 @@ def deploy(state: dict, comp: Components, side: str, action: dict, events: list)
     fight["deployments"].append(
         {"side": side, "for": side, "card": card_id, "blocks": blocks, "impacts": impacts}
     )
-    if refute is not None:
-        fight["refute"] = refute
+    fight["refute"] = refute  # secret until shown; replaced by every deployment
     fight["impact"][side] += sum(sum(i) for i in impacts)
     events.append(
         {
@@ -259,14 +258,12 @@ def challenge(state: dict, comp: Components, side: str, action: dict, events: li
         _defect(comp, fight, dep, side)
         event.update(result="defected", impact=dict(fight["impact"]))
     events.append(event)
-    fight.pop("refute", None)
     fight["stage"] = DEPLOY
 
 
 def decline(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.6.1: the opponent lets the deployment stand."""
     fight = fight_at(state, CHALLENGE, "8.6.1", "Loyalty Challenge")
-    fight.pop("refute", None)
     fight["stage"] = DEPLOY
 
 

@@ -53,7 +53,7 @@ HANDLERS: dict[str, dict[str, Handler]] = {
 }
 
 STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1", COMBAT: "8.1"}
-WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4", COMBAT: "8.5"}
+WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4"}
 
 
 def pending(state: dict) -> list[dict]:
@@ -95,9 +95,8 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         )
     if not any(d["side"] == side for d in pending(state)):
         waiting = ", ".join(sorted({d["side"] for d in pending(state)}))
-        raise RuleViolation(
-            WHOSE_RULES.get(step, "6.4"), f"not {side}'s decision now; waiting for {waiting}"
-        )
+        rule = combat.whose_rule(state, kind) if step == COMBAT else WHOSE_RULES[step]
+        raise RuleViolation(rule, f"not {side}'s decision now; waiting for {waiting}")
     new = clone(state)
     events: list = []
     handler(new, comp, side, action, events)

@@ -9,6 +9,7 @@ ends and the stack splits where paths part (7.3.1).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from .cards import discard, draw
 from .components import Components
@@ -33,6 +34,7 @@ def start_phase(state: dict, side: str) -> None:
     }
 
 
+@cache
 def road_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 

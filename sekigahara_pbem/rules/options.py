@@ -119,15 +119,19 @@ def _movement(state: dict, comp: Components, side: str, hand: list[str]) -> list
         return acts
     if not phase["mustered"]:
         acts += _musters(state, comp, side)
-    for origin in sorted(
-        {
-            w
-            for b, w in state["blocks"].items()
-            if w in comp.locations and comp.blocks[b].side == side
-        }
-    ):
-        acts += _moves_from(state, comp, side, origin, hand)
+    stacks: dict[str, list[str]] = {}
+    for b, w in sorted(state["blocks"].items()):
+        if w in comp.locations and comp.blocks[b].side == side:
+            stacks.setdefault(w, []).append(b)
+    stops = _enemy_locations(state, comp, other(side))
+    for origin in sorted(stacks):
+        acts += _moves_from(state, comp, side, origin, stacks[origin], stops, hand)
     return acts
+
+
+def _enemy_locations(state: dict, comp: Components, enemy: str) -> set[str]:
+    stops = {w for b, w in state["blocks"].items() if comp.blocks[b].side == enemy}
+    return stops | {w for d, w in state["disks"].items() if comp.disks[d].side == enemy}
 
 
 def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
@@ -162,25 +166,29 @@ def _musters(state: dict, comp: Components, side: str) -> list[dict]:
 
 
 def _moves_from(
-    state: dict, comp: Components, side: str, origin: str, hand: list[str]
+    state: dict,
+    comp: Components,
+    side: str,
+    origin: str,
+    here: list[str],
+    stops: set[str],
+    hand: list[str],
 ) -> list[dict]:
     phase = state["phase"]
     if origin in phase["sources"] or state["besieged"].get(origin) == side:
         return []
-    here = blocks_at(state, comp, origin, side)
     movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
     if not movable:
         return []
     leaders = [b for b in here if comp.blocks[b].leader]
     leader = None
-    if leadership(state, comp, side, origin, None) is None and leaders:
-        leader = leaders[0]
-    lead = leadership(state, comp, side, origin, leader) is not None
+    lead = leadership(state, comp, side, origin, None) is not None
+    if not lead and leaders:
+        leader, lead = leaders[0], True
     groups = [movable] + ([[b] for b in movable] if len(movable) > 1 else [])
-    paths = _paths(state, comp, side, origin, 4)
     acts = []
-    for blocks in groups:
-        for path, highway in paths:
+    for path, highway in _paths(state, comp, origin, stops, lead, bool(hand)):
+        for blocks in groups:
             reach = capacity(highway, lead, False, len(blocks))
             march = len(path) == reach + 1 and bool(hand)
             if len(path) > reach and not march:
@@ -196,26 +204,23 @@ def _moves_from(
 
 
 def _paths(
-    state: dict, comp: Components, side: str, origin: str, limit: int
+    state: dict, comp: Components, origin: str, stops: set[str], lead: bool, march: bool
 ) -> list[tuple[list[str], bool]]:
-    """Simple paths from origin up to `limit` roads over unused roads, ending at the first
-    location with enemy units (7.3.2)."""
+    """Simple paths from origin over unused roads that a single block could travel,
+    ending at the first location with enemy units (7.3.2)."""
     used = set(state["phase"]["roads"])
-    enemy = other(side)
-    stops = {w for b, w in state["blocks"].items() if comp.blocks[b].side == enemy}
-    stops |= {w for d, w in state["disks"].items() if comp.disks[d].side == enemy}
+    reach = {hw: capacity(hw, lead, march, 1) for hw in (True, False)}
     out: list[tuple[list[str], bool]] = []
 
-    def walk(loc: str, path: list[str], highway: bool, roads: set[str]) -> None:
+    def walk(loc: str, path: list[str], highway: bool) -> None:
         for nxt in comp.adjacent[loc]:
-            rk = road_key(loc, nxt)
-            if rk in used or rk in roads or nxt == origin or nxt in path:
+            if nxt == origin or nxt in path or road_key(loc, nxt) in used:
                 continue
             new_path = path + [nxt]
             hw = highway and bool(comp.road(loc, nxt))
             out.append((new_path, hw))
-            if len(new_path) < limit and nxt not in stops:
-                walk(nxt, new_path, hw, roads | {rk})
+            if len(new_path) < reach[hw] and nxt not in stops:
+                walk(nxt, new_path, hw)
 
-    walk(origin, [], True, set())
+    walk(origin, [], True)
     return out

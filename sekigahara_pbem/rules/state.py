@@ -87,7 +87,16 @@ def disks_at(state: dict, comp: Components, loc: str, side: str | None = None) -
 
 def has_units(state: dict, comp: Components, loc: str, side: str) -> bool:
     """Blocks or disks of `side` at `loc`: disks are units too (3.4)."""
-    return bool(blocks_at(state, comp, loc, side) or disks_at(state, comp, loc, side))
+    blocks, disks = comp.blocks, comp.disks
+    return any(w == loc and blocks[b].side == side for b, w in state["blocks"].items()) or any(
+        w == loc and disks[d].side == side for d, w in state["disks"].items()
+    )
+
+
+def sides_at(state: dict, comp: Components, loc: str) -> set[str]:
+    """The sides with units (blocks or disks) at `loc`."""
+    present = {comp.blocks[b].side for b, w in state["blocks"].items() if w == loc}
+    return present | {comp.disks[d].side for d, w in state["disks"].items() if w == loc}
 
 
 def contested(state: dict, comp: Components) -> list[str]:

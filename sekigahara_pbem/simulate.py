@@ -1,0 +1,107 @@
+"""Self-play as a fuzzer: complete random games with every invariant checked after every
+action, and a summary of what happened in them (`seki simulate`).
+
+A game is identified by its seed alone (selfplay.playout), so the first violation is
+reported as a seed and an action number that replay it exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .rules.components import Components
+from .rules.engine import pending
+from .rules.invariants import check_all
+from .rules.options import options
+from .rules.vocab import Malformed, RuleViolation
+from .selfplay import playout
+
+COUNTED = {
+    "battle": "battles",
+    "siege": "sieges",
+    "overrun": "overruns",
+    "castle_falls": "castles taken",
+    "retreat": "retreats",
+    "no_combat": "castles held inside",
+}
+
+
+@dataclass
+class Violation:
+    seed: int
+    action: int  # 1-based number of the action in that game
+    problems: list[str]
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    winners: Counter = field(default_factory=Counter)
+    victories: Counter = field(default_factory=Counter)  # instant / points
+    events: Counter = field(default_factory=Counter)
+    violation: Violation | None = None
+
+
+class _Stop(Exception):
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _checks(comp: Components, summary: Summary, check: bool):
+    """The hook run after every action: count events, then check the invariants."""
+
+    def hook(before: dict, after: dict, side: str, action: dict, events: list) -> None:
+        summary.actions += 1
+        for e in events:
+            name = COUNTED.get(e["type"])
+            if name:
+                summary.events[name] += 1
+            if e["type"] == "challenge":
+                summary.events[f"challenges ({e['result']})"] += 1
+        if not check:
+            return
+        problems = check_all(after, comp)
+        for d in pending(after):
+            if not options(after, comp, d["side"]):
+                problems.append(f"{d['side']} must decide {d['decision']} but has no option")
+        if problems:
+            raise _Stop(problems)
+
+    return hook
+
+
+def simulate(comp: Components, games: int, seed: int, check: bool = True) -> Summary:
+    """Play `games` games with seeds seed, seed+1, ...; stop at the first violation."""
+    summary = Summary()
+    hook = _checks(comp, summary, check)
+    start = time.perf_counter()
+    for s in range(seed, seed + games):
+        before = summary.actions
+        try:
+            state = playout(comp, s, on_step=hook)
+        except _Stop as exc:
+            summary.violation = Violation(s, summary.actions - before, exc.problems)
+        except (RuleViolation, Malformed) as exc:
+            summary.violation = Violation(
+                s, summary.actions - before + 1, [f"a listed option was refused: {exc}"]
+            )
+        except Exception as exc:  # noqa: BLE001 - a crash is exactly what the fuzzer hunts
+            summary.violation = Violation(
+                s, summary.actions - before + 1, [f"crash: {type(exc).__name__}: {exc}"]
+            )
+        if summary.violation is not None:
+            break
+        summary.games += 1
+        result = state["result"]
+        if result is None:
+            summary.violation = Violation(s, summary.actions - before, ["game did not finish"])
+            break
+        summary.winners[result["winner"]] += 1
+        summary.victories[result["how"]] += 1
+    summary.seconds = time.perf_counter() - start
+    return summary

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .components import Components
-from .state import has_units, sides_at
+from .state import has_units, presence, sides_at
 from .vocab import SIDES
 
 
@@ -18,20 +18,24 @@ def claim(state: dict, comp: Components, loc: str, side: str, events: list) -> N
 def castle_controller(state: dict, comp: Components, loc: str) -> str | None:
     """4.3: the side with units there alone; both present, the side inside (first there);
     neither, the castle's natural alignment. None if the location has no castle."""
+    return _controller(state, comp, loc, sides_at(state, comp, loc))
+
+
+def _controller(state: dict, comp: Components, loc: str, present: set[str]) -> str | None:
     castle = comp.locations[loc].castle
     if castle is None:
         return None
-    present = sides_at(state, comp, loc)
     if len(present) == 1:
-        return present.pop()
+        return next(iter(present))
     if len(present) == 2:
         return state["castle_owner"].get(loc, castle)
     return castle
 
 
 def castles(state: dict, comp: Components) -> dict[str, str]:
+    present = presence(state, comp)
     return {
-        loc: castle_controller(state, comp, loc)
+        loc: _controller(state, comp, loc, present.get(loc, set()))
         for loc, spec in comp.locations.items()
         if spec.castle is not None
     }

@@ -4,10 +4,14 @@ check them. Each returns a list of problems (empty when all is well)."""
 from __future__ import annotations
 
 import json
+import re
 
 from .components import Components
+from .state import sides_at
 from .views import view
 from .vocab import ELIMINATED, ISHIDA, MORI_BOX, OFF_MAP, SIDES, other
+
+QUOTED = re.compile(r'"([^"\\]*)"')
 
 
 def conservation(state: dict, comp: Components) -> list[str]:
@@ -47,6 +51,27 @@ def phase_bookkeeping(state: dict) -> list[str]:
     return problems
 
 
+def combat_bookkeeping(state: dict, comp: Components) -> list[str]:
+    """Impact totals add up from the deployments (8.3, 8.4, 8.6.2), and a side marked
+    besieged sits in a castle with the enemy outside (8.9.6)."""
+    problems = []
+    for loc, side in state["besieged"].items():
+        if comp.locations[loc].castle is None:
+            problems.append(f"{side} is besieged at {loc}, which has no castle")
+        elif sides_at(state, comp, loc) != set(SIDES):
+            problems.append(f"{side} is besieged at {loc}, where the sides do not meet")
+    fight = state["combat"]["fight"] if state["combat"] else None
+    if fight is None or "deployments" not in fight:
+        return problems
+    total = dict.fromkeys(fight["impact"], 0)
+    for d in fight["deployments"]:
+        for mon, same, special in d["impacts"]:
+            total[d["for"]] += mon + same + (special if d["for"] == d["side"] else 0)
+    if total != fight["impact"]:
+        problems.append(f"impact {fight['impact']} does not add up to {total}")
+    return problems
+
+
 def hidden_from(state: dict, comp: Components, side: str | None) -> set[str]:
     """Ids `side` (None: the public) must not see: the other side's blocks that are not
     public (eliminated, in the Mōri Box, or face up in the combat now, 8.2.1) and its hand;
@@ -69,12 +94,21 @@ def view_leaks(state: dict, comp: Components) -> list[str]:
     """No view contains an id its viewer may not know."""
     problems = []
     for side in (*SIDES, None):
-        text = json.dumps(view(state, comp, side))
-        leaked = sorted(x for x in hidden_from(state, comp, side) if f'"{x}"' in text)
+        leaked = sorted(hidden_from(state, comp, side) & _strings(view(state, comp, side)))
         if leaked:
             problems.append(f"the {side or 'public'} view shows {leaked[:5]}")
     return problems
 
 
+def _strings(data: object) -> set[str]:
+    """Every string in a JSON-compatible structure, keys included (ids hold no quotes)."""
+    return set(QUOTED.findall(json.dumps(data, ensure_ascii=False)))
+
+
 def check_all(state: dict, comp: Components) -> list[str]:
-    return conservation(state, comp) + phase_bookkeeping(state) + view_leaks(state, comp)
+    return (
+        conservation(state, comp)
+        + phase_bookkeeping(state)
+        + combat_bookkeeping(state, comp)
+        + view_leaks(state, comp)
+    )

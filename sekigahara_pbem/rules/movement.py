@@ -13,7 +13,7 @@ from functools import cache
 
 from .cards import discard, draw
 from .components import Components
-from .control import castle_controller, claim, note_arrival
+from .control import castle_controller, claim, forget_owners, note_arrival
 from .fields import get_dict_list, get_str, get_str_list, known, one_of
 from .overrun import try_overrun
 from .state import has_units
@@ -259,6 +259,7 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
         _travel(state, comp, side, origin, child, events)
         if state["result"] is not None:
             return
+    forget_owners(state, comp)  # besiegers that march away lift the siege (8.9.6)
 
 
 def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, events: list) -> None:

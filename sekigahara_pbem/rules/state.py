@@ -99,8 +99,8 @@ def sides_at(state: dict, comp: Components, loc: str) -> set[str]:
     return present | {comp.disks[d].side for d, w in state["disks"].items() if w == loc}
 
 
-def contested(state: dict, comp: Components) -> list[str]:
-    """Locations where opposing pieces are together, where combat must be declared (8.1)."""
+def presence(state: dict, comp: Components) -> dict[str, set[str]]:
+    """For every map location with units, the sides that have units there."""
     present: dict[str, set[str]] = {}
     for b, where in state["blocks"].items():
         if where in comp.locations:
@@ -108,4 +108,9 @@ def contested(state: dict, comp: Components) -> list[str]:
     for d, where in state["disks"].items():
         if where in comp.locations:
             present.setdefault(where, set()).add(comp.disks[d].side)
-    return sorted(loc for loc, sides in present.items() if len(sides) == 2)
+    return present
+
+
+def contested(state: dict, comp: Components) -> list[str]:
+    """Locations where opposing pieces are together, where combat must be declared (8.1)."""
+    return sorted(loc for loc, sides in presence(state, comp).items() if len(sides) == 2)

@@ -11,6 +11,7 @@ from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.setup import setup
 from sekigahara_pbem.rules.state import canonical
 from sekigahara_pbem.rules.vocab import Malformed, RuleViolation
+from sekigahara_pbem.selfplay import playout
 
 NAMES = [
     "osaka",
@@ -20,6 +21,13 @@ NAMES = [
     "tokugawa-leader",
     "mori-1",
     "mori-leader",
+    "loyalty-ishida-1",
+    "loyalty-tokugawa-1",
+    "ukita-double-1",
+    "hideyori",
+    "sanada",
+    "ishida-mitsunari",
+    "sekigahara",
     "recruit",
     "bag",
     "A",
@@ -40,6 +48,14 @@ TYPES = [
     "discard",
     "choose_first",
     "combat",
+    "declare",
+    "castle",
+    "deploy",
+    "finish",
+    "challenge",
+    "decline",
+    "losses",
+    "retreat",
     "",
     None,
     3,
@@ -58,6 +74,11 @@ KEYS = [
     "to",
     "card",
     "first",
+    "location",
+    "inside",
+    "refute",
+    "units",
+    "castle",
 ]
 
 scalars = st.one_of(
@@ -109,6 +130,33 @@ def _refuses_cleanly(comp, state, side, action):
 @given(action=actions, side=st.sampled_from(["ishida", "tokugawa", "referee", ""]))
 def test_hostile_actions_in_movement(comp, action, side):
     _refuses_cleanly(comp, build_position(comp, MOVEMENT_POSITION), side, action)
+
+
+def _combat_states(comp) -> list:
+    """States waiting for every kind of combat decision, taken from random games."""
+    if not COMBAT_STATES:
+        seen: dict[str, int] = {}
+
+        def keep(before, after, side, action, events):
+            for d in pending(after):
+                if after["step"] == "combat" and seen.get(d["decision"], 0) < 4:
+                    seen[d["decision"]] = seen.get(d["decision"], 0) + 1
+                    COMBAT_STATES.append(after)
+
+        for seed in range(6):
+            playout(comp, seed, on_step=keep)
+        assert {"declare", "castle", "deploy", "challenge", "losses", "retreat"} <= set(seen)
+    return COMBAT_STATES
+
+
+COMBAT_STATES: list = []
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, 23), action=actions, side=st.sampled_from(["ishida", "tokugawa"]))
+def test_hostile_actions_in_combat(comp, index, action, side):
+    states = _combat_states(comp)
+    _refuses_cleanly(comp, states[index % len(states)], side, action)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .components import Components
-from .control import castle_counts, resource_counts
+from .control import castle_counts, forget_owners, resource_counts
 from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA
 
 
@@ -46,6 +46,7 @@ def check_instant(state: dict, comp: Components, events: list) -> bool:
     }
     state["step"] = OVER
     state["active"] = None
+    forget_owners(state, comp)  # the game may end mid-combat: leave no stale siege marks
     events.append({"type": "game_over", **state["result"]})
     return True
 

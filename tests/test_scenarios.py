@@ -15,7 +15,7 @@ from sekigahara_pbem.scenarios import run_scenario
 FOLDER = Path(__file__).parent / "scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
 
-# Rules of this engine stage that must each have at least one named scenario case.
+# Rules the engine enforces that must each have at least one named scenario case.
 COVERED_RULES = [
     "2.1",
     "2.2",
@@ -41,8 +41,40 @@ COVERED_RULES = [
     "7.4.1",
     "7.4.2",
     "7.4.3",
+    "8.1",
+    "8.2.1",
+    "8.2.2",
+    "8.2.3",
+    "8.2.4",
+    "8.3.1",
+    "8.3.2",
+    "8.3.3",
+    "8.4.1",
+    "8.4.2",
+    "8.5",
+    "8.6.1",
+    "8.6.2",
+    "8.6.3",
+    "8.7.1",
+    "8.7.2",
+    "8.7.3",
+    "8.8.1",
+    "8.8.2",
+    "8.8.3",
+    "8.8.4",
+    "8.8.5",
+    "8.9.1",
+    "8.9.2",
+    "8.9.3",
+    "8.9.4",
+    "8.9.5",
     "8.9.6",
+    "8.10",
+    "9.1",
+    "9.2",
     "9.3",
+    "9.4",
+    "9.5",
 ]
 
 

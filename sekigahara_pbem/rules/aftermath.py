@@ -12,6 +12,7 @@ from itertools import combinations
 from .cards import draw
 from .components import Components
 from .control import claim, note_arrival
+from .deploy import fight_at
 from .fields import get_str, get_str_list, known
 from .impact import battle_losses, siege_losses
 from .overrun import try_overrun
@@ -107,9 +108,7 @@ def loss_choices(comp: Components, fight: dict, side: str, limit: int) -> list[l
 
 def losses(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.7.2 / 8.9.4 C: the side names the units it loses."""
-    fight = state["combat"]["fight"] if state["combat"] else None
-    if fight is None or fight["stage"] != LOSSES:
-        raise RuleViolation("8.7.2", "no losses are to be chosen now")
+    fight = fight_at(state, LOSSES, "8.7.2", "choice of losses")
     units = get_str_list(action, "units")
     for u in units:
         if u not in comp.blocks and u not in comp.disks:
@@ -198,9 +197,7 @@ def forced_retreat(state: dict, comp: Components, fight: dict) -> str | None:
 
 def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.8: the whole remaining force to one adjacent location, up to two into the castle."""
-    fight = state["combat"]["fight"] if state["combat"] else None
-    if fight is None or fight["stage"] != RETREAT:
-        raise RuleViolation("8.8.1", "no retreat is asked now")
+    fight = fight_at(state, RETREAT, "8.8.1", "retreat")
     to = get_str(action, "to", required=False)
     stay = get_str_list(action, "castle", required=False)
     if to is not None:

@@ -1,0 +1,121 @@
+"""The hash chain: one signed record per accepted input, with the sealed full state, the
+public view and one packet per player beside it.
+
+A record names the previous record's hash (the definition's for the first), the hashes of
+the inputs it applied, the hash of the public view and of the sealed state, the public
+events, what the game waits for and since which record each side has been asked.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+
+from ..crypto import sealing, signing
+from ..crypto.keys import Identity
+from ..rules.components import Components
+from ..rules.engine import pending
+from ..rules.state import canonical
+from ..rules.views import redact_event, view
+from . import documents as docs
+from . import packets
+from .game import Definition, Secrets
+from .store import GameDir, write_atomic
+
+RECORD_FORMAT = "seki-record/1"
+STATE_RECIPIENT = "referee-state"
+
+
+@dataclass(frozen=True)
+class Record:
+    seq: int
+    body: dict
+    text: str
+
+    @property
+    def hash(self) -> str:
+        return docs.sha256(self.text)
+
+
+def public_hash(state: dict, comp: Components) -> str:
+    return docs.sha256(canonical(view(state, comp, None)))
+
+
+def _state_context(definition: Definition, seq: int) -> sealing.SealContext:
+    return sealing.SealContext(definition.game_id, seq, STATE_RECIPIENT, "state")
+
+
+def seal_state(definition: Definition, seq: int, state: dict) -> str:
+    plain = zlib.compress(canonical(state).encode("utf-8"), 9)
+    return docs.wrap(
+        sealing.seal_text(plain, definition.state_key, _state_context(definition, seq))
+    )
+
+
+def open_state(definition: Definition, secrets: Secrets, seq: int, text: str) -> dict:
+    plain = sealing.open_text(docs.unwrap(text), secrets.state_key, _state_context(definition, seq))
+    return json.loads(zlib.decompress(plain))
+
+
+def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: int) -> dict:
+    """For each side asked to decide now, the record since which the same decision has
+    stood unanswered; a side that acted, or whose decision changed, is asked anew."""
+    out = {}
+    for d in after:
+        side = d["side"]
+        same = side != actor and d in before and side in asked
+        out[side] = asked[side] if same else seq
+    return out
+
+
+def write_step(
+    gd: GameDir,
+    definition: Definition,
+    referee: Identity,
+    comp: Components,
+    seq: int,
+    prev: str,
+    state: dict,
+    events: list,
+    inputs: list[dict],
+    label: str,
+    now: str,
+    asked: dict,
+) -> Record:
+    """Write everything for record `seq`, the record itself last."""
+    sealed_text = seal_state(definition, seq, state)
+    write_atomic(gd.sealed(seq), sealed_text)
+    public = view(state, comp, None)
+    write_atomic(gd.public_state, docs.dump(json.loads(canonical(public))))
+    body = {
+        "format": RECORD_FORMAT,
+        "game": definition.game_id,
+        "seq": seq,
+        "prev": prev,
+        "time": now,
+        "label": label,
+        "inputs": inputs,
+        "public_state": public_hash(state, comp),
+        "sealed_state": docs.sha256(sealed_text),
+        "pending": pending(state),
+        "asked": asked,
+        "events": [redact_event(e, None) for e in events],
+    }
+    text = signing.sign(docs.dump(body), referee)
+    record = Record(seq, body, text)
+    for side in definition.players:
+        packet = packets.build(definition, referee, comp, seq, record.hash, state, events, side)
+        write_atomic(gd.packet(seq, side), packet)
+    write_atomic(gd.record(seq), text)
+    return record
+
+
+def read_record(gd: GameDir, definition: Definition, seq: int) -> Record:
+    path = gd.record(seq)
+    text = path.read_text(encoding="utf-8")
+    verified = signing.verify(text, [definition.referee])
+    body = docs.load(verified.body, str(path), RECORD_FORMAT)
+    if body.get("seq") != seq or body.get("game") != definition.game_id:
+        raise docs.DocumentError(str(path), "record is out of place (seq or game differs)")
+    return Record(seq, body, text)

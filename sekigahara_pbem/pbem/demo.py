@@ -1,0 +1,99 @@
+"""`seki demo`: three parties, one game, played to the end through the real files.
+
+Two built-in bot players read only their own packets (verified and decrypted with their
+own keys), pick one of the legal options listed there, and answer with a signed turn
+file that the referee adjudicates: the same path a human's mail takes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..component_files import components_hash
+from ..crypto import signing
+from ..crypto.keys import Identity, generate
+from ..crypto.keystore import write_identity
+from ..rules import rng
+from ..rules.vocab import SIDES
+from . import chain, joins, packets, referee, turns
+from . import game as games
+from .store import GameDir
+
+GAME_ID = "demo"
+
+
+@dataclass
+class DemoResult:
+    game_dir: Path
+    records: int = 0
+    turn_files: int = 0
+    refused: list[str] = field(default_factory=list)
+    result: dict | None = None
+
+
+class Bot:
+    """A random legal player that knows only what its packets tell it."""
+
+    def __init__(self, identity: Identity, definition: games.Definition, seed: str):
+        self.identity = identity
+        self.definition = definition
+        self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
+
+    def answer(self, packet_text: str, where: str) -> str | None:
+        """A signed turn file answering the packet, or None if nothing is asked of it."""
+        packet = packets.open_packet(self.definition, packet_text, self.identity, where)
+        if not packet.options:
+            return None
+        action = packet.options[rng.below(self.chooser, len(packet.options))]
+        body = turns.body(self.definition.game_id, packet.side, packet.seq, [action])
+        return signing.sign(body, self.identity)
+
+
+def run_demo(root: Path, seed: str, now: str, max_steps: int = 5000) -> DemoResult:
+    """Create keys and a game under `root`, play it to the end, return what happened."""
+    keys = root / "keys"
+    people = {name: generate(name) for name in ("referee", *SIDES)}
+    for identity in people.values():
+        write_identity(keys, identity)
+    gd = GameDir(root / "game")
+    definition = games.create(
+        gd.root,
+        GAME_ID,
+        people["referee"],
+        {s: people[s].public for s in SIDES},
+        components_hash(),
+        {},
+        now,
+    )
+    result = DemoResult(gd.root)
+    for side in SIDES:
+        text = joins.make_join(definition, people[side])
+        _adjudicate(gd, people["referee"], f"join-{side}.txt", text, now, result)
+    bots = {s: Bot(people[s], definition, seed) for s in SIDES}
+    for _ in range(max_steps):
+        seq = gd.last_seq()
+        record = chain.read_record(gd, definition, seq)
+        waiting = sorted({d["side"] for d in record.body["pending"]})
+        if not waiting:
+            break
+        side = waiting[0]
+        path = gd.packet(seq, side)
+        turn = bots[side].answer(path.read_text(encoding="utf-8"), str(path))
+        if turn is None:
+            raise RuntimeError(f"{side} was asked to decide at record {seq} but has no option")
+        _adjudicate(gd, people["referee"], f"turn-{seq}-{side}.txt", turn, now, result)
+        result.turn_files += 1
+    result.records = gd.last_seq()
+    final = referee.current(referee.open_game(gd.root, people["referee"]))
+    result.result = final[1]["result"] if final else None
+    return result
+
+
+def _adjudicate(
+    gd: GameDir, ref: Identity, name: str, text: str, now: str, result: DemoResult
+) -> None:
+    for outcome in referee.adjudicate(gd.root, ref, [(name, text.encode("utf-8"))], now):
+        if not outcome.accepted:
+            result.refused.append(outcome.message)

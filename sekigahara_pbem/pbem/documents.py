@@ -1,0 +1,88 @@
+"""The YAML bodies of the protocol's documents: dumping them mail-safe and reading them
+back without trusting them.
+
+Every document (game definition, join, turn file, record, packet, reveal) is a YAML
+mapping with a `format` key, signed with crypto/signing.py. Bodies are read with
+yaml.safe_load under a size limit, and every field is checked with a message naming the
+file and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import yaml
+
+MAX_BYTES = 1_000_000  # no legitimate document comes near this
+WRAP = 64  # sealed sections are split into lines of this length
+
+
+class DocumentError(ValueError):
+    """A document that cannot be accepted; the message names the file and the field."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}")
+        self.where = where
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump(body: dict) -> str:
+    """YAML text for a body: keys in the order given, short lines, Unicode kept."""
+    return yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=72)
+
+
+def wrap(token: str) -> str:
+    """A long token (a sealed section) as lines short enough for any mail system."""
+    return "\n".join(token[i : i + WRAP] for i in range(0, len(token), WRAP)) + "\n"
+
+
+def unwrap(text: str) -> str:
+    return "".join(text.split())
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def load(text: str, where: str, fmt: str) -> dict:
+    """Parse a document body and check its format tag."""
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise DocumentError(where, f"larger than {MAX_BYTES} bytes")
+    try:
+        body = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise DocumentError(where, f"not valid YAML{at}") from None
+    except RecursionError:
+        raise DocumentError(where, "nested too deeply") from None
+    if not isinstance(body, dict):
+        raise DocumentError(where, "expected a YAML mapping")
+    if body.get("format") != fmt:
+        raise DocumentError(f"{where}: format", f"expected {fmt!r}, got {body.get('format')!r}")
+    return body
+
+
+def field(body: dict, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """A required field of the given type."""
+    value = body.get(key)
+    if (
+        value is None
+        or isinstance(value, bool) is not (kind is bool)
+        or not isinstance(value, kind)
+    ):
+        want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise DocumentError(f"{where}: {key}", f"missing or not {want}")
+    return value

@@ -1,0 +1,169 @@
+"""The game definition (who plays, with which keys, components and options) and the
+referee's secrets for one game (its seed and the key its full states are sealed to).
+
+The state key is a fresh X25519 key per game, so that `reveal` can publish it after the
+game without exposing the referee's own identity key.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from ..crypto import sealing, signing
+from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
+from ..crypto.seeds import new_seed, seed_commitment
+from ..rules.state import DEFAULT_OPTIONS
+from ..rules.vocab import SIDES
+from . import documents as docs
+from .store import GameDir, git_commit, git_init, write_atomic
+
+GAME_FORMAT = "seki-game/1"
+SECRETS_FORMAT = "seki-referee-secrets/1"
+REFEREE = "referee"
+
+
+def tool_version() -> str:
+    return f"sekigahara-pbem {version('sekigahara-pbem')}"
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass(frozen=True)
+class Definition:
+    game_id: str
+    components: str
+    options: dict
+    referee: PublicKey
+    players: dict[str, PublicKey]
+    state_key: X25519PublicKey
+    referee_seed: str  # commitment
+    text: str  # the signed document as stored
+
+    @property
+    def hash(self) -> str:
+        return docs.sha256(self.text)
+
+    def side_of(self, key: PublicKey) -> str | None:
+        return next((s for s, k in self.players.items() if k.key_id == key.key_id), None)
+
+
+@dataclass(frozen=True)
+class Secrets:
+    seed: bytes
+    state_key: X25519PrivateKey
+
+
+def check_game_id(game_id: str) -> str:
+    if not NAME_PATTERN.fullmatch(game_id):
+        raise ValueError(f"game id {game_id!r}: use letters, digits, '.', '_' or '-' (max 64)")
+    return game_id
+
+
+def create(
+    root: Path,
+    game_id: str,
+    referee: Identity,
+    players: dict[str, PublicKey],
+    components: str,
+    options: dict,
+    now: str,
+) -> Definition:
+    """Write game.txt and the sealed referee secrets, start the git archive."""
+    check_game_id(game_id)
+    if root.exists() and any(root.iterdir()):
+        raise ValueError(f"{root} exists and is not empty")
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown game option {unknown[0]!r}")
+    seed = new_seed()
+    state_key = X25519PrivateKey.generate()
+    body = {
+        "format": GAME_FORMAT,
+        "game": game_id,
+        "created": now,
+        "tool": tool_version(),
+        "components": components,
+        "options": {**DEFAULT_OPTIONS, **options},
+        "referee": referee.public.line(),
+        "players": {s: players[s].line() for s in SIDES},
+        "state_key": _b64(state_key.public_key().public_bytes_raw()),
+        "referee_seed": seed_commitment(seed, REFEREE),
+    }
+    gd = GameDir(root)
+    root.mkdir(parents=True, exist_ok=True)
+    git_init(root)
+    text = signing.sign(docs.dump(body), referee)
+    write_atomic(gd.definition, text)
+    write_atomic(gd.secrets, _seal_secrets(game_id, referee, seed, state_key))
+    git_commit(root, f"game {game_id}: created")
+    return parse(text, gd.definition.name)
+
+
+def _seal_secrets(game_id: str, referee: Identity, seed: bytes, key: X25519PrivateKey) -> str:
+    plain = docs.dump(
+        {"format": SECRETS_FORMAT, "seed": seed.hex(), "state_key": _b64(key.private_bytes_raw())}
+    )
+    context = sealing.SealContext(game_id, 0, referee.public.name, "referee-secrets")
+    token = sealing.seal_text(plain.encode("utf-8"), referee.public.encryption, context)
+    return docs.wrap(token)
+
+
+def parse(text: str, where: str) -> Definition:
+    """Check a game definition: signed by the referee it names, every field in shape."""
+    body_text, _ = signing.split(text)
+    body = docs.load(body_text, where, GAME_FORMAT)
+    try:
+        referee = parse_public_line(docs.field(body, "referee", str, where))
+        players_raw = docs.field(body, "players", dict, where)
+        players = {s: parse_public_line(str(players_raw.get(s))) for s in SIDES}
+        state_key = X25519PublicKey.from_public_bytes(
+            _unb64(docs.field(body, "state_key", str, where))
+        )
+    except ValueError as exc:
+        raise docs.DocumentError(where, str(exc)) from None
+    signing.verify(text, [referee])
+    return Definition(
+        game_id=check_game_id(docs.field(body, "game", str, where)),
+        components=docs.field(body, "components", str, where),
+        options=docs.field(body, "options", dict, where),
+        referee=referee,
+        players=players,
+        state_key=state_key,
+        referee_seed=docs.field(body, "referee_seed", str, where),
+        text=text,
+    )
+
+
+def load(gd: GameDir) -> Definition:
+    gd.require()
+    return parse(gd.definition.read_text(encoding="utf-8"), str(gd.definition))
+
+
+def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secrets:
+    """The referee's seed and state key; only the referee's identity opens them."""
+    if referee.public.key_id != definition.referee.key_id:
+        raise ValueError(f"the key {referee.public.name!r} is not this game's referee key")
+    context = sealing.SealContext(definition.game_id, 0, referee.public.name, "referee-secrets")
+    plain = sealing.open_text(gd.secrets.read_text(encoding="utf-8"), referee.encryption, context)
+    return parse_secrets(plain.decode("utf-8"), str(gd.secrets))
+
+
+def parse_secrets(text: str, where: str) -> Secrets:
+    body = docs.load(text, where, SECRETS_FORMAT)
+    try:
+        seed = bytes.fromhex(docs.field(body, "seed", str, where))
+        key = X25519PrivateKey.from_private_bytes(_unb64(docs.field(body, "state_key", str, where)))
+    except ValueError as exc:
+        raise docs.DocumentError(where, str(exc)) from None
+    return Secrets(seed, key)

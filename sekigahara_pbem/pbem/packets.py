@@ -1,0 +1,101 @@
+"""Packets: what the referee sends each player after every record.
+
+A packet is signed by the referee. Its public part says which game, record and sequence
+it belongs to and what the game waits for. Its one sealed section (zlib-compressed JSON)
+opens only for its recipient, only in this game at this sequence, and holds the
+recipient's view, this step's events as the recipient may see them, and the legal
+options of the decision asked of it. Everything in it comes from the engine's redacted
+view (rules/views.py).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+
+from ..crypto import sealing, signing
+from ..crypto.keys import Identity
+from ..rules.components import Components
+from ..rules.engine import pending
+from ..rules.options import options
+from ..rules.views import redact_event, view
+from . import documents as docs
+from .game import Definition
+
+PACKET_FORMAT = "seki-packet/1"
+SECTION_FORMAT = "seki-packet-section/1"
+
+
+@dataclass(frozen=True)
+class Packet:
+    seq: int
+    side: str
+    record: str
+    view: dict
+    events: list
+    options: list
+
+
+def _context(definition: Definition, seq: int, side: str) -> sealing.SealContext:
+    return sealing.SealContext(definition.game_id, seq, definition.players[side].name, "packet")
+
+
+def build(
+    definition: Definition,
+    referee: Identity,
+    comp: Components,
+    seq: int,
+    record_hash: str,
+    state: dict,
+    events: list,
+    side: str,
+) -> str:
+    section = {
+        "format": SECTION_FORMAT,
+        "view": view(state, comp, side),
+        "events": [redact_event(e, side) for e in events],
+        "options": options(state, comp, side),
+    }
+    plain = zlib.compress(json.dumps(section, sort_keys=True, ensure_ascii=False).encode(), 9)
+    token = sealing.seal_text(
+        plain, definition.players[side].encryption, _context(definition, seq, side)
+    )
+    body = {
+        "format": PACKET_FORMAT,
+        "game": definition.game_id,
+        "seq": seq,
+        "to": side,
+        "record": record_hash,
+        "pending": pending(state),
+        "section": docs.wrap(token),
+    }
+    return signing.sign(docs.dump(body), referee)
+
+
+def open_packet(definition: Definition, text: str, identity: Identity, where: str) -> Packet:
+    """Verify the referee's signature and open the recipient's section."""
+    verified = signing.verify(text, [definition.referee])
+    body = docs.load(verified.body, where, PACKET_FORMAT)
+    if docs.field(body, "game", str, where) != definition.game_id:
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+    side = docs.field(body, "to", str, where)
+    if definition.players.get(side) is None or definition.players[side] != identity.public:
+        raise docs.DocumentError(f"{where}: to", f"this packet is for {side}, not for your key")
+    seq = docs.field(body, "seq", int, where)
+    token = docs.unwrap(docs.field(body, "section", str, where))
+    plain = sealing.open_text(token, identity.encryption, _context(definition, seq, side))
+    try:
+        section = json.loads(zlib.decompress(plain))
+    except (ValueError, zlib.error):
+        raise docs.DocumentError(f"{where}: section", "does not hold JSON") from None
+    if not isinstance(section, dict) or section.get("format") != SECTION_FORMAT:
+        raise docs.DocumentError(f"{where}: section", f"expected {SECTION_FORMAT}")
+    return Packet(
+        seq=seq,
+        side=side,
+        record=docs.field(body, "record", str, where),
+        view=section.get("view", {}),
+        events=section.get("events", []),
+        options=section.get("options", []),
+    )

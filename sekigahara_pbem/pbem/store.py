@@ -1,0 +1,172 @@
+"""The game directory on disk: where each document lives, atomic writes, the lock that keeps
+two adjudications apart, and the git commit that closes each step.
+
+Layout (docs/protocol.md):
+  game.txt                    the signed game definition
+  joins/<side>.txt            the players' signed joins (their seeds, sealed)
+  referee/secrets.txt         the referee seed and the game's state key, sealed to the referee
+  turns/<seq>-<side>.txt      accepted turn files, named by the record that applied them
+  records/<seq>.txt           the signed hash chain, one record per accepted input
+  sealed/<seq>.txt            the full state after that record, sealed to the state key
+  packets/<seq>-<side>.txt    what each player was sent after that record
+  public/state.yaml           the public view now (also hashed in the last record)
+  rejected/<n>-<name>         refused inputs, kept, with <n>-<name>.reason
+  reveal.txt                  after the game: seeds and the state key, signed
+
+The last record is the current state: everything for seq N is written before
+records/N.txt, which is renamed into place last, so a crash before that leaves seq N-1
+current and a rerun overwrites the leftovers.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+SEQ_DIGITS = 6
+_RECORD = re.compile(r"(\d{6})\.txt")
+
+
+class StoreError(RuntimeError):
+    """The game directory is missing, locked, or not in the expected shape."""
+
+
+def seq_name(seq: int) -> str:
+    return f"{seq:0{SEQ_DIGITS}d}"
+
+
+class GameDir:
+    def __init__(self, root: Path):
+        self.root = root
+
+    @property
+    def definition(self) -> Path:
+        return self.root / "game.txt"
+
+    def join(self, side: str) -> Path:
+        return self.root / "joins" / f"{side}.txt"
+
+    @property
+    def secrets(self) -> Path:
+        return self.root / "referee" / "secrets.txt"
+
+    def record(self, seq: int) -> Path:
+        return self.root / "records" / f"{seq_name(seq)}.txt"
+
+    def sealed(self, seq: int) -> Path:
+        return self.root / "sealed" / f"{seq_name(seq)}.txt"
+
+    def turn(self, seq: int, side: str) -> Path:
+        return self.root / "turns" / f"{seq_name(seq)}-{side}.txt"
+
+    def packet(self, seq: int, side: str) -> Path:
+        return self.root / "packets" / f"{seq_name(seq)}-{side}.txt"
+
+    @property
+    def public_state(self) -> Path:
+        return self.root / "public" / "state.yaml"
+
+    @property
+    def reveal(self) -> Path:
+        return self.root / "reveal.txt"
+
+    def last_seq(self) -> int:
+        """The seq of the last record (0 before the game has started)."""
+        folder = self.root / "records"
+        if not folder.is_dir():
+            return 0
+        seqs = [int(m.group(1)) for p in folder.iterdir() if (m := _RECORD.fullmatch(p.name))]
+        return max(seqs, default=0)
+
+    def remove_leftovers(self) -> list[Path]:
+        """Files an interrupted step wrote for a record that was never written."""
+        last = self.last_seq()
+        gone = []
+        for folder in ("sealed", "packets", "turns"):
+            path = self.root / folder
+            for p in sorted(path.iterdir()) if path.is_dir() else []:
+                if p.name[:SEQ_DIGITS].isdigit() and int(p.name[:SEQ_DIGITS]) > last:
+                    p.unlink()
+                    gone.append(p)
+        return gone
+
+    def require(self) -> None:
+        if not self.definition.is_file():
+            raise StoreError(f"{self.root} is not a game directory (no game.txt)")
+
+    def reject(self, name: str, data: bytes, reason: str) -> Path:
+        """Keep a refused input with the reason, so nothing a player sent is lost."""
+        folder = self.root / "rejected"
+        folder.mkdir(parents=True, exist_ok=True)
+        n = len([p for p in folder.iterdir() if not p.name.endswith(".reason")]) + 1
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:60] or "input"
+        path = folder / f"{n:04d}-{safe}"
+        write_atomic(path, data)
+        write_atomic(path.with_name(path.name + ".reason"), (reason + "\n").encode("utf-8"))
+        return path
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write to a temporary file, flush it to disk, then rename it into place."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+@contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the game's lock; a second adjudication is refused at once, not queued."""
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(
+                f"{root} is locked: another seki command is working on this game"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _git(root: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "seki referee",
+        "GIT_AUTHOR_EMAIL": "referee@seki.invalid",
+        "GIT_COMMITTER_NAME": "seki referee",
+        "GIT_COMMITTER_EMAIL": "referee@seki.invalid",
+    }
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=root, capture_output=True, text=True, env=env, check=False
+        )
+    except FileNotFoundError:
+        raise StoreError("git is not installed; the game archive needs it") from None
+    if done.returncode != 0:
+        raise StoreError(f"git {args[0]} failed: {done.stderr.strip() or done.stdout.strip()}")
+    return done.stdout
+
+
+def git_init(root: Path) -> None:
+    _git(root, "init", "--quiet")
+    (root / ".gitignore").write_text(".lock\n.*.tmp\n", encoding="utf-8")
+
+
+def git_commit(root: Path, message: str) -> None:
+    """Commit everything in the game directory (nothing to commit is fine)."""
+    _git(root, "add", "--all")
+    if _git(root, "status", "--porcelain"):
+        _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)

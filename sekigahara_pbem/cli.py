@@ -10,10 +10,17 @@ import sys
 
 import typer
 
+from .commands import adjudicate as adjudicate_cmd
 from .commands import components as components_cmd
+from .commands import demo as demo_cmd
+from .commands import game as game_cmd
+from .commands import join as join_cmd
 from .commands import keys as keys_cmd
 from .commands import scenario as scenario_cmd
 from .commands import simulate as simulate_cmd
+from .commands import status as status_cmd
+from .commands import turn as turn_cmd
+from .commands import view as view_cmd
 
 app = typer.Typer(
     help="Sekigahara play-by-email adjudicator.",
@@ -21,9 +28,16 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(components_cmd.app, name="components")
 app.add_typer(keys_cmd.app, name="keys")
+app.add_typer(game_cmd.app, name="game")
+app.command("join")(join_cmd.join)
+app.add_typer(turn_cmd.app, name="turn")
+app.command("adjudicate")(adjudicate_cmd.adjudicate)
+app.command("view")(view_cmd.view)
+app.command("status")(status_cmd.status)
+app.command("demo")(demo_cmd.demo)
 app.add_typer(scenario_cmd.app, name="scenario")
+app.add_typer(components_cmd.app, name="components")
 app.command("simulate")(simulate_cmd.simulate)
 
 

@@ -2,12 +2,82 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from ..crypto.keys import Identity, PublicKey
 
 
 def abort(text: str, code: int = 1) -> NoReturn:
     """Print a one-line error to stderr and exit non-zero."""
     typer.echo(f"seki: {text}", err=True)
     raise typer.Exit(code)
+
+
+KeyOption = Annotated[
+    str,
+    typer.Option(
+        "--key",
+        help="Your identity: a name in the key directory ($SEKI_HOME, else ~/.config/seki) "
+        "or the path of an identity file.",
+    ),
+]
+
+
+def load_identity(name: str) -> Identity:
+    """An identity by name (from the key directory) or by path."""
+    from ..crypto.keystore import default_dir, identity_path, read_identity
+
+    path = Path(name)
+    if not path.is_file():
+        path = identity_path(default_dir(), name)
+    return read_identity(path)
+
+
+def read_public(arg: str) -> PublicKey:
+    """A public key from its seki1:... line or from a file holding that line."""
+    from ..crypto.keys import parse_public_line
+
+    text = arg
+    if not arg.strip().startswith("seki1:"):
+        try:
+            text = Path(arg).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"{arg}: not a seki1:... line and not a readable file") from exc
+        lines = [x for x in text.splitlines() if x.strip().startswith("seki1:")]
+        if len(lines) != 1:
+            raise ValueError(f"{arg}: expected exactly one seki1:... line")
+        text = lines[0]
+    return parse_public_line(text)
+
+
+def read_input(path: Path) -> bytes:
+    """A file a person sent, read whole but never beyond the size any document may have."""
+    from ..pbem.documents import MAX_BYTES
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
+    return data
+
+
+def utc_now() -> str:
+    """The command's clock: the only place the time enters a game."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def saved_definition(game_id: str):  # -> Definition
+    """The game definition a player saved when joining (`seki join`)."""
+    from ..crypto.keystore import default_dir
+    from ..pbem import game
+
+    path = default_dir() / "games" / f"{game.check_game_id(game_id)}.txt"
+    if not path.is_file():
+        raise ValueError(f"game {game_id} is unknown here: join it first (seki join game.txt)")
+    return game.parse(path.read_text(encoding="utf-8"), str(path))

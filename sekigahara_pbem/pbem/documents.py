@@ -86,3 +86,19 @@ def field(body: dict, key: str, kind: type | tuple[type, ...], where: str) -> An
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise DocumentError(f"{where}: {key}", f"missing or not {want}")
     return value
+
+
+def peek_game(text: str, where: str) -> str:
+    """The game id a signed document claims, before its signature is checked (to find the
+    game definition whose keys will check it)."""
+    from ..crypto.signing import split
+
+    body, _ = split(text)
+    try:
+        data = yaml.safe_load(body)
+    except (yaml.YAMLError, RecursionError):
+        raise DocumentError(where, "not valid YAML") from None
+    game = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(game, str):
+        raise DocumentError(f"{where}: game", "missing")
+    return game

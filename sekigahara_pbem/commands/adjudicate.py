@@ -1,0 +1,35 @@
+"""`seki adjudicate`: the referee applies joins and turn files to a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import KeyOption, abort, load_identity, read_input, utc_now
+
+
+def adjudicate(
+    directory: Annotated[Path, typer.Argument(help="The game directory.")],
+    files: Annotated[list[Path], typer.Argument(help="Join or turn files, applied in order.")],
+    key: KeyOption = "referee",
+) -> None:
+    """Verify and apply each file; write records, sealed states and packets; commit.
+
+    A refused file is kept under rejected/ with the reason and changes nothing; the exit
+    status is 1 if any file was refused.
+    """
+    from ..pbem import referee
+
+    try:
+        identity = load_identity(key)
+        inputs = [(p.name, read_input(p)) for p in files]
+        outcomes = referee.adjudicate(directory, identity, inputs, utc_now())
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    for outcome in outcomes:
+        typer.echo(f"{'accepted' if outcome.accepted else 'REFUSED'} {outcome.message}")
+    refused = [o for o in outcomes if not o.accepted]
+    if refused:
+        abort(f"{len(refused)} of {len(outcomes)} file(s) refused")

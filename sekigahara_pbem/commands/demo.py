@@ -1,0 +1,42 @@
+"""`seki demo`: a whole game between two bots through the real packets and turn files."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import abort, utc_now
+
+
+def demo(
+    directory: Annotated[
+        Path, typer.Argument(help="Where to put the keys and the game (must not exist).")
+    ] = Path("seki-demo"),
+    seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "demo",
+) -> None:
+    """Play a whole demo game between two bots, by the real files.
+
+    Keys for a referee and two players, a new game, both bots joining, then every
+    decision answered by a signed turn file and adjudicated, to the end of the game.
+    """
+    from ..pbem.demo import run_demo
+
+    if directory.exists() and any(directory.iterdir()):
+        abort(f"{directory} exists and is not empty")
+    start = time.perf_counter()
+    try:
+        result = run_demo(directory, seed, utc_now())
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    elapsed = time.perf_counter() - start
+    outcome = result.result or {}
+    typer.echo(
+        f"demo game over after {result.records} records ({result.turn_files} turn files) "
+        f"in {elapsed:.1f} s: {outcome.get('winner')} wins ({outcome.get('how')})"
+    )
+    typer.echo(f"archive: {result.game_dir} (a git repository); keys: {directory / 'keys'}")
+    if result.refused:
+        abort(f"{len(result.refused)} turn file(s) were refused: {result.refused[0]}")

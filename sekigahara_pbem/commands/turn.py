@@ -1,0 +1,91 @@
+"""`seki turn`: a player checks and signs a turn file before mailing it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import KeyOption, abort, load_identity, read_input, saved_definition
+
+app = typer.Typer(help="Check and sign your turn files.", no_args_is_help=True)
+
+
+def _body(path: Path):  # -> (definition, Turn)
+    from ..pbem import documents, turns
+
+    text = read_input(path).decode("utf-8", errors="replace")
+    game_id = documents.load(text, str(path), turns.TURN_FORMAT).get("game")
+    definition = saved_definition(str(game_id))
+    return definition, turns.parse_body(definition, text, str(path))
+
+
+@app.command("check")
+def check(
+    file: Annotated[Path, typer.Argument(help="Your unsigned turn file (YAML).")],
+    packet: Annotated[Path, typer.Option(help="The packet it answers.")],
+    key: KeyOption,
+) -> None:
+    """Check the file against the packet it answers: game, side, sequence, and each action
+    against the legal options listed there."""
+    from ..pbem import packets
+
+    try:
+        definition, turn = _body(file)
+        identity = load_identity(key)
+        opened = packets.open_packet(
+            definition, read_input(packet).decode("utf-8", errors="replace"), identity, str(packet)
+        )
+        problems = problems_with(turn, opened)
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    for problem in problems:
+        typer.echo(f"{file}: {problem}", err=True)
+    if problems:
+        abort(f"{len(problems)} problem(s); fix them before signing")
+    typer.echo(f"{file}: OK ({len(turn.actions)} action(s) answering packet {opened.seq})")
+
+
+def problems_with(turn, packet) -> list[str]:
+    """What can be checked offline: the side, the packet answered, and that the first action
+    is one of the legal options (moves are listed only in part, so a move not listed is
+    reported as unverified rather than illegal)."""
+    out = []
+    if turn.side != packet.side:
+        out.append(f"side: the packet is for {packet.side}, the file says {turn.side}")
+    if turn.answers != packet.seq:
+        out.append(f"answers: the packet is number {packet.seq}, the file says {turn.answers}")
+    if not packet.options:
+        out.append("the packet asks nothing of you")
+        return out
+    first = turn.actions[0]
+    if first not in packet.options:
+        kinds = sorted({o["type"] for o in packet.options})
+        if first.get("type") not in kinds:
+            out.append(f"actions[0]: type {first.get('type')!r} is not possible now ({kinds})")
+        elif first.get("type") != "move":
+            out.append(f"actions[0]: not one of the {len(packet.options)} legal options")
+    return out
+
+
+@app.command("sign")
+def sign(
+    file: Annotated[Path, typer.Argument(help="Your turn file (YAML).")],
+    key: KeyOption,
+    out: Annotated[Path | None, typer.Option(help="Default: FILE with .signed.txt")] = None,
+) -> None:
+    """Sign a turn file with your key, ready to mail."""
+    from ..crypto import signing
+    from ..pbem.store import write_atomic
+
+    try:
+        definition, turn = _body(file)
+        identity = load_identity(key)
+        if definition.players[turn.side] != identity.public:
+            raise ValueError(f"{file}: side {turn.side} is not played by {identity.name}")
+        out = out or file.with_name(file.stem + ".signed.txt")
+        write_atomic(out, signing.sign(turn.text, identity))
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    typer.echo(f"wrote {out}: mail it to the referee")

@@ -20,6 +20,7 @@ from .commands import scenario as scenario_cmd
 from .commands import simulate as simulate_cmd
 from .commands import status as status_cmd
 from .commands import turn as turn_cmd
+from .commands import verify as verify_cmd
 from .commands import view as view_cmd
 
 app = typer.Typer(
@@ -35,6 +36,8 @@ app.add_typer(turn_cmd.app, name="turn")
 app.command("adjudicate")(adjudicate_cmd.adjudicate)
 app.command("view")(view_cmd.view)
 app.command("status")(status_cmd.status)
+app.command("reveal")(verify_cmd.reveal)
+app.command("verify")(verify_cmd.verify)
 app.command("demo")(demo_cmd.demo)
 app.add_typer(scenario_cmd.app, name="scenario")
 app.add_typer(components_cmd.app, name="components")

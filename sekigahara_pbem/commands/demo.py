@@ -35,8 +35,10 @@ def demo(
     outcome = result.result or {}
     typer.echo(
         f"demo game over after {result.records} records ({result.turn_files} turn files) "
-        f"in {elapsed:.1f} s: {outcome.get('winner')} wins ({outcome.get('how')})"
+        f"in {elapsed:.1f} s: {outcome.get('winner')} wins ({outcome.get('how')}); "
+        "revealed and verified"
     )
     typer.echo(f"archive: {result.game_dir} (a git repository); keys: {directory / 'keys'}")
+    typer.echo(f"check it yourself: seki verify {result.game_dir}")
     if result.refused:
         abort(f"{len(result.refused)} turn file(s) were refused: {result.refused[0]}")

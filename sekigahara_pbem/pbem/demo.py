@@ -1,4 +1,5 @@
-"""`seki demo`: three parties, one game, played to the end through the real files.
+"""`seki demo`: three parties, one game, played to the end through the real files, then
+revealed and verified.
 
 Two built-in bot players read only their own packets (verified and decrypted with their
 own keys), pick one of the legal options listed there, and answer with a signed turn
@@ -19,6 +20,7 @@ from ..rules import rng
 from ..rules.vocab import SIDES
 from . import chain, joins, packets, referee, turns
 from . import game as games
+from . import verify as checks
 from .store import GameDir
 
 GAME_ID = "demo"
@@ -86,8 +88,8 @@ def run_demo(root: Path, seed: str, now: str, max_steps: int = 5000) -> DemoResu
         _adjudicate(gd, people["referee"], f"turn-{seq}-{side}.txt", turn, now, result)
         result.turn_files += 1
     result.records = gd.last_seq()
-    final = referee.current(referee.open_game(gd.root, people["referee"]))
-    result.result = final[1]["result"] if final else None
+    checks.reveal(gd.root, people["referee"], now)
+    result.result = checks.verify(gd.root).result
     return result
 
 

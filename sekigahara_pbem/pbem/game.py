@@ -110,10 +110,14 @@ def create(
     return parse(text, gd.definition.name)
 
 
+def secrets_text(secrets: Secrets) -> str:
+    """The referee's secrets as YAML: sealed during the game, published by `reveal`."""
+    key = _b64(secrets.state_key.private_bytes_raw())
+    return docs.dump({"format": SECRETS_FORMAT, "seed": secrets.seed.hex(), "state_key": key})
+
+
 def _seal_secrets(game_id: str, referee: Identity, seed: bytes, key: X25519PrivateKey) -> str:
-    plain = docs.dump(
-        {"format": SECRETS_FORMAT, "seed": seed.hex(), "state_key": _b64(key.private_bytes_raw())}
-    )
+    plain = secrets_text(Secrets(seed, key))
     context = sealing.SealContext(game_id, 0, referee.public.name, "referee-secrets")
     token = sealing.seal_text(plain.encode("utf-8"), referee.public.encryption, context)
     return docs.wrap(token)

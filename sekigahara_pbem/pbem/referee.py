@@ -162,7 +162,7 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
             f"packet {asked[turn.side]} (the latest is {seq})"
         )
     label = _label(state, turn.side)
-    new, events = _apply_all(game.comp, state, turn, name)
+    new, events = apply_turn(game.comp, state, turn, name)
     new_seq = seq + 1
     write_atomic(game.gd.turn(new_seq, turn.side), text)
     inputs = [
@@ -182,7 +182,7 @@ def _label(state: dict, side: str) -> str:
     return f"week {state['week']} turn {state['turn']}: {side} {decision}"
 
 
-def _apply_all(comp: Components, state: dict, turn: turns.Turn, name: str) -> tuple[dict, list]:
+def apply_turn(comp: Components, state: dict, turn: turns.Turn, name: str) -> tuple[dict, list]:
     """Every action in order, each while it is this side's decision; all or nothing."""
     events: list = []
     for i, action in enumerate(turn.actions):

@@ -1,0 +1,47 @@
+"""`seki reveal` (referee) and `seki verify` (anyone): publish the secrets after the game,
+then replay and check the whole archive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import KeyOption, abort, load_identity, utc_now
+
+
+def reveal(
+    directory: Annotated[Path, typer.Argument(help="The game directory.")],
+    key: KeyOption = "referee",
+    force: Annotated[
+        bool, typer.Option(help="Reveal before the game is over (by agreement).")
+    ] = False,
+) -> None:
+    """Publish every seed and the game's state key in reveal.txt, signed."""
+    from ..pbem import verify as checks
+
+    try:
+        path = checks.reveal(directory, load_identity(key), utc_now(), force)
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    typer.echo(f"wrote {path}; anyone can now run: seki verify {directory}")
+
+
+def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")]) -> None:
+    """Replay the game from genesis and check every signature, commitment, draw, state hash,
+    sealed state and packet; exit 1 at the first discrepancy."""
+    from ..pbem import verify as checks
+
+    try:
+        report = checks.verify(directory)
+    except checks.Discrepancy as exc:
+        abort(f"does not verify: {exc}")
+    except (ValueError, RuntimeError, OSError) as exc:
+        abort(str(exc))
+    typer.echo(
+        f"verified {report.records} records, {report.turn_files} turn files, "
+        f"{report.packets} packets" + (f"; result: {report.result}" if report.result else "")
+    )
+    for note in report.notes:
+        typer.echo(f"note: {note}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 import time
 from pathlib import Path
 from typing import Annotated
@@ -13,8 +14,9 @@ from .common import abort, utc_now
 
 def demo(
     directory: Annotated[
-        Path, typer.Argument(help="Where to put the keys and the game (must not exist).")
-    ] = Path("seki-demo"),
+        Path | None,
+        typer.Argument(help="Where to put the keys and the game (default: a new temp dir)."),
+    ] = None,
     seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "demo",
 ) -> None:
     """Play a whole demo game between two bots, by the real files.
@@ -24,6 +26,8 @@ def demo(
     """
     from ..pbem.demo import run_demo
 
+    if directory is None:
+        directory = Path(tempfile.mkdtemp(prefix="seki-demo-"))
     if directory.exists() and any(directory.iterdir()):
         abort(f"{directory} exists and is not empty")
     start = time.perf_counter()

@@ -8,6 +8,7 @@ the inputs' hashes and the turn files' signers.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,8 +173,8 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, seq: int)
     path = gd.root / name
     if path.parent.name != "turns" or not path.is_file():
         raise Discrepancy(f"{where}: input {name} is missing")
-    text = path.read_text(encoding="utf-8")
     try:
+        text = path.read_text(encoding="utf-8")
         turn = turns.parse(definition, text, name)
     except ValueError as exc:
         raise Discrepancy(f"{name}: {exc}") from None
@@ -193,12 +194,15 @@ def _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
         raise Discrepancy(f"{where}: pending does not match the replay")
     if body.get("events") != [redact_event(e, None) for e in events]:
         raise Discrepancy(f"{where}: events do not match the replay")
-    sealed_text = gd.sealed(seq).read_text(encoding="utf-8")
+    try:
+        sealed_text = gd.sealed(seq).read_text(encoding="utf-8")
+    except (ValueError, OSError) as exc:
+        raise Discrepancy(f"sealed/{seq:06d}.txt: {exc}") from None
     if body.get("sealed_state") != docs.sha256(sealed_text):
         raise Discrepancy(f"sealed/{seq:06d}.txt: does not match its record")
     try:
         sealed = chain.open_state(definition, secrets, seq, sealed_text)
-    except ValueError as exc:
+    except (ValueError, zlib.error) as exc:
         raise Discrepancy(f"sealed/{seq:06d}.txt: {exc}") from None
     if canonical(sealed) != canonical(state):
         raise Discrepancy(f"sealed/{seq:06d}.txt: the sealed state differs from the replay")

@@ -1,0 +1,203 @@
+"""The play-by-email protocol end to end: a whole demo game through the real files, then
+secrecy of every packet, tamper detection, refusals that leave the game unchanged, the
+lock, and recovery from a step killed half-way."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sekigahara_pbem.crypto import sealing, signing
+from sekigahara_pbem.crypto.keystore import read_identity
+from sekigahara_pbem.pbem import chain, game, packets, referee, turns
+from sekigahara_pbem.pbem import verify as checks
+from sekigahara_pbem.pbem.demo import Bot, run_demo
+from sekigahara_pbem.pbem.store import GameDir, StoreError, locked
+from sekigahara_pbem.rules.invariants import hidden_from
+from sekigahara_pbem.rules.vocab import SIDES
+
+NOW = "2026-11-22T12:00:00Z"
+QUOTED = re.compile(r'"([^"\\]*)"')
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("demo")
+    result = run_demo(root, "test-demo", NOW)
+    assert not result.refused
+    return root, result
+
+
+def _identities(root: Path) -> dict:
+    return {n: read_identity(root / "keys" / f"{n}.identity") for n in ("referee", *SIDES)}
+
+
+def _copy(demo, tmp_path: Path) -> Path:
+    root, _ = demo
+    target = tmp_path / "game"
+    shutil.copytree(root / "game", target)
+    return target
+
+
+def test_demo_game_ends_revealed_and_verified(demo):
+    root, result = demo
+    assert result.result["winner"] in SIDES
+    report = checks.verify(root / "game")
+    assert report.revealed and report.records == result.records > 50
+    assert report.packets == 2 * report.records
+
+
+def test_no_packet_shows_the_other_sides_secrets(demo, comp):
+    """Every packet's view and options, opened with its recipient's key, against every id
+    the recipient may not know at that point (the full state comes from the reveal)."""
+    root, result = demo
+    ids = _identities(root)
+    gd = GameDir(root / "game")
+    definition = game.load(gd)
+    secrets = game.open_secrets(gd, definition, ids["referee"])
+    checked = 0
+    for seq in range(1, result.records + 1, 3):
+        state = chain.open_state(definition, secrets, seq, gd.sealed(seq).read_text())
+        for side in SIDES:
+            text = gd.packet(seq, side).read_text()
+            opened = packets.open_packet(definition, text, ids[side], "p")
+            hidden = hidden_from(state, comp, side)
+            seen = set(QUOTED.findall(repr((opened.view, opened.options)).replace("'", '"')))
+            assert not hidden & seen, (seq, side, sorted(hidden & seen)[:5])
+            public_hidden = hidden_from(state, comp, None)
+            assert not {w for w in public_hidden if w in text}, (seq, side)
+            checked += 1
+    assert checked > 100
+
+
+def test_a_section_cut_into_another_packet_does_not_open(demo):
+    root, _ = demo
+    ids = _identities(root)
+    gd = GameDir(root / "game")
+    definition = game.load(gd)
+    first, later = gd.packet(3, "ishida").read_text(), gd.packet(9, "ishida").read_text()
+    section = re.search(r"section: \|\n((?:  .*\n)+)", first).group(1)
+    body, _ = signing.split(later)
+    forged = re.sub(r"section: \|\n((?:  .*\n)+)", lambda _: "section: |\n" + section, body)
+    resigned = signing.sign(forged, ids["referee"])  # even with a valid referee signature
+    with pytest.raises(sealing.SealError):
+        packets.open_packet(definition, resigned, ids["ishida"], "forged")
+
+
+@pytest.mark.parametrize(
+    "name", ["game.txt", "joins/ishida.txt", "reveal.txt", "records/*", "turns/*", "packets/*",
+             "sealed/*"],
+)  # fmt: skip
+def test_a_single_flipped_byte_anywhere_is_detected(demo, tmp_path, name):
+    target = _copy(demo, tmp_path)
+    files = sorted(target.glob(name))
+    rnd = random.Random(name)
+    for path in rnd.sample(files, min(3, len(files))):
+        original = path.read_bytes()
+        for _ in range(4):
+            at = rnd.randrange(len(original))
+            flipped = bytearray(original)
+            flipped[at] ^= 1 << rnd.randrange(7)
+            path.write_bytes(bytes(flipped))
+            with pytest.raises(checks.Discrepancy):
+                checks.verify(target)
+        path.write_bytes(original)
+    checks.verify(target)
+
+
+def _game(tmp_path: Path) -> tuple[Path, dict, game.Definition]:
+    root = tmp_path / "g"
+    from sekigahara_pbem.component_files import components_hash
+    from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.pbem import joins
+
+    ids = {n: generate(n) for n in ("ref", "alice", "bob")}
+    definition = game.create(
+        root, "g", ids["ref"], {"ishida": ids["alice"].public, "tokugawa": ids["bob"].public},
+        components_hash(), {}, NOW,
+    )  # fmt: skip
+    for side, name in (("ishida", "alice"), ("tokugawa", "bob")):
+        text = joins.make_join(definition, ids[name])
+        (outcome,) = referee.adjudicate(root, ids["ref"], [(f"j-{side}", text.encode())], NOW)
+        assert outcome.accepted, outcome.message
+    return root, ids, definition
+
+
+def test_refused_inputs_leave_the_game_unchanged_and_are_kept(tmp_path):
+    root, ids, definition = _game(tmp_path)
+    gd = GameDir(root)
+    opened = packets.open_packet(definition, gd.packet(1, "ishida").read_text(), ids["alice"], "p")
+    card = opened.options[0]["card"]
+
+    def turn(side, answers, actions, who):
+        return signing.sign(turns.body("g", side, answers, actions), ids[who]).encode()
+
+    good = turn("ishida", 1, [{"type": "bid", "card": card}], "alice")
+    bad = {
+        "wrong side": turn("tokugawa", 1, [{"type": "bid", "card": card}], "alice"),
+        "wrong game": signing.sign(
+            turns.body("other", "ishida", 1, [{"type": "bid", "card": card}]), ids["alice"]
+        ).encode(),
+        "unknown answers": turn("ishida", 7, [{"type": "bid", "card": card}], "alice"),
+        "illegal": turn("ishida", 1, [{"type": "bid", "card": "no-such-card"}], "alice"),
+        "wrong step": turn("ishida", 1, [{"type": "level", "level": "total"}], "alice"),
+        "unsigned": turns.body("g", "ishida", 1, [{"type": "bid", "card": card}]).encode(),
+        "garbage": b"\xff\xfe not a document",
+        "hostile yaml": signing.sign("a: &a [*a, *a]\n", ids["alice"]).encode(),
+        "huge": b"x" * 2_000_000,
+    }
+    head = (root / "records").iterdir()
+    before = sorted(p.name for p in head)
+    for name, data in bad.items():
+        (outcome,) = referee.adjudicate(root, ids["ref"], [(name, data)], NOW)
+        assert not outcome.accepted, name
+        assert "\n" not in outcome.message
+        assert sorted(p.name for p in (root / "records").iterdir()) == before, name
+    assert len(list((root / "rejected").glob("*.reason"))) == len(bad)
+    reason = (root / "rejected" / "0004-illegal.reason").read_text()
+    assert "6.3" in reason
+    (ok,) = referee.adjudicate(root, ids["ref"], [("good", good)], NOW)
+    assert ok.accepted, ok.message
+    (replayed,) = referee.adjudicate(root, ids["ref"], [("again", good)], NOW)
+    assert not replayed.accepted
+    assert gd.last_seq() == 2
+
+
+def test_a_second_adjudication_is_refused_while_one_runs(tmp_path):
+    root, ids, _ = _game(tmp_path)
+    with locked(root), pytest.raises(StoreError, match="locked"):
+        referee.adjudicate(root, ids["ref"], [], NOW)
+
+
+def test_a_step_killed_before_its_record_leaves_the_last_state(tmp_path, monkeypatch):
+    root, ids, definition = _game(tmp_path)
+    gd = GameDir(root)
+    bot = Bot(ids["alice"], definition, "kill")
+    answer = bot.answer(gd.packet(1, "ishida").read_text(), "p").encode()
+    real = chain.write_atomic
+
+    def dies_at_record(path, data):
+        if path.parent.name == "records":
+            raise KeyboardInterrupt("killed")
+        real(path, data)
+
+    monkeypatch.setattr(chain, "write_atomic", dies_at_record)
+    with pytest.raises(KeyboardInterrupt):
+        referee.adjudicate(root, ids["ref"], [("t", answer)], NOW)
+    monkeypatch.setattr(chain, "write_atomic", real)
+    assert gd.last_seq() == 1
+    assert gd.sealed(2).exists()  # the leftovers of the killed step
+    (outcome,) = referee.adjudicate(root, ids["ref"], [("t", answer)], NOW)
+    assert outcome.accepted, outcome.message
+    assert gd.last_seq() == 2
+    assert checks.verify(root).records == 2
+
+
+def test_the_archived_demo_game_verifies():
+    archive = Path(__file__).parent.parent / "games" / "demo"
+    report = checks.verify(archive)
+    assert report.revealed and report.result is not None

@@ -1,0 +1,77 @@
+"""The player's and referee's commands as real processes, each person with their own key
+directory: keys, game new, join, adjudicate, status, view, turn check/sign, reveal,
+verify; and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def seki(home: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SEKI_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "sekigahara_pbem", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def ok(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def test_a_game_by_hand(tmp_path):
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
+    out = ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
+                  "--key", "ref", cwd=tmp_path))  # fmt: skip
+    assert "set up" in out
+    assert "awaiting ishida: bid" in ok(seki(ref, "status", "g", cwd=tmp_path))
+    shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
+    assert "YOUR DECISION: bid" in shown
+    card = shown.split('"card": "')[1].split('"')[0]
+    turn = tmp_path / "bid.yaml"
+    turn.write_text(
+        f"format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
+        f"actions:\n  - {{type: bid, card: {card}}}\n"
+    )
+    ok(seki(alice, "turn", "check", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
+            "--key", "alice", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "turn", "sign", "bid.yaml", "--key", "alice", cwd=tmp_path))
+    assert "record 2" in ok(seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref",
+                                 cwd=tmp_path))  # fmt: skip
+    again = seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref", cwd=tmp_path)
+    assert again.returncode == 1 and "REFUSED" in again.stdout
+    wrong = seki(bob, "turn", "sign", "bid.yaml", "--key", "bob", cwd=tmp_path)
+    assert wrong.returncode == 1 and "not played by bob" in wrong.stderr
+    early = seki(ref, "reveal", "g", "--key", "ref", cwd=tmp_path)
+    assert early.returncode == 1 and "not over" in early.stderr
+    ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
+    assert "verified 2 records" in ok(seki(tmp_path / "anyone", "verify", "g", cwd=tmp_path))
+
+
+def test_bad_input_gives_one_line_errors(tmp_path):
+    home = tmp_path / "home"
+    (tmp_path / "junk.txt").write_bytes(b"\x00\xff junk")
+    for args in (
+        ("verify", "nowhere"),
+        ("status", "nowhere"),
+        ("view", "junk.txt", "--key", "nobody"),
+        ("adjudicate", "nowhere", "junk.txt"),
+        ("join", "junk.txt", "--key", "nobody"),
+        ("game", "new", "x", "--ishida", "junk.txt", "--tokugawa", "junk.txt"),
+    ):
+        done = seki(home, *args, cwd=tmp_path)
+        assert done.returncode != 0, args
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr, args
+        assert len(done.stderr.strip().splitlines()) == 1, (args, done.stderr)

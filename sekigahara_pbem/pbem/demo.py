@@ -88,8 +88,10 @@ def run_demo(root: Path, seed: str, now: str, max_steps: int = 5000) -> DemoResu
         _adjudicate(gd, people["referee"], f"turn-{seq}-{side}.txt", turn, now, result)
         result.turn_files += 1
     result.records = gd.last_seq()
-    checks.reveal(gd.root, people["referee"], now)
-    result.result = checks.verify(gd.root).result
+    final = chain.read_record(gd, definition, result.records)
+    if not final.body["pending"]:  # over: reveal and verify
+        checks.reveal(gd.root, people["referee"], now)
+        result.result = checks.verify(gd.root).result
     return result
 
 

@@ -201,3 +201,18 @@ def test_the_archived_demo_game_verifies():
     archive = Path(__file__).parent.parent / "games" / "demo"
     report = checks.verify(archive)
     assert report.revealed and report.result is not None
+
+
+def test_a_turn_file_survives_the_mail(tmp_path):
+    """CRLF line endings, trailing spaces, pasted into a mail body between other text, and a
+    quoted-printable round trip: the referee still accepts it."""
+    import quopri
+
+    root, ids, definition = _game(tmp_path)
+    gd = GameDir(root)
+    signed = Bot(ids["alice"], definition, "mail").answer(gd.packet(1, "ishida").read_text(), "p")
+    mangled = "\r\n".join(line + "  " for line in signed.splitlines())
+    mail = f"Hello referee,\r\nmy bid:\r\n\r\n{mangled}\r\n\r\nregards, Alice\r\n"
+    through = quopri.decodestring(quopri.encodestring(mail.encode("utf-8")))
+    (outcome,) = referee.adjudicate(root, ids["ref"], [("mail.eml.txt", through)], NOW)
+    assert outcome.accepted, outcome.message

@@ -216,3 +216,25 @@ def test_a_turn_file_survives_the_mail(tmp_path):
     through = quopri.decodestring(quopri.encodestring(mail.encode("utf-8")))
     (outcome,) = referee.adjudicate(root, ids["ref"], [("mail.eml.txt", through)], NOW)
     assert outcome.accepted, outcome.message
+
+
+def test_turn_check_finds_illegal_orders_offline(tmp_path):
+    from sekigahara_pbem.pbem.checking import problems_with
+
+    root, ids, definition = _game(tmp_path)
+    opened = packets.open_packet(
+        definition, GameDir(root).packet(1, "ishida").read_text(), ids["alice"], "p"
+    )
+    card = opened.options[0]["card"]
+    not_held = next(c for c in ("mori-1", "mori-2", "mori-3") if c not in opened.view["own"]["hand"])
+
+    def check(actions, answers=1):
+        turn = turns.Turn("ishida", answers, actions, "")
+        return problems_with(definition, turn, opened)
+
+    assert check([{"type": "bid", "card": card}]) == []
+    assert "6.3" in check([{"type": "bid", "card": not_held}])[0]
+    assert "6.3" in check([{"type": "level", "level": "total"}])[0]
+    twice = check([{"type": "bid", "card": card}, {"type": "bid", "card": card}])
+    assert "no longer your decision" in twice[0]
+    assert "answers" in check([{"type": "bid", "card": card}], answers=5)[0]

@@ -27,9 +27,11 @@ def check(
     packet: Annotated[Path, typer.Option(help="The packet it answers.")],
     key: KeyOption,
 ) -> None:
-    """Check the file against the packet it answers: game, side, sequence, and each action
-    against the legal options listed there."""
+    """Run the order against your own view before you mail it: the game, side and packet
+    answered, then every action with the rules engine on a state built from what you know;
+    the first problem is reported with its rule."""
     from ..pbem import packets
+    from ..pbem.checking import problems_with
 
     try:
         definition, turn = _body(file)
@@ -37,7 +39,7 @@ def check(
         opened = packets.open_packet(
             definition, read_input(packet).decode("utf-8", errors="replace"), identity, str(packet)
         )
-        problems = problems_with(turn, opened)
+        problems = problems_with(definition, turn, opened)
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     for problem in problems:
@@ -45,28 +47,6 @@ def check(
     if problems:
         abort(f"{len(problems)} problem(s); fix them before signing")
     typer.echo(f"{file}: OK ({len(turn.actions)} action(s) answering packet {opened.seq})")
-
-
-def problems_with(turn, packet) -> list[str]:
-    """What can be checked offline: the side, the packet answered, and that the first action
-    is one of the legal options (moves are listed only in part, so a move not listed is
-    reported as unverified rather than illegal)."""
-    out = []
-    if turn.side != packet.side:
-        out.append(f"side: the packet is for {packet.side}, the file says {turn.side}")
-    if turn.answers != packet.seq:
-        out.append(f"answers: the packet is number {packet.seq}, the file says {turn.answers}")
-    if not packet.options:
-        out.append("the packet asks nothing of you")
-        return out
-    first = turn.actions[0]
-    if first not in packet.options:
-        kinds = sorted({o["type"] for o in packet.options})
-        if first.get("type") not in kinds:
-            out.append(f"actions[0]: type {first.get('type')!r} is not possible now ({kinds})")
-        elif first.get("type") != "move":
-            out.append(f"actions[0]: not one of the {len(packet.options)} legal options")
-    return out
 
 
 @app.command("sign")

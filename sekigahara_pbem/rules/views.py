@@ -74,6 +74,7 @@ def _public_phase(phase: dict | None) -> dict | None:
         "mustered": phase["mustered"],
         "sources": list(phase["sources"]),
         "roads": list(phase["roads"]),
+        "entered": {loc: list(froms) for loc, froms in phase["entered"].items()},
     }
 
 
@@ -89,8 +90,11 @@ FIGHT_PUBLIC = (
     "played",
     "finished",
     "owed",
+    "losing",
     "lost",
     "winner",
+    "entered",
+    "card_deployed",
 )
 
 
@@ -107,7 +111,12 @@ def _public_combat(combat: dict | None) -> dict | None:
         if "forces" in fight:
             public["forces"] = {s: len(blocks) for s, blocks in fight["forces"].items()}
             public["deployments"] = [dict(d) for d in fight["deployments"]]
-    return {"side": combat["side"], "resolved": list(combat["resolved"]), "fight": public}
+    return {
+        "side": combat["side"],
+        "resolved": list(combat["resolved"]),
+        "entered": {loc: list(froms) for loc, froms in combat["entered"].items()},
+        "fight": public,
+    }
 
 
 def _own(state: dict, comp: Components, side: str) -> dict:
@@ -125,6 +134,7 @@ def _own(state: dict, comp: Components, side: str) -> dict:
         "blocks": dict(sorted(blocks.items())),
         "moved": sorted(b for b in phase["moved"] if b in mine),
         "arrived": sorted(b for b in phase["arrived"] if b in mine),
+        "arrived_by": {b: r for b, r in sorted(phase["arrived"].items()) if b in mine},
         "sealed": state["sealed"].get(side),
     }
 

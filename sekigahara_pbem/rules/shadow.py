@@ -1,0 +1,149 @@
+"""A full state consistent with what one side knows: its view, filled out with stand-ins.
+
+A player checks an order offline (`seki turn check`) by applying it to this state with
+the engine. Everything the side can see is exact; the enemy's hidden blocks are stand-ins
+with the right counts in the right places (ordinary blocks before leaders, so a stand-in
+is never mistaken for a protagonist), the enemy's hidden cards are arbitrary cards of its
+deck, and no Loyalty Challenge of the enemy is assumed spent (asking about a challenge
+that cannot come is the safe mistake). Random draws differ from the referee's.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .components import Components
+from .state import new_state
+from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES, other
+
+SHADOW_SEED = "5e" * 16
+
+
+def shadow_state(comp: Components, v: dict, options: dict) -> dict:
+    """A state whose view for `v["own"]["side"]` is `v` (see module docstring)."""
+    own = v["own"]
+    side = own["side"]
+    state = new_state(comp, dict(options), rng.new(SHADOW_SEED), v["step"])
+    for key in ("week", "turn", "first", "active", "bid_winner", "result"):
+        state[key] = v[key]
+    state["control"] = dict(v["control"])
+    state["besieged"] = dict(v["besieged"])
+    _blocks(state, comp, v, side)
+    _disks(state, comp, v)
+    _cards(state, comp, v, side)
+    for loc, counts in v["stacks"].items():
+        present = {s for s in SIDES if counts.get(s)}
+        present |= {comp.disks[d].side for d in counts.get("disks", [])}
+        if len(present) > 1 and comp.locations[loc].castle is not None:
+            state["castle_owner"][loc] = v["castles"][loc]
+    if own.get("sealed") is not None:
+        state["sealed"][side] = own["sealed"]
+    for s in v["sealed"]:
+        if s != side:
+            state["sealed"][s] = _stand_in_sealed(state, v["step"], s)
+    state["phase"] = _phase(v, own)
+    state["combat"] = _combat(state, comp, v)
+    return state
+
+
+def _blocks(state: dict, comp: Components, v: dict, side: str) -> None:
+    own = v["own"]
+    for loc, ids in own["blocks"].items():
+        for b in ids:
+            state["blocks"][b] = loc
+    for b in own["recruit"]:
+        state["blocks"][b] = RECRUIT
+    for b in v["mori_box"]:
+        state["blocks"][b] = MORI_BOX
+    for b in v["eliminated"]:
+        state["blocks"][b] = ELIMINATED
+    enemy = other(side)
+    placed: dict[str, int] = {}
+    fight = (v.get("combat") or {}).get("fight") or {}
+    for d in fight.get("deployments", []):
+        for b in d["blocks"]:
+            if comp.blocks[b].side == enemy and state["blocks"][b] == BAG:
+                state["blocks"][b] = fight["location"]
+                placed[fight["location"]] = placed.get(fight["location"], 0) + 1
+    pool = sorted(
+        (b for b in comp.side_blocks(enemy) if state["blocks"][b] == BAG),
+        key=lambda b: (comp.blocks[b].leader, b),
+    )
+    for loc, counts in v["stacks"].items():
+        for _ in range(counts.get(enemy, 0) - placed.get(loc, 0)):
+            state["blocks"][pool.pop(0)] = loc
+    for _ in range(min(v["recruit"][enemy], len(pool))):
+        state["blocks"][pool.pop(0)] = RECRUIT
+
+
+def _disks(state: dict, comp: Components, v: dict) -> None:
+    for d in v["disks_eliminated"]:
+        state["disks"][d] = ELIMINATED
+
+
+def _cards(state: dict, comp: Components, v: dict, side: str) -> None:
+    for s in SIDES:
+        hand = list(v["own"]["hand"]) if s == side else []
+        rest = [c for c in sorted(comp.deck(s)) if c not in hand]
+        fight = (v.get("combat") or {}).get("fight") or {}
+        played = list(fight.get("played", {}).get(s, []))
+        rest = [c for c in rest if c not in played]
+        if s != side:  # the enemy's Loyalty Challenges are kept out of its discard pile
+            rest.sort(key=lambda c: comp.cards[c].kind != "loyalty")
+            hand = rest[: v["hands"][s]]
+            rest = rest[v["hands"][s] :]
+        discard = rest[len(rest) - v["discards"][s] :] if v["discards"][s] else []
+        deck = rest[: len(rest) - len(discard)]
+        state["cards"][s] = {"deck": deck, "hand": hand, "discard": discard}
+
+
+def _stand_in_sealed(state: dict, step: str, side: str) -> object:
+    hand = state["cards"][side]["hand"]
+    if step == "bid":
+        return hand[0] if hand else None
+    return hand[: len(hand) // 2]
+
+
+def _phase(v: dict, own: dict) -> dict | None:
+    public = v["phase"]
+    if public is None:
+        return None
+    return {
+        "level": public["level"],
+        "moves_left": public["moves_left"],
+        "mustered": public["mustered"],
+        "sources": list(public["sources"]),
+        "moved": list(own["moved"]),
+        "arrived": dict(own.get("arrived_by", {})),
+        "roads": list(public["roads"]),
+        "entered": {loc: list(f) for loc, f in public["entered"].items()},
+    }
+
+
+def _combat(state: dict, comp: Components, v: dict) -> dict | None:
+    public = v.get("combat")
+    if public is None:
+        return None
+    fight = public["fight"]
+    if fight is not None:
+        fight = {k: val for k, val in fight.items() if k not in ("forces", "deployments")}
+        fight["entered"] = list(fight.get("entered", []))
+        if "forces" in public["fight"]:
+            loc = fight["location"]
+            gone = {u for units in fight["lost"].values() for u in units}
+            fight["forces"] = {
+                s: sorted(
+                    b
+                    for b, w in state["blocks"].items()
+                    if comp.blocks[b].side == s and (w == loc or b in gone)
+                )
+                for s in public["fight"]["forces"]
+            }
+            fight["deployments"] = [dict(d) for d in public["fight"]["deployments"]]
+            fight["refute"] = None
+    return {
+        "side": public["side"],
+        "resolved": list(public["resolved"]),
+        "entered": {loc: list(f) for loc, f in public["entered"].items()},
+        "queue": [],
+        "fight": fight,
+    }

@@ -226,7 +226,9 @@ def test_turn_check_finds_illegal_orders_offline(tmp_path):
         definition, GameDir(root).packet(1, "ishida").read_text(), ids["alice"], "p"
     )
     card = opened.options[0]["card"]
-    not_held = next(c for c in ("mori-1", "mori-2", "mori-3") if c not in opened.view["own"]["hand"])
+    not_held = next(
+        c for c in ("mori-1", "mori-2", "mori-3") if c not in opened.view["own"]["hand"]
+    )
 
     def check(actions, answers=1):
         turn = turns.Turn("ishida", answers, actions, "")

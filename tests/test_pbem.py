@@ -173,28 +173,46 @@ def test_a_second_adjudication_is_refused_while_one_runs(tmp_path):
         referee.adjudicate(root, ids["ref"], [], NOW)
 
 
-def test_a_step_killed_before_its_record_leaves_the_last_state(tmp_path, monkeypatch):
+@pytest.mark.parametrize("kill_at", ["sealed", "public", "packets", "records", "commit"])
+def test_a_step_killed_anywhere_leaves_a_good_state_and_reruns(tmp_path, monkeypatch, kill_at):
+    """Kill the adjudication as it writes each kind of file (or at its git commit): the
+    last good record stays current and readable, and running again succeeds."""
     root, ids, definition = _game(tmp_path)
     gd = GameDir(root)
-    bot = Bot(ids["alice"], definition, "kill")
-    answer = bot.answer(gd.packet(1, "ishida").read_text(), "p").encode()
-    real = chain.write_atomic
+    answer = Bot(ids["alice"], definition, "kill").answer(gd.packet(1, "ishida").read_text(), "p")
+    real_write, real_commit = chain.write_atomic, referee.git_commit
 
-    def dies_at_record(path, data):
-        if path.parent.name == "records":
-            raise KeyboardInterrupt("killed")
-        real(path, data)
+    def write(path, data):
+        if path.parent.name == kill_at:
+            raise KeyboardInterrupt(f"killed writing {path.name}")
+        real_write(path, data)
 
-    monkeypatch.setattr(chain, "write_atomic", dies_at_record)
+    def commit(root_, message):
+        if kill_at == "commit" and message.startswith("record 2"):
+            raise KeyboardInterrupt("killed at the commit")
+        real_commit(root_, message)
+
+    monkeypatch.setattr(chain, "write_atomic", write)
+    monkeypatch.setattr(referee, "git_commit", commit)
     with pytest.raises(KeyboardInterrupt):
-        referee.adjudicate(root, ids["ref"], [("t", answer)], NOW)
-    monkeypatch.setattr(chain, "write_atomic", real)
-    assert gd.last_seq() == 1
-    assert gd.sealed(2).exists()  # the leftovers of the killed step
-    (outcome,) = referee.adjudicate(root, ids["ref"], [("t", answer)], NOW)
-    assert outcome.accepted, outcome.message
+        referee.adjudicate(root, ids["ref"], [("t", answer.encode())], NOW)
+    monkeypatch.setattr(chain, "write_atomic", real_write)
+    monkeypatch.setattr(referee, "git_commit", real_commit)
+    game_ = referee.open_game(root, ids["ref"])
+    record, _ = referee.current(game_)
+    if kill_at == "commit":  # the record was written: the step happened, only git lags
+        assert record.seq == 2
+    else:
+        assert record.seq == 1
+        (outcome,) = referee.adjudicate(root, ids["ref"], [("t", answer.encode())], NOW)
+        assert outcome.accepted, outcome.message
+    referee.adjudicate(root, ids["ref"], [], NOW)  # commits whatever an interruption left
     assert gd.last_seq() == 2
     assert checks.verify(root).records == 2
+    import subprocess
+
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True)
+    assert status.stdout.strip() == b""
 
 
 def test_the_archived_demo_game_verifies():

@@ -120,7 +120,7 @@ def declare(state: dict, comp: Components, side: str, action: dict, events: list
         raise RuleViolation(
             "8.1", f"no combat to declare at {loc}; still to fight: {', '.join(left) or 'none'}"
         )
-    _open(state, comp, loc, side, combat["entered"].get(loc, []), events)
+    _start_fight(state, comp, loc, side, combat["entered"].get(loc, []), events)
 
 
 def choose_castle(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
@@ -144,7 +144,7 @@ def choose_castle(state: dict, comp: Components, side: str, action: dict, events
         _begin(state, comp, fight, BATTLE, events)
 
 
-def _open(
+def _start_fight(
     state: dict, comp: Components, loc: str, attacker: str, entered: list[str], events: list
 ) -> None:
     """Combat is declared at `loc`: the Mōri Box joins at Osaka (9.3), then the castle's
@@ -258,7 +258,7 @@ def advance(state: dict, comp: Components, events: list) -> None:
         if combat["queue"]:  # 8.8.5: a combat caused by a retreat comes first
             nxt = combat["queue"].pop()
             if all(has_units(state, comp, nxt["location"], s) for s in SIDES):
-                _open(state, comp, nxt["location"], nxt["attacker"], nxt["entered"], events)
+                _start_fight(state, comp, nxt["location"], nxt["attacker"], nxt["entered"], events)
             continue
         left = to_fight(state, comp)
         if len(left) > 1:
@@ -266,7 +266,9 @@ def advance(state: dict, comp: Components, events: list) -> None:
         if not left:
             _end_phase(state, comp, events)
             return
-        _open(state, comp, left[0], combat["side"], combat["entered"].get(left[0], []), events)
+        _start_fight(
+            state, comp, left[0], combat["side"], combat["entered"].get(left[0], []), events
+        )
 
 
 def _step(state: dict, comp: Components, fight: dict, events: list) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..component_files import components_hash, load_components
-from ..crypto import sealing, signing
+from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed
 from ..rules.components import Components
@@ -23,13 +23,6 @@ from . import chain, joins, turns
 from . import documents as docs
 from .game import Definition, Secrets, load, open_secrets
 from .store import GameDir, StoreError, git_commit, locked, write_atomic
-
-REFUSALS = (
-    docs.DocumentError,
-    signing.SignatureError,
-    sealing.SealError,
-    ValueError,
-)
 
 
 class Refused(ValueError):
@@ -89,7 +82,7 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
         for name, data in inputs:
             try:
                 message = _one(game, name, data, now)
-            except (*REFUSALS, Refused) as exc:
+            except ValueError as exc:  # bad documents, signatures, seals, orders: refused
                 kept = game.gd.reject(name, data, str(exc))
                 outcomes.append(Outcome(name, False, f"{exc} (kept as {kept.name})"))
                 git_commit(root, f"rejected {name}")

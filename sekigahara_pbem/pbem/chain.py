@@ -17,7 +17,7 @@ from ..crypto.keys import Identity
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.state import canonical
-from ..rules.views import redact_event, view
+from ..rules.views import VIEW_FORMAT, redact_event, view
 from . import documents as docs
 from . import packets
 from .game import Definition, Secrets
@@ -96,6 +96,7 @@ def write_step(
         "time": now,
         "label": label,
         "inputs": inputs,
+        "view_format": VIEW_FORMAT,
         "public_state": public_hash(state, comp),
         "sealed_state": docs.sha256(sealed_text),
         "pending": pending(state),

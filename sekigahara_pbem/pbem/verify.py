@@ -19,7 +19,7 @@ from ..crypto.seeds import game_seed, verify_seed
 from ..rules.engine import pending
 from ..rules.setup import setup
 from ..rules.state import canonical
-from ..rules.views import redact_event
+from ..rules.views import VIEW_FORMAT, redact_event
 from ..rules.vocab import SIDES
 from . import chain, joins, referee, turns
 from . import documents as docs
@@ -188,6 +188,11 @@ def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> No
 
 
 def _check_state(gd, definition, secrets, comp, where, body, seq, state, events) -> None:
+    if body.get("view_format") != VIEW_FORMAT:
+        raise Discrepancy(
+            f"{where}: written with view format {body.get('view_format')!r}; this tool "
+            f"replays {VIEW_FORMAT!r} (use the tool version game.txt names)"
+        )
     if body.get("public_state") != chain.public_hash(state, comp):
         raise Discrepancy(f"{where}: public_state does not match the replay")
     if body.get("pending") != pending(state):

@@ -14,6 +14,11 @@ from .engine import pending
 from .victory import points
 from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
 
+# The shape of a view. Archives hash public views, so a change to what a view holds must
+# change this name: verify then says which format an archive needs instead of failing on
+# a hash.
+VIEW_FORMAT = "sekigahara-view/1"
+
 
 def view(state: dict, comp: Components, side: str | None) -> dict:
     """The state as `side` (or the public, for None) may see it."""

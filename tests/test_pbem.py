@@ -68,9 +68,15 @@ def test_no_packet_shows_the_other_sides_secrets(demo, comp):
             hidden = hidden_from(state, comp, side)
             seen = set(QUOTED.findall(repr((opened.view, opened.options)).replace("'", '"')))
             assert not hidden & seen, (seq, side, sorted(hidden & seen)[:5])
+            public_part = text.split("openings:")[0] + text.split("section:")[1]
             public_hidden = hidden_from(state, comp, None)
-            assert not {w for w in public_hidden if w in text}, (seq, side)
+            assert not {w for w in public_hidden if w in public_part}, (seq, side)
             checked += 1
+        record = chain.read_record(gd, definition, seq)
+        shown = repr(record.body["events"])
+        for opening in record.body["openings"]:
+            kind, item = opening["value"][:2]
+            assert kind == "sealed" or f"'{item}'" in shown, (seq, opening["value"])
     assert checked > 100
 
 
@@ -258,3 +264,34 @@ def test_turn_check_finds_illegal_orders_offline(tmp_path):
     twice = check([{"type": "bid", "card": card}, {"type": "bid", "card": card}])
     assert "no longer your decision" in twice[0]
     assert "answers" in check([{"type": "bid", "card": card}], answers=5)[0]
+
+
+def test_commitments_hide_every_item_until_the_rules_show_it(demo, comp):
+    """No public file holds an unopened leaf or its salt (so guessing an item and hashing it
+    gets nowhere), and an opening that names another item than the committed one fails."""
+    from sekigahara_pbem.pbem import commitments
+
+    root, result = demo
+    ids = _identities(root)
+    gd = GameDir(root / "game")
+    definition = game.load(gd)
+    secrets = game.open_secrets(gd, definition, ids["referee"])
+    public = "".join(p.read_text() for p in sorted((gd.root / "records").iterdir()))
+    public += "".join(p.read_text().split("section:")[0] for p in gd.root.glob("packets/*"))
+    opened = {o["salt"] for seq in range(1, result.records + 1)
+              for o in chain.read_record(gd, definition, seq).body["openings"]}  # fmt: skip
+    for seq in range(1, result.records + 1, 25):
+        state = chain.open_state(definition, secrets, seq, gd.sealed(seq).read_text())
+        for leaf in commitments.leaves(state, comp, secrets.commit_key, seq):
+            assert leaf.commitment not in public
+            assert leaf.salt.hex() in opened or leaf.salt.hex() not in public
+    record = next(
+        chain.read_record(gd, definition, s)
+        for s in range(2, result.records + 1)
+        if chain.read_record(gd, definition, s).body["openings"]
+    )
+    previous_root = chain.read_record(gd, definition, record.seq - 1).body["commitments"]["root"]
+    opening = record.body["openings"][0]
+    assert commitments.check_opening(opening, previous_root)
+    forged = {**opening, "value": [opening["value"][0], "ii-naomasa", opening["value"][2]]}
+    assert not commitments.check_opening(forged, previous_root)

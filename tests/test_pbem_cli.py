@@ -54,10 +54,21 @@ def test_a_game_by_hand(tmp_path):
     assert again.returncode == 1 and "REFUSED" in again.stdout
     wrong = seki(bob, "turn", "sign", "bid.yaml", "--key", "bob", cwd=tmp_path)
     assert wrong.returncode == 1 and "not played by bob" in wrong.stderr
+    bob_view = ok(seki(bob, "view", "g/packets/000002-tokugawa.txt", "--key", "bob", cwd=tmp_path))
+    bob_card = bob_view.split('"card": "')[1].split('"')[0]
+    (tmp_path / "bob.yaml").write_text(
+        f"format: seki-turn/1\ngame: g\nside: tokugawa\nanswers: 2\n"
+        f"actions:\n  - {{type: bid, card: {bob_card}}}\n"
+    )
+    ok(seki(bob, "turn", "sign", "bob.yaml", "--key", "bob", cwd=tmp_path))
+    ok(seki(ref, "adjudicate", "g", "bob.signed.txt", "--key", "ref", cwd=tmp_path))
+    ok(seki(alice, "view", "g/packets/000002-ishida.txt", "--key", "alice", cwd=tmp_path))
+    bids = ok(seki(alice, "view", "g/packets/000003-ishida.txt", "--key", "alice", cwd=tmp_path))
+    assert "were committed in packet 2" in bids  # both bid cards and both sealed bids
     early = seki(ref, "reveal", "g", "--key", "ref", cwd=tmp_path)
     assert early.returncode == 1 and "not over" in early.stderr
     ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
-    assert "verified 2 records" in ok(seki(tmp_path / "anyone", "verify", "g", cwd=tmp_path))
+    assert "verified 3 records" in ok(seki(tmp_path / "anyone", "verify", "g", cwd=tmp_path))
 
 
 def test_bad_input_gives_one_line_errors(tmp_path):

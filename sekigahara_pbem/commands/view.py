@@ -33,6 +33,42 @@ def view(
         abort(str(exc))
     for line in render(definition.game_id, opened, all_options):
         typer.echo(line)
+    ok, message = _check_openings(definition.game_id, opened)
+    typer.echo(message)
+    if not ok:
+        abort("this packet opens items the referee had not committed to")
+
+
+def _check_openings(game_id: str, packet) -> tuple[bool, str]:
+    """Check what this packet opens against the commitments of the packet before it (if
+    you have viewed it), and remember this packet's commitments for the next one."""
+    from ..crypto.keystore import default_dir
+    from ..pbem.commitments import check_opening
+    from ..pbem.store import write_atomic
+
+    path = default_dir() / "games" / f"{game_id}.roots.json"
+    try:
+        roots = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        roots = {}
+    if packet.root:
+        roots[str(packet.seq)] = packet.root
+        write_atomic(path, json.dumps(roots, sort_keys=True))
+    if not packet.openings:
+        return True, "commitments: nothing opened in this packet"
+    previous = roots.get(str(packet.seq - 1))
+    if previous is None:
+        return True, (
+            f"commitments: {len(packet.openings)} opening(s) not checked: view packet "
+            f"{packet.seq - 1} first"
+        )
+    bad = [o["value"] for o in packet.openings if not check_opening(o, previous)]
+    if bad:
+        return False, f"COMMITMENTS BROKEN: {bad} were not committed in packet {packet.seq - 1}"
+    return True, (
+        f"commitments: all {len(packet.openings)} item(s) shown here were committed in "
+        f"packet {packet.seq - 1}"
+    )
 
 
 def render(game_id: str, packet, all_options: bool) -> list[str]:  # packet: Packet

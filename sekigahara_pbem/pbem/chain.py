@@ -18,8 +18,8 @@ from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.state import canonical
 from ..rules.views import VIEW_FORMAT, redact_event, view
+from . import commitments, packets
 from . import documents as docs
-from . import packets
 from .game import Definition, Secrets
 from .store import GameDir, write_atomic
 
@@ -69,13 +69,32 @@ def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: 
     return out
 
 
+def commitment_fields(
+    comp: Components, key: bytes, seq: int, before: dict | None, state: dict, events: list
+) -> dict:
+    """The record's commitments to every hidden item, and the openings of the items its
+    public events show (pbem/commitments.py)."""
+    now = commitments.leaves(state, comp, key, seq)
+    public = [redact_event(e, None) for e in events]
+    opened = []
+    if before is not None:
+        previous = commitments.leaves(before, comp, key, seq - 1)
+        opened = commitments.openings(previous, state, comp, public)
+    return {
+        "commitments": {"root": commitments.root(now), "leaves": len(now)},
+        "openings": opened,
+    }
+
+
 def write_step(
     gd: GameDir,
     definition: Definition,
     referee: Identity,
+    secrets: Secrets,
     comp: Components,
     seq: int,
     prev: str,
+    before: dict | None,
     state: dict,
     events: list,
     inputs: list[dict],
@@ -84,6 +103,7 @@ def write_step(
     asked: dict,
 ) -> Record:
     """Write everything for record `seq`, the record itself last."""
+    committed = commitment_fields(comp, secrets.commit_key, seq, before, state, events)
     sealed_text = seal_state(definition, seq, state)
     write_atomic(gd.sealed(seq), sealed_text)
     public = view(state, comp, None)
@@ -102,11 +122,14 @@ def write_step(
         "pending": pending(state),
         "asked": asked,
         "events": [redact_event(e, None) for e in events],
+        **committed,
     }
     text = signing.sign(docs.dump(body), referee)
     record = Record(seq, body, text)
     for side in definition.players:
-        packet = packets.build(definition, referee, comp, seq, record.hash, state, events, side)
+        packet = packets.build(
+            definition, referee, comp, seq, record.hash, state, events, side, committed
+        )
         write_atomic(gd.packet(seq, side), packet)
     write_atomic(gd.record(seq), text)
     return record

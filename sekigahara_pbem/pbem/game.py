@@ -8,6 +8,7 @@ game without exposing the referee's own identity key.
 from __future__ import annotations
 
 import base64
+import os
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -20,6 +21,7 @@ from ..crypto.seeds import new_seed, seed_commitment
 from ..rules.state import DEFAULT_OPTIONS
 from ..rules.vocab import SIDES
 from . import documents as docs
+from .commitments import KEY_BYTES
 from .store import GameDir, git_commit, git_init, write_atomic
 
 GAME_FORMAT = "seki-game/1"
@@ -62,6 +64,7 @@ class Definition:
 class Secrets:
     seed: bytes
     state_key: X25519PrivateKey
+    commit_key: bytes  # K of pbem/commitments.py
 
 
 def check_game_id(game_id: str) -> str:
@@ -88,6 +91,7 @@ def create(
         raise ValueError(f"unknown game option {unknown[0]!r}")
     seed = new_seed()
     state_key = X25519PrivateKey.generate()
+    commit_key = os.urandom(KEY_BYTES)
     body = {
         "format": GAME_FORMAT,
         "game": game_id,
@@ -105,19 +109,24 @@ def create(
     git_init(root)
     text = signing.sign(docs.dump(body), referee)
     write_atomic(gd.definition, text)
-    write_atomic(gd.secrets, _seal_secrets(game_id, referee, seed, state_key))
+    write_atomic(gd.secrets, _seal_secrets(game_id, referee, Secrets(seed, state_key, commit_key)))
     git_commit(root, f"game {game_id}: created")
     return parse(text, gd.definition.name)
 
 
 def secrets_text(secrets: Secrets) -> str:
     """The referee's secrets as YAML: sealed during the game, published by `reveal`."""
-    key = _b64(secrets.state_key.private_bytes_raw())
-    return docs.dump({"format": SECRETS_FORMAT, "seed": secrets.seed.hex(), "state_key": key})
+    body = {
+        "format": SECRETS_FORMAT,
+        "seed": secrets.seed.hex(),
+        "state_key": _b64(secrets.state_key.private_bytes_raw()),
+        "commit_key": secrets.commit_key.hex(),
+    }
+    return docs.dump(body)
 
 
-def _seal_secrets(game_id: str, referee: Identity, seed: bytes, key: X25519PrivateKey) -> str:
-    plain = secrets_text(Secrets(seed, key))
+def _seal_secrets(game_id: str, referee: Identity, secrets: Secrets) -> str:
+    plain = secrets_text(secrets)
     context = sealing.SealContext(game_id, 0, referee.public.name, "referee-secrets")
     token = sealing.seal_text(plain.encode("utf-8"), referee.public.encryption, context)
     return docs.wrap(token)
@@ -168,6 +177,9 @@ def parse_secrets(text: str, where: str) -> Secrets:
     try:
         seed = bytes.fromhex(docs.field(body, "seed", str, where))
         key = X25519PrivateKey.from_private_bytes(_unb64(docs.field(body, "state_key", str, where)))
+        commit_key = bytes.fromhex(docs.field(body, "commit_key", str, where))
     except ValueError as exc:
         raise docs.DocumentError(where, str(exc)) from None
-    return Secrets(seed, key)
+    if len(commit_key) != KEY_BYTES:
+        raise docs.DocumentError(f"{where}: commit_key", f"expected {KEY_BYTES} bytes")
+    return Secrets(seed, key, commit_key)

@@ -35,6 +35,8 @@ class Packet:
     view: dict
     events: list
     options: list
+    root: str | None  # the commitments' Merkle root (pbem/commitments.py)
+    openings: list
 
 
 def _context(definition: Definition, seq: int, side: str) -> sealing.SealContext:
@@ -50,6 +52,7 @@ def build(
     state: dict,
     events: list,
     side: str,
+    committed: dict,
 ) -> str:
     section = {
         "format": SECTION_FORMAT,
@@ -68,6 +71,7 @@ def build(
         "to": side,
         "record": record_hash,
         "pending": pending(state),
+        **committed,
         "section": docs.wrap(token),
     }
     return signing.sign(docs.dump(body), referee)
@@ -98,4 +102,6 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
         view=section.get("view", {}),
         events=section.get("events", []),
         options=section.get("options", []),
+        root=(body.get("commitments") or {}).get("root"),
+        openings=body.get("openings") or [],
     )

@@ -132,8 +132,8 @@ def _start(game: Game, now: str) -> None:
     state, events = setup(game.comp, seed, game.definition.options)
     asked = chain.asked_since([], pending(state), {}, None, 1)
     chain.write_step(
-        game.gd, game.definition, game.referee, game.comp, 1, game.definition.hash,
-        state, events, inputs, "setup (rule 5)", now, asked,
+        game.gd, game.definition, game.referee, game.secrets, game.comp, 1,
+        game.definition.hash, None, state, events, inputs, "setup (rule 5)", now, asked,
     )  # fmt: skip
     git_commit(game.gd.root, "record 1: setup (rule 5)")
 
@@ -163,8 +163,8 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     ]
     new_asked = chain.asked_since(pending(state), pending(new), asked, turn.side, new_seq)
     chain.write_step(
-        game.gd, game.definition, game.referee, game.comp, new_seq, record.hash,
-        new, events, inputs, label, now, new_asked,
+        game.gd, game.definition, game.referee, game.secrets, game.comp, new_seq,
+        record.hash, state, new, events, inputs, label, now, new_asked,
     )  # fmt: skip
     git_commit(game.gd.root, f"record {new_seq}: {label}")
     return f"record {new_seq}: {label} ({len(turn.actions)} action(s))"

@@ -21,7 +21,7 @@ from ..rules.setup import setup
 from ..rules.state import canonical
 from ..rules.views import VIEW_FORMAT, redact_event
 from ..rules.vocab import SIDES
-from . import chain, joins, referee, turns
+from . import chain, commitments, joins, referee, turns
 from . import documents as docs
 from .game import REFEREE, Definition, load, parse_secrets, secrets_text
 from .store import GameDir, StoreError, git_commit, locked, write_atomic
@@ -94,7 +94,7 @@ def verify(root: Path) -> Report:
             seeds[REFEREE], seeds["ishida"], seeds["tokugawa"], game_id=definition.game_id
         )
         state, events = setup(comp, seed, definition.options)
-    prev, asked = definition.hash, {}
+    prev, asked, previous_root, before_state = definition.hash, {}, None, None
     last = gd.last_seq()
     for seq in range(1, last + 1):
         where = f"records/{seq:06d}.txt"
@@ -117,8 +117,15 @@ def verify(root: Path) -> Report:
             if state is not None:
                 before = pending(state)
                 state, events = referee.apply_turn(comp, state, turn, where)
+        _check_openings(where, body, previous_root)
         if state is not None:
             _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
+            committed = chain.commitment_fields(
+                comp, secrets.commit_key, seq, before_state, state, events
+            )
+            if {k: body.get(k) for k in committed} != committed:
+                raise Discrepancy(f"{where}: commitments or openings do not match the replay")
+            before_state = state
             asked = chain.asked_since(
                 before, pending(state), asked, None if seq == 1 else turn.side, seq
             )
@@ -128,6 +135,7 @@ def verify(root: Path) -> Report:
             asked = body.get("asked", {})
         report.packets += _check_packets(gd, definition, where, seq, record)
         prev = record.hash
+        previous_root = (body.get("commitments") or {}).get("root")
         report.records = seq
     if state is not None:
         report.result = state["result"]
@@ -181,6 +189,14 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, seq: int)
     return turn, text
 
 
+def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
+    """Every item a record opens was committed under the previous record's root; this
+    needs no secret, so it holds before the reveal too."""
+    for i, opening in enumerate(body.get("openings") or []):
+        if previous_root is None or not commitments.check_opening(opening, previous_root):
+            raise Discrepancy(f"{where}: openings[{i}] was not committed in the record before")
+
+
 def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> None:
     want = [{"file": name, "sha256": docs.sha256(text)} for name, text in expected]
     if body.get("inputs") != want:
@@ -225,6 +241,7 @@ def _check_packets(gd: GameDir, definition: Definition, where: str, seq: int, re
         expect = {"game": definition.game_id, "seq": seq, "to": side, "record": record.hash}
         if any(body.get(k) != v for k, v in expect.items()):
             raise Discrepancy(f"{name}: does not belong to {where}")
-        if body.get("pending") != record.body.get("pending"):
-            raise Discrepancy(f"{name}: pending differs from {where}")
+        for key in ("pending", "commitments", "openings"):
+            if body.get(key) != record.body.get(key):
+                raise Discrepancy(f"{name}: {key} differs from {where}")
     return len(SIDES)

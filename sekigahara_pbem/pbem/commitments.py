@@ -1,0 +1,158 @@
+"""Per-item commitments: every hidden item is committed in every record, and opened when
+the rules show it, so a player can check during the game that a block deployed, a card
+played or a bid revealed is the one the referee had committed to before.
+
+After each record the hidden items (blocks not face up, cards in hands and draw piles in
+order, sealed decisions) become leaves:
+
+    leaf = commit(canonical_json([kind, item, place]), salt)      (crypto/commitments.py)
+    salt = HMAC-SHA256(K, canonical_json([seq, kind, item]))
+
+with K the game's commitment key (a referee secret, published by `reveal`). Salts are fresh
+in every record, so leaves cannot be followed from one record to the next, and a salt
+opened for one item says nothing about any other. The record publishes only the Merkle
+root of the sorted leaves (RFC 6962 hashing: 0x00 before a leaf, 0x01 before two nodes),
+and the number of leaves. When record N shows an item that was hidden after record N-1,
+it opens that leaf: its value, salt, index and Merkle path, checkable against record N-1's
+root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from ..crypto.commitments import canonical_json, commit
+from ..rules.components import Components
+from ..rules.state import canonical
+from ..rules.vocab import ELIMINATED, MORI_BOX, SIDES
+
+KEY_BYTES = 32
+
+
+@dataclass(frozen=True)
+class Leaf:
+    key: tuple  # (kind, item): what is opened
+    value: list  # [kind, item, place]
+    salt: bytes
+    commitment: str
+
+
+def salt_for(key: bytes, seq: int, kind: str, item: str) -> bytes:
+    return hmac.new(key, canonical_json([seq, kind, item]).encode(), hashlib.sha256).digest()
+
+
+def hidden_items(state: dict, comp: Components) -> list[tuple[str, str, str]]:
+    """(kind, item, place) for everything the public cannot see now."""
+    fight = state["combat"]["fight"] if state["combat"] else None
+    shown = {b for d in fight.get("deployments", []) for b in d["blocks"]} if fight else set()
+    items = [
+        ("block", b, where)
+        for b, where in sorted(state["blocks"].items())
+        if where not in (ELIMINATED, MORI_BOX) and b not in shown
+    ]
+    for side in SIDES:
+        piles = state["cards"][side]
+        items += [("card", c, f"hand:{side}") for c in sorted(piles["hand"])]
+        top_first = list(reversed(piles["deck"]))
+        items += [("card", c, f"deck:{side}:{i}") for i, c in enumerate(top_first)]
+    for side, value in sorted(state["sealed"].items()):
+        items.append(("sealed", side, canonical(value)))
+    return items
+
+
+def leaves(state: dict, comp: Components, key: bytes, seq: int) -> list[Leaf]:
+    out = []
+    for kind, item, place in hidden_items(state, comp):
+        salt = salt_for(key, seq, kind, item)
+        value = [kind, item, place]
+        out.append(Leaf((kind, item), value, salt, commit(canonical_json(value), salt)))
+    return sorted(out, key=lambda leaf: leaf.commitment)
+
+
+def _leaf_hash(commitment: str) -> bytes:
+    return hashlib.sha256(b"\x00" + bytes.fromhex(commitment)).digest()
+
+
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def _levels(commitments: list[str]) -> list[list[bytes]]:
+    level = [_leaf_hash(c) for c in commitments] or [hashlib.sha256(b"").digest()]
+    levels = [level]
+    while len(level) > 1:
+        level = [
+            _node(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+            for i in range(0, len(level), 2)
+        ]
+        levels.append(level)
+    return levels
+
+
+def root(leaf_list: list[Leaf]) -> str:
+    return _levels([leaf.commitment for leaf in leaf_list])[-1][0].hex()
+
+
+def _path(levels: list[list[bytes]], index: int) -> list[str]:
+    path = []
+    for level in levels[:-1]:
+        sibling = index ^ 1
+        path.append(level[sibling].hex() if sibling < len(level) else "")
+        index //= 2
+    return path
+
+
+def root_from_path(commitment: str, index: int, path: list[str]) -> str:
+    """The root a leaf and its path lead to (an empty step: no sibling at that level)."""
+    node = _leaf_hash(commitment)
+    for step in path:
+        if step:
+            sibling = bytes.fromhex(step)
+            node = _node(node, sibling) if index % 2 == 0 else _node(sibling, node)
+        index //= 2
+    return node.hex()
+
+
+def openings(before: list[Leaf], after_state: dict, comp: Components, public_events: list) -> list:
+    """The leaves of the previous record that this record's public events show, or that a
+    reveal of sealed decisions resolves, with what checks them against the previous root."""
+    shown: set[str] = set()
+    for event in public_events:
+        shown |= _strings(event)
+    still_sealed = set(after_state["sealed"])
+    levels = _levels([leaf.commitment for leaf in before])
+    out = []
+    for index, leaf in enumerate(before):
+        kind, item = leaf.key
+        opened = item in shown if kind != "sealed" else item not in still_sealed
+        if opened:
+            out.append(
+                {
+                    "value": leaf.value,
+                    "salt": leaf.salt.hex(),
+                    "index": index,
+                    "path": _path(levels, index),
+                }
+            )
+    return out
+
+
+def check_opening(opening: dict, previous_root: str) -> bool:
+    """True iff an opening proves its value was committed under the previous root."""
+    try:
+        commitment = commit(canonical_json(opening["value"]), bytes.fromhex(opening["salt"]))
+        return root_from_path(commitment, opening["index"], opening["path"]) == previous_root
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _strings(data: object) -> set[str]:
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(_strings(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(_strings(v) for v in data)) if data else set()
+    return set()

@@ -26,9 +26,24 @@ QUOTED = re.compile(r'"([^"\\]*)"')
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
+    """One whole demo game, the same every run: the parties' seeds are fixed here (in play
+    they come from the operating system), and the bots' choices are seeded."""
+    import hashlib
+
+    from sekigahara_pbem.pbem import joins
+
     root = tmp_path_factory.mktemp("demo")
-    result = run_demo(root, "test-demo", NOW)
+    counter = iter(range(100))
+
+    def fixed_seed() -> bytes:
+        return hashlib.sha256(f"test-seed-{next(counter)}".encode()).digest()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game, "new_seed", fixed_seed)
+        patch.setattr(joins, "new_seed", fixed_seed)
+        result = run_demo(root, "test-demo", NOW)
     assert not result.refused
+    assert result.records > 100  # a game long enough to exercise combat and the weeks
     return root, result
 
 

@@ -297,7 +297,7 @@ def test_commitments_hide_every_item_until_the_rules_show_it(demo, comp):
               for o in chain.read_record(gd, definition, seq).body["openings"]}  # fmt: skip
     for seq in range(1, result.records + 1, 25):
         state = chain.open_state(definition, secrets, seq, gd.sealed(seq).read_text())
-        for leaf in commitments.leaves(state, comp, secrets.commit_key, seq):
+        for leaf in commitments.leaves(state, secrets.commit_key, seq):
             assert leaf.commitment not in public
             assert leaf.salt.hex() in opened or leaf.salt.hex() not in public
     record = next(

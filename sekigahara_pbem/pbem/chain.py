@@ -69,17 +69,15 @@ def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: 
     return out
 
 
-def commitment_fields(
-    comp: Components, key: bytes, seq: int, before: dict | None, state: dict, events: list
-) -> dict:
+def commitment_fields(key: bytes, seq: int, before: dict | None, state: dict, events: list) -> dict:
     """The record's commitments to every hidden item, and the openings of the items its
     public events show (pbem/commitments.py)."""
-    now = commitments.leaves(state, comp, key, seq)
+    now = commitments.leaves(state, key, seq)
     public = [redact_event(e, None) for e in events]
     opened = []
     if before is not None:
-        previous = commitments.leaves(before, comp, key, seq - 1)
-        opened = commitments.openings(previous, state, comp, public)
+        previous = commitments.leaves(before, key, seq - 1)
+        opened = commitments.openings(previous, state, public)
     return {
         "commitments": {"root": commitments.root(now), "leaves": len(now)},
         "openings": opened,
@@ -103,7 +101,7 @@ def write_step(
     asked: dict,
 ) -> Record:
     """Write everything for record `seq`, the record itself last."""
-    committed = commitment_fields(comp, secrets.commit_key, seq, before, state, events)
+    committed = commitment_fields(secrets.commit_key, seq, before, state, events)
     sealed_text = seal_state(definition, seq, state)
     write_atomic(gd.sealed(seq), sealed_text)
     public = view(state, comp, None)

@@ -24,7 +24,6 @@ import hmac
 from dataclasses import dataclass
 
 from ..crypto.commitments import canonical_json, commit
-from ..rules.components import Components
 from ..rules.state import canonical
 from ..rules.vocab import ELIMINATED, MORI_BOX, SIDES
 
@@ -43,7 +42,7 @@ def salt_for(key: bytes, seq: int, kind: str, item: str) -> bytes:
     return hmac.new(key, canonical_json([seq, kind, item]).encode(), hashlib.sha256).digest()
 
 
-def hidden_items(state: dict, comp: Components) -> list[tuple[str, str, str]]:
+def hidden_items(state: dict) -> list[tuple[str, str, str]]:
     """(kind, item, place) for everything the public cannot see now."""
     fight = state["combat"]["fight"] if state["combat"] else None
     shown = {b for d in fight.get("deployments", []) for b in d["blocks"]} if fight else set()
@@ -62,9 +61,9 @@ def hidden_items(state: dict, comp: Components) -> list[tuple[str, str, str]]:
     return items
 
 
-def leaves(state: dict, comp: Components, key: bytes, seq: int) -> list[Leaf]:
+def leaves(state: dict, key: bytes, seq: int) -> list[Leaf]:
     out = []
-    for kind, item, place in hidden_items(state, comp):
+    for kind, item, place in hidden_items(state):
         salt = salt_for(key, seq, kind, item)
         value = [kind, item, place]
         out.append(Leaf((kind, item), value, salt, commit(canonical_json(value), salt)))
@@ -115,7 +114,7 @@ def root_from_path(commitment: str, index: int, path: list[str]) -> str:
     return node.hex()
 
 
-def openings(before: list[Leaf], after_state: dict, comp: Components, public_events: list) -> list:
+def openings(before: list[Leaf], after_state: dict, public_events: list) -> list:
     """The leaves of the previous record that this record's public events show, or that a
     reveal of sealed decisions resolves, with what checks them against the previous root."""
     shown: set[str] = set()

@@ -121,7 +121,7 @@ def verify(root: Path) -> Report:
         if state is not None:
             _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
             committed = chain.commitment_fields(
-                comp, secrets.commit_key, seq, before_state, state, events
+                secrets.commit_key, seq, before_state, state, events
             )
             if {k: body.get(k) for k in committed} != committed:
                 raise Discrepancy(f"{where}: commitments or openings do not match the replay")

@@ -127,7 +127,8 @@ def write_atomic(path: Path, data: bytes | str) -> None:
 @contextmanager
 def locked(root: Path) -> Iterator[None]:
     """Hold the game's lock; a second adjudication is refused at once, not queued."""
-    root.mkdir(parents=True, exist_ok=True)
+    if not root.is_dir():
+        raise StoreError(f"{root}: no such game directory")
     with open(root / ".lock", "a") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

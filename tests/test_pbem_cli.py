@@ -54,12 +54,13 @@ def test_a_game_by_hand(tmp_path):
     assert again.returncode == 1 and "REFUSED" in again.stdout
     wrong = seki(bob, "turn", "sign", "bid.yaml", "--key", "bob", cwd=tmp_path)
     assert wrong.returncode == 1 and "not played by bob" in wrong.stderr
-    bob_view = ok(seki(bob, "view", "g/packets/000002-tokugawa.txt", "--key", "bob", cwd=tmp_path))
-    bob_card = bob_view.split('"card": "')[1].split('"')[0]
-    (tmp_path / "bob.yaml").write_text(
-        f"format: seki-turn/1\ngame: g\nside: tokugawa\nanswers: 2\n"
-        f"actions:\n  - {{type: bid, card: {bob_card}}}\n"
-    )
+    ok(seki(bob, "turn", "new", "g/packets/000002-tokugawa.txt", "--key", "bob",
+            "--out", "bob.yaml", cwd=tmp_path))  # fmt: skip
+    template = (tmp_path / "bob.yaml").read_text()
+    first = next(x for x in template.splitlines() if x.startswith("#   - "))
+    (tmp_path / "bob.yaml").write_text(template + "  " + first[4:] + "\n")
+    ok(seki(bob, "turn", "check", "bob.yaml", "--packet", "g/packets/000002-tokugawa.txt",
+            "--key", "bob", cwd=tmp_path))  # fmt: skip
     ok(seki(bob, "turn", "sign", "bob.yaml", "--key", "bob", cwd=tmp_path))
     ok(seki(ref, "adjudicate", "g", "bob.signed.txt", "--key", "ref", cwd=tmp_path))
     ok(seki(alice, "view", "g/packets/000002-ishida.txt", "--key", "alice", cwd=tmp_path))

@@ -21,6 +21,33 @@ def _body(path: Path):  # -> (definition, Turn)
     return definition, turns.parse_body(definition, text, str(path))
 
 
+@app.command("new")
+def new(
+    packet: Annotated[Path, typer.Argument(help="The packet you are answering.")],
+    key: KeyOption,
+    out: Annotated[Path | None, typer.Option(help="Default: turn-<game>-<seq>.yaml")] = None,
+) -> None:
+    """Write a turn file template for the decision the packet asks of you, with every
+    legal option listed as a comment, ready to edit, check and sign."""
+    from ..pbem import documents, packets
+    from ..pbem.checking import template
+    from ..pbem.store import write_atomic
+
+    try:
+        text = read_input(packet).decode("utf-8", errors="replace")
+        definition = saved_definition(documents.peek_game(text, str(packet)))
+        opened = packets.open_packet(definition, text, load_identity(key), str(packet))
+        if not opened.options:
+            raise ValueError(f"{packet}: nothing is asked of you in this packet")
+        out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
+        if out.exists():
+            raise ValueError(f"{out} exists; not overwriting it")
+        write_atomic(out, template(definition.game_id, opened))
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    typer.echo(f"wrote {out}: put your actions under 'actions:', then seki turn check / sign")
+
+
 @app.command("check")
 def check(
     file: Annotated[Path, typer.Argument(help="Your unsigned turn file (YAML).")],

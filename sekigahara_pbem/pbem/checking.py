@@ -1,10 +1,13 @@
-"""Checking a turn file offline, as its player: against the packet it answers and, action
-by action, with the rules engine on a shadow of the game built from the player's own view
-(rules/shadow.py). What the player cannot know (the enemy's hidden pieces, random draws)
-is stood in for, so a file that passes is accepted unless a draw or a hidden piece it
-could not foresee changes things."""
+"""Writing and checking a turn file offline, as its player: a template listing the legal
+options, then a check against the packet it answers and, action by action, with the rules
+engine on a shadow of the game built from the player's own view (rules/shadow.py). What
+the player cannot know (the enemy's hidden pieces, random draws) is stood in for, so a file
+that passes is accepted unless a draw or a hidden piece it could not foresee changes
+things."""
 
 from __future__ import annotations
+
+import yaml
 
 from ..component_files import load_components
 from ..rules.engine import apply, pending
@@ -13,6 +16,38 @@ from ..rules.vocab import Malformed, RuleViolation
 from .game import Definition
 from .packets import Packet
 from .turns import Turn
+
+MAX_LISTED = 300
+
+
+def template(game_id: str, packet: Packet) -> str:
+    """A turn file to fill in: the header filled, the legal options as comments."""
+    v = packet.view
+    asked = next(d for d in v["pending"] if d["side"] == packet.side)
+    where = f" at {asked['location']}" if asked.get("location") else ""
+    lines = [
+        f"# Game {game_id}, packet {packet.seq}, {packet.side}: week {v['week']} turn "
+        f"{v['turn']}, {v['step']} step.",
+        f"# You are asked: {asked['decision']}{where}. Copy the action(s) you choose under",
+        "# 'actions:' (as '  - {...}'), in order; then: seki turn check, seki turn sign.",
+        f"# {len(packet.options)} legal option(s):",
+    ]
+    for option in packet.options[:MAX_LISTED]:
+        flow = yaml.safe_dump(
+            option, default_flow_style=True, sort_keys=False, width=10_000
+        ).strip()
+        lines.append(f"#   - {flow}")
+    if len(packet.options) > MAX_LISTED:
+        lines.append(f"#   … and {len(packet.options) - MAX_LISTED} more (seki view --all-options)")
+    lines += [
+        "format: seki-turn/1",
+        f"game: {game_id}",
+        f"side: {packet.side}",
+        f"answers: {packet.seq}",
+        "actions:",
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[str]:

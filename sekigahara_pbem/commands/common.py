@@ -10,6 +10,8 @@ import typer
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
+    from ..pbem.game import Definition
+    from ..pbem.packets import Packet
 
 
 def abort(text: str, code: int = 1) -> NoReturn:
@@ -67,12 +69,28 @@ def read_input(path: Path) -> bytes:
     return data
 
 
+def read_text(path: Path) -> str:
+    """A file a person sent, as text (bytes that are not UTF-8 become U+FFFD and fail the
+    signature check with a clear message rather than a decoding error)."""
+    return read_input(path).decode("utf-8", errors="replace")
+
+
+def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]:
+    """A packet sent to you: the game it names (saved when you joined), the referee's
+    signature checked, your section opened."""
+    from ..pbem import documents, packets
+
+    text = read_text(path)
+    definition = saved_definition(documents.peek_game(text, str(path)))
+    return definition, packets.open_packet(definition, text, identity, str(path))
+
+
 def utc_now() -> str:
     """The command's clock: the only place the time enters a game."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def saved_definition(game_id: str):  # -> Definition
+def saved_definition(game_id: str) -> Definition:
     """The game definition a player saved when joining (`seki join`)."""
     from ..crypto.keystore import default_dir
     from ..pbem import game

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, read_input
+from .common import KeyOption, abort, load_identity, read_text
 
 
 def join(
@@ -22,7 +22,7 @@ def join(
 
     try:
         identity = load_identity(key)
-        text = read_input(request).decode("utf-8", errors="replace")
+        text = read_text(request)
         definition = game.parse(text, str(request))
         answer = joins.make_join(definition, identity)
         side = definition.side_of(identity.public)

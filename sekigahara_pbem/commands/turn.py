@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, read_input, saved_definition
+from .common import KeyOption, abort, load_identity, open_own_packet, read_text, saved_definition
+
+if TYPE_CHECKING:
+    from ..pbem.game import Definition
+    from ..pbem.turns import Turn
 
 app = typer.Typer(help="Check and sign your turn files.", no_args_is_help=True)
 
 
-def _body(path: Path):  # -> (definition, Turn)
+def _body(path: Path) -> tuple[Definition, Turn]:
     from ..pbem import documents, turns
 
-    text = read_input(path).decode("utf-8", errors="replace")
+    text = read_text(path)
     game_id = documents.load(text, str(path), turns.TURN_FORMAT).get("game")
     definition = saved_definition(str(game_id))
     return definition, turns.parse_body(definition, text, str(path))
@@ -29,14 +33,11 @@ def new(
 ) -> None:
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
-    from ..pbem import documents, packets
     from ..pbem.checking import template
     from ..pbem.store import write_atomic
 
     try:
-        text = read_input(packet).decode("utf-8", errors="replace")
-        definition = saved_definition(documents.peek_game(text, str(packet)))
-        opened = packets.open_packet(definition, text, load_identity(key), str(packet))
+        definition, opened = open_own_packet(packet, load_identity(key))
         if not opened.options:
             raise ValueError(f"{packet}: nothing is asked of you in this packet")
         out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
@@ -57,15 +58,13 @@ def check(
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
     the first problem is reported with its rule."""
-    from ..pbem import packets
     from ..pbem.checking import problems_with
 
     try:
         definition, turn = _body(file)
-        identity = load_identity(key)
-        opened = packets.open_packet(
-            definition, read_input(packet).decode("utf-8", errors="replace"), identity, str(packet)
-        )
+        packet_game, opened = open_own_packet(packet, load_identity(key))
+        if packet_game.game_id != definition.game_id:
+            raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
         problems = problems_with(definition, turn, opened)
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))

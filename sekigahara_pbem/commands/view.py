@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, read_input, saved_definition
+from .common import KeyOption, abort, load_identity, open_own_packet
 
 
 def view(
@@ -20,14 +20,10 @@ def view(
     ] = False,
 ) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you."""
-    from ..pbem import documents, packets
     from ..reports import render_text
 
     try:
-        identity = load_identity(key)
-        text = read_input(packet).decode("utf-8", errors="replace")
-        definition = saved_definition(documents.peek_game(text, str(packet)))
-        opened = packets.open_packet(definition, text, identity, str(packet))
+        definition, opened = open_own_packet(packet, load_identity(key))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     typer.echo(render_text(definition.game_id, opened, all_options), nl=False)

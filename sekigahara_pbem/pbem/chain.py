@@ -99,8 +99,10 @@ def write_step(
     label: str,
     now: str,
     asked: dict,
+    extra: dict | None = None,
 ) -> Record:
-    """Write everything for record `seq`, the record itself last."""
+    """Write everything for record `seq`, the record itself last. `extra` holds the
+    optional fields: kind (deadline, takeback), undo, clock."""
     committed = commitment_fields(secrets.commit_key, seq, before, state, events)
     sealed_text = seal_state(definition, seq, state)
     write_atomic(gd.sealed(seq), sealed_text)
@@ -121,6 +123,7 @@ def write_step(
         "asked": asked,
         "events": [redact_event(e, None) for e in events],
         **committed,
+        **(extra or {}),
     }
     text = signing.sign(docs.dump(body), referee)
     record = Record(seq, body, text)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 from dataclasses import dataclass
+from email.utils import parseaddr
 from importlib.metadata import version
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
 from ..rules.state import DEFAULT_OPTIONS
 from ..rules.vocab import SIDES
+from . import clock as clocks
 from . import documents as docs
 from .commitments import KEY_BYTES
 from .store import GameDir, git_commit, git_init, write_atomic
@@ -27,6 +30,7 @@ from .store import GameDir, git_commit, git_init, write_atomic
 GAME_FORMAT = "seki-game/1"
 SECRETS_FORMAT = "seki-referee-secrets/1"
 REFEREE = "referee"
+ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9.-]{1,253}")
 
 
 def tool_version() -> str:
@@ -51,6 +55,8 @@ class Definition:
     state_key: X25519PublicKey
     referee_seed: str  # commitment
     text: str  # the signed document as stored
+    deadlines: clocks.Settings | None = None
+    addresses: dict[str, str] | None = None  # side or "referee" -> mail address
 
     @property
     def hash(self) -> str:
@@ -73,6 +79,14 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
+def check_address(text: str, where: str) -> str:
+    """A bare mail address (no display name, no header injection)."""
+    name, address = parseaddr(text)
+    if name or address != text or not ADDRESS.fullmatch(address):
+        raise ValueError(f"{where}: {text!r} is not a mail address like name@example.org")
+    return address
+
+
 def create(
     root: Path,
     game_id: str,
@@ -81,9 +95,15 @@ def create(
     components: str,
     options: dict,
     now: str,
+    deadlines: clocks.Settings | None = None,
+    addresses: dict[str, str] | None = None,
 ) -> Definition:
     """Write game.txt and the sealed referee secrets, start the git archive."""
     check_game_id(game_id)
+    for who, address in (addresses or {}).items():
+        if who not in (*SIDES, REFEREE):
+            raise ValueError(f"mail address for {who!r}: expected ishida, tokugawa or referee")
+        check_address(address, f"mail address for {who}")
     if root.exists() and any(root.iterdir()):
         raise ValueError(f"{root} exists and is not empty")
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
@@ -104,6 +124,10 @@ def create(
         "state_key": _b64(state_key.public_key().public_bytes_raw()),
         "referee_seed": seed_commitment(seed, REFEREE),
     }
+    if deadlines is not None:
+        body["deadlines"] = deadlines.as_dict()
+    if addresses:
+        body["mail"] = dict(sorted(addresses.items()))
     gd = GameDir(root)
     root.mkdir(parents=True, exist_ok=True)
     git_init(root)
@@ -143,6 +167,8 @@ def parse(text: str, where: str) -> Definition:
         state_key = X25519PublicKey.from_public_bytes(
             _unb64(docs.field(body, "state_key", str, where))
         )
+        deadlines = clocks.parse_settings(body["deadlines"], where) if "deadlines" in body else None
+        addresses = _addresses(body.get("mail"), where)
     except ValueError as exc:
         raise docs.DocumentError(where, str(exc)) from None
     signing.verify(text, [referee])
@@ -155,7 +181,22 @@ def parse(text: str, where: str) -> Definition:
         state_key=state_key,
         referee_seed=docs.field(body, "referee_seed", str, where),
         text=text,
+        deadlines=deadlines,
+        addresses=addresses,
     )
+
+
+def _addresses(raw: object, where: str) -> dict[str, str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: mail: expected a mapping of side to address")
+    out = {}
+    for who, address in raw.items():
+        if who not in (*SIDES, REFEREE) or not isinstance(address, str):
+            raise ValueError(f"{where}: mail: {who!r}: expected ishida, tokugawa or referee")
+        out[who] = check_address(address, f"{where}: mail: {who}")
+    return out
 
 
 def load(gd: GameDir) -> Definition:

@@ -16,17 +16,17 @@ from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed
 from ..rules.components import Components
-from ..rules.engine import apply, pending
+from ..rules.engine import pending
 from ..rules.setup import setup
-from ..rules.vocab import SIDES, Malformed, RuleViolation
-from . import chain, joins, turns
+from ..rules.vocab import SIDES, other
+from . import chain, joins, steps, takebacks, turns
+from . import clock as clocks
 from . import documents as docs
 from .game import Definition, Secrets, load, open_secrets
+from .steps import Refused
 from .store import GameDir, StoreError, git_commit, locked, write_atomic
 
-
-class Refused(ValueError):
-    """An input that is understood but cannot be applied now."""
+__all__ = ["Refused", "adjudicate", "current", "enforce_deadlines", "open_game"]
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,13 @@ def _one(game: Game, name: str, data: bytes, now: str) -> str:
     except UnicodeDecodeError:
         raise docs.DocumentError(name, "not UTF-8 text") from None
     body, _ = signing.split(text)
-    if "format: seki-join/1" in body.splitlines():
+    lines = body.splitlines()
+    if "format: seki-join/1" in lines:
         return _join(game, name, text, now)
+    if f"format: {takebacks.REQUEST_FORMAT}" in lines:
+        return _takeback_request(game, name, text, now)
+    if f"format: {takebacks.CONSENT_FORMAT}" in lines:
+        return _consent(game, name, text, now)
     return _turn(game, name, text, now)
 
 
@@ -131,43 +136,56 @@ def _start(game: Game, now: str) -> None:
     )
     state, events = setup(game.comp, seed, game.definition.options)
     asked = chain.asked_since([], pending(state), {}, None, 1)
+    fields = {}
+    if game.definition.deadlines is not None:
+        fields["clock"] = clocks.next_clock(game.definition.deadlines, {}, asked, 1, now, None)
     chain.write_step(
         game.gd, game.definition, game.referee, game.secrets, game.comp, 1,
-        game.definition.hash, None, state, events, inputs, "setup (rule 5)", now, asked,
+        game.definition.hash, None, state, events, inputs, "setup (rule 5)", now, asked, fields,
     )  # fmt: skip
     git_commit(game.gd.root, "record 1: setup (rule 5)")
 
 
 def _turn(game: Game, name: str, text: str, now: str) -> str:
     turn = turns.parse(game.definition, text, name)
+    record, state = _current(game, name)
+    seq = record.seq
+    asked = record.body.get("asked", {})
+    resigning = turn.actions == [{"type": "resign"}]
+    if turn.side not in asked and not resigning:
+        waiting = ", ".join(sorted(asked)) or "nobody (the game is over)"
+        raise Refused(f"{name}: no decision is asked of {turn.side} now; waiting for {waiting}")
+    oldest = 1 if resigning else asked[turn.side]
+    if not oldest <= turn.answers <= seq:
+        raise Refused(
+            f"{name}: answers: {turn.answers} is stale or unknown; {turn.side} was asked in "
+            f"packet {oldest} (the latest is {seq})"
+        )
+    step = steps.turn_step(
+        game.comp, state, turn, name, game.definition.deadlines, record.body.get("clock", {})
+    )
+    label = _turn_label(state, turn.side, step)
+    new_seq = seq + 1
+    path = game.gd.turn(new_seq, turn.side)
+    write_atomic(path, text)
+    inputs = [{"file": f"turns/{path.name}", "sha256": docs.sha256(text)}]
+    _write(game, record, state, step, inputs, label, now)
+    return f"record {new_seq}: {label} ({len(turn.actions)} action(s))"
+
+
+def _current(game: Game, name: str) -> tuple[chain.Record, dict]:
     now_at = current(game)
     if now_at is None:
         raise Refused(f"{name}: the game has not started (both players must join first)")
-    record, state = now_at
-    seq = record.seq
-    asked = record.body.get("asked", {})
-    if turn.side not in asked:
-        waiting = ", ".join(sorted(asked)) or "nobody (the game is over)"
-        raise Refused(f"{name}: no decision is asked of {turn.side} now; waiting for {waiting}")
-    if not asked[turn.side] <= turn.answers <= seq:
-        raise Refused(
-            f"{name}: answers: {turn.answers} is stale or unknown; {turn.side} was asked in "
-            f"packet {asked[turn.side]} (the latest is {seq})"
-        )
-    label = _label(state, turn.side)
-    new, events = apply_turn(game.comp, state, turn, name)
-    new_seq = seq + 1
-    write_atomic(game.gd.turn(new_seq, turn.side), text)
-    inputs = [
-        {"file": f"turns/{game.gd.turn(new_seq, turn.side).name}", "sha256": docs.sha256(text)}
-    ]
-    new_asked = chain.asked_since(pending(state), pending(new), asked, turn.side, new_seq)
-    chain.write_step(
-        game.gd, game.definition, game.referee, game.secrets, game.comp, new_seq,
-        record.hash, state, new, events, inputs, label, now, new_asked,
-    )  # fmt: skip
-    git_commit(game.gd.root, f"record {new_seq}: {label}")
-    return f"record {new_seq}: {label} ({len(turn.actions)} action(s))"
+    return now_at
+
+
+def _turn_label(state: dict, side: str, step: steps.Step) -> str:
+    if step.extended:
+        return f"extension for {side}"
+    if step.state["result"] is not None and step.state["result"].get("how") == "resignation":
+        return f"{side} resigned"
+    return _label(state, side)
 
 
 def _label(state: dict, side: str) -> str:
@@ -175,20 +193,145 @@ def _label(state: dict, side: str) -> str:
     return f"week {state['week']} turn {state['turn']}: {side} {decision}"
 
 
-def apply_turn(comp: Components, state: dict, turn: turns.Turn, name: str) -> tuple[dict, list]:
-    """Every action in order, each while it is this side's decision; all or nothing."""
-    events: list = []
-    for i, action in enumerate(turn.actions):
-        waiting = pending(state)
-        if not any(d["side"] == turn.side for d in waiting):
-            who = ", ".join(f"{d['side']} ({d['decision']})" for d in waiting) or "nobody"
-            raise Refused(
-                f"{name}: actions[{i}]: it is no longer {turn.side}'s decision (waiting for "
-                f"{who}); send the remaining actions when asked"
-            )
-        try:
-            state, new_events = apply(state, comp, turn.side, action)
-        except (RuleViolation, Malformed) as exc:
-            raise Refused(f"{name}: actions[{i}]: {exc}") from None
-        events += new_events
-    return state, events
+def _write(
+    game: Game,
+    record: chain.Record,
+    state: dict,
+    step: steps.Step,
+    inputs: list,
+    label: str,
+    now: str,
+    extra: dict | None = None,
+) -> chain.Record:
+    """Record the step as record seq+1, with who is asked since when and their deadlines;
+    one git commit."""
+    seq = record.seq + 1
+    previous = {} if (extra or {}).get("kind") == "takeback" else record.body.get("asked", {})
+    asked = chain.asked_since(pending(state), pending(step.state), previous, step.actor, seq)
+    fields = dict(extra or {})
+    settings = game.definition.deadlines
+    if settings is not None:
+        fields["clock"] = clocks.next_clock(
+            settings, record.body.get("clock", {}), asked, seq, now, step.extended
+        )
+    new = chain.write_step(
+        game.gd, game.definition, game.referee, game.secrets, game.comp, seq,
+        record.hash, state, step.state, step.events, inputs, label, now, asked, fields,
+    )  # fmt: skip
+    git_commit(game.gd.root, f"record {seq}: {label}")
+    return new
+
+
+def enforce_deadlines(root: Path, referee: Identity, now: str) -> list[Outcome]:
+    """Apply the game's no-move policy for every side whose deadline has passed."""
+    outcomes: list[Outcome] = []
+    with locked(root):
+        game = open_game(root, referee)
+        settings = game.definition.deadlines
+        if settings is None:
+            return outcomes
+        for _ in range(len(SIDES) * steps.MAX_POLICY_ACTIONS):
+            at = current(game)
+            if at is None:
+                break
+            record, state = at
+            late = clocks.overdue(record.body.get("clock", {}), now)
+            if not late:
+                break
+            side = late[0]
+            due = record.body["clock"][side]["due"]
+            step = steps.deadline_step(game.comp, state, side, due, settings.policy)
+            label = f"{_label(state, side)}: deadline {due} missed, policy {settings.policy}"
+            inputs = [{"deadline": side, "due": due, "policy": settings.policy}]
+            new = _write(game, record, state, step, inputs, label, now, {"kind": "deadline"})
+            outcomes.append(Outcome(f"deadline:{side}", True, f"record {new.seq}: {label}"))
+    return outcomes
+
+
+def _takeback_request(game: Game, name: str, text: str, now: str) -> str:
+    request = takebacks.parse_request(game.definition, text, name)
+    record, _ = _current(game, name)
+    _check_undoable(game, request, record, name)
+    path = game.gd.request(request.undo, "takeback", request.side)
+    if path.exists():
+        raise Refused(
+            f"{name}: {request.side} has already asked to take back record {request.undo}"
+        )
+    write_atomic(path, text)
+    git_commit(game.gd.root, f"takeback of record {request.undo} requested by {request.side}")
+    return (
+        f"takeback of record {request.undo} requested by {request.side}; waiting for "
+        f"{other(request.side)} to accept or refuse"
+    )
+
+
+def _check_undoable(
+    game: Game, request: takebacks.Request, record: chain.Record, name: str
+) -> None:
+    if request.undo != record.seq or request.record != record.hash:
+        raise Refused(
+            f"{name}: undo: only the last adjudication (record {record.seq}) can be taken back"
+        )
+    reason = takebacks.why_not_undoable(
+        record.seq, record.body, replayed_events(game, record.seq), request.side
+    )
+    if reason:
+        raise Refused(f"{name}: takeback refused: {reason}")
+
+
+def replayed_events(game: Game, seq: int) -> list:
+    """The full events of record `seq` (the records keep only the public part): replayed
+    from the state before it. Takeback records are never replayed here (never undone)."""
+    record = chain.read_record(game.gd, game.definition, seq)
+    body = record.body
+    before = _sealed_state(game, seq - 1)
+    if body.get("kind") == "deadline":
+        spec = body["inputs"][0]
+        return steps.deadline_step(
+            game.comp, before, spec["deadline"], spec["due"], spec["policy"]
+        ).events
+    if body.get("kind") == "takeback":
+        return []
+    path = game.gd.root / body["inputs"][0]["file"]
+    turn = turns.parse(game.definition, path.read_text(encoding="utf-8"), str(path))
+    previous = chain.read_record(game.gd, game.definition, seq - 1)
+    return steps.turn_step(
+        game.comp, before, turn, str(path), game.definition.deadlines,
+        previous.body.get("clock", {}),
+    ).events  # fmt: skip
+
+
+def _sealed_state(game: Game, seq: int) -> dict:
+    text = game.gd.sealed(seq).read_text(encoding="utf-8")
+    return chain.open_state(game.definition, game.secrets, seq, text)
+
+
+def _consent(game: Game, name: str, text: str, now: str) -> str:
+    consent = takebacks.parse_consent(game.definition, text, name)
+    record, state = _current(game, name)
+    requester = other(consent.side)
+    path = game.gd.request(record.seq, "takeback", requester)
+    if not path.is_file():
+        raise Refused(f"{name}: there is no open takeback request of record {record.seq}")
+    request = takebacks.parse_request(game.definition, path.read_text(encoding="utf-8"), str(path))
+    takebacks.check_consent(request, consent, name)
+    answer_path = game.gd.request(record.seq, "consent", consent.side)
+    if answer_path.exists():
+        raise Refused(f"{name}: the takeback of record {record.seq} has already been answered")
+    if consent.answer == "refuse":
+        write_atomic(answer_path, text)
+        git_commit(game.gd.root, f"takeback of record {record.seq} refused by {consent.side}")
+        return f"takeback of record {record.seq} refused by {consent.side}"
+    _check_undoable(game, request, record, name)
+    write_atomic(answer_path, text)
+    restored = _sealed_state(game, record.seq - 1)
+    step = steps.takeback_step(restored, record.seq, requester)
+    inputs = [
+        {"file": f"requests/{p.name}", "sha256": docs.sha256(p.read_text(encoding="utf-8"))}
+        for p in (path, answer_path)
+    ]
+    label = f"takeback of record {record.seq} (asked by {requester}, accepted by {consent.side})"
+    new = _write(
+        game, record, state, step, inputs, label, now, {"kind": "takeback", "undo": record.seq}
+    )
+    return f"record {new.seq}: {label}"

@@ -9,6 +9,8 @@ Layout (docs/protocol.md):
   records/<seq>.txt           the signed hash chain, one record per accepted input
   sealed/<seq>.txt            the full state after that record, sealed to the state key
   packets/<seq>-<side>.txt    what each player was sent after that record
+  requests/<seq>-takeback-<side>.txt, <seq>-consent-<side>.txt
+                              takeback requests and their answers (pbem/takebacks.py)
   public/state.yaml           the public view now (also hashed in the last record)
   rejected/<n>-<name>         refused inputs, kept, with <n>-<name>.reason
   reveal.txt                  after the game: seeds and the state key, signed
@@ -66,6 +68,10 @@ class GameDir:
 
     def packet(self, seq: int, side: str) -> Path:
         return self.root / "packets" / f"{seq_name(seq)}-{side}.txt"
+
+    def request(self, seq: int, kind: str, side: str) -> Path:
+        """A takeback request or its answer, named by the record it would undo."""
+        return self.root / "requests" / f"{seq_name(seq)}-{kind}-{side}.txt"
 
     @property
     def public_state(self) -> Path:

@@ -21,7 +21,8 @@ from ..rules.setup import setup
 from ..rules.state import canonical
 from ..rules.views import VIEW_FORMAT, redact_event
 from ..rules.vocab import SIDES
-from . import chain, commitments, joins, referee, turns
+from . import chain, commitments, joins, referee, steps, takebacks, turns
+from . import clock as clocks
 from . import documents as docs
 from .game import REFEREE, Definition, load, parse_secrets, secrets_text
 from .store import GameDir, StoreError, git_commit, locked, write_atomic
@@ -87,59 +88,178 @@ def verify(root: Path) -> Report:
     if not report.revealed:
         report.notes.append("not revealed yet: states, draws and sealed parts not checked")
     comp = load_components()
-    state = None
+    state, events = None, []
     if revealed is not None:
         seeds, secrets = revealed
         seed = game_seed(
             seeds[REFEREE], seeds["ishida"], seeds["tokugawa"], game_id=definition.game_id
         )
         state, events = setup(comp, seed, definition.options)
-    prev, asked, previous_root, before_state = definition.hash, {}, None, None
+    replay = _Replay(gd, definition, comp, revealed[1] if revealed else None, state, events)
     last = gd.last_seq()
     for seq in range(1, last + 1):
+        replay.record(seq, player_joins, report)
+    if replay.state is not None:
+        report.result = replay.state["result"]
+    return report
+
+
+class _Replay:
+    """The walk along the chain: each record checked against the one before it and, once
+    the secrets are revealed, against the replayed game."""
+
+    def __init__(self, gd, definition: Definition, comp, secrets, state: dict | None, events):
+        self.gd, self.definition, self.comp, self.secrets = gd, definition, comp, secrets
+        self.state, self.events = state, events
+        self.states: dict[int, dict] = {}
+        self._extended: str | None = None  # who asked for an extension in this record
+        self.prev, self.asked, self.clock = definition.hash, {}, {}
+        self.previous_root, self.previous_body, self.time = None, {}, None
+
+    def record(self, seq: int, player_joins: dict, report: Report) -> None:
         where = f"records/{seq:06d}.txt"
         try:
-            record = chain.read_record(gd, definition, seq)
+            record = chain.read_record(self.gd, self.definition, seq)
         except (ValueError, OSError) as exc:
             raise Discrepancy(f"{where}: {exc}") from None
         body = record.body
-        if body.get("prev") != prev:
+        if body.get("prev") != self.prev:
             raise Discrepancy(f"{where}: prev does not name the record before it")
+        self._check_time(where, body)
+        before_state = None if seq == 1 else self.state
+        self._extended = None
         if seq == 1:
             _check_inputs(where, body, [(f"joins/{s}.txt", player_joins[s].text) for s in SIDES])
-            before: list = []
+            step = None if self.state is None else steps.Step(self.state, self.events, None)
         else:
-            turn, turn_text = _turn(gd, definition, where, body, seq)
-            _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
-            if not asked.get(turn.side, seq) <= turn.answers < seq:
-                raise Discrepancy(f"{where}: the turn file's answers ({turn.answers}) is stale")
-            report.turn_files += 1
-            if state is not None:
-                before = pending(state)
-                state, events = referee.apply_turn(comp, state, turn, where)
-        _check_openings(where, body, previous_root)
-        if state is not None:
-            _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
+            step = self._step(where, seq, body, report)
+        asked_before = {} if body.get("kind") == "takeback" else self.asked
+        if step is not None:
+            self.state, self.events = step.state, step.events
+            _check_openings(where, body, self.previous_root)
+            _check_state(
+                self.gd,
+                self.definition,
+                self.secrets,
+                self.comp,
+                where,
+                body,
+                seq,
+                self.state,
+                self.events,
+            )
             committed = chain.commitment_fields(
-                secrets.commit_key, seq, before_state, state, events
+                self.secrets.commit_key, seq, before_state, self.state, self.events
             )
             if {k: body.get(k) for k in committed} != committed:
                 raise Discrepancy(f"{where}: commitments or openings do not match the replay")
-            before_state = state
-            asked = chain.asked_since(
-                before, pending(state), asked, None if seq == 1 else turn.side, seq
-            )
+            before = [] if before_state is None else pending(before_state)
+            asked = chain.asked_since(before, pending(self.state), asked_before, step.actor, seq)
             if body.get("asked") != asked:
                 raise Discrepancy(f"{where}: asked does not match the replay")
+            self.states[seq] = self.state
         else:
-            asked = body.get("asked", {})
-        report.packets += _check_packets(gd, definition, where, seq, record)
-        prev = record.hash
-        previous_root = (body.get("commitments") or {}).get("root")
+            _check_openings(where, body, self.previous_root)
+        self._check_clock(where, seq, body, step)
+        report.packets += _check_packets(self.gd, self.definition, where, seq, record)
+        self.prev, self.asked = record.hash, body.get("asked", {})
+        self.clock, self.previous_body = body.get("clock", {}), body
+        self.previous_root = (body.get("commitments") or {}).get("root")
         report.records = seq
-    if state is not None:
-        report.result = state["result"]
-    return report
+
+    def _check_time(self, where: str, body: dict) -> None:
+        try:
+            moment = clocks.parse_time(body.get("time"), f"{where}: time")
+        except ValueError as exc:
+            raise Discrepancy(str(exc)) from None
+        if self.time is not None and moment < self.time:
+            raise Discrepancy(f"{where}: time goes back before the record before it")
+        self.time = moment
+
+    def _step(self, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+        kind = body.get("kind")
+        if kind == "deadline":
+            return self._deadline(where, body)
+        if kind == "takeback":
+            return self._takeback(where, seq, body)
+        if kind is not None:
+            raise Discrepancy(f"{where}: unknown kind {kind!r}")
+        turn, turn_text = _turn(self.gd, self.definition, where, body, seq)
+        _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
+        oldest = 1 if turn.actions == [{"type": "resign"}] else self.asked.get(turn.side, seq)
+        if not oldest <= turn.answers < seq:
+            raise Discrepancy(f"{where}: the turn file's answers ({turn.answers}) is stale")
+        report.turn_files += 1
+        if turn.actions == [steps.EXTENSION]:
+            self._extended = turn.side
+        if self.state is None:
+            return None
+        try:
+            return steps.turn_step(
+                self.comp, self.state, turn, where, self.definition.deadlines, self.clock
+            )
+        except ValueError as exc:
+            raise Discrepancy(
+                f"{where}: the referee accepted a turn the rules refuse: {exc}"
+            ) from None
+
+    def _deadline(self, where: str, body: dict) -> steps.Step | None:
+        settings = self.definition.deadlines
+        spec = (body.get("inputs") or [None])[0]
+        if settings is None or not isinstance(spec, dict):
+            raise Discrepancy(f"{where}: a deadline record in a game without deadlines")
+        side, due = spec.get("deadline"), spec.get("due")
+        if side not in self.clock or self.clock[side].get("due") != due:
+            raise Discrepancy(f"{where}: names a deadline the record before did not set")
+        if spec.get("policy") != settings.policy:
+            raise Discrepancy(f"{where}: applies another policy than game.txt declares")
+        if not clocks.overdue({side: self.clock[side]}, body["time"]):
+            raise Discrepancy(f"{where}: applied the policy before the deadline had passed")
+        if self.state is None:
+            return None
+        return steps.deadline_step(self.comp, self.state, side, due, settings.policy)
+
+    def _takeback(self, where: str, seq: int, body: dict) -> steps.Step | None:
+        inputs = body.get("inputs") or []
+        texts = []
+        for item in inputs:
+            name = str(item.get("file", "")) if isinstance(item, dict) else ""
+            path = self.gd.root / name
+            if path.parent.name != "requests" or not path.is_file():
+                raise Discrepancy(f"{where}: input {name} is missing")
+            texts.append((name, path.read_text(encoding="utf-8")))
+        if len(texts) != 2:
+            raise Discrepancy(f"{where}: a takeback needs a request and a consent")
+        _check_inputs(where, body, texts)
+        try:
+            request = takebacks.parse_request(self.definition, texts[0][1], texts[0][0])
+            consent = takebacks.parse_consent(self.definition, texts[1][1], texts[1][0])
+            takebacks.check_consent(request, consent, texts[1][0])
+        except ValueError as exc:
+            raise Discrepancy(str(exc)) from None
+        if consent.answer != "accept":
+            raise Discrepancy(f"{where}: the takeback was refused, not accepted")
+        if request.undo != seq - 1 or request.record != self.prev or body.get("undo") != seq - 1:
+            raise Discrepancy(f"{where}: the takeback does not undo the record before it")
+        if self.state is None:
+            return None
+        reason = takebacks.why_not_undoable(seq - 1, self.previous_body, self.events, request.side)
+        if reason:
+            raise Discrepancy(f"{where}: takeback not allowed: {reason}")
+        return steps.takeback_step(self.states[seq - 2], seq - 1, request.side)
+
+    def _check_clock(self, where: str, seq: int, body: dict, step: steps.Step | None) -> None:
+        settings = self.definition.deadlines
+        if settings is None:
+            if "clock" in body:
+                raise Discrepancy(f"{where}: a clock in a game without deadlines")
+            return
+        extended = step.extended if step is not None else self._extended
+        want = clocks.next_clock(
+            settings, self.clock, body.get("asked", {}), seq, body["time"], extended
+        )
+        if body.get("clock") != want:
+            raise Discrepancy(f"{where}: clock does not match the deadlines in game.txt")
 
 
 def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:

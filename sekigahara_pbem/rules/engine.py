@@ -15,6 +15,7 @@ from .mori import bring_mori
 from .movement import choose_level, move
 from .muster import muster
 from .state import clone
+from .victory import resign
 from .vocab import (
     BID,
     CHOOSE_FIRST,
@@ -52,6 +53,9 @@ HANDLERS: dict[str, dict[str, Handler]] = {
     },
 }
 
+# Actions a side may take whether or not a decision is asked of it.
+ANYTIME: dict[str, Handler] = {"resign": resign}
+
 STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1", COMBAT: "8.1"}
 WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4"}
 
@@ -86,6 +90,11 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
     step = state["step"]
     if step == OVER:
         raise RuleViolation("2", "the game is over")
+    if kind in ANYTIME:
+        new = clone(state)
+        events: list = []
+        ANYTIME[kind](new, comp, side, action, events)
+        return new, events
     handler = HANDLERS.get(step, {}).get(kind)
     if handler is None:
         allowed = ", ".join(HANDLERS.get(step, {})) or "nothing"
@@ -98,6 +107,6 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         rule = combat.whose_rule(state, kind) if step == COMBAT else WHOSE_RULES[step]
         raise RuleViolation(rule, f"not {side}'s decision now; waiting for {waiting}")
     new = clone(state)
-    events: list = []
+    events = []
     handler(new, comp, side, action, events)
     return new, events

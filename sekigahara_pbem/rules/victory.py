@@ -51,6 +51,22 @@ def check_instant(state: dict, comp: Components, events: list) -> bool:
     return True
 
 
+def resign(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+    """A side may concede at any moment, even when nothing is asked of it (docs/rulings.md,
+    "Resignation"); the other side wins at once."""
+    winner = TOKUGAWA if side == ISHIDA else ISHIDA
+    state["result"] = {
+        "winner": winner,
+        "how": "resignation",
+        "rule": "2",
+        "reason": f"{side} resigned",
+    }
+    state["step"] = OVER
+    state["active"] = None
+    forget_owners(state, comp)
+    events.append({"type": "game_over", **state["result"]})
+
+
 def finish_on_points(state: dict, comp: Components, events: list) -> None:
     """2.2: after week 7, the higher total wins; a tie goes to Ishida."""
     score = points(state, comp)

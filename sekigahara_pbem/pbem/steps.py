@@ -1,0 +1,106 @@
+"""What each kind of record does to the game, shared by the referee (which writes records)
+and `seki verify` (which replays them), so the two cannot disagree.
+
+Kinds: a turn file (the engine's actions, including resignation; or an extension request),
+a missed deadline (the game's no-move policy for that side), and a takeback (the state
+before the undone record).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.components import Components
+from ..rules.defaults import passive_action
+from ..rules.engine import apply, pending
+from ..rules.vocab import Malformed, RuleViolation
+from . import clock as clocks
+from .turns import Turn
+
+EXTENSION = {"type": "extension"}
+MAX_POLICY_ACTIONS = 200
+
+
+class Refused(ValueError):
+    """An input that is understood but cannot be applied now."""
+
+
+@dataclass(frozen=True)
+class Step:
+    state: dict
+    events: list
+    actor: str | None  # the side whose decision was answered (it is asked anew)
+    extended: str | None = None  # the side whose deadline was extended
+
+
+def _asked(state: dict, side: str) -> bool:
+    return any(d["side"] == side for d in pending(state))
+
+
+def turn_step(
+    comp: Components,
+    state: dict,
+    turn: Turn,
+    name: str,
+    settings: clocks.Settings | None,
+    clock: dict,
+) -> Step:
+    """A turn file: an extension request, or the engine's actions in order."""
+    if turn.actions == [EXTENSION]:
+        return _extension(state, turn.side, name, settings, clock)
+    if EXTENSION in turn.actions:
+        raise Refused(f"{name}: actions: an extension request must be the file's only action")
+    events: list = []
+    for i, action in enumerate(turn.actions):
+        anytime = isinstance(action, dict) and action.get("type") == "resign"
+        if not anytime and not _asked(state, turn.side):
+            who = ", ".join(f"{d['side']} ({d['decision']})" for d in pending(state)) or "nobody"
+            raise Refused(
+                f"{name}: actions[{i}]: it is no longer {turn.side}'s decision (waiting for "
+                f"{who}); send the remaining actions when asked"
+            )
+        try:
+            state, new_events = apply(state, comp, turn.side, action)
+        except (RuleViolation, Malformed) as exc:
+            raise Refused(f"{name}: actions[{i}]: {exc}") from None
+        events += new_events
+    return Step(state, events, turn.side)
+
+
+def _extension(
+    state: dict, side: str, name: str, settings: clocks.Settings | None, clock: dict
+) -> Step:
+    if settings is None:
+        raise Refused(f"{name}: this game has no deadlines, so there is nothing to extend")
+    if side not in clock:
+        raise Refused(f"{name}: no decision is asked of {side}, so there is no deadline to extend")
+    used = clock[side]["extensions"]
+    if used >= settings.max_extensions:
+        raise Refused(
+            f"{name}: {side} has had {used} extension(s) for this decision; the game allows "
+            f"{settings.max_extensions}"
+        )
+    event = {"type": "extension", "side": side, "hours": settings.extension_hours}
+    return Step(state, [event], None, extended=side)
+
+
+def deadline_step(comp: Components, state: dict, side: str, due: str, policy: str) -> Step:
+    """A missed deadline: the game's declared policy answers for the side."""
+    events: list = [{"type": "deadline_missed", "side": side, "due": due, "policy": policy}]
+    if policy == "forfeit":
+        state, more = apply(state, comp, side, {"type": "resign"})
+        return Step(state, events + more, side)
+    for _ in range(MAX_POLICY_ACTIONS):
+        action = passive_action(state, comp, side)
+        if action is None:
+            break
+        state, more = apply(state, comp, side, action)
+        played = {"type": "played_for", "side": side, "private": {side: {"action": action}}}
+        events += [played] + more
+    return Step(state, events, side)
+
+
+def takeback_step(restored: dict, undone: int, requester: str) -> Step:
+    """The state before the undone record, with an event saying so."""
+    event = {"type": "takeback", "undone": undone, "requested_by": requester}
+    return Step(restored, [event], None)

@@ -1,0 +1,131 @@
+"""Takebacks: undoing the last adjudication, only when both players sign for it.
+
+One player signs a request naming the record to undo (the last one) by number and hash;
+the other player signs a consent naming the request by its hash, with `accept` or
+`refuse`. The referee then writes a new record whose state is the state before the undone
+one; the undone record stays in the chain. A request is refused when the undone step
+revealed a committed item (any opening) or showed the requester a random draw (cards or
+blocks drawn for it), because the requester could then replay the step knowing the
+outcome (docs/rulings.md, "Takebacks").
+
+    format: seki-takeback/1          format: seki-consent/1
+    game: <id>                       game: <id>
+    side: <requester>                side: <the other side>
+    undo: <seq of the last record>   request: <sha256 of the signed request>
+    record: <hash of that record>    answer: accept | refuse
+    reason: <free text>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..crypto import signing
+from ..rules.vocab import SIDES, other
+from . import documents as docs
+from .game import Definition
+
+REQUEST_FORMAT = "seki-takeback/1"
+CONSENT_FORMAT = "seki-consent/1"
+ANSWERS = ("accept", "refuse")
+RANDOM_EVENTS = ("draw", "reinforcements")
+MAX_REASON = 500
+
+
+@dataclass(frozen=True)
+class Request:
+    side: str
+    undo: int
+    record: str
+    reason: str
+    text: str
+
+    @property
+    def hash(self) -> str:
+        return docs.sha256(self.text)
+
+
+@dataclass(frozen=True)
+class Consent:
+    side: str
+    request: str
+    answer: str
+    text: str
+
+
+def request_body(game_id: str, side: str, undo: int, record: str, reason: str) -> str:
+    return docs.dump(
+        {
+            "format": REQUEST_FORMAT,
+            "game": game_id,
+            "side": side,
+            "undo": undo,
+            "record": record,
+            "reason": reason,
+        }
+    )
+
+
+def consent_body(game_id: str, side: str, request: str, answer: str) -> str:
+    return docs.dump(
+        {
+            "format": CONSENT_FORMAT,
+            "game": game_id,
+            "side": side,
+            "request": request,
+            "answer": answer,
+        }
+    )
+
+
+def _signed_by_side(definition: Definition, text: str, fmt: str, where: str) -> tuple[dict, str]:
+    verified = signing.verify(text, definition.players.values())
+    body = docs.load(verified.body, where, fmt)
+    if docs.field(body, "game", str, where) != definition.game_id:
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+    side = docs.field(body, "side", str, where)
+    if side not in SIDES:
+        raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
+    if definition.players[side].key_id != verified.signer.key_id:
+        raise docs.DocumentError(
+            f"{where}: side", f"signed by {verified.signer.name}, who does not play {side}"
+        )
+    return body, side
+
+
+def parse_request(definition: Definition, text: str, where: str) -> Request:
+    body, side = _signed_by_side(definition, text, REQUEST_FORMAT, where)
+    undo = docs.field(body, "undo", int, where)
+    reason = str(body.get("reason") or "")[:MAX_REASON]
+    return Request(side, undo, docs.field(body, "record", str, where), reason, text)
+
+
+def parse_consent(definition: Definition, text: str, where: str) -> Consent:
+    body, side = _signed_by_side(definition, text, CONSENT_FORMAT, where)
+    answer = docs.field(body, "answer", str, where)
+    if answer not in ANSWERS:
+        raise docs.DocumentError(f"{where}: answer", "expected accept or refuse")
+    return Consent(side, docs.field(body, "request", str, where), answer, text)
+
+
+def check_consent(request: Request, consent: Consent, where: str) -> None:
+    if consent.request != request.hash:
+        raise docs.DocumentError(f"{where}: request", "does not name this takeback request")
+    if consent.side != other(request.side):
+        raise docs.DocumentError(f"{where}: side", "only the other player can answer a request")
+
+
+def why_not_undoable(seq: int, record_body: dict, events: list, requester: str) -> str | None:
+    """The reason record `seq` cannot be taken back at `requester`'s request, or None."""
+    if seq < 2:
+        return "the setup (record 1) cannot be taken back"
+    if record_body.get("kind") == "takeback":
+        return f"record {seq} is itself a takeback"
+    if record_body.get("openings"):
+        return f"record {seq} revealed committed items ({len(record_body['openings'])} opening(s))"
+    for e in events:
+        if e.get("type") in RANDOM_EVENTS and requester in e.get("private", {}):
+            return f"record {seq} showed {requester} a random draw ({e['type']}, rule {e['rule']})"
+    if record_body.get("events") and record_body["events"][-1].get("type") == "game_over":
+        return f"record {seq} ended the game"
+    return None

@@ -16,9 +16,12 @@ from .commands import demo as demo_cmd
 from .commands import game as game_cmd
 from .commands import join as join_cmd
 from .commands import keys as keys_cmd
+from .commands import mail as mail_cmd
+from .commands import referee as referee_cmd
 from .commands import scenario as scenario_cmd
 from .commands import simulate as simulate_cmd
 from .commands import status as status_cmd
+from .commands import takeback as takeback_cmd
 from .commands import turn as turn_cmd
 from .commands import verify as verify_cmd
 from .commands import view as view_cmd
@@ -36,6 +39,9 @@ app.add_typer(turn_cmd.app, name="turn")
 app.command("adjudicate")(adjudicate_cmd.adjudicate)
 app.command("view")(view_cmd.view)
 app.command("status")(status_cmd.status)
+app.add_typer(takeback_cmd.app, name="takeback")
+app.add_typer(mail_cmd.app, name="mail")
+app.add_typer(referee_cmd.app, name="referee")
 app.command("reveal")(verify_cmd.reveal)
 app.command("verify")(verify_cmd.verify)
 app.command("demo")(demo_cmd.demo)

@@ -78,10 +78,16 @@ def read_text(path: Path) -> str:
 def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]:
     """A packet sent to you: the game it names (saved when you joined), the referee's
     signature checked, your section opened."""
+    from ..component_files import components_hash
     from ..pbem import documents, packets
 
     text = read_text(path)
     definition = saved_definition(documents.peek_game(text, str(path)))
+    if definition.components != components_hash():
+        raise ValueError(
+            f"game {definition.game_id} uses component set {definition.components[:16]}…, this "
+            f"tool has {components_hash()[:16]}…: install the version game.txt names"
+        )
     return definition, packets.open_packet(definition, text, identity, str(path))
 
 

@@ -25,15 +25,41 @@ def new(
         list[str] | None,
         typer.Option(help="A game option NAME=true|false (docs/rulings.md); repeatable."),
     ] = None,
+    email: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
+            "repeatable (needed by seki referee run)."
+        ),
+    ] = None,
+    deadline_hours: Annotated[
+        int | None, typer.Option(help="Hours per decision; without it there are no deadlines.")
+    ] = None,
+    reminder_hours: Annotated[int, typer.Option(help="Remind when this many hours are left.")] = 24,
+    extension_hours: Annotated[int, typer.Option(help="Hours one extension adds.")] = 48,
+    max_extensions: Annotated[int, typer.Option(help="Extensions allowed per decision.")] = 1,
+    no_move_policy: Annotated[
+        str, typer.Option(help="On a missed deadline: pass (passive choices) or forfeit.")
+    ] = "pass",
 ) -> None:
     """Write the signed game definition with your seed commitment, and the join requests."""
     from ..component_files import components_hash
-    from ..pbem import game
+    from ..pbem import clock, game
 
     try:
         referee = load_identity(key)
         players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
         options = dict(_option(o) for o in option or [])
+        deadlines = None
+        if deadline_hours is not None:
+            raw = {
+                "hours": deadline_hours,
+                "reminder_hours": reminder_hours,
+                "extension_hours": extension_hours,
+                "max_extensions": max_extensions,
+                "policy": no_move_policy,
+            }
+            deadlines = clock.parse_settings(raw, "deadline options")
         definition = game.create(
             directory,
             game_id or directory.name,
@@ -42,6 +68,8 @@ def new(
             components_hash(),
             options,
             utc_now(),
+            deadlines,
+            dict(_email(e) for e in email or []),
         )
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
@@ -60,3 +88,10 @@ def _option(text: str) -> tuple[str, bool]:
     if not sep or value.lower() not in ("true", "false"):
         raise ValueError(f"--option {text!r}: expected NAME=true or NAME=false")
     return name, value.lower() == "true"
+
+
+def _email(text: str) -> tuple[str, str]:
+    who, sep, address = text.partition("=")
+    if not sep:
+        raise ValueError(f"--email {text!r}: expected WHO=ADDRESS, e.g. ishida=anna@example.org")
+    return who, address

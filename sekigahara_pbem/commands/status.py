@@ -1,4 +1,5 @@
-"""`seki status`: whose move it is in a game, what is awaited, and since when."""
+"""`seki status`: for every game given, what is awaited, from whom, since when, and how long
+is left before the deadline (public information only)."""
 
 from __future__ import annotations
 
@@ -7,35 +8,61 @@ from typing import Annotated
 
 import typer
 
-from .common import abort
+from .common import abort, utc_now
 
 
-def status(directory: Annotated[Path, typer.Argument(help="The game directory.")]) -> None:
-    """Print the last record and the decisions the game waits for (public information)."""
-    from ..pbem import chain, game
+def status(
+    directories: Annotated[list[Path], typer.Argument(help="One or more game directories.")],
+    now: Annotated[
+        str | None, typer.Option(help="The time to measure from (UTC); default now.")
+    ] = None,
+) -> None:
+    """Print, per game, the last record and the decisions the game waits for."""
+    from ..pbem import clock
+
+    moment = now or utc_now()
+    failed = 0
+    for directory in directories:
+        try:
+            clock.parse_time(moment, "--now")
+            lines = _game_status(directory, moment)
+        except (ValueError, RuntimeError, OSError) as exc:
+            typer.echo(f"seki: {directory}: {exc}", err=True)
+            failed += 1
+            continue
+        typer.echo("\n".join(lines))
+    if failed:
+        abort(f"{failed} of {len(directories)} game(s) could not be read")
+
+
+def _game_status(directory: Path, now: str) -> list[str]:
+    from ..pbem import chain, clock, game
     from ..pbem.store import GameDir
 
     gd = GameDir(directory)
-    try:
-        definition = game.load(gd)
-        seq = gd.last_seq()
-        if seq == 0:
-            missing = [s for s in definition.players if not gd.join(s).is_file()]
-            typer.echo(f"game {definition.game_id}: waiting for joins from {', '.join(missing)}")
-            return
-        record = chain.read_record(gd, definition, seq)
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
-    body = record.body
-    typer.echo(f"game {definition.game_id}: record {seq} ({body['label']}) at {body['time']}")
+    definition = game.load(gd)
+    seq = gd.last_seq()
+    if seq == 0:
+        missing = [s for s in definition.players if not gd.join(s).is_file()]
+        return [f"game {definition.game_id}: waiting for joins from {', '.join(missing)}"]
+    body = chain.read_record(gd, definition, seq).body
+    lines = [f"game {definition.game_id}: record {seq} ({body['label']}) at {body['time']}"]
     if not body["pending"]:
         final = [e for e in body["events"] if e.get("type") == "game_over"]
-        typer.echo("the game is over" + (f": {final[0]['winner']} wins" if final else ""))
-        return
+        how = f": {final[0]['winner']} wins ({final[0]['how']})" if final else ""
+        return lines + [f"  the game is over{how}"]
     for d in body["pending"]:
         since = body["asked"].get(d["side"], seq)
         asked = chain.read_record(gd, definition, since).body["time"]
         where = f" at {d['location']}" if d.get("location") else ""
-        typer.echo(
-            f"awaiting {d['side']}: {d['decision']}{where} (asked in packet {since}, {asked})"
-        )
+        line = f"  awaiting {d['side']}: {d['decision']}{where} (asked in packet {since}, {asked})"
+        entry = body.get("clock", {}).get(d["side"])
+        if entry is not None:
+            line += f"; due {entry['due']}, {clock.time_left(entry['due'], now)}"
+        lines.append(line)
+    for side in definition.players:
+        if gd.request(seq, "takeback", side).is_file() and not any(
+            gd.request(seq, "consent", s).is_file() for s in definition.players
+        ):
+            lines.append(f"  {side} asks to take back record {seq}; waiting for the answer")
+    return lines

@@ -95,3 +95,49 @@ def sign(
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     typer.echo(f"wrote {out}: mail it to the referee")
+
+
+def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
+    from ..crypto import signing
+    from ..pbem import turns
+    from ..pbem.store import write_atomic
+
+    identity = load_identity(key)
+    definition, opened = open_own_packet(packet, identity)
+    body = turns.body(definition.game_id, opened.side, opened.seq, actions)
+    out = out or Path(f"{what}-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
+    if out.exists():
+        raise ValueError(f"{out} exists; not overwriting it")
+    write_atomic(out, signing.sign(body, identity))
+    return out
+
+
+@app.command("resign")
+def resign(
+    packet: Annotated[Path, typer.Argument(help="Your latest packet.")],
+    key: KeyOption,
+    out: Annotated[Path | None, typer.Option(help="Default: resign-<game>-<seq>-<side>...")] = None,
+) -> None:
+    """Write your signed resignation: the game ends at once, your opponent wins."""
+    try:
+        path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    typer.echo(f"wrote {path}: mail it to the referee to resign")
+
+
+@app.command("extension")
+def extension(
+    packet: Annotated[Path, typer.Argument(help="The packet whose decision you need time for.")],
+    key: KeyOption,
+    out: Annotated[
+        Path | None, typer.Option(help="Default: extension-<game>-<seq>-<side>...")
+    ] = None,
+) -> None:
+    """Write a signed request for more time on the decision asked of you (the game's
+    definition says how much, and how often)."""
+    try:
+        path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    typer.echo(f"wrote {path}: mail it to the referee")

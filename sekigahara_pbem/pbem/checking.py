@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import yaml
 
-from ..component_files import load_components
+from ..component_files import components_hash, load_components
 from ..rules.engine import apply, pending
 from ..rules.shadow import shadow_state
 from ..rules.vocab import Malformed, RuleViolation
-from .game import Definition
+from .game import Definition, tool_version
 from .packets import Packet
 from .turns import Turn
 
@@ -44,6 +44,8 @@ def template(game_id: str, packet: Packet) -> str:
         f"game: {game_id}",
         f"side: {packet.side}",
         f"answers: {packet.seq}",
+        f"tool: {tool_version()}",
+        f"components: {components_hash()}",
         "actions:",
         "",
     ]

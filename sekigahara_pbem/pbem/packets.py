@@ -21,7 +21,7 @@ from ..rules.engine import pending
 from ..rules.options import options
 from ..rules.views import redact_event, view
 from . import documents as docs
-from .game import Definition
+from .game import Definition, tool_version
 
 PACKET_FORMAT = "seki-packet/1"
 SECTION_FORMAT = "seki-packet-section/1"
@@ -70,6 +70,8 @@ def build(
         "seq": seq,
         "to": side,
         "record": record_hash,
+        "tool": tool_version(),
+        "components": definition.components,
         "pending": pending(state),
         **committed,
         "section": docs.wrap(token),

@@ -22,11 +22,11 @@ from ..rules.vocab import SIDES, other
 from . import chain, joins, steps, takebacks, turns
 from . import clock as clocks
 from . import documents as docs
-from .game import Definition, Secrets, load, open_secrets
+from .game import Definition, Secrets, load, open_secrets, tool_version
 from .steps import Refused
 from .store import GameDir, StoreError, git_commit, locked, write_atomic
 
-__all__ = ["Refused", "adjudicate", "current", "enforce_deadlines", "open_game"]
+__all__ = ["Refused", "adjudicate", "current", "enforce_deadlines", "open_game", "state_at"]
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,10 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     write_atomic(path, text)
     inputs = [{"file": f"turns/{path.name}", "sha256": docs.sha256(text)}]
     _write(game, record, state, step, inputs, label, now)
-    return f"record {new_seq}: {label} ({len(turn.actions)} action(s))"
+    note = ""
+    if turn.tool and turn.tool != tool_version():
+        note = f"; note: sent with {turn.tool}, the referee runs {tool_version()}"
+    return f"record {new_seq}: {label} ({len(turn.actions)} action(s)){note}"
 
 
 def _current(game: Game, name: str) -> tuple[chain.Record, dict]:
@@ -284,7 +287,7 @@ def replayed_events(game: Game, seq: int) -> list:
     from the state before it. Takeback records are never replayed here (never undone)."""
     record = chain.read_record(game.gd, game.definition, seq)
     body = record.body
-    before = _sealed_state(game, seq - 1)
+    before = state_at(game, seq - 1)
     if body.get("kind") == "deadline":
         spec = body["inputs"][0]
         return steps.deadline_step(
@@ -301,7 +304,8 @@ def replayed_events(game: Game, seq: int) -> list:
     ).events  # fmt: skip
 
 
-def _sealed_state(game: Game, seq: int) -> dict:
+def state_at(game: Game, seq: int) -> dict:
+    """The full state after record `seq` (the referee's secret)."""
     text = game.gd.sealed(seq).read_text(encoding="utf-8")
     return chain.open_state(game.definition, game.secrets, seq, text)
 
@@ -324,7 +328,7 @@ def _consent(game: Game, name: str, text: str, now: str) -> str:
         return f"takeback of record {record.seq} refused by {consent.side}"
     _check_undoable(game, request, record, name)
     write_atomic(answer_path, text)
-    restored = _sealed_state(game, record.seq - 1)
+    restored = state_at(game, record.seq - 1)
     step = steps.takeback_step(restored, record.seq, requester)
     inputs = [
         {"file": f"requests/{p.name}", "sha256": docs.sha256(p.read_text(encoding="utf-8"))}

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..component_files import components_hash
 from ..crypto import signing
 from ..rules.vocab import SIDES
 from . import documents as docs
-from .game import Definition
+from .game import Definition, tool_version
 
 TURN_FORMAT = "seki-turn/1"
 MAX_ACTIONS = 200
@@ -33,19 +34,37 @@ class Turn:
     answers: int
     actions: list[dict]
     text: str
+    tool: str | None = None  # the player's tool version, when the file names it
 
 
 def body(game_id: str, side: str, answers: int, actions: list[dict]) -> str:
-    """The unsigned YAML of a turn file."""
+    """The unsigned YAML of a turn file, naming this tool's version and component set."""
     return docs.dump(
         {
             "format": TURN_FORMAT,
             "game": game_id,
             "side": side,
             "answers": answers,
+            "tool": tool_version(),
+            "components": components_hash(),
             "actions": actions,
         }
     )
+
+
+def check_versions(definition: Definition, body_: dict, where: str) -> str | None:
+    """A file made with another component set is refused with both versions named (the
+    same order would mean something else); the tool version is returned for a note."""
+    tool = body_.get("tool")
+    components = body_.get("components")
+    if components is not None and components != definition.components:
+        yours = f" ({tool})" if isinstance(tool, str) else ""
+        raise docs.DocumentError(
+            f"{where}: components",
+            f"made with component set {str(components)[:16]}…{yours}, but this game uses "
+            f"{definition.components[:16]}… (see game.txt's tool line); install that version",
+        )
+    return tool if isinstance(tool, str) else None
 
 
 def parse_body(definition: Definition, text: str, where: str) -> Turn:
@@ -63,7 +82,7 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
             raise docs.DocumentError(f"{where}: actions[{i}]", "expected a mapping with a type")
-    return Turn(side, answers, actions, text)
+    return Turn(side, answers, actions, text, check_versions(definition, body_, where))
 
 
 def parse(definition: Definition, text: str, where: str) -> Turn:
@@ -74,4 +93,4 @@ def parse(definition: Definition, text: str, where: str) -> Turn:
         raise docs.DocumentError(
             f"{where}: side", f"signed by {verified.signer.name}, who does not play {turn.side}"
         )
-    return Turn(turn.side, turn.answers, turn.actions, text)
+    return Turn(turn.side, turn.answers, turn.actions, text, turn.tool)

@@ -1,0 +1,91 @@
+"""`seki mail`: the referee's mail by hand: collect incoming mail into a spool, send what
+the spool's outbox holds. `seki referee run` does both around an adjudication."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import abort
+
+app = typer.Typer(help="Collect and send the referee's mail (spool folders).", no_args_is_help=True)
+
+SpoolArg = Annotated[
+    Path, typer.Argument(help="The referee's mail spool (inbox/, outbox/, sent/...).")
+]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--mail-config",
+        help="Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
+        "directory. Never inside a game directory.",
+    ),
+]
+MaildirOption = Annotated[Path | None, typer.Option(help="Collect from this maildir.")]
+MboxOption = Annotated[Path | None, typer.Option(help="Collect from this mbox file.")]
+ImapOption = Annotated[
+    bool, typer.Option("--imap", help="Collect from the IMAP mailbox of the mail settings.")
+]
+
+
+def fetcher(maildir: Path | None, mbox: Path | None, imap: bool, config: Path | None, dirs=()):
+    """The collection the options ask for (at most one source), as a callable(spool)."""
+    from ..pbem import mail_config, mail_in
+
+    sources = [s for s in (maildir, mbox, imap or None) if s is not None]
+    if len(sources) > 1:
+        raise ValueError("give one source: --maildir, --mbox or --imap")
+    if maildir is not None:
+        return lambda spool: mail_in.from_maildir(spool, maildir)
+    if mbox is not None:
+        return lambda spool: mail_in.from_mbox(spool, mbox)
+    if imap:
+        server = mail_config.load(config, list(dirs)).imap
+        if server is None:
+            raise ValueError("the mail settings have no [imap] section")
+        return lambda spool: mail_in.from_imap(spool, server)
+    return None
+
+
+@app.command("fetch")
+def fetch(
+    spool: SpoolArg,
+    maildir: MaildirOption = None,
+    mbox: MboxOption = None,
+    imap: ImapOption = False,
+    mail_config: ConfigOption = None,
+) -> None:
+    """Collect new mail into the spool's inbox (raw; nothing is lost)."""
+    from ..pbem.mail_out import Spool
+
+    try:
+        collect = fetcher(maildir, mbox, imap, mail_config)
+        if collect is None:
+            raise ValueError("give a source: --maildir, --mbox or --imap")
+        count = collect(Spool(spool))
+    except (ValueError, OSError) as exc:
+        abort(str(exc))
+    typer.echo(f"collected {count} new message(s) into {spool / 'inbox'}")
+
+
+@app.command("send")
+def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
+    """Deliver the outbox over SMTP; what fails stays queued with its error, for next time."""
+    from ..pbem import mail_config as settings_
+    from ..pbem.mail_out import Spool, send_outbox
+
+    try:
+        delivery = send_outbox(Spool(spool), settings_.load(mail_config))
+    except (ValueError, OSError) as exc:
+        abort(str(exc))
+    report_delivery(delivery)
+    if delivery.failed:
+        raise typer.Exit(2)
+
+
+def report_delivery(delivery) -> None:
+    typer.echo(f"sent {len(delivery.sent)} message(s)")
+    for name, error in sorted(delivery.failed.items()):
+        typer.echo(f"NOT SENT (kept in the outbox, retried next time): {name}: {error}", err=True)

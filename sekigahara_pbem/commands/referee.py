@@ -1,0 +1,59 @@
+"""`seki referee run`: the referee as a mail robot, one pass (run it from cron)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import KeyOption, abort, load_identity, utc_now
+from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
+
+app = typer.Typer(help="The referee's robot.", no_args_is_help=True)
+
+
+@app.command("run")
+def run(
+    spool: Annotated[Path, typer.Argument(help="The referee's mail spool folder.")],
+    games: Annotated[list[Path], typer.Argument(help="The game directories this robot runs.")],
+    key: KeyOption = "referee",
+    maildir: MaildirOption = None,
+    mbox: MboxOption = None,
+    imap: ImapOption = False,
+    mail_config: ConfigOption = None,
+    now: Annotated[
+        str | None,
+        typer.Option(help="The time to act at (UTC, 2026-11-22T10:00:00Z); default now."),
+    ] = None,
+    no_send: Annotated[bool, typer.Option("--no-send", help="Queue mail, do not send it.")] = False,
+) -> None:
+    """Fetch mail, adjudicate every turn file in it, apply missed deadlines, queue the
+    packets, reminders and replies, and send them."""
+    from ..pbem import clock, robot
+    from ..pbem import mail_config as settings_
+
+    try:
+        moment = now or utc_now()
+        clock.parse_time(moment, "--now")
+        settings = settings_.load(mail_config, games)
+        collect = fetcher(maildir, mbox, imap, mail_config, games)
+        report = robot.run(
+            spool, games, load_identity(key), settings, moment, collect, send=not no_send
+        )
+    except (ValueError, RuntimeError, OSError) as exc:
+        abort(str(exc))
+    typer.echo(f"{moment}: collected {report.fetched} message(s)")
+    for line in report.accepted:
+        typer.echo(f"accepted: {line}")
+    for line in report.refused:
+        typer.echo(f"refused: {line}")
+    for line in report.ignored:
+        typer.echo(f"ignored: {line}")
+    for line in report.deadlines:
+        typer.echo(f"deadline: {line}")
+    typer.echo(f"queued {len(report.queued)} message(s)")
+    if report.delivery is not None:
+        report_delivery(report.delivery)
+        if report.delivery.failed:
+            raise typer.Exit(2)

@@ -1,0 +1,80 @@
+"""`seki takeback`: ask to undo the last adjudication, or answer such a request. A takeback
+needs both players' signatures (docs/protocol.md, "Takebacks")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import KeyOption, abort, load_identity, open_own_packet, read_text, saved_definition
+
+app = typer.Typer(
+    help="Undo the last adjudication, with both players' consent.", no_args_is_help=True
+)
+
+
+@app.command("request")
+def request(
+    packet: Annotated[Path, typer.Argument(help="The packet of the record to undo (the last).")],
+    key: KeyOption,
+    reason: Annotated[str, typer.Option(help="Why, for your opponent.")] = "",
+    out: Annotated[
+        Path | None, typer.Option(help="Default: takeback-<game>-<seq>.signed.txt")
+    ] = None,
+) -> None:
+    """Ask to take back the record this packet came with; mail the file to the referee."""
+    from ..crypto import signing
+    from ..pbem import takebacks
+    from ..pbem.store import write_atomic
+
+    try:
+        identity = load_identity(key)
+        definition, opened = open_own_packet(packet, identity)
+        body = takebacks.request_body(
+            definition.game_id, opened.side, opened.seq, opened.record, reason
+        )
+        out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
+        if out.exists():
+            raise ValueError(f"{out} exists; not overwriting it")
+        write_atomic(out, signing.sign(body, identity))
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    typer.echo(f"wrote {out}: mail it to the referee; your opponent is asked to consent")
+
+
+@app.command("answer")
+def answer(
+    file: Annotated[Path, typer.Argument(help="The takeback request you were sent.")],
+    key: KeyOption,
+    accept: Annotated[
+        bool, typer.Option("--accept/--refuse", help="Accept or refuse the takeback.")
+    ],
+    out: Annotated[Path | None, typer.Option(help="Default: FILE with .answer.signed.txt")] = None,
+) -> None:
+    """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
+    from ..crypto import signing
+    from ..pbem import documents, takebacks
+    from ..pbem.store import write_atomic
+    from ..rules.vocab import other
+
+    try:
+        identity = load_identity(key)
+        text = read_text(file)
+        definition = saved_definition(documents.peek_game(text, str(file)))
+        req = takebacks.parse_request(definition, text, str(file))
+        side = other(req.side)
+        if definition.players[side] != identity.public:
+            raise ValueError(f"{file}: the answer must come from {side}, not {identity.name}")
+        body = takebacks.consent_body(
+            definition.game_id, side, req.hash, "accept" if accept else "refuse"
+        )
+        out = out or file.with_name(file.stem + ".answer.signed.txt")
+        if out.exists():
+            raise ValueError(f"{out} exists; not overwriting it")
+        write_atomic(out, signing.sign(body, identity))
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    verdict = "accepting" if accept else "refusing"
+    typer.echo(f"wrote {out} ({verdict} the takeback of record {req.undo}): mail it to the referee")

@@ -1,0 +1,130 @@
+"""The referee's mail settings: servers, credentials and the From address, from a TOML file
+(`--mail-config`, else $SEKI_MAIL_CONFIG, else mail.toml in the key directory) with the
+passwords from the environment or the file. Never from a game directory: a game repository
+is shared with the players and, at the end, with everyone.
+
+    from = "referee@example.org"
+    [smtp]
+    host = "smtp.example.org"
+    port = 587
+    security = "starttls"          # starttls | tls | none (none only on 127.0.0.1)
+    user = "referee@example.org"
+    password_env = "SEKI_SMTP_PASSWORD"   # or: password = "..."
+    ca_file = "/path/to/ca.pem"    # optional: trust this CA instead of the system's
+    [imap]
+    host = "imap.example.org"
+    port = 993
+    security = "tls"
+    user = "referee@example.org"
+    password_env = "SEKI_IMAP_PASSWORD"
+    mailbox = "INBOX"
+    [retry]
+    attempts = 3
+    delay_seconds = 5
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .game import check_address
+
+SECURITY = ("starttls", "tls", "none")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+@dataclass(frozen=True)
+class Server:
+    host: str
+    port: int
+    security: str
+    user: str | None
+    password: str | None
+    ca_file: str | None
+    mailbox: str = "INBOX"
+
+    def tls_context(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=self.ca_file)
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    sender: str
+    smtp: Server | None
+    imap: Server | None
+    attempts: int = 3
+    delay_seconds: float = 5.0
+
+
+def default_path() -> Path:
+    from ..crypto.keystore import default_dir
+
+    env = os.environ.get("SEKI_MAIL_CONFIG")
+    return Path(env) if env else default_dir() / "mail.toml"
+
+
+def load(path: Path | None, game_dirs: list[Path] = ()) -> MailSettings:
+    """Read and check the settings; every problem is one line naming the field."""
+    path = path or default_path()
+    resolved = path.resolve()
+    for root in game_dirs:
+        if resolved.is_relative_to(root.resolve()):
+            raise ValueError(f"{path}: mail settings must not live in a game directory ({root})")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the mail settings: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    sender = raw.get("from")
+    if not isinstance(sender, str):
+        raise ValueError(f"{path}: from: the referee's address is missing")
+    retry = raw.get("retry", {})
+    attempts, delay = retry.get("attempts", 3), retry.get("delay_seconds", 5)
+    if not isinstance(attempts, int) or not 1 <= attempts <= 20:
+        raise ValueError(f"{path}: retry.attempts: expected 1 to 20")
+    if not isinstance(delay, int | float) or not 0 <= delay <= 600:
+        raise ValueError(f"{path}: retry.delay_seconds: expected 0 to 600")
+    return MailSettings(
+        sender=check_address(sender, f"{path}: from"),
+        smtp=_server(raw, "smtp", path, 587),
+        imap=_server(raw, "imap", path, 993),
+        attempts=attempts,
+        delay_seconds=float(delay),
+    )
+
+
+def _server(raw: dict, name: str, path: Path, default_port: int) -> Server | None:
+    section = raw.get(name)
+    if section is None:
+        return None
+    where = f"{path}: {name}"
+    if not isinstance(section, dict):
+        raise ValueError(f"{where}: expected a table")
+    host, port = section.get("host"), section.get("port", default_port)
+    security = section.get("security", "starttls")
+    if not isinstance(host, str) or not host:
+        raise ValueError(f"{where}.host: missing")
+    if not isinstance(port, int) or not 0 < port < 65536:
+        raise ValueError(f"{where}.port: expected a port number")
+    if security not in SECURITY:
+        raise ValueError(f"{where}.security: expected one of {', '.join(SECURITY)}")
+    if security == "none" and host not in LOOPBACK:
+        raise ValueError(f"{where}.security: 'none' only on 127.0.0.1; use starttls or tls")
+    password = section.get("password")
+    env = section.get("password_env", f"SEKI_{name.upper()}_PASSWORD")
+    if password is None and env in os.environ:
+        password = os.environ[env]
+    user = section.get("user")
+    if user is not None and password is None:
+        raise ValueError(f"{where}: a user but no password (set ${env} or password)")
+    ca_file = section.get("ca_file")
+    if ca_file is not None and not Path(ca_file).is_file():
+        raise ValueError(f"{where}.ca_file: {ca_file} is not a file")
+    return Server(
+        host, port, security, user, password, ca_file, str(section.get("mailbox", "INBOX"))
+    )

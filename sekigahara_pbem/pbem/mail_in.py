@@ -1,0 +1,156 @@
+"""Incoming mail: collect new messages from a maildir, an mbox or an IMAP mailbox into the
+spool's inbox (raw, so nothing a player sent is lost), and find the seki documents in a
+message, attached or pasted into the body.
+
+Each message is saved once: its file name is a hash of its bytes, and a message already in
+the inbox or processed is not saved again. A maildir's messages are then marked seen, an
+IMAP message gets the \\Seen flag; an mbox is only read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import imaplib
+import mailbox
+import re
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from email.utils import parseaddr
+from pathlib import Path
+
+from .mail_config import Server
+from .mail_out import Spool
+from .store import write_atomic
+
+BEGIN = "-----BEGIN SEKI DOCUMENT-----"
+END = "-----END SEKI SIGNATURE-----"
+DOCUMENT = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
+MAX_MESSAGE = 5_000_000  # a message larger than this is kept but not read
+MAX_DOCUMENTS = 5  # per message
+
+
+def key(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()[:24]
+
+
+def save(spool: Spool, raw: bytes) -> bool:
+    """Keep a fetched message in the inbox; False if it was collected before."""
+    name = f"{key(raw)}.eml"
+    if any((spool.folder(f) / name).exists() for f in ("inbox", "processed")):
+        return False
+    write_atomic(spool.folder("inbox") / name, raw)
+    return True
+
+
+def from_maildir(spool: Spool, path: Path) -> int:
+    """New and unseen messages of a maildir; each is marked seen once saved."""
+    if not (path / "cur").is_dir() or not (path / "new").is_dir():
+        raise ValueError(f"{path}: not a maildir (no cur/ and new/)")
+    box = mailbox.Maildir(path, factory=None, create=False)
+    count = 0
+    for msg_key in sorted(box.keys()):
+        msg = box[msg_key]
+        if "S" in msg.get_flags():
+            continue
+        count += save(spool, msg.as_bytes())
+        msg.set_subdir("cur")
+        msg.add_flag("S")
+        box[msg_key] = msg
+    return count
+
+
+def from_mbox(spool: Spool, path: Path) -> int:
+    """Every message of an mbox not collected before (the mbox itself is left alone)."""
+    if not path.is_file():
+        raise ValueError(f"{path}: no such mbox file")
+    box = mailbox.mbox(path, factory=None, create=False)
+    try:
+        return sum(save(spool, msg.as_bytes()) for msg in box)
+    finally:
+        box.close()
+
+
+def from_imap(spool: Spool, server: Server) -> int:
+    """Unseen messages of the IMAP mailbox; each gets \\Seen once it is saved."""
+    imap = _connect(server)
+    try:
+        status, _ = imap.select(_quote(server.mailbox))
+        if status != "OK":
+            raise ValueError(f"IMAP: cannot open mailbox {server.mailbox!r}")
+        status, data = imap.uid("SEARCH", None, "UNSEEN")
+        if status != "OK":
+            raise ValueError("IMAP: SEARCH UNSEEN failed")
+        count = 0
+        for uid in data[0].split():
+            status, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
+            raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
+            if status != "OK" or raw is None:
+                continue  # left unseen: the next run tries again
+            count += save(spool, raw)
+            imap.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+        return count
+    finally:
+        with contextlib.suppress(imaplib.IMAP4.error, OSError):
+            imap.logout()
+
+
+def _quote(mailbox_name: str) -> str:
+    return '"' + mailbox_name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _connect(server: Server) -> imaplib.IMAP4:
+    try:
+        if server.security == "tls":
+            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
+                server.host, server.port, ssl_context=server.tls_context(), timeout=30
+            )
+        else:
+            imap = imaplib.IMAP4(server.host, server.port, timeout=30)
+            if server.security == "starttls":
+                imap.starttls(ssl_context=server.tls_context())
+        if server.user:
+            imap.login(server.user, server.password or "")
+    except imaplib.IMAP4.error as exc:
+        raise ValueError(f"IMAP {server.host}:{server.port}: {exc}") from None
+    return imap
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return message_from_bytes(raw, policy=default)
+
+
+def sender(msg: EmailMessage) -> str:
+    return parseaddr(str(msg.get("Reply-To") or msg.get("From") or ""))[1]
+
+
+def automatic(msg: EmailMessage) -> bool:
+    """Robots' mail (RFC 3834), bounces and lists, which must never be answered."""
+    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
+    precedence = str(msg.get("Precedence", "")).strip().lower()
+    who = sender(msg).lower()
+    return (
+        auto != "no"
+        or precedence in ("bulk", "list", "junk")
+        or not who
+        or who.startswith(("mailer-daemon@", "postmaster@"))
+    )
+
+
+def documents(msg: EmailMessage) -> list[str]:
+    """The seki documents in a message, attachments first, then the body; each once."""
+    found: list[str] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        try:
+            payload = part.get_payload(decode=True) or b""
+        except (ValueError, LookupError):
+            continue
+        text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+        for match in DOCUMENT.finditer(text):
+            document = match.group(0).replace("\r\n", "\n") + "\n"
+            if document not in found:
+                found.append(document)
+    return found[:MAX_DOCUMENTS]

@@ -1,0 +1,322 @@
+"""`seki referee run`: the referee as a mail robot, one pass suitable for cron.
+
+fetch new mail → read each message's seki documents and adjudicate them in their games →
+apply missed deadlines → queue the mail the new records call for (packets, reminders,
+takeback requests, invitations, polite replies to mail that could not be used) → send.
+
+What was mailed is remembered in the spool (mailed.json), and every queued message has a
+stable name, so a pass that is interrupted and run again sends nothing twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+
+from ..crypto.keys import Identity
+from ..rules.views import view
+from ..rules.vocab import SIDES, other
+from . import chain, mail_in, referee
+from . import clock as clocks
+from . import documents as docs
+from .game import Definition
+from .game import load as load_definition
+from .mail_config import MailSettings
+from .mail_out import Delivery, Spool, message, send_outbox
+from .store import GameDir, write_atomic
+
+NOTICE_EVENTS = ("deadline_missed", "takeback", "extension", "game_over")
+
+
+@dataclass
+class RunReport:
+    fetched: int = 0
+    accepted: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    deadlines: list[str] = field(default_factory=list)
+    queued: list[str] = field(default_factory=list)
+    delivery: Delivery | None = None
+
+
+@dataclass
+class Games:
+    """The games this robot runs, by id."""
+
+    roots: dict[str, Path]
+    definitions: dict[str, Definition]
+
+    @classmethod
+    def load(cls, dirs: list[Path]) -> Games:
+        roots, definitions = {}, {}
+        for root in dirs:
+            definition = load_definition(GameDir(root))
+            if definition.game_id in roots:
+                raise ValueError(f"{root}: game {definition.game_id} is given twice")
+            roots[definition.game_id] = root
+            definitions[definition.game_id] = definition
+        return cls(roots, definitions)
+
+    def addresses(self) -> set[str]:
+        return {a.lower() for d in self.definitions.values() for a in (d.addresses or {}).values()}
+
+
+def read_inbox(spool: Spool, games: Games, ref: Identity, settings: MailSettings, now: str,
+               report: RunReport) -> None:  # fmt: skip
+    """Adjudicate every document of every message in the inbox, oldest first."""
+    inbox = sorted(spool.folder("inbox").glob("*.eml"), key=lambda p: (p.stat().st_mtime, p.name))
+    for path in inbox:
+        raw = path.read_bytes()
+        if len(raw) <= mail_in.MAX_MESSAGE:
+            _read_message(spool, games, ref, settings, now, path.stem, mail_in.parse(raw), report)
+        else:
+            report.ignored.append(f"{path.name}: larger than {mail_in.MAX_MESSAGE} bytes")
+        path.replace(spool.folder("processed") / path.name)
+
+
+def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
+    found = mail_in.documents(msg)
+    problems = []
+    for i, text in enumerate(found):
+        label = f"mail-{name[:12]}-{i + 1}.txt"
+        try:
+            game_id = docs.peek_game(text, label)
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if game_id not in games.roots:
+            problems.append(f"{label}: game {game_id!r} is not run by this referee")
+            continue
+        for outcome in referee.adjudicate(games.roots[game_id], ref, [(label, text.encode())], now):
+            target = report.accepted if outcome.accepted else report.refused
+            target.append(f"{game_id}: {outcome.message}")
+            if not outcome.accepted:
+                problems.append(outcome.message)
+    if not found:
+        problems.append(
+            "no seki document was found in your mail (attach the signed turn file, or paste "
+            "it whole, from -----BEGIN SEKI DOCUMENT----- to -----END SEKI SIGNATURE-----)"
+        )
+    if problems:
+        _reply(spool, games, settings, name, msg, problems, report)
+
+
+def _reply(spool, games: Games, settings, name, msg: EmailMessage, problems, report) -> None:
+    """A polite answer to mail that could not be used, never to robots or strangers."""
+    who = mail_in.sender(msg)
+    subject = str(msg.get("Subject", ""))
+    known = who.lower() in games.addresses() or "[seki " in subject
+    if mail_in.automatic(msg) or not known:
+        report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({problems[0]})")
+        return
+    body = "\n".join(
+        [
+            "Hello,",
+            "",
+            "thank you for your mail. The referee's robot could not use it:",
+            "",
+            *[f"  - {p}" for p in problems],
+            "",
+            "Nothing in the game has changed. Please fix the file and send it again;",
+            "`seki turn check` shows problems before you sign and mail a file.",
+            "",
+            "-- the seki referee robot",
+        ]
+    )
+    reply = message(
+        settings.sender, who, "Re: " + subject if subject else "Your mail to the referee",
+        body, reply_to=msg, automatic="auto-replied",
+    )  # fmt: skip
+    if spool.queue(f"reply-{name}", reply):
+        report.queued.append(f"reply-{name}")
+
+
+class Mailer:
+    """Queues the mail one game's new records and open requests call for."""
+
+    def __init__(self, spool: Spool, root: Path, ref: Identity, settings: MailSettings, now: str):
+        self.spool, self.settings, self.now = spool, settings, now
+        self.game = referee.open_game(root, ref)
+        self.definition = self.game.definition
+        self.gd = self.game.gd
+        self.id = self.definition.game_id
+        self.addresses = self.definition.addresses or {}
+        self.state_path = spool.root / "mailed.json"
+
+    def run(self) -> list[str]:
+        if not all(self.addresses.get(s) for s in SIDES):
+            raise ValueError(f"game {self.id}: game.txt has no mail address for every side")
+        mailed = _read_json(self.state_path)
+        done = mailed.setdefault(self.id, {s: 0 for s in SIDES})
+        queued = []
+        last = self.gd.last_seq()
+        if last == 0:
+            queued += self._invitations()
+        for seq in range(min(done.values()) + 1, last + 1):
+            record = chain.read_record(self.gd, self.definition, seq)
+            for side in SIDES:
+                if done[side] < seq and self._calls_for_mail(record, side, last):
+                    queued += self._packets(side, done[side] + 1, record)
+                    done[side] = seq
+        queued += self._reminders(last)
+        queued += self._takeback_notices(last)
+        write_atomic(self.state_path, json.dumps(mailed, indent=1, sort_keys=True))
+        return queued
+
+    def _calls_for_mail(self, record: chain.Record, side: str, last: int) -> bool:
+        body = record.body
+        return (
+            body["asked"].get(side) == record.seq
+            or any(e.get("type") in NOTICE_EVENTS for e in body["events"])
+            or (record.seq == last and not body["pending"])
+        )
+
+    def _queue(self, name: str, msg: EmailMessage) -> list[str]:
+        return [name] if self.spool.queue(name, msg) else []
+
+    def _packets(self, side: str, first: int, record: chain.Record) -> list[str]:
+        from ..reports import packet_hint, render_public_text
+
+        seq = record.seq
+        attachments, events = [], []
+        for s in range(first, seq + 1):
+            attachments.append(
+                (f"packet-{self.id}-{s}-{side}.txt", self.gd.packet(s, side).read_text("utf-8"))
+            )
+            events += chain.read_record(self.gd, self.definition, s).body["events"]
+        hint = packet_hint(attachments[-1][0])
+        state = referee.state_at(self.game, seq)
+        report = render_public_text(self.id, seq, view(state, self.game.comp, None), events,
+                                    footer=hint)  # fmt: skip
+        asked = record.body["asked"].get(side)
+        lines = [report.rstrip("\n"), ""]
+        if asked is not None:
+            lines += self._deadline_lines(record, side)
+            lines.append(
+                f"Answer with a signed turn file (seki turn new {attachments[-1][0]} --key "
+                "YOUR-KEY; then seki turn check and seki turn sign) attached to a reply."
+            )
+        what = "your move" if asked is not None else "for your information"
+        if not record.body["pending"]:
+            what = "the game is over"
+        subject = f"[seki {self.id}] record {seq}: {record.body['label']} — {what}"
+        msg = message(self.settings.sender, self.addresses[side], subject, "\n".join(lines),
+                      attachments)  # fmt: skip
+        return self._queue(f"{self.id}-{seq:06d}-{side}", msg)
+
+    def _deadline_lines(self, record: chain.Record, side: str) -> list[str]:
+        entry = record.body.get("clock", {}).get(side)
+        settings = self.definition.deadlines
+        if entry is None or settings is None:
+            return []
+        left = clocks.time_left(entry["due"], self.now)
+        lines = [f"Your deadline: {entry['due']} ({left}); then the game applies the "
+                 f"'{settings.policy}' policy for you."]  # fmt: skip
+        if entry["extensions"] < settings.max_extensions:
+            lines.append(
+                f"Need more time? seki turn extension PACKET --key YOUR-KEY gives "
+                f"{settings.extension_hours} h more."
+            )
+        return lines
+
+    def _reminders(self, last: int) -> list[str]:
+        settings = self.definition.deadlines
+        if settings is None or last == 0:
+            return []
+        record = chain.read_record(self.gd, self.definition, last)
+        clock = record.body.get("clock", {})
+        queued = []
+        for side in clocks.reminder_due(settings, clock, self.now):
+            asked = record.body["asked"][side]
+            entry = clock[side]
+            left = clocks.time_left(entry["due"], self.now)
+            name = f"{self.id}-reminder-{asked:06d}-{side}-{entry['extensions']}"
+            packet = (f"packet-{self.id}-{last}-{side}.txt", self.gd.packet(last, side).read_text())
+            body = (
+                f"A reminder: game {self.id} waits for your decision since packet {asked}.\n"
+                f"Your deadline is {entry['due']} ({left}); after it the game applies the "
+                f"'{settings.policy}' policy for you.\nThe latest packet is attached again.\n"
+            )
+            msg = message(self.settings.sender, self.addresses[side],
+                          f"[seki {self.id}] reminder: your move is due {entry['due']}", body,
+                          [packet])  # fmt: skip
+            queued += self._queue(name, msg)
+        return queued
+
+    def _takeback_notices(self, last: int) -> list[str]:
+        queued = []
+        for side in SIDES:
+            request = self.gd.request(last, "takeback", side)
+            if not request.is_file():
+                continue
+            answer = self.gd.request(last, "consent", other(side))
+            if not answer.is_file():
+                body = (
+                    f"{side} asks to take back record {last} of game {self.id} (the request "
+                    f"is attached).\nTo answer: seki takeback answer {request.name} --accept "
+                    "(or --refuse) --key YOUR-KEY, and mail the signed answer back.\n"
+                )
+                msg = message(self.settings.sender, self.addresses[other(side)],
+                              f"[seki {self.id}] takeback of record {last} requested by {side}",
+                              body, [(request.name, request.read_text())])  # fmt: skip
+                queued += self._queue(f"{self.id}-takeback-{last:06d}-{side}", msg)
+            elif "answer: refuse" in answer.read_text().splitlines():
+                msg = message(
+                    self.settings.sender,
+                    self.addresses[side],
+                    f"[seki {self.id}] takeback of record {last} refused",
+                    f"{other(side)} refused to take back record {last}; play goes on.\n",
+                )
+                queued += self._queue(f"{self.id}-takeback-refused-{last:06d}", msg)
+        return queued
+
+    def _invitations(self) -> list[str]:
+        queued = []
+        for side in SIDES:
+            if self.gd.join(side).is_file():
+                continue
+            body = (
+                f"You are invited to play {side} in game {self.id}. The game definition is "
+                "attached: check its fingerprints, then\n  seki join game.txt --key YOUR-KEY\n"
+                "and reply with the join file it writes attached.\n"
+            )
+            msg = message(self.settings.sender, self.addresses[side],
+                          f"[seki {self.id}] invitation to play {side}", body,
+                          [("game.txt", self.gd.definition.read_text())])  # fmt: skip
+            queued += self._queue(f"{self.id}-invite-{side}", msg)
+        return queued
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def run(
+    spool_root: Path,
+    dirs: list[Path],
+    ref: Identity,
+    settings: MailSettings,
+    now: str,
+    fetch=None,  # a callable(spool) -> int, or None
+    send: bool = True,
+) -> RunReport:
+    """One pass of the robot over its games."""
+    spool = Spool(spool_root)
+    games = Games.load(dirs)
+    report = RunReport()
+    if fetch is not None:
+        report.fetched = fetch(spool)
+    read_inbox(spool, games, ref, settings, now, report)
+    for root in games.roots.values():
+        for outcome in referee.enforce_deadlines(root, ref, now):
+            report.deadlines.append(outcome.message)
+        report.queued += Mailer(spool, root, ref, settings, now).run()
+    if send:
+        report.delivery = send_outbox(spool, settings)
+    return report

@@ -252,7 +252,14 @@ class Dovecot:
         self.conf = base / "dovecot.conf"
         self.conf.write_text(
             DOVECOT_CONF.format(
-                base=base, cert=certs.cert, key=certs.key, mail=mail_root, uid=uid, gid=gid, imap_port=self.imap_port, imaps_port=self.imaps_port,
+                base=base,
+                cert=certs.cert,
+                key=certs.key,
+                mail=mail_root,
+                uid=uid,
+                gid=gid,
+                imap_port=self.imap_port,
+                imaps_port=self.imaps_port,
             )  # fmt: skip
         )
         self.process: subprocess.Popen | None = None
@@ -267,7 +274,11 @@ class Dovecot:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 out = self.process.stdout.read().decode(errors="replace")
-                log = (self.base / "dovecot.log").read_text() if (self.base / "dovecot.log").exists() else ""
+                log = (
+                    (self.base / "dovecot.log").read_text()
+                    if (self.base / "dovecot.log").exists()
+                    else ""
+                )
                 raise RuntimeError(f"dovecot exited: {out}\n{log}")
             try:
                 with socket.create_connection(("127.0.0.1", self.imaps_port), timeout=0.2):
@@ -290,5 +301,5 @@ def read_mailbox(mail_root: Path, user: str) -> list:
     import mailbox
 
     box = mailbox.Maildir(mail_root / user / "Maildir", factory=None, create=True)
-    messages = [message_from_bytes(box.get_bytes(k), policy=default) for k in box.keys()]
+    messages = [message_from_bytes(box.get_bytes(k), policy=default) for k in box]
     return sorted(messages, key=lambda m: (m["Date"] and m["Date"].datetime, m["Message-ID"]))

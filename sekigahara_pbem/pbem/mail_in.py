@@ -148,7 +148,10 @@ def documents(msg: EmailMessage) -> list[str]:
             payload = part.get_payload(decode=True) or b""
         except (ValueError, LookupError):
             continue
-        text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+        try:
+            text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+        except LookupError:  # a charset Python does not know
+            text = payload.decode("utf-8", errors="replace")
         for match in DOCUMENT.finditer(text):
             document = match.group(0).replace("\r\n", "\n") + "\n"
             if document not in found:

@@ -145,5 +145,9 @@ def _connect(server: Server) -> smtplib.SMTP:
         if server.security == "starttls":
             smtp.starttls(context=server.tls_context())
     if server.user:
-        smtp.login(server.user, server.password or "")
+        try:
+            smtp.login(server.user, server.password or "")
+        except smtplib.SMTPException:
+            smtp.close()
+            raise
     return smtp

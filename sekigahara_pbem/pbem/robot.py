@@ -21,11 +21,13 @@ from ..rules.vocab import SIDES, other
 from . import chain, mail_in, referee
 from . import clock as clocks
 from . import documents as docs
+from .closing import closing_text, statistics
 from .game import Definition
 from .game import load as load_definition
 from .mail_config import MailSettings
 from .mail_out import Delivery, Spool, message, send_outbox
 from .store import GameDir, write_atomic
+from .verify import reveal
 
 NOTICE_EVENTS = ("deadline_missed", "takeback", "extension", "game_over")
 
@@ -162,6 +164,7 @@ class Mailer:
                     done[side] = seq
         queued += self._reminders(last)
         queued += self._takeback_notices(last)
+        queued += self._closing(last)
         write_atomic(self.state_path, json.dumps(mailed, indent=1, sort_keys=True))
         return queued
 
@@ -270,6 +273,21 @@ class Mailer:
                     f"{other(side)} refused to take back record {last}; play goes on.\n",
                 )
                 queued += self._queue(f"{self.id}-takeback-refused-{last:06d}", msg)
+        return queued
+
+    def _closing(self, last: int) -> list[str]:
+        """Once the game is over: the reveal, then the closing report to both players."""
+        if last == 0 or chain.read_record(self.gd, self.definition, last).body["pending"]:
+            return []
+        if not self.gd.reveal.is_file():
+            reveal(self.gd.root, self.game.referee, self.now)
+        text = closing_text(self.id, statistics(self.gd, self.definition))
+        queued = []
+        for side in SIDES:
+            msg = message(self.settings.sender, self.addresses[side],
+                          f"[seki {self.id}] the game is over: closing report", text,
+                          [("reveal.txt", self.gd.reveal.read_text())])  # fmt: skip
+            queued += self._queue(f"{self.id}-closing-{side}", msg)
         return queued
 
     def _invitations(self) -> list[str]:

@@ -1,0 +1,142 @@
+"""Issue 5's campaign: games run by `seki referee run` alone, through a real SMTP server
+(STARTTLS, AUTH) and a real IMAP server (dovecot, TLS) on 127.0.0.1. The first game plays
+its first week by mail with a missed deadline, a refused and an accepted takeback and a
+mail the robot cannot use; the second game ends by resignation, and the robot reveals it
+and sends the closing report; `seki verify` checks both archives."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import yaml
+from mailplay import Campaign, Servers
+from mailservers import require_dovecot
+
+from sekigahara_pbem.pbem import chain, game, turns
+from sekigahara_pbem.pbem.store import GameDir
+
+
+@pytest.fixture(scope="module")
+def servers():
+    require_dovecot()
+    base = Path(tempfile.mkdtemp(prefix="seki-mail-"))
+    base.chmod(0o755)  # dovecot reads the maildirs as an unprivileged user
+    try:
+        with Servers(base / "servers") as running:
+            yield running
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _records(root: Path) -> list[dict]:
+    gd = GameDir(root)
+    definition = game.load(gd)
+    return [chain.read_record(gd, definition, s).body for s in range(1, gd.last_seq() + 1)]
+
+
+def _week(root: Path) -> int:
+    return yaml.safe_load((root / "public" / "state.yaml").read_text())["week"]
+
+
+def _undoable(root: Path, by: str) -> dict | None:
+    """The last record, if `by` made it by a turn file and it revealed and drew nothing."""
+    body = _records(root)[-1]
+    plain = not body.get("kind") and not body["openings"]
+    no_draw = not any(e["type"] in ("draw", "reinforcements") for e in body["events"])
+    mine = any(str(i.get("file", "")).endswith(f"-{by}.txt") for i in body["inputs"])
+    ongoing = bool(body["pending"])
+    return body if plain and no_draw and mine and ongoing and body["seq"] > 2 else None
+
+
+def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path):
+    c = Campaign(tmp_path, servers)
+    first = c.new_game(
+        "mailgame", "--deadline-hours", "72", "--reminder-hours", "24",
+        "--extension-hours", "48", "--max-extensions", "1", "--no-move-policy", "pass",
+    )  # fmt: skip
+    ishida, tokugawa = c.players["ishida"], c.players["tokugawa"]
+
+    # invitations, joins, setup
+    c.round()
+    assert all("invitation" in " ".join(p.seen_subjects) for p in c.players.values())
+    c.round()
+    assert GameDir(first).last_seq() >= 1
+
+    # a mail the robot cannot use gets a polite reply, and changes nothing
+    tokugawa.send("[seki mailgame] hello", None, "Here is my move: Kyoto!")
+    c.round(skip=("tokugawa",))
+    c.round(skip=("tokugawa",))
+    assert tokugawa.replies, tokugawa.seen_subjects
+    assert "no seki document was found" in str(tokugawa.replies[0])
+
+    # a missed deadline: ishida stays silent; a reminder comes, then the policy plays
+    for _ in range(300):
+        c.round(skip=("ishida",))
+        if ishida.asked("mailgame"):
+            break
+    asked_at = c.now - timedelta(hours=1)
+    c.now = asked_at + timedelta(hours=50)  # 22 h left: inside the reminder window
+    c.round(skip=("ishida",))
+    assert any("reminder" in s for s in ishida.seen_subjects), ishida.seen_subjects[-3:]
+    c.now = asked_at + timedelta(hours=73)
+    c.round(skip=("ishida",))
+    missed = [b for b in _records(first) if b.get("kind") == "deadline"]
+    assert missed and missed[0]["inputs"][0]["deadline"] == "ishida"
+
+    # a refused takeback (tokugawa asks, ishida refuses), then an accepted one; then the
+    # game goes on to its end
+    refused = accepted = False
+    for _ in range(1500):
+        c.deliver()  # nothing is in flight now: the game dir shows the last record
+        if not _records(first)[-1]["pending"]:
+            break
+        if not refused and (body := _undoable(first, "tokugawa")):
+            records = len(_records(first))
+            tokugawa.request_takeback("mailgame", body["seq"], _hash(first, body["seq"]))
+            c.deliver()
+            assert ishida.answer_requests("mailgame", accept=False) == 1, tokugawa.replies
+            c.deliver()
+            assert len(_records(first)) == records  # nothing undone
+            assert any("refused" in s for s in tokugawa.seen_subjects)
+            refused = True
+        elif refused and not accepted and (body := _undoable(first, "ishida")):
+            ishida.request_takeback("mailgame", body["seq"], _hash(first, body["seq"]))
+            c.deliver()
+            assert tokugawa.answer_requests("mailgame", accept=True) == 1, ishida.replies
+            c.deliver()
+            last = _records(first)[-1]
+            assert last["kind"] == "takeback" and last["undo"] == body["seq"]
+            accepted = True
+        c.moves()
+    c.round()
+    assert refused and accepted
+    assert (first / "reveal.txt").is_file()  # the robot revealed the finished game
+
+    # a second game ends by resignation
+    second = c.new_game("resigngame")
+    for _ in range(3):
+        c.round(skip=("tokugawa",))
+    seq = GameDir(second).last_seq()
+    assert seq >= 1
+    resign = tokugawa.signed(turns.body("resigngame", "tokugawa", seq, [{"type": "resign"}]))
+    tokugawa.send("[seki resigngame] I resign", resign)
+    c.round()
+    c.round()
+    assert (second / "reveal.txt").is_file()
+    assert all(len(p.closing) == 2 for p in c.players.values())
+
+    for root in (first, second):
+        result = c.cli("verify", str(root))
+        assert result.exit_code == 0 and "not revealed" not in result.output, result.output
+    status = c.cli("status", str(first), str(second), "--now", c.now_text())
+    assert status.exit_code == 0, status.output
+    assert "resignation" in status.output and "points" in status.output
+
+
+def _hash(root: Path, seq: int) -> str:
+    gd = GameDir(root)
+    return chain.read_record(gd, game.load(gd), seq).hash

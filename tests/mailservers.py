@@ -145,6 +145,7 @@ class MaildirDelivery:
         self.received.append(envelope.content)
         for rcpt in envelope.rcpt_tos:
             user_root = self.root / rcpt.partition("@")[0]
+            user_root.mkdir(parents=True, exist_ok=True)
             box = mailbox.Maildir(user_root / "Maildir", create=True)
             box.add(envelope.content)
             hand_over(user_root)

@@ -117,17 +117,21 @@ def _deliver(path: Path, settings: MailSettings, sleep: Callable[[float], None])
             with _connect(settings.smtp) as smtp:
                 refused = smtp.send_message(msg)
             if refused:
-                return f"refused by the server for {', '.join(refused)}"
+                return f"recipients refused: {_refusals(refused)}"
             return None
         except smtplib.SMTPResponseException as exc:
             error = f"SMTP {exc.smtp_code}: {_text(exc.smtp_error)}"
             if 500 <= exc.smtp_code < 600:
                 return error  # permanent: retrying will not help
         except smtplib.SMTPRecipientsRefused as exc:
-            return f"recipients refused: {', '.join(exc.recipients)}"
+            return f"recipients refused: {_refusals(exc.recipients)}"
         except (smtplib.SMTPException, OSError) as exc:
             error = f"{type(exc).__name__}: {exc}"
     return error
+
+
+def _refusals(refused: dict) -> str:
+    return ", ".join(f"{who} ({code} {_text(why)})" for who, (code, why) in refused.items())
 
 
 def _text(raw: bytes | str) -> str:

@@ -21,18 +21,21 @@ def status(
     from ..pbem import clock
 
     moment = now or utc_now()
-    failed = 0
+    try:
+        clock.parse_time(moment, "--now")
+    except ValueError as exc:
+        abort(str(exc))
+    failed = False
     for directory in directories:
         try:
-            clock.parse_time(moment, "--now")
             lines = _game_status(directory, moment)
         except (ValueError, RuntimeError, OSError) as exc:
-            typer.echo(f"seki: {directory}: {exc}", err=True)
-            failed += 1
+            typer.echo(f"seki: {exc}", err=True)  # one line per game that cannot be read
+            failed = True
             continue
         typer.echo("\n".join(lines))
     if failed:
-        abort(f"{failed} of {len(directories)} game(s) could not be read")
+        raise typer.Exit(1)
 
 
 def _game_status(directory: Path, now: str) -> list[str]:

@@ -78,11 +78,16 @@ def check(
 @app.command("sign")
 def sign(
     file: Annotated[Path, typer.Argument(help="Your turn file (YAML).")],
+    packet: Annotated[
+        Path, typer.Option(help="The packet it answers (the file is checked first).")
+    ],
     key: KeyOption,
     out: Annotated[Path | None, typer.Option(help="Default: FILE with .signed.txt")] = None,
 ) -> None:
-    """Sign a turn file with your key, ready to mail."""
+    """Check a turn file against the packet it answers (as `seki turn check` does) and,
+    only if it passes, sign it with your key, ready to mail."""
     from ..crypto import signing
+    from ..pbem.checking import problems_with, stamped
     from ..pbem.store import write_atomic
 
     try:
@@ -90,8 +95,16 @@ def sign(
         identity = load_identity(key)
         if definition.players[turn.side] != identity.public:
             raise ValueError(f"{file}: side {turn.side} is not played by {identity.name}")
+        packet_game, opened = open_own_packet(packet, identity)
+        if packet_game.game_id != definition.game_id:
+            raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
+        problems = problems_with(definition, turn, opened)
+        for problem in problems:
+            typer.echo(f"{file}: {problem}", err=True)
+        if problems:
+            raise ValueError(f"{len(problems)} problem(s); not signed")
         out = out or file.with_name(file.stem + ".signed.txt")
-        write_atomic(out, signing.sign(turn.text, identity))
+        write_atomic(out, signing.sign(stamped(turn.text), identity))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     typer.echo(f"wrote {out}: mail it to the referee")

@@ -75,3 +75,14 @@ def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[st
         except (RuleViolation, Malformed) as exc:
             return [f"actions[{i}]: {exc}"]
     return []
+
+
+def stamped(text: str) -> str:
+    """The turn file naming this tool's version and component set (so that the referee can
+    tell a version mismatch from a bad order), unless it names them already."""
+    body = yaml.safe_load(text)
+    if not isinstance(body, dict) or "components" in body:
+        return text
+    extra = f"tool: {tool_version()}\ncomponents: {components_hash()}\n"
+    result = text.rstrip("\n") + "\n" + extra
+    return result if yaml.safe_load(result).get("actions") == body.get("actions") else text

@@ -2,9 +2,10 @@
 spool's inbox (raw, so nothing a player sent is lost), and find the seki documents in a
 message, attached or pasted into the body.
 
-Each message is saved once: its file name is a hash of its bytes, and a message already in
-the inbox or processed is not saved again. A maildir's messages are then marked seen, an
-IMAP message gets the \\Seen flag; an mbox is only read.
+Each message is saved once: its file name is its number in the order of arrival and a
+hash of its bytes, and a message already in the inbox or processed is not saved again. A
+maildir's messages are then marked seen, an IMAP message gets the \\Seen flag; an mbox is
+only read.
 """
 
 from __future__ import annotations
@@ -36,11 +37,14 @@ def key(raw: bytes) -> str:
 
 
 def save(spool: Spool, raw: bytes) -> bool:
-    """Keep a fetched message in the inbox; False if it was collected before."""
-    name = f"{key(raw)}.eml"
-    if any((spool.folder(f) / name).exists() for f in ("inbox", "processed")):
+    """Keep a fetched message in the inbox, numbered in the order of arrival (the order it
+    is read in); False if it was collected before."""
+    digest = key(raw)
+    kept = [p.name for f in ("inbox", "processed") for p in spool.folder(f).glob("*.eml")]
+    if any(name.endswith(f"-{digest}.eml") for name in kept):
         return False
-    write_atomic(spool.folder("inbox") / name, raw)
+    number = max((int(n.split("-")[0]) for n in kept if n.split("-")[0].isdigit()), default=0)
+    write_atomic(spool.folder("inbox") / f"{number + 1:08d}-{digest}.eml", raw)
     return True
 
 

@@ -68,8 +68,7 @@ class Games:
 def read_inbox(spool: Spool, games: Games, ref: Identity, settings: MailSettings, now: str,
                report: RunReport) -> None:  # fmt: skip
     """Adjudicate every document of every message in the inbox, oldest first."""
-    inbox = sorted(spool.folder("inbox").glob("*.eml"), key=lambda p: (p.stat().st_mtime, p.name))
-    for path in inbox:
+    for path in sorted(spool.folder("inbox").glob("*.eml")):  # in the order of arrival
         raw = path.read_bytes()
         if len(raw) <= mail_in.MAX_MESSAGE:
             _read_message(spool, games, ref, settings, now, path.stem, mail_in.parse(raw), report)
@@ -82,7 +81,7 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
     found = mail_in.documents(msg)
     problems = []
     for i, text in enumerate(found):
-        label = f"mail-{name[:12]}-{i + 1}.txt"
+        label = f"mail-{name[-24:-12]}-{i + 1}.txt"
         try:
             game_id = docs.peek_game(text, label)
         except ValueError as exc:

@@ -1,7 +1,9 @@
 """Random legal players: the fuzzer behind the property tests (and, later, `seki simulate`).
 
 Choices come from a second generator seeded from the game seed, so a failing game can be
-replayed from its seed alone.
+replayed from its seed alone. Now and then a random side files a random battle plan
+(rules/plans.py) - sometimes a broken one, which must be refused - so the plans answer
+decisions in the middle of random play.
 """
 
 from __future__ import annotations
@@ -13,12 +15,19 @@ from .rules.components import Components
 from .rules.engine import apply, pending
 from .rules.options import options
 from .rules.setup import setup
+from .rules.vocab import SIDES, Malformed, other
+
+PLAN_ODDS = 12  # about one action in 12 is a battle plan filed by a random side
 
 StepHook = Callable[[dict, dict, str, dict, list], None]
 
 
 def playout(
-    comp: Components, seed: int, max_actions: int = 10_000, on_step: StepHook | None = None
+    comp: Components,
+    seed: int,
+    max_actions: int = 10_000,
+    on_step: StepHook | None = None,
+    plans: bool = True,
 ) -> dict:
     """Play one random legal game from setup; call on_step(before, after, side, action,
     events) after every action. Returns the last state."""
@@ -28,11 +37,97 @@ def playout(
         decisions = pending(state)
         if not decisions:
             break
-        side = decisions[rng.below(chooser, len(decisions))]["side"]
-        acts = options(state, comp, side)
-        action = acts[rng.below(chooser, len(acts))]
+        if plans and rng.below(chooser, PLAN_ODDS) == 0:
+            side = SIDES[rng.below(chooser, 2)]
+            plan, valid = random_plan(state, comp, side, chooser)
+            action = {"type": "plan", "plan": plan}
+            if not valid:
+                _refused(state, comp, side, action)
+                continue
+        else:
+            side = decisions[rng.below(chooser, len(decisions))]["side"]
+            acts = options(state, comp, side)
+            action = acts[rng.below(chooser, len(acts))]
         new, events = apply(state, comp, side, action)
         if on_step is not None:
             on_step(state, new, side, action, events)
         state = new
     return state
+
+
+def _refused(state: dict, comp: Components, side: str, action: dict) -> None:
+    try:
+        apply(state, comp, side, action)
+    except Malformed:
+        return
+    raise AssertionError(f"a broken battle plan was accepted: {action['plan']!r}")
+
+
+def random_plan(state: dict, comp: Components, side: str, chooser: dict) -> tuple[object, bool]:
+    """A battle plan for `side` made of random pieces of what it has, now and then a
+    withdrawal (None), and one time in four a broken plan; True if it is well formed."""
+
+    def pick(items: list) -> object:
+        return items[rng.below(chooser, len(items))]
+
+    def some(items: list) -> list:
+        return [pick(items) for _ in range(1 + rng.below(chooser, 3))]
+
+    roll = rng.below(chooser, 8)
+    if roll == 0:
+        return None, True
+    own = [
+        b
+        for b, w in sorted(state["blocks"].items())
+        if comp.blocks[b].side == side and w in comp.locations
+    ] or comp.side_blocks(side)
+    enemy = comp.side_blocks(other(side))
+    hand = sorted(state["cards"][side]["hand"])
+    places = sorted(comp.locations)
+    numbers = [-3, 0, 1, 2, 4, 7, 14]
+
+    def section() -> dict:
+        entries = [
+            {
+                "block": pick([*own, "any", "any", own[:2]]),
+                "card": pick([*hand, "any", "any", "none"]),
+                "when": pick(["always", "losing", {"lead_below": pick(numbers)}]),
+                "pick": pick(["most", "least"]),
+            }
+            for _ in range(1 + rng.below(chooser, 3))
+        ]
+        units = own + [d for d, k in sorted(comp.disks.items()) if k.side == side]
+        choices = {
+            "castle": pick(["inside", "outside", "ask"]),
+            "deploy": pick([entries, entries, "ask"]),
+            "stop": pick(
+                ["finish", "ask", {"lead": pick(numbers)}, {"lead": 3, "otherwise": "ask"}]
+            ),
+            "challenge": pick(["never", "always", "ask", some(enemy), {"min_impact": 3}]),
+            "losses": pick([some(units), [*some(units), "any"], ["any"], "ask"]),
+            "retreat": pick([["any"], some(places), {"to": some(places), "castle": 2}, "ask"]),
+        }
+        return {k: v for k, v in choices.items() if rng.below(chooser, 4)}
+
+    plan = section()
+    if rng.below(chooser, 2):
+        plan["declare"] = pick([["any"], some(places), "ask"])
+    if rng.below(chooser, 2):
+        plan["at"] = {pick(places): section()}
+    if roll < 6:
+        return plan, True
+    broken = pick(
+        [
+            {"bogus": 1},
+            {"castle": "maybe"},
+            {"deploy": [{"block": pick(enemy)}]},
+            {"deploy": [{"when": {"lead_below": True}}]},
+            {"stop": {"lead": 10**6}},
+            {"challenge": {"blocks": own[:1] or ["?"]}},
+            {"losses": 3},
+            {"retreat": {"castle": 3}},
+            {"at": {"nowhere": {}}},
+            {"declare": []},
+        ]
+    )
+    return {**plan, **broken}, False

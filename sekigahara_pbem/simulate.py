@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .rules.components import Components
 from .rules.engine import pending
-from .rules.invariants import check_all
+from .rules.invariants import check_all, plan_answers
 from .rules.options import options
 from .rules.vocab import Malformed, RuleViolation
 from .selfplay import playout
@@ -25,6 +25,8 @@ COUNTED = {
     "castle_falls": "castles taken",
     "retreat": "retreats",
     "no_combat": "castles held inside",
+    "by_plan": "decisions answered by battle plans",
+    "plan": "battle plans filed or withdrawn",
 }
 
 
@@ -65,7 +67,7 @@ def _checks(comp: Components, summary: Summary, check: bool):
                 summary.events[f"challenges ({e['result']})"] += 1
         if not check:
             return
-        problems = check_all(after, comp)
+        problems = check_all(after, comp) + plan_answers(comp, before, after, side, action, events)
         for d in pending(after):
             if not options(after, comp, d["side"]):
                 problems.append(f"{d['side']} must decide {d['decision']} but has no option")

@@ -18,6 +18,9 @@ def demo(
         typer.Argument(help="Where to put the keys and the game (default: a new temp dir)."),
     ] = None,
     seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "demo",
+    plans: Annotated[
+        bool, typer.Option("--plans", help="The bots file battle plans (standing orders).")
+    ] = False,
 ) -> None:
     """Play a whole demo game between two bots, by the real files.
 
@@ -32,7 +35,7 @@ def demo(
         abort(f"{directory} exists and is not empty")
     start = time.perf_counter()
     try:
-        result = run_demo(directory, seed, utc_now())
+        result = run_demo(directory, seed, utc_now(), plans=plans)
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     elapsed = time.perf_counter() - start

@@ -3,7 +3,9 @@ revealed and verified.
 
 Two built-in bot players read only their own packets (verified and decrypted with their
 own keys), pick one of the legal options listed there, and answer with a signed turn
-file that the referee adjudicates: the same path a human's mail takes.
+file that the referee adjudicates: the same path a human's mail takes. With `plans`, each
+bot also files its battle plan (STANDING_ORDERS) with its first answer of every week, so
+its combats are fought by plan.
 """
 
 from __future__ import annotations
@@ -35,12 +37,30 @@ class DemoResult:
     result: dict | None = None
 
 
+# A battle plan that answers every combat decision: deploy the most impact while losing,
+# then finish; challenge whenever a Loyalty Challenge is in hand; take losses and retreat
+# where the engine's order says; hold a castle inside (docs/protocol.md, "Battle plans").
+STANDING_ORDERS = {
+    "declare": ["any"],
+    "castle": "inside",
+    "deploy": [{"block": "any", "card": "any", "when": "losing"}],
+    "stop": "finish",
+    "challenge": "always",
+    "losses": ["any"],
+    "retreat": ["any"],
+}
+
+
 class Bot:
     """A random legal player that knows only what its packets tell it."""
 
-    def __init__(self, identity: Identity, definition: games.Definition, seed: str):
+    def __init__(
+        self, identity: Identity, definition: games.Definition, seed: str, plans: bool = False
+    ):
         self.identity = identity
         self.definition = definition
+        self.plans = plans
+        self.filed_week = 0  # the last week whose first answer carried the plan
         self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
 
     def answer(self, packet_text: str, where: str) -> str | None:
@@ -48,13 +68,19 @@ class Bot:
         packet = packets.open_packet(self.definition, packet_text, self.identity, where)
         if not packet.options:
             return None
-        action = packet.options[rng.below(self.chooser, len(packet.options))]
-        body = turns.body(self.definition.game_id, packet.side, packet.seq, [action])
+        actions = [packet.options[rng.below(self.chooser, len(packet.options))]]
+        if self.plans and packet.view["week"] != self.filed_week:
+            actions.insert(0, {"type": "plan", "plan": STANDING_ORDERS})
+            self.filed_week = packet.view["week"]
+        body = turns.body(self.definition.game_id, packet.side, packet.seq, actions)
         return signing.sign(body, self.identity)
 
 
-def run_demo(root: Path, seed: str, now: str, max_steps: int = 5000) -> DemoResult:
-    """Create keys and a game under `root`, play it to the end, return what happened."""
+def run_demo(
+    root: Path, seed: str, now: str, max_steps: int = 5000, plans: bool = False
+) -> DemoResult:
+    """Create keys and a game under `root`, play it to the end, return what happened.
+    With `plans` the bots fight their combats by battle plan."""
     keys = root / "keys"
     people = {name: generate(name) for name in ("referee", *SIDES)}
     for identity in people.values():
@@ -73,7 +99,7 @@ def run_demo(root: Path, seed: str, now: str, max_steps: int = 5000) -> DemoResu
     for side in SIDES:
         text = joins.make_join(definition, people[side])
         _adjudicate(gd, people["referee"], f"join-{side}.txt", text, now, result)
-    bots = {s: Bot(people[s], definition, seed) for s in SIDES}
+    bots = {s: Bot(people[s], definition, seed, plans) for s in SIDES}
     for _ in range(max_steps):
         seq = gd.last_seq()
         record = chain.read_record(gd, definition, seq)

@@ -151,11 +151,11 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     record, state = _current(game, name)
     seq = record.seq
     asked = record.body.get("asked", {})
-    resigning = turn.actions == [{"type": "resign"}]
-    if turn.side not in asked and not resigning:
+    free = steps.anytime(turn)
+    if turn.side not in asked and not free:
         waiting = ", ".join(sorted(asked)) or "nobody (the game is over)"
         raise Refused(f"{name}: no decision is asked of {turn.side} now; waiting for {waiting}")
-    oldest = 1 if resigning else asked[turn.side]
+    oldest = 1 if free else asked[turn.side]
     if not oldest <= turn.answers <= seq:
         raise Refused(
             f"{name}: answers: {turn.answers} is stale or unknown; {turn.side} was asked in "

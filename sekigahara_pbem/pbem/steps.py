@@ -18,6 +18,7 @@ from . import clock as clocks
 from .turns import Turn
 
 EXTENSION = {"type": "extension"}
+ANYTIME = ("resign", "plan")  # engine actions a side may send when nothing is asked of it
 MAX_POLICY_ACTIONS = 200
 
 
@@ -31,6 +32,12 @@ class Step:
     events: list
     actor: str | None  # the side whose decision was answered (it is asked anew)
     extended: str | None = None  # the side whose deadline was extended
+
+
+def anytime(turn: Turn) -> bool:
+    """A file of resignations and battle plans only: accepted whether or not its side is
+    asked a decision, so `answers` may name any packet."""
+    return all(a.get("type") in ANYTIME for a in turn.actions)
 
 
 def _asked(state: dict, side: str) -> bool:
@@ -52,8 +59,7 @@ def turn_step(
         raise Refused(f"{name}: actions: an extension request must be the file's only action")
     events: list = []
     for i, action in enumerate(turn.actions):
-        anytime = isinstance(action, dict) and action.get("type") == "resign"
-        if not anytime and not _asked(state, turn.side):
+        if action.get("type") not in ANYTIME and not _asked(state, turn.side):
             who = ", ".join(f"{d['side']} ({d['decision']})" for d in pending(state)) or "nobody"
             raise Refused(
                 f"{name}: actions[{i}]: it is no longer {turn.side}'s decision (waiting for "

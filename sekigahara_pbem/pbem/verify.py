@@ -186,7 +186,7 @@ class _Replay:
             raise Discrepancy(f"{where}: unknown kind {kind!r}")
         turn, turn_text = _turn(self.gd, self.definition, where, body, seq)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
-        oldest = 1 if turn.actions == [{"type": "resign"}] else self.asked.get(turn.side, seq)
+        oldest = 1 if steps.anytime(turn) else self.asked.get(turn.side, seq)
         if not oldest <= turn.answers < seq:
             raise Discrepancy(f"{where}: the turn file's answers ({turn.answers}) is stale")
         report.turn_files += 1

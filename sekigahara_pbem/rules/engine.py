@@ -14,6 +14,8 @@ from .components import Components
 from .mori import bring_mori
 from .movement import choose_level, move
 from .muster import muster
+from .notation import normalise
+from .plans import file_plan, follow
 from .state import clone
 from .victory import resign
 from .vocab import (
@@ -54,7 +56,7 @@ HANDLERS: dict[str, dict[str, Handler]] = {
 }
 
 # Actions a side may take whether or not a decision is asked of it.
-ANYTIME: dict[str, Handler] = {"resign": resign}
+ANYTIME: dict[str, Handler] = {"resign": resign, "plan": file_plan}
 
 STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1", COMBAT: "8.1"}
 WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4"}
@@ -94,6 +96,7 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         new = clone(state)
         events: list = []
         ANYTIME[kind](new, comp, side, action, events)
+        follow(new, comp, events, HANDLERS[COMBAT])  # battle plans answer what they cover
         return new, events
     handler = HANDLERS.get(step, {}).get(kind)
     if handler is None:
@@ -106,7 +109,9 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         waiting = ", ".join(sorted({d["side"] for d in pending(state)}))
         rule = combat.whose_rule(state, kind) if step == COMBAT else WHOSE_RULES[step]
         raise RuleViolation(rule, f"not {side}'s decision now; waiting for {waiting}")
+    action = normalise(state, comp, side, action)  # friendly names -> ids (docs/protocol.md)
     new = clone(state)
     events = []
     handler(new, comp, side, action, events)
+    follow(new, comp, events, HANDLERS[COMBAT])  # battle plans answer what they cover
     return new, events

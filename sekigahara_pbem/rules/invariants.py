@@ -7,9 +7,10 @@ import json
 import re
 
 from .components import Components
-from .state import sides_at
+from .engine import apply, pending
+from .state import canonical, sides_at
 from .views import view
-from .vocab import ELIMINATED, ISHIDA, MORI_BOX, OFF_MAP, SIDES, other
+from .vocab import ELIMINATED, ISHIDA, MORI_BOX, OFF_MAP, SIDES, Malformed, RuleViolation, other
 
 QUOTED = re.compile(r'"([^"\\]*)"')
 
@@ -91,18 +92,54 @@ def hidden_from(state: dict, comp: Components, side: str | None) -> set[str]:
 
 
 def view_leaks(state: dict, comp: Components) -> list[str]:
-    """No view contains an id its viewer may not know."""
+    """No view contains an id its viewer may not know, and no view but its owner's depends
+    on a side's battle plan. (The owner's own plan is left out of the id check: it may
+    name enemy blocks, in the owner's own words.)"""
     problems = []
     for side in (*SIDES, None):
-        leaked = sorted(hidden_from(state, comp, side) & _strings(view(state, comp, side)))
+        seen = view(state, comp, side)
+        if side is not None:
+            seen["own"] = {k: v for k, v in seen["own"].items() if k != "plan"}
+        leaked = sorted(hidden_from(state, comp, side) & _strings(seen))
         if leaked:
             problems.append(f"the {side or 'public'} view shows {leaked[:5]}")
+    for owner in state["plans"]:
+        unplanned = {**state, "plans": {s: p for s, p in state["plans"].items() if s != owner}}
+        for side in (other(owner), None):
+            if view(state, comp, side) != view(unplanned, comp, side):
+                problems.append(f"the {side or 'public'} view shows something of {owner}'s plan")
     return problems
 
 
 def _strings(data: object) -> set[str]:
     """Every string in a JSON-compatible structure, keys included (ids hold no quotes)."""
     return set(QUOTED.findall(json.dumps(data, ensure_ascii=False)))
+
+
+def plan_answers(
+    comp: Components, before: dict, after: dict, side: str, action: dict, events: list
+) -> list[str]:
+    """Every decision a battle plan answered during one apply was asked of that side and
+    legal: replayed by hand on the state without plans, the same answers are accepted
+    and lead to the same state."""
+    markers = [e for e in events if e["type"] == "by_plan"]
+    if not markers:
+        return []
+    state = {**before, "plans": {}}
+    try:
+        if action["type"] != "plan":
+            state, _ = apply(state, comp, side, action)
+        for m in markers:
+            who = m["side"]
+            asked = [d["decision"] for d in pending(state) if d["side"] == who]
+            if asked != [m["decision"]]:
+                return [f"{who}'s plan answered {m['decision']}, which was not asked of it"]
+            state, _ = apply(state, comp, who, m["private"][who]["action"])
+    except (RuleViolation, Malformed) as exc:
+        return [f"an answer by plan was illegal: {exc}"]
+    if canonical({**state, "plans": {}}) != canonical({**after, "plans": {}}):
+        return ["the answers by plan do not replay to the same state"]
+    return []
 
 
 def check_all(state: dict, comp: Components) -> list[str]:

@@ -37,6 +37,8 @@ def shadow_state(comp: Components, v: dict, options: dict) -> dict:
             state["castle_owner"][loc] = v["castles"][loc]
     if own.get("sealed") is not None:
         state["sealed"][side] = own["sealed"]
+    if own.get("plan") is not None:  # its own battle plan; the opponent's is unknown
+        state["plans"][side] = own["plan"]
     for s in v["sealed"]:
         if s != side:
             state["sealed"][s] = _stand_in_sealed(state, v["step"], s)

@@ -12,6 +12,7 @@ Schema (docs/state.md has the full description):
   phase    movement-phase bookkeeping of the active side (7)
   combat   the combat phase in progress (8), see combat.py
   result   None, or {winner, how, ...} once the game is over (2.1, 2.2)
+  plans    {side: battle plan} - standing orders filed by each side (rules/plans.py)
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def new_state(comp: Components, options: dict, generator: dict, step: str) -> di
         "phase": None,
         "combat": None,
         "result": None,
+        "plans": {},
     }
 
 

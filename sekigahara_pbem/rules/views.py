@@ -17,7 +17,7 @@ from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
 # The shape of a view. Archives hash public views, so a change to what a view holds must
 # change this name: verify then says which format an archive needs instead of failing on
 # a hash.
-VIEW_FORMAT = "sekigahara-view/1"
+VIEW_FORMAT = "sekigahara-view/2"
 
 
 def view(state: dict, comp: Components, side: str | None) -> dict:
@@ -141,6 +141,7 @@ def _own(state: dict, comp: Components, side: str) -> dict:
         "arrived": sorted(b for b in phase["arrived"] if b in mine),
         "arrived_by": {b: r for b, r in sorted(phase["arrived"].items()) if b in mine},
         "sealed": state["sealed"].get(side),
+        "plan": state["plans"].get(side),  # its own battle plan, never the opponent's
     }
 
 

@@ -18,6 +18,7 @@ from .commands import join as join_cmd
 from .commands import keys as keys_cmd
 from .commands import mail as mail_cmd
 from .commands import referee as referee_cmd
+from .commands import report as report_cmd
 from .commands import scenario as scenario_cmd
 from .commands import simulate as simulate_cmd
 from .commands import status as status_cmd
@@ -38,6 +39,7 @@ app.command("join")(join_cmd.join)
 app.add_typer(turn_cmd.app, name="turn")
 app.command("adjudicate")(adjudicate_cmd.adjudicate)
 app.command("view")(view_cmd.view)
+app.command("report")(report_cmd.report)
 app.command("status")(status_cmd.status)
 app.add_typer(takeback_cmd.app, name="takeback")
 app.add_typer(mail_cmd.app, name="mail")

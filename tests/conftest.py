@@ -1,4 +1,4 @@
-"""Shared fixtures: the default component set."""
+"""Shared fixtures: the default component set, and one whole demo game for the session."""
 
 from __future__ import annotations
 
@@ -10,3 +10,28 @@ from sekigahara_pbem.component_files import load_components
 @pytest.fixture(scope="session")
 def comp():
     return load_components()
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory):
+    """One whole demo game, the same every run: the parties' seeds are fixed here (in play
+    they come from the operating system), and the bots' choices are seeded. Tests that
+    change files work on a copy."""
+    import hashlib
+
+    from sekigahara_pbem.pbem import game, joins
+    from sekigahara_pbem.pbem.demo import run_demo
+
+    root = tmp_path_factory.mktemp("demo")
+    counter = iter(range(100))
+
+    def fixed_seed() -> bytes:
+        return hashlib.sha256(f"test-seed-{next(counter)}".encode()).digest()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game, "new_seed", fixed_seed)
+        patch.setattr(joins, "new_seed", fixed_seed)
+        result = run_demo(root, "test-demo", "2026-11-22T12:00:00Z")
+    assert not result.refused
+    assert result.records > 100  # a game long enough to exercise combat and the weeks
+    return root, result

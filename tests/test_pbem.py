@@ -15,36 +15,13 @@ from sekigahara_pbem.crypto import sealing, signing
 from sekigahara_pbem.crypto.keystore import read_identity
 from sekigahara_pbem.pbem import chain, game, packets, referee, turns
 from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.demo import Bot, run_demo
+from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.pbem.store import GameDir, StoreError, locked
 from sekigahara_pbem.rules.invariants import hidden_from
 from sekigahara_pbem.rules.vocab import SIDES
 
 NOW = "2026-11-22T12:00:00Z"
 QUOTED = re.compile(r'"([^"\\]*)"')
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    """One whole demo game, the same every run: the parties' seeds are fixed here (in play
-    they come from the operating system), and the bots' choices are seeded."""
-    import hashlib
-
-    from sekigahara_pbem.pbem import joins
-
-    root = tmp_path_factory.mktemp("demo")
-    counter = iter(range(100))
-
-    def fixed_seed() -> bytes:
-        return hashlib.sha256(f"test-seed-{next(counter)}".encode()).digest()
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(game, "new_seed", fixed_seed)
-        patch.setattr(joins, "new_seed", fixed_seed)
-        result = run_demo(root, "test-demo", NOW)
-    assert not result.refused
-    assert result.records > 100  # a game long enough to exercise combat and the weeks
-    return root, result
 
 
 def _identities(root: Path) -> dict:

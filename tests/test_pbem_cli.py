@@ -39,7 +39,7 @@ def test_a_game_by_hand(tmp_path):
     assert "awaiting ishida: bid" in ok(seki(ref, "status", "g", cwd=tmp_path))
     shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
     assert "YOUR DECISION: bid" in shown
-    card = shown.split('"card": "')[1].split('"')[0]
+    card = shown.split("{type: bid, card: ")[1].split("}")[0]
     turn = tmp_path / "bid.yaml"
     turn.write_text(
         f"format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
@@ -47,12 +47,15 @@ def test_a_game_by_hand(tmp_path):
     )
     ok(seki(alice, "turn", "check", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
             "--key", "alice", cwd=tmp_path))  # fmt: skip
-    ok(seki(alice, "turn", "sign", "bid.yaml", "--key", "alice", cwd=tmp_path))
+    ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
+            "--key", "alice", cwd=tmp_path))  # fmt: skip
+    assert "components: " in (tmp_path / "bid.signed.txt").read_text()
     assert "record 2" in ok(seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref",
                                  cwd=tmp_path))  # fmt: skip
     again = seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref", cwd=tmp_path)
     assert again.returncode == 1 and "REFUSED" in again.stdout
-    wrong = seki(bob, "turn", "sign", "bid.yaml", "--key", "bob", cwd=tmp_path)
+    wrong = seki(bob, "turn", "sign", "bid.yaml", "--packet", "g/packets/000002-tokugawa.txt",
+                 "--key", "bob", cwd=tmp_path)  # fmt: skip
     assert wrong.returncode == 1 and "not played by bob" in wrong.stderr
     ok(seki(bob, "turn", "new", "g/packets/000002-tokugawa.txt", "--key", "bob",
             "--out", "bob.yaml", cwd=tmp_path))  # fmt: skip
@@ -61,7 +64,14 @@ def test_a_game_by_hand(tmp_path):
     (tmp_path / "bob.yaml").write_text(template + "  " + first[4:] + "\n")
     ok(seki(bob, "turn", "check", "bob.yaml", "--packet", "g/packets/000002-tokugawa.txt",
             "--key", "bob", cwd=tmp_path))  # fmt: skip
-    ok(seki(bob, "turn", "sign", "bob.yaml", "--key", "bob", cwd=tmp_path))
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text(template + "  - {type: bid, card: no-such-card}\n")
+    refused = seki(bob, "turn", "sign", "illegal.yaml", "--packet",
+                   "g/packets/000002-tokugawa.txt", "--key", "bob", cwd=tmp_path)  # fmt: skip
+    assert refused.returncode == 1 and "not signed" in refused.stderr
+    assert not (tmp_path / "illegal.signed.txt").exists()
+    ok(seki(bob, "turn", "sign", "bob.yaml", "--packet", "g/packets/000002-tokugawa.txt",
+            "--key", "bob", cwd=tmp_path))  # fmt: skip
     ok(seki(ref, "adjudicate", "g", "bob.signed.txt", "--key", "ref", cwd=tmp_path))
     ok(seki(alice, "view", "g/packets/000002-ishida.txt", "--key", "alice", cwd=tmp_path))
     bids = ok(seki(alice, "view", "g/packets/000003-ishida.txt", "--key", "alice", cwd=tmp_path))

@@ -18,15 +18,24 @@ def view(
     all_options: Annotated[
         bool, typer.Option("--all-options", help="List every legal option, not the first 30.")
     ] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write the report, with a map, as an HTML page here."),
+    ] = None,
 ) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you."""
-    from ..reports import render_text
+    from ..pbem.store import write_atomic
+    from ..reports import render_html, render_text
 
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
-    except (ValueError, RuntimeError) as exc:
+        if html is not None:
+            write_atomic(html, render_html(definition.game_id, opened))
+    except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(render_text(definition.game_id, opened, all_options), nl=False)
+    if html is not None:
+        typer.echo(f"wrote {html} (open it in any browser)")
     ok, message = _check_openings(definition.game_id, opened)
     typer.echo(message)
     if not ok:

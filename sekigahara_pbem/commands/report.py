@@ -1,0 +1,48 @@
+"""`seki report`: the public report of a record, from a game directory's public files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import abort
+
+
+def report(
+    directory: Annotated[Path, typer.Argument(help="The game directory (or its archive).")],
+    seq: Annotated[
+        int | None, typer.Option("--seq", help="The record to report (default: the last).")
+    ] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write the report as an HTML page here.")
+    ] = None,
+) -> None:
+    """Print what happened in a record and the situation after it, as a spectator sees it:
+    the record's public events and the public view. Nothing sealed is opened."""
+    from ..pbem import chain, game
+    from ..pbem.store import GameDir, write_atomic
+    from ..reports import render_public_html, render_public_text
+    from ..reports.archive import public_view
+
+    gd = GameDir(directory)
+    try:
+        definition = game.load(gd)
+        last = gd.last_seq()
+        if last == 0:
+            raise ValueError(f"{directory}: the game has not started (no records yet)")
+        number = last if seq is None else seq
+        if not 1 <= number <= last:
+            raise ValueError(f"--seq: record {number} does not exist (records 1 to {last})")
+        record = chain.read_record(gd, definition, number)
+        view, _ = public_view(gd, number, record.body["public_state"])
+        events = record.body.get("events", [])
+        text = render_public_text(definition.game_id, number, view, events, footer="")
+        if html is not None:
+            write_atomic(html, render_public_html(definition.game_id, number, view, events))
+    except (ValueError, RuntimeError, OSError) as exc:
+        abort(str(exc))
+    typer.echo(text, nl=False)
+    if html is not None:
+        typer.echo(f"wrote {html}")

@@ -1,0 +1,70 @@
+"""Reports: a player's (from its packet) and the public's (from the public view and the
+record's public events), as plain text for a terminal or a mail body and as a
+self-contained HTML page with an SVG map. Templates live in sekigahara_pbem/templates/.
+
+Every report is built from a view and redacted events, never from a full state, so a
+report can only show what its reader may know. A mail body travels unencrypted: use the
+public report there, whose last line (`packet_hint`) points the recipient to the sealed
+packet attached.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import html, model, text
+
+if TYPE_CHECKING:
+    from ..pbem.packets import Packet
+
+DEFAULT_PACKET_NAME = "packet.txt"
+
+
+def packet_hint(packet_name: str = DEFAULT_PACKET_NAME) -> str:
+    """The line that ends a mail body: where the recipient's secrets are."""
+    return (
+        f"Your hand, blocks and legal options are in the attached packet: "
+        f"seki view {packet_name} --key YOUR-KEY (add --html report.html for the map)."
+    )
+
+
+def render_text(game_id: str, packet: Packet, all_options: bool = False) -> str:
+    """The recipient's report of a packet: its view, its events and its options."""
+    return text.render(_packet_report(game_id, packet), all_options)
+
+
+def render_public_text(
+    game_id: str, seq: int, view: dict, events: list, *, footer: str | None = None
+) -> str:
+    """The spectator's report from the public view and the record's public events. It
+    ends with `footer`, by default `packet_hint()` (pass "" for none)."""
+    report = model.build(game_id, seq, view, events)
+    return text.render(report, footer=packet_hint() if footer is None else footer)
+
+
+def render_html(game_id: str, packet: Packet) -> str:
+    """The recipient's report as one self-contained HTML page with the SVG map."""
+    return html.render(_packet_report(game_id, packet), packet.view, packet.events)
+
+
+def render_public_html(game_id: str, seq: int, view: dict, events: list) -> str:
+    """The spectator's report as one self-contained HTML page with the SVG map."""
+    return html.render(model.build(game_id, seq, view, events), view, events)
+
+
+def _packet_report(game_id: str, packet: Packet) -> dict:
+    from dataclasses import replace
+
+    from ..pbem.checking import template
+
+    asked = any(d["side"] == packet.side for d in packet.view.get("pending", []))
+    return model.build(
+        game_id,
+        packet.seq,
+        packet.view,
+        packet.events,
+        side=packet.side,
+        options=packet.options,
+        # the turn file's header; the report lists the options itself
+        template=template(game_id, replace(packet, options=[])) if asked else None,
+    )

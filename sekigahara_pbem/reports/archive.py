@@ -1,0 +1,70 @@
+"""The public view of a record, from a game directory's public files only.
+
+The last record's view is public/state.yaml. An earlier record's view is no longer a file,
+but the game directory is a git repository with one commit per step, so the commit that
+added records/<seq>.txt holds public/state.yaml as it was then. Either way the view is
+checked against the hash the signed record carries. Sealed files are never opened.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from ..pbem import documents as docs
+from ..pbem.store import GameDir
+from ..rules.state import canonical
+
+STATE_FILE = "public/state.yaml"
+
+
+def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:
+    """(view, where it came from), or ({}, why there is none) for a record whose view
+    cannot be found; a view that does not match the record's hash is an error."""
+    if seq == gd.last_seq():
+        text = gd.public_state.read_text(encoding="utf-8")
+        return _checked(text, expected_hash, STATE_FILE), STATE_FILE
+    text = _from_git(gd.root, gd.record(seq))
+    if text is None:
+        return {}, (
+            f"the public view of record {seq} is not available: {STATE_FILE} holds the last "
+            "record's, and the directory has no git history of it"
+        )
+    return _checked(text, expected_hash, f"{STATE_FILE} (git)"), f"{STATE_FILE} in git history"
+
+
+def _checked(text: str, expected_hash: str, where: str) -> dict:
+    if len(text.encode("utf-8")) > docs.MAX_BYTES:
+        raise ValueError(f"{where}: larger than {docs.MAX_BYTES} bytes")
+    try:
+        view = yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise ValueError(f"{where}: not valid YAML") from None
+    if not isinstance(view, dict) or docs.sha256(canonical(view)) != expected_hash:
+        raise ValueError(f"{where}: does not match the public_state hash of its record")
+    return view
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _from_git(root: Path, record: Path) -> str | None:
+    """public/state.yaml in the commit that added the record, if the game directory is
+    itself a git repository (not a folder inside another one)."""
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if top is None or Path(top.strip()).resolve() != root.resolve():
+        return None
+    name = record.relative_to(root).as_posix()
+    commits = _git(root, "log", "--diff-filter=A", "--format=%H", "--", name)
+    if not commits or not commits.split():
+        return None
+    return _git(root, "show", f"{commits.split()[-1]}:{STATE_FILE}")

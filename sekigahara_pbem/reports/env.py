@@ -1,0 +1,51 @@
+"""The Jinja environment the report templates share (sekigahara_pbem/templates/)."""
+
+from __future__ import annotations
+
+import textwrap
+from functools import cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+WIDTH = 80  # every line of a text report fits an 80-column terminal
+
+
+def wrap(text: str, indent: int = 2, hang: int = 2, width: int = WIDTH) -> str:
+    """A paragraph filled to the width; continuation lines indented `hang` more. Ids are
+    never split at their hyphens."""
+    return textwrap.fill(
+        str(text),
+        width=width,
+        initial_indent=" " * indent,
+        subsequent_indent=" " * (indent + hang),
+        break_on_hyphens=False,
+        break_long_words=True,
+    )
+
+
+def numbered(text: str, number: int, indent: int = 2) -> str:
+    """'  12. text…' with continuation lines under the text."""
+    head = f"{' ' * indent}{number:>2}. "
+    return textwrap.fill(
+        str(text),
+        width=WIDTH,
+        initial_indent=head,
+        subsequent_indent=" " * len(head),
+        break_on_hyphens=False,
+        break_long_words=True,
+    )
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("sekigahara_pbem", "templates"),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=lambda name: bool(name) and name.endswith((".html.j2", ".svg.j2")),
+    )
+    env.filters["wrap"] = wrap
+    env.filters["numbered"] = numbered
+    return env

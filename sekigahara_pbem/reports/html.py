@@ -1,0 +1,29 @@
+"""The HTML report: one self-contained page (inline CSS and SVG, no script, no external
+reference) from templates/report.html.j2 and templates/map.svg.j2."""
+
+from __future__ import annotations
+
+from ..component_files import load_components
+from . import svgmap, text
+from .env import environment
+
+NOTES = {
+    True: "Built from your packet alone: your view, this step's events as you may see "
+    "them and your legal options. The enemy's hidden blocks and cards are not in it.",
+    False: "Built from the public view and the record's public events alone.",
+}
+
+
+def render(report: dict, view: dict, events: list) -> str:
+    side = report["side"]
+    return (
+        environment()
+        .get_template("report.html.j2")
+        .render(
+            report=report,
+            title=text.title(report["game"], report["seq"], side),
+            m=svgmap.build(view, events, load_components(), side),
+            missing_view=text.MISSING_VIEW,
+            note=NOTES[side is not None],
+        )
+    )

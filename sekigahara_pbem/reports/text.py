@@ -1,0 +1,31 @@
+"""Plain-text reports (Markdown-readable, 80 columns): templates/report.txt.j2."""
+
+from __future__ import annotations
+
+from . import model
+from .env import environment
+
+MISSING_VIEW = (
+    "The public view of this record is not available (public/state.yaml holds only the "
+    "last one, and no git history of the game directory has it); its events follow."
+)
+
+
+def title(game_id: str, seq: int, side: str | None) -> str:
+    from .names import side as side_name
+
+    if side is None:
+        return f"Sekigahara, game {game_id}: public report after record {seq}"
+    return f"Sekigahara, game {game_id}: packet {seq} for {side_name(side)}"
+
+
+def render(report: dict, all_options: bool = False, footer: str | None = None) -> str:
+    template = environment().get_template("report.txt.j2")
+    return template.render(
+        report=report,
+        title=title(report["game"], report["seq"], report["side"]),
+        all_options=all_options,
+        max_shown=model.MAX_OPTIONS_SHOWN,
+        missing_view=MISSING_VIEW,
+        footer=footer,
+    )

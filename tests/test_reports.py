@@ -1,0 +1,329 @@
+"""Reports (issue 6): every report of a whole demo game keeps the other side's secrets (and
+the public ones both sides'), fits 80 columns, describes every event and option in
+English with YAML that pastes back into a turn file; `seki view --html` and `seki report`
+write them; the HTML page loads in a real headless browser without errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from sekigahara_pbem.cli import app
+from sekigahara_pbem.crypto.keystore import read_identity
+from sekigahara_pbem.pbem import chain, game, packets
+from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.reports import (
+    choices,
+    events,
+    packet_hint,
+    render_html,
+    render_public_html,
+    render_public_text,
+    render_text,
+    svgmap,
+)
+from sekigahara_pbem.rules.invariants import hidden_from
+from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.rules.vocab import SIDES
+
+NOW = "2026-11-22T12:00:00Z"
+TOKEN = re.compile(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*")
+RULES = Path(__file__).parent.parent / "sekigahara_pbem" / "rules"
+CHROMIUM = Path("/usr/bin/chromium")
+BROWSER_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+
+
+def tokens(text: str) -> set[str]:
+    """Every id-shaped word: 'mori-1' is not found inside 'mori-1a'."""
+    return set(TOKEN.findall(text))
+
+
+def columns(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.fixture(scope="module")
+def steps(demo, comp):
+    """Per record: the revealed full state (only to know what is secret), both opened
+    packets, the public view and the record's public events."""
+    root, result = demo
+    records = result.records
+    ids = {n: read_identity(root / "keys" / f"{n}.identity") for n in ("referee", *SIDES)}
+    gd = GameDir(root / "game")
+    definition = game.load(gd)
+    secrets = game.open_secrets(gd, definition, ids["referee"])
+    out = []
+    for seq in range(1, records + 1):
+        state = chain.open_state(definition, secrets, seq, gd.sealed(seq).read_text())
+        opened = {
+            s: packets.open_packet(definition, gd.packet(seq, s).read_text(), ids[s], "p")
+            for s in SIDES
+        }
+        record = chain.read_record(gd, definition, seq).body
+        out.append((seq, state, opened, view(state, comp, None), record["events"]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def rendered(steps):
+    """Every report of the game, once: per record, both players' text (first options and
+    all options) and HTML, and the public text and HTML."""
+    out = []
+    for seq, _, opened, public, evts in steps:
+        reports = {
+            s: (
+                render_text("demo", opened[s]),
+                render_text("demo", opened[s], all_options=True),
+                render_html("demo", opened[s]),
+            )
+            for s in SIDES
+        }
+        reports[None] = (
+            render_public_text("demo", seq, public, evts),
+            render_public_html("demo", seq, public, evts),
+        )
+        out.append(reports)
+    return out
+
+
+def test_no_report_shows_the_other_sides_hidden_blocks_or_cards(steps, rendered, comp):
+    """The other side's blocks not face up and its hand (hidden_from, from the revealed
+    state) appear in no report, text or HTML; the public reports hide both sides'. Ids the
+    rules showed in this record's public events (deployed blocks, a card shown to refute
+    a challenge) are public by then."""
+    checked = 0
+    for (seq, state, opened, _, evts), reports in zip(steps, rendered, strict=True):
+        shown_by_rules = tokens(repr(evts))
+        for side in (*SIDES, None):
+            hidden = hidden_from(state, comp, side) - shown_by_rules
+            assert hidden, (seq, side)  # there is always something to keep secret
+            for report in reports[side]:
+                leaked = hidden & tokens(report)
+                assert not leaked, (seq, side or "public", sorted(leaked)[:5])
+            checked += 1
+        for side in SIDES:  # and the reader's own secrets are there (the check can see ids)
+            text, _, html = reports[side]
+            assert set(opened[side].view["own"]["hand"]) <= tokens(text) & tokens(html)
+    assert checked == 3 * len(steps)
+
+
+def test_every_line_of_every_text_report_fits_80_columns(rendered):
+    lines = 0
+    for reports in rendered:
+        texts = [*reports["ishida"][:2], *reports["tokugawa"][:2], reports[None][0]]
+        for text in texts:
+            for line in text.splitlines():
+                assert columns(line) <= 80, line
+                lines += 1
+    assert lines > 10_000
+
+
+def test_every_event_the_engine_emits_has_a_sentence():
+    """Every "type" the rules write is an event with its own sentence or an action with
+    its own option text (grep '"type": "' sekigahara_pbem/rules/*.py)."""
+    kinds = set()
+    for path in RULES.glob("*.py"):
+        kinds |= set(re.findall(r'"type": "(\w+)"', path.read_text(encoding="utf-8")))
+    assert len(kinds) > 30
+    missing = kinds - set(events.DESCRIBERS) - set(choices.OPTION_DESCRIBERS)
+    assert not missing
+
+
+def test_the_demos_events_read_as_sentences_with_their_rules(steps, comp):
+    seen = set()
+    for _, _, opened, _, evts in steps:
+        for event in evts + opened["ishida"].events + opened["tokugawa"].events:
+            sentence = events.describe(event, comp)
+            assert sentence != events.generic(event), event  # not the fallback
+            assert "{" not in sentence and "'" not in sentence.replace("'s ", ""), sentence
+            if event.get("rule"):
+                assert sentence.endswith(f"({event['rule']})")
+            seen.add(event["type"])
+    assert {"move", "battle", "deploy", "battle_result", "losses", "control", "bids"} <= seen
+
+
+def test_8_3_a_deployment_shows_its_impact_arithmetic(comp):
+    event = {
+        "type": "deploy", "rule": "8.2.3", "location": "gifu", "side": "ishida",
+        "card": "ukita-swords-1", "blocks": ["ukita-gun"],
+        "impacts": [{"mon": 1, "same_daimyo": 2, "special": 4}],
+        "impact": {"ishida": 12, "tokugawa": 9},
+    }  # fmt: skip
+    text = events.describe(event, comp)
+    assert "1 mon + 2 same daimyo + 4 special attack = 7" in text
+    assert "totals Ishida 12, Tokugawa 9" in text and text.endswith("(8.2.3)")
+
+
+def test_unknown_or_malformed_events_get_a_generic_line(comp):
+    assert events.describe({"type": "comet", "rule": "99", "seen": ["kyoto"]}, comp) == (
+        "comet: seen [kyoto] (99)"
+    )
+    assert events.describe({"type": "move"}, comp) == "move"  # missing fields: no crash
+    assert events.describe({"type": "deploy", "blocks": 3}, comp).startswith("deploy: ")
+
+
+def test_odd_events_and_options_never_break_a_report(steps):
+    """Events of unknown types or unexpected shapes (a newer engine, a hand-edited record)
+    are still listed, and the report, text and HTML, is still made."""
+    from dataclasses import replace
+
+    odd = [
+        {"type": "comet", "location": ["kyoto"], "side": {"x": 1}},
+        {"type": "move", "from": "edo", "groups": [["no-such-block"], {"count": 1}]},
+        {"type": "retreat", "location": "gifu", "to": ["ogaki"]},
+        {"type": ["deploy"]},
+        {"no type": True},
+        "not even a mapping",
+    ]
+    packet = next(p for _, _, opened, _, _ in steps for p in opened.values() if p.options)
+    odd_packet = replace(packet, events=odd, options=[*packet.options, {"type": "dance"}, "x"])
+    text = render_text("demo", odd_packet, all_options=True)
+    assert "comet: location [kyoto]; side x 1" in text and "dance" in text
+    assert "<svg" in render_html("demo", odd_packet)
+    assert "comet" in render_public_html("demo", 1, {}, odd)
+
+
+def test_every_option_pastes_back_as_itself(steps):
+    """The YAML under each option, put under 'actions:', loads as that very action."""
+    checked = 0
+    for _, _, opened, _, _ in steps[::5]:
+        for packet in opened.values():
+            for option in packet.options[:400]:
+                lines = choices.pasteable(option)
+                loaded = yaml.safe_load("actions:\n" + "\n".join(lines))["actions"]
+                assert loaded == [option]
+                checked += 1
+    assert checked > 500
+
+
+def test_the_turn_template_in_the_report_is_a_turn_file(steps):
+    seq, _, opened, _, _ = next(s for s in steps if s[2]["ishida"].options)
+    text = render_text("demo", opened["ishida"])
+    header = text.split("Turn template")[1].split("\nformat:")[1]
+    body = yaml.safe_load("format:" + header)
+    expected = {"format": "seki-turn/1", "game": "demo", "side": "ishida", "answers": seq}
+    assert expected.items() <= body.items() and body["actions"] is None
+    option = opened["ishida"].options[0]
+    assert "\n".join(choices.pasteable(option, "         ")) in text
+
+
+def test_the_public_mail_body_ends_with_the_packet_hint(steps):
+    seq, _, _, public, evts = steps[-1]
+    text = render_public_text("demo", seq, public, evts)
+    assert " ".join(text.split()).endswith(" ".join(packet_hint().split()))
+    assert "packet-7.txt" in render_public_text("demo", seq, public, evts,
+                                                footer=packet_hint("packet-7.txt"))  # fmt: skip
+    assert "seki view" not in render_public_text("demo", seq, public, evts, footer="")
+
+
+def test_seki_report_prints_a_records_public_report(demo, steps, tmp_path):
+    """The last record from public/state.yaml, an earlier one from the game directory's
+    git history (both checked against the record's hash); a tampered view is refused."""
+    root, records = demo
+    runner = CliRunner()
+    game_dir = tmp_path / "game"
+    shutil.copytree(root / "game", game_dir)
+    last = runner.invoke(app, ["report", str(game_dir), "--html", str(tmp_path / "r.html")])
+    assert last.exit_code == 0, last.output
+    assert f"public report after record {records}" in last.output
+    assert "GAME OVER" in last.output and "<svg" in (tmp_path / "r.html").read_text()
+    seq, _, _, public, evts = steps[40]
+    earlier = runner.invoke(app, ["report", str(game_dir), "--seq", str(seq)])
+    assert earlier.exit_code == 0, earlier.output
+    assert earlier.output == render_public_text("demo", seq, public, evts, footer="")
+    state_file = game_dir / "public" / "state.yaml"
+    state_file.write_text(state_file.read_text() + "extra: 1\n")
+    tampered = runner.invoke(app, ["report", str(game_dir)])
+    assert tampered.exit_code == 1 and "does not match" in tampered.output
+    missing = runner.invoke(app, ["report", str(game_dir), "--seq", str(records + 1)])
+    assert missing.exit_code == 1 and "does not exist" in missing.output
+
+
+def test_seki_view_writes_the_html_report(demo, steps, tmp_path, monkeypatch):
+    root, _ = demo
+    monkeypatch.setenv("SEKI_HOME", str(tmp_path / "home"))
+    (tmp_path / "home" / "games").mkdir(parents=True)
+    shutil.copy(root / "game" / "game.txt", tmp_path / "home" / "games" / "demo.txt")
+    packet = GameDir(root / "game").packet(10, "tokugawa")
+    out = tmp_path / "report.html"
+    done = CliRunner().invoke(
+        app, ["view", str(packet), "--key", str(root / "keys" / "tokugawa.identity"),
+              "--html", str(out)],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "packet 10 for Tokugawa" in done.output and f"wrote {out}" in done.output
+    assert out.read_text() == render_html("demo", steps[9][2]["tokugawa"])
+
+
+def test_the_html_report_refers_to_nothing_outside_itself(rendered):
+    html = rendered[60]["ishida"][2] + rendered[60][None][1]
+    urls = set(re.findall(r"\b(?:https?|ftp)://[^\s\"'<>)]+", html))
+    assert urls == {"http://www.w3.org/2000/svg"}  # the SVG namespace name, never fetched
+    assert "<script" not in html and "@import" not in html
+
+
+def _browser_or_skip():
+    required = os.environ.get("SEKI_REQUIRE_BROWSER") == "1"
+    if not CHROMIUM.exists():
+        if required:
+            pytest.fail(f"SEKI_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
+        pytest.skip(f"no browser: {CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if required:
+            pytest.fail("SEKI_REQUIRE_BROWSER=1 but the playwright package is missing")
+        pytest.skip("the playwright package is missing (pip install -e '.[test]')")
+    return sync_playwright
+
+
+def test_the_html_report_loads_in_a_real_browser(steps, rendered, comp, tmp_path):
+    """Chromium opens the player's and the public page offline: no console or page
+    errors, no request beyond the file itself, one SVG element per location; the player's
+    page is saved as a screenshot."""
+    sync_playwright = _browser_or_skip()
+    drawn = {"move", "retreat", *svgmap.MARKED}  # events the map shows
+
+    def busy(i: int) -> tuple:
+        packet = steps[i][2]["ishida"]
+        fight = ((packet.view.get("combat") or {}).get("fight")) or {}
+        return (sum(e["type"] in drawn for e in packet.events), bool(fight), i)
+
+    busiest = max(range(len(steps)), key=busy)
+    pages = {
+        "player": rendered[busiest]["ishida"][2],
+        "public": rendered[busiest][None][1],
+    }
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        try:
+            for name, html in pages.items():
+                path = tmp_path / f"{name}.html"
+                path.write_text(html, encoding="utf-8")
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                problems, requests = [], []
+                page.on("console", lambda m, out=problems: m.type == "error" and out.append(m.text))
+                page.on("pageerror", lambda e, out=problems: out.append(str(e)))
+                page.on("request", lambda r, out=requests: out.append(r.url))
+                page.goto(path.as_uri(), wait_until="load")
+                assert page.locator("svg.board g.loc").count() == len(comp.locations)
+                assert page.locator("svg.board g.loc text").count() >= len(comp.locations)
+                assert page.title().startswith("Sekigahara, game demo")
+                shot = tmp_path / f"{name}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                assert shot.stat().st_size > 20_000
+                assert not problems, problems
+                assert requests == [path.as_uri()], requests
+                page.close()
+        finally:
+            browser.close()

@@ -229,7 +229,8 @@ def test_the_public_mail_body_ends_with_the_packet_hint(steps):
 def test_seki_report_prints_a_records_public_report(demo, steps, tmp_path):
     """The last record from public/state.yaml, an earlier one from the game directory's
     git history (both checked against the record's hash); a tampered view is refused."""
-    root, records = demo
+    root, result = demo
+    records = result.records
     runner = CliRunner()
     game_dir = tmp_path / "game"
     shutil.copytree(root / "game", game_dir)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import ssl
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def default_path() -> Path:
     return Path(env) if env else default_dir() / "mail.toml"
 
 
-def load(path: Path | None, game_dirs: list[Path] = ()) -> MailSettings:
+def load(path: Path | None, game_dirs: Sequence[Path] = ()) -> MailSettings:
     """Read and check the settings; every problem is one line naming the field."""
     path = path or default_path()
     resolved = path.resolve()

@@ -11,6 +11,7 @@ stable name, so a pass that is interrupted and run again sends nothing twice.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -320,7 +321,7 @@ def run(
     ref: Identity,
     settings: MailSettings,
     now: str,
-    fetch=None,  # a callable(spool) -> int, or None
+    fetch: Callable[[Spool], int] | None = None,
     send: bool = True,
 ) -> RunReport:
     """One pass of the robot over its games."""

@@ -91,6 +91,15 @@ def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]
     return definition, packets.open_packet(definition, text, identity, str(path))
 
 
+def write_new(path: Path, text: str) -> None:
+    """Write a file a person asked for, never over one that exists (it may be unsent work)."""
+    from ..pbem.store import write_atomic
+
+    if path.exists():
+        raise ValueError(f"{path} exists; not overwriting it")
+    write_atomic(path, text)
+
+
 def utc_now() -> str:
     """The command's clock: the only place the time enters a game."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

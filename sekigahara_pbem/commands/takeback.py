@@ -8,7 +8,15 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_packet, read_text, saved_definition
+from .common import (
+    KeyOption,
+    abort,
+    load_identity,
+    open_own_packet,
+    read_text,
+    saved_definition,
+    write_new,
+)
 
 app = typer.Typer(
     help="Undo the last adjudication, with both players' consent.", no_args_is_help=True
@@ -27,7 +35,6 @@ def request(
     """Ask to take back the record this packet came with; mail the file to the referee."""
     from ..crypto import signing
     from ..pbem import takebacks
-    from ..pbem.store import write_atomic
 
     try:
         identity = load_identity(key)
@@ -36,9 +43,7 @@ def request(
             definition.game_id, opened.side, opened.seq, opened.record, reason
         )
         out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
-        if out.exists():
-            raise ValueError(f"{out} exists; not overwriting it")
-        write_atomic(out, signing.sign(body, identity))
+        write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     typer.echo(f"wrote {out}: mail it to the referee; your opponent is asked to consent")
@@ -56,7 +61,6 @@ def answer(
     """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
     from ..crypto import signing
     from ..pbem import documents, takebacks
-    from ..pbem.store import write_atomic
     from ..rules.vocab import other
 
     try:
@@ -71,9 +75,7 @@ def answer(
             definition.game_id, side, req.hash, "accept" if accept else "refuse"
         )
         out = out or file.with_name(file.stem + ".answer.signed.txt")
-        if out.exists():
-            raise ValueError(f"{out} exists; not overwriting it")
-        write_atomic(out, signing.sign(body, identity))
+        write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     verdict = "accepting" if accept else "refusing"

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_packet, read_text, saved_definition
+from .common import (
+    KeyOption,
+    abort,
+    load_identity,
+    open_own_packet,
+    read_text,
+    saved_definition,
+    write_new,
+)
 
 if TYPE_CHECKING:
     from ..pbem.game import Definition
@@ -34,16 +42,13 @@ def new(
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
     from ..pbem.checking import template
-    from ..pbem.store import write_atomic
 
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
         if not opened.options:
             raise ValueError(f"{packet}: nothing is asked of you in this packet")
         out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
-        if out.exists():
-            raise ValueError(f"{out} exists; not overwriting it")
-        write_atomic(out, template(definition.game_id, opened))
+        write_new(out, template(definition.game_id, opened))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     typer.echo(f"wrote {out}: put your actions under 'actions:', then seki turn check / sign")
@@ -113,15 +118,12 @@ def sign(
 def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
     from ..crypto import signing
     from ..pbem import turns
-    from ..pbem.store import write_atomic
 
     identity = load_identity(key)
     definition, opened = open_own_packet(packet, identity)
     body = turns.body(definition.game_id, opened.side, opened.seq, actions)
     out = out or Path(f"{what}-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-    if out.exists():
-        raise ValueError(f"{out} exists; not overwriting it")
-    write_atomic(out, signing.sign(body, identity))
+    write_new(out, signing.sign(body, identity))
     return out
 
 

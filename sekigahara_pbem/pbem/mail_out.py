@@ -14,8 +14,9 @@ import smtplib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email import message_from_bytes
 from email.message import EmailMessage
-from email.policy import SMTP
+from email.policy import SMTP, default
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
@@ -105,9 +106,6 @@ def send_outbox(
 
 def _deliver(path: Path, settings: MailSettings, sleep: Callable[[float], None]) -> str | None:
     """None when delivered, else the last error (after the configured attempts)."""
-    from email import message_from_bytes
-    from email.policy import default
-
     msg = message_from_bytes(path.read_bytes(), policy=default)
     error = "not tried"
     for attempt in range(settings.attempts):

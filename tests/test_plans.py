@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sekigahara_pbem.pbem.demo import STANDING_ORDERS
-from sekigahara_pbem.rules import plans
-from sekigahara_pbem.rules.engine import HANDLERS, apply, pending
+from sekigahara_pbem.rules import engine, plans
+from sekigahara_pbem.rules.decisions import KINDS
+from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.invariants import check_all, plan_answers, view_leaks
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
@@ -218,18 +219,21 @@ def test_8_7_2_losses_follow_the_plan_and_are_asked_where_it_falls_short(comp):
     assert lost == ["ukita-3a", "mori-1a"]  # then the weakest block
 
 
-def test_an_answer_the_rules_refuse_falls_through_to_the_next(comp):
+def test_an_answer_the_rules_refuse_falls_through_to_the_next(comp, monkeypatch):
     state = _battle(comp)
     state, _ = apply(state, comp, "ishida", {"type": "end_movement"})
     state["plans"]["ishida"] = {"deploy": [{"card": "ukita-1"}, {"card": "mori-1"}]}
+    handlers = KINDS["deploy"].actions
+    deploy = handlers["deploy"]
 
     def refuse_ukita(state, comp, side, action, events):
         if action.get("card") == "ukita-1":
             raise RuleViolation("8.2.2", "refused for the test")
-        HANDLERS[COMBAT]["deploy"](state, comp, side, action, events)
+        deploy(state, comp, side, action, events)
 
+    monkeypatch.setitem(handlers, "deploy", refuse_ukita)
     events: list = []
-    plans.follow(state, comp, events, {**HANDLERS[COMBAT], "deploy": refuse_ukita})
+    engine.follow(state, comp, events)
     played = [e for e in events if e["type"] == "deploy"]
     assert played[0]["card"] == "mori-1"
     assert events[0]["private"]["ishida"]["entry"] == "deploy[1]"
@@ -237,7 +241,7 @@ def test_an_answer_the_rules_refuse_falls_through_to_the_next(comp):
 
 def test_the_loop_guard_stops_and_asks(comp, monkeypatch):
     state = _battle(comp, ishida=STANDING_ORDERS, tokugawa=STANDING_ORDERS)
-    monkeypatch.setattr(plans, "MAX_ANSWERS", 1)
+    monkeypatch.setattr(engine, "MAX_ANSWERS", 1)
     after, events = apply(state, comp, "ishida", {"type": "end_movement"})
     assert len([e for e in events if e["type"] == "by_plan"]) == 1
     assert after["step"] == COMBAT and pending(after)

@@ -11,14 +11,12 @@ combats a retreat has caused (8.8.5, resolved at once) and the fight in progress
   impact {side: n}, played {side: cards}, finished, card_deployed (8.2.4), owed, losing,
   lost {side: units}, winner.
 
-After every decision `advance` carries the combat on as far as it goes without a choice:
-a single location left is declared, a side with no legal deployment finishes, forced
-losses and retreats are taken. It stops at the next real choice.
+After every decision the engine carries the combat on as far as it goes without a choice,
+through each decision kind's `forced` step (rules/decisions/): a single location left is
+declared, a side with no legal deployment finishes, forced losses and retreats are taken.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from . import aftermath, deploy
 from .components import Components
@@ -30,14 +28,10 @@ from .state import blocks_at, contested, disks_at, has_units
 from .vocab import (
     BATTLE,
     CASTLE,
-    CHALLENGE,
     COMBAT,
-    DECLARE,
     DEPLOY,
     ISHIDA,
-    LOSSES,
     MORI_BOX,
-    RETREAT,
     SIDES,
     SIEGE,
     TOKUGAWA,
@@ -60,53 +54,12 @@ def end_movement(state: dict, comp: Components, side: str, action: dict, events:
         "queue": [],
         "fight": None,
     }
-    advance(state, comp, events)
 
 
 def to_fight(state: dict, comp: Components) -> list[str]:
     """8.1: locations where the sides meet that have not been fought over this phase."""
     done = state["combat"]["resolved"]
     return [loc for loc in contested(state, comp) if loc not in done]
-
-
-def decision(state: dict) -> dict:
-    """Who must decide what in the combat step."""
-    combat = state["combat"]
-    fight = combat["fight"]
-    if fight is None:
-        return {"side": combat["side"], "decision": DECLARE}
-    stage = fight["stage"]
-    if stage == CASTLE:
-        side = fight["castle_side"]
-    elif stage == DEPLOY:
-        side = deploy.initiative(fight)
-    elif stage == CHALLENGE:
-        side = other(fight["deployments"][-1]["side"])
-    elif stage == LOSSES:
-        side = fight["losing"][0]
-    else:
-        side = other(fight["winner"])
-    return {"side": side, "decision": stage, "location": fight["location"]}
-
-
-STAGE_RULES = {
-    CASTLE: ("8.9.2", "8.9.2"),
-    DEPLOY: ("8.5", "8.9.4"),
-    CHALLENGE: ("8.6.1", "8.9.5"),
-    LOSSES: ("8.7.2", "8.9.4"),
-    RETREAT: ("8.8.1", "8.8.1"),
-}
-
-
-def whose_rule(state: dict, kind: str) -> str:
-    """The rule a decision sent by the wrong side breaks, for the refusal message."""
-    fight = state["combat"]["fight"]
-    if fight is None:
-        return "8.1"
-    if fight["kind"] == SIEGE and kind == "challenge":
-        return "8.9.5"  # no Loyalty Challenges in a siege
-    battle_rule, siege_rule = STAGE_RULES[fight["stage"]]
-    return siege_rule if fight["kind"] == SIEGE else battle_rule
 
 
 def declare(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
@@ -120,7 +73,7 @@ def declare(state: dict, comp: Components, side: str, action: dict, events: list
         raise RuleViolation(
             "8.1", f"no combat to declare at {loc}; still to fight: {', '.join(left) or 'none'}"
         )
-    _start_fight(state, comp, loc, side, combat["entered"].get(loc, []), events)
+    start_fight(state, comp, loc, side, combat["entered"].get(loc, []), events)
 
 
 def choose_castle(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
@@ -144,7 +97,7 @@ def choose_castle(state: dict, comp: Components, side: str, action: dict, events
         _begin(state, comp, fight, BATTLE, events)
 
 
-def _start_fight(
+def start_fight(
     state: dict, comp: Components, loc: str, attacker: str, entered: list[str], events: list
 ) -> None:
     """Combat is declared at `loc`: the Mōri Box joins at Osaka (9.3), then the castle's
@@ -245,91 +198,20 @@ def _close(state: dict, comp: Components, fight: dict) -> None:
             state["besieged"][loc] = owner
 
 
-def advance(state: dict, comp: Components, events: list) -> None:
-    """Carry the combat phase on until a player must choose, the phase ends or the game
-    ends."""
-    while state["result"] is None and state["step"] == COMBAT:
-        combat = state["combat"]
-        fight = combat["fight"]
-        if fight is not None:
-            if not _step(state, comp, fight, events):
-                return
-            continue
-        if combat["queue"]:  # 8.8.5: a combat caused by a retreat comes first
-            nxt = combat["queue"].pop()
-            if all(has_units(state, comp, nxt["location"], s) for s in SIDES):
-                _start_fight(state, comp, nxt["location"], nxt["attacker"], nxt["entered"], events)
-            continue
-        left = to_fight(state, comp)
-        if len(left) > 1:
-            return
-        if not left:
-            _end_phase(state, comp, events)
-            return
-        _start_fight(
-            state, comp, left[0], combat["side"], combat["entered"].get(left[0], []), events
-        )
-
-
-def _step(state: dict, comp: Components, fight: dict, events: list) -> bool:
-    """Do what the fight's stage allows without a choice; False if a player must decide."""
-    stage = fight["stage"]
-    if stage in (CASTLE, CHALLENGE):
-        return False
-    if stage == DEPLOY:
-        side = deploy.initiative(fight)
-        if side is None:
-            aftermath.conclude(state, comp, fight, events)
-        elif deploy.can_deploy_any(state, comp, side):
-            return False
-        else:
-            deploy.declare_finished(fight, side, events, "no legal deployment")
-        return True
-    if stage == LOSSES:
-        if not fight["losing"]:
-            if aftermath.after_losses(state, comp, fight, events):
-                _finish(state, comp, fight, events)
-            return True
-        side = fight["losing"][0]
-        tiers = aftermath.loss_tiers(comp, fight, side)
-        forced = aftermath.forced_losses(tiers, fight["owed"][side])
-        if forced is None:
-            return False
-        aftermath.take_losses(state, fight, side, forced, events)
-        return True
-    to = aftermath.forced_retreat(state, comp, fight)  # stage RETREAT
-    if to is None:
-        return False
-    aftermath.do_retreat(state, comp, fight, to, [], events)
-    _finish(state, comp, fight, events)
-    return True
-
-
-def _finish(state: dict, comp: Components, fight: dict, events: list) -> None:
+def finish_fight(state: dict, comp: Components, fight: dict, events: list) -> None:
     if state["result"] is not None:
         return
     aftermath.replenish(state, comp, fight, events)
     _close(state, comp, fight)
 
 
-def _end_phase(state: dict, comp: Components, events: list) -> None:
+def end_phase(state: dict, comp: Components, events: list) -> None:
     state["combat"] = None
     forget_owners(state, comp)
     next_phase(state, comp, events)
 
 
-def then_advance(handler: Callable) -> Callable:
-    """A combat decision, followed by everything that needs no further choice."""
-
-    def run(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
-        handler(state, comp, side, action, events)
-        advance(state, comp, events)
-
-    run.__doc__ = handler.__doc__
-    return run
-
-
 def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.8: the loser's retreat, then replenishment (8.10)."""
     aftermath.retreat(state, comp, side, action, events)
-    _finish(state, comp, state["combat"]["fight"], events)
+    finish_fight(state, comp, state["combat"]["fight"], events)

@@ -1,83 +1,31 @@
 """The engine's front door: who must decide what, and applying a decision.
 
 `apply` never changes the state it is given: it works on a copy and returns the new state
-and the events, or raises `RuleViolation` / `Malformed` with the old state untouched.
+and the events, or raises `RuleViolation` / `Malformed` with the old state untouched. What
+each decision means lives in its own module of rules/decisions/; this module only loops
+over that table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from . import aftermath, combat, cycle, deploy
-from .combat import then_advance
 from .components import Components
-from .mori import bring_mori
-from .movement import choose_level, move
-from .muster import muster
+from .decisions import STEP_ACTIONS, Handler, Kind, advance, current, step_rule, turn_rule
 from .notation import normalise
-from .plans import file_plan, follow
+from .plans import file_plan
 from .state import clone
 from .victory import resign
-from .vocab import (
-    BID,
-    CHOOSE_FIRST,
-    COMBAT,
-    DISCARD,
-    MOVEMENT,
-    OVER,
-    SIDES,
-    Malformed,
-    RuleViolation,
-)
-
-Handler = Callable[[dict, Components, str, dict, list], None]
-
-HANDLERS: dict[str, dict[str, Handler]] = {
-    DISCARD: {"discard": cycle.submit_discard},
-    BID: {"bid": cycle.submit_bid},
-    CHOOSE_FIRST: {"choose_first": cycle.choose_first},
-    MOVEMENT: {
-        "level": choose_level,
-        "move": move,
-        "muster": muster,
-        "mori": bring_mori,
-        "end_movement": combat.end_movement,
-    },
-    COMBAT: {
-        "declare": then_advance(combat.declare),
-        "castle": then_advance(combat.choose_castle),
-        "deploy": then_advance(deploy.deploy),
-        "finish": then_advance(deploy.finish),
-        "challenge": then_advance(deploy.challenge),
-        "decline": then_advance(deploy.decline),
-        "losses": then_advance(aftermath.losses),
-        "retreat": then_advance(combat.retreat),
-    },
-}
+from .vocab import OVER, SIDES, Malformed, RuleViolation
 
 # Actions a side may take whether or not a decision is asked of it.
 ANYTIME: dict[str, Handler] = {"resign": resign, "plan": file_plan}
 
-STEP_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "7.1", COMBAT: "8.1"}
-WHOSE_RULES = {DISCARD: "6.2", BID: "6.3", CHOOSE_FIRST: "6.3", MOVEMENT: "6.4"}
+MAX_ANSWERS = 1000  # answers by plan after one decision; each one moves the combat on
 
 
 def pending(state: dict) -> list[dict]:
     """The decisions the game waits for: both sides at once for sealed discards and bids."""
-    step = state["step"]
-    if step == OVER:
-        return []
-    if step in (DISCARD, BID):
-        decisions = []
-        for side in cycle.awaiting(state):
-            d = {"side": side, "decision": step}
-            if step == DISCARD:
-                d["count"] = cycle.discard_count(state, side)
-            decisions.append(d)
-        return decisions
-    if step == COMBAT:
-        return [combat.decision(state)]
-    return [{"side": state["active"], "decision": step}]
+    kind = current(state)
+    return [] if kind is None else kind.deciders(state)
 
 
 def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dict, list]:
@@ -96,22 +44,73 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         new = clone(state)
         events: list = []
         ANYTIME[kind](new, comp, side, action, events)
-        follow(new, comp, events, HANDLERS[COMBAT])  # battle plans answer what they cover
+        follow(new, comp, events)  # battle plans answer what they cover
         return new, events
-    handler = HANDLERS.get(step, {}).get(kind)
-    if handler is None:
-        allowed = ", ".join(HANDLERS.get(step, {})) or "nothing"
+    owner = STEP_ACTIONS.get(step, {}).get(kind)
+    if owner is None:
+        allowed = ", ".join(STEP_ACTIONS.get(step, {})) or "nothing"
         raise RuleViolation(
-            STEP_RULES.get(step, "6.1"),
+            step_rule(step),
             f"'{kind}' is not possible now: the game is at the {step} step (expected {allowed})",
         )
-    if not any(d["side"] == side for d in pending(state)):
-        waiting = ", ".join(sorted({d["side"] for d in pending(state)}))
-        rule = combat.whose_rule(state, kind) if step == COMBAT else WHOSE_RULES[step]
+    asked = pending(state)
+    if not any(d["side"] == side for d in asked):
+        waiting = ", ".join(sorted({d["side"] for d in asked}))
+        rule = turn_rule(state, current(state), kind)
         raise RuleViolation(rule, f"not {side}'s decision now; waiting for {waiting}")
     action = normalise(state, comp, side, action)  # friendly names -> ids (docs/protocol.md)
     new = clone(state)
     events = []
-    handler(new, comp, side, action, events)
-    follow(new, comp, events, HANDLERS[COMBAT])  # battle plans answer what they cover
+    act(new, comp, owner, side, action, events)
+    follow(new, comp, events)  # battle plans answer what they cover
     return new, events
+
+
+def act(state: dict, comp: Components, kind: Kind, side: str, action: dict, events: list) -> None:
+    """Apply an action in place through its kind's handler, then everything that follows
+    without a choice."""
+    kind.actions[action["type"]](state, comp, side, action, events)
+    advance(state, comp, events)
+
+
+def follow(state: dict, comp: Components, events: list) -> None:
+    """After a decision: while the decision now asked is answered by its side's battle plan
+    (rules/plans.py), apply the answer in place and mark it in the events as played by
+    plan."""
+    for _ in range(MAX_ANSWERS):
+        kind = current(state)
+        asked = [] if kind is None else kind.deciders(state)
+        if len(asked) != 1:  # the game is over, or the sides decide at once (no plans)
+            return
+        plan = state["plans"].get(asked[0]["side"])
+        if plan is None or not _answer(state, comp, kind, asked[0], plan, events):
+            return
+
+
+def _answer(
+    state: dict, comp: Components, kind: Kind, decision: dict, plan: dict, events: list
+) -> bool:
+    """Apply the first of the plan's answers that the rules accept; False if there is none
+    (the decision is asked). An illegal answer is passed over, never an error."""
+    side = decision["side"]
+    for action, entry in kind.plan(state, comp, decision, plan):
+        trial = clone(state)
+        found: list = []
+        try:
+            act(trial, comp, kind, side, action, found)
+        except (RuleViolation, Malformed):
+            continue
+        state.clear()
+        state.update(trial)
+        marker = {
+            "type": "by_plan",
+            "side": side,
+            "decision": decision["decision"],
+            "private": {side: {"entry": entry, "action": action}},
+        }
+        if "location" in decision:
+            marker["location"] = decision["location"]
+        events.append(marker)
+        events.extend(found)
+        return True
+    return False

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .components import Components
+from .decisions import ACTION_FIELDS
 from .fields import MAX_LIST
 from .vocab import LEVELS, SIDES, Malformed
 
@@ -39,25 +40,11 @@ def fold(text: str) -> str:
 
 FOLDED_WORDS = {kind: {fold(w): w for w in words} for kind, words in WORDS.items()}
 
-# The name-carrying fields of each action type: field -> (kind, is a list).
+# The name-carrying fields of a move's groups (each kind of decision names its own fields).
 GROUP_FIELDS = {
     "blocks": ("block", True),
     "path": ("location", True),
     "force_march": ("card", False),
-}
-FIELDS = {
-    "discard": {"cards": ("card", True)},
-    "bid": {"card": ("card", False)},
-    "choose_first": {"first": ("side", False)},
-    "level": {"level": ("level", False), "cards": ("card", True)},
-    "move": {"from": ("location", False), "leader": ("block", False), "groups": ("group", True)},
-    "muster": {"option": ("option", False), "to": ("location", False), "blocks": ("block", True)},
-    "mori": {"cards": ("card", True), "blocks": ("block", True)},
-    "declare": {"location": ("location", False)},
-    "deploy": {"card": ("card", False), "blocks": ("block", True), "refute": ("card", False)},
-    "challenge": {"card": ("card", False)},
-    "losses": {"units": ("unit", True)},
-    "retreat": {"to": ("location", False), "castle": ("block", True)},
 }
 
 
@@ -184,7 +171,7 @@ def normalise(state: dict, comp: Components, side: str, action: dict) -> dict:
     action is not changed). Raises Malformed for a name that means nothing or too much."""
     out = dict(action)
     kind = action.get("type")
-    fields = FIELDS.get(kind) if isinstance(kind, str) else None
+    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         return out
     reader = _Reader(state, comp, side, kind)

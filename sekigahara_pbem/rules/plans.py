@@ -12,25 +12,15 @@ hand and blocks, and the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
-from . import aftermath, combat
+from . import aftermath
 from .components import Components
-from .deploy import fighting_for, legal_deployments
+from .deploy import fighting_for
 from .fields import MAX_LIST
 from .impact import deployment_impact
 from .state import clone
 from .vocab import (
-    CASTLE,
-    CHALLENGE,
-    COMBAT,
-    DECLARE,
-    DEPLOY,
-    LOSSES,
-    RETREAT,
     SIEGE,
     Malformed,
-    RuleViolation,
     other,
 )
 
@@ -41,8 +31,6 @@ ENTRY_KEYS = ("block", "card", "when", "pick")
 MAX_NUMBER = 200  # leads and impacts in a plan: a battle never gets near
 MAX_ANSWERS = 1000  # answers by plan after one decision; each one moves the combat on
 KIND_ORDER = {"plain": 0, "swords": 1, "double": 2}  # which card `any` spends first
-
-Handlers = dict[str, Callable]
 
 
 # -- filing -------------------------------------------------------------------------------
@@ -208,77 +196,10 @@ def _retreat(comp: Components, side: str, value: object, where: str) -> None:
         raise Malformed(f"{where}.castle", "expected 0, 1, 2 or a list of up to two blocks")
 
 
-# -- answering ------------------------------------------------------------------------------
+# -- answering: what the decision kinds (rules/decisions/) read from a plan -----------------
 
 
-def follow(state: dict, comp: Components, events: list, handlers: Handlers) -> None:
-    """After a decision: while the decision now asked is answered by its side's plan, apply
-    the answer (in place, through `handlers`) and mark it in the events as played by plan."""
-    for _ in range(MAX_ANSWERS):
-        if state["step"] != COMBAT:
-            return
-        decision = combat.decision(state)
-        plan = state["plans"].get(decision["side"])
-        if plan is None or not _answer(state, comp, decision, plan, events, handlers):
-            return
-
-
-def _answer(
-    state: dict, comp: Components, decision: dict, plan: dict, events: list, handlers: Handlers
-) -> bool:
-    """Apply the first of the plan's answers that the rules accept; False if there is none
-    (the decision is asked). An illegal answer is passed over, never an error."""
-    side = decision["side"]
-    for action, entry in _candidates(state, comp, decision, plan):
-        trial = clone(state)
-        found: list = []
-        try:
-            handlers[action["type"]](trial, comp, side, action, found)
-        except (RuleViolation, Malformed):
-            continue
-        state.clear()
-        state.update(trial)
-        marker = {
-            "type": "by_plan",
-            "side": side,
-            "decision": decision["decision"],
-            "private": {side: {"entry": entry, "action": action}},
-        }
-        if "location" in decision:
-            marker["location"] = decision["location"]
-        events.append(marker)
-        events.extend(found)
-        return True
-    return False
-
-
-Candidates = Iterator[tuple[dict, str]]
-
-
-def _candidates(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
-    """The plan's answers in order of preference, each with the part of the plan it came
-    from (`entry`, shown to the plan's owner)."""
-    kind = decision["decision"]
-    if kind == DECLARE:
-        yield from _declare(state, comp, plan)
-        return
-    loc = decision["location"]
-    fight = state["combat"]["fight"]
-    if kind == CASTLE:
-        choice, entry = _policy(plan, loc, "castle")
-        if choice in ("inside", "outside"):
-            yield {"type": "castle", "inside": choice == "inside"}, entry
-    elif kind == DEPLOY:
-        yield from _deploy_answers(state, comp, fight, decision["side"], plan)
-    elif kind == CHALLENGE:
-        yield from _challenge_answers(state, comp, fight, decision["side"], plan)
-    elif kind == LOSSES:
-        yield from _loss_answers(comp, fight, decision["side"], plan)
-    elif kind == RETREAT:
-        yield from _retreat_answers(state, comp, fight, plan)
-
-
-def _policy(plan: dict, loc: str, key: str) -> tuple[object, str]:
+def policy(plan: dict, loc: str, key: str) -> tuple[object, str]:
     """The plan's order for `key` at `loc`: the location's own, else the plan's general one
     (None: not covered)."""
     here = plan.get("at", {}).get(loc, {})
@@ -287,34 +208,26 @@ def _policy(plan: dict, loc: str, key: str) -> tuple[object, str]:
     return plan.get(key), key
 
 
-def _declare(state: dict, comp: Components, plan: dict) -> Candidates:
-    order = plan.get("declare", ASK)
-    if order == ASK:
-        return
-    left = combat.to_fight(state, comp)
-    for i, loc in enumerate(order):
-        for target in left if loc == ANY else [loc]:
-            if target in left:
-                yield {"type": "declare", "location": target}, f"declare[{i}]"
-
-
-def _lead(fight: dict, side: str) -> int:
+def lead(fight: dict, side: str) -> int:
+    """How far `side` is ahead in impact (negative when behind)."""
     return fight["impact"][side] - fight["impact"][other(side)]
 
 
-def _losing(fight: dict, side: str) -> bool:
+def losing(fight: dict, side: str) -> bool:
     """Would lose if the combat stopped now (8.2.1: a tie favours the defender)."""
-    lead = _lead(fight, side)
-    return lead < 0 or (lead == 0 and side == fight["attacker"])
+    ahead = lead(fight, side)
+    return ahead < 0 or (ahead == 0 and side == fight["attacker"])
 
 
-def _holds(when: object, fight: dict, side: str) -> bool:
+def holds(when: object, fight: dict, side: str) -> bool:
+    """Whether a deployment entry's condition (`always`, `losing`, `{lead_below: N}`) holds."""
     if isinstance(when, dict):
-        return _lead(fight, side) < when["lead_below"]
-    return when == "always" or (when == "losing" and _losing(fight, side))
+        return lead(fight, side) < when["lead_below"]
+    return when == "always" or (when == "losing" and losing(fight, side))
 
 
-def _fits(entry: dict, act: dict) -> bool:
+def fits(entry: dict, act: dict) -> bool:
+    """Whether a deployment entry's block and card describe the deployment `act`."""
     block, card = entry.get("block", ANY), entry.get("card", ANY)
     if isinstance(block, list):
         block_ok = sorted(block) == sorted(act["blocks"])
@@ -324,7 +237,7 @@ def _fits(entry: dict, act: dict) -> bool:
     return block_ok and card_ok
 
 
-def _impact(comp: Components, fight: dict, side: str, act: dict) -> int:
+def impact_of(comp: Components, fight: dict, side: str, act: dict) -> int:
     """The impact a deployment would add now (8.3, 8.4; no special attack in a siege)."""
     card = comp.cards[act["card"]] if "card" in act else None
     special = card is not None and card.kind == "swords" and fight["kind"] != SIEGE
@@ -336,130 +249,22 @@ def _impact(comp: Components, fight: dict, side: str, act: dict) -> int:
     return total
 
 
-def _ranked(comp: Components, fight: dict, side: str, acts: list[dict], pick: str) -> list:
+def ranked(comp: Components, fight: dict, side: str, acts: list[dict], pick: str) -> list:
     """`most` (or `least`) impact first; on a tie no card, then the plainest card, by id."""
     sign = -1 if pick == "most" else 1
 
     def key(act: dict) -> tuple:
         card = act.get("card")
         kind = KIND_ORDER[comp.cards[card].kind] if card else -1
-        return (sign * _impact(comp, fight, side, act), kind, card or "", act["blocks"])
+        return (sign * impact_of(comp, fight, side, act), kind, card or "", act["blocks"])
 
     return sorted(acts, key=key)
 
 
-def _deploy_answers(
-    state: dict, comp: Components, fight: dict, side: str, plan: dict
-) -> Candidates:
-    """`stop: {lead: N}` reached: finish; else the first entry whose condition holds and
-    that fits a legal deployment; else finish if `stop` says so."""
-    loc = fight["location"]
-    entries, where = _policy(plan, loc, "deploy")
-    if entries == ASK:
-        return
-    stop, stop_where = _policy(plan, loc, "stop")
-    if isinstance(stop, dict) and _lead(fight, side) >= stop["lead"]:
-        yield {"type": "finish"}, stop_where
-    legal = legal_deployments(state, comp, side) if entries else []
-    for i, entry in enumerate(entries or []):
-        if _holds(entry.get("when", "always"), fight, side):
-            fitting = [a for a in legal if _fits(entry, a)]
-            for act in _ranked(comp, fight, side, fitting, entry.get("pick", "most")):
-                yield act, f"{where}[{i}]"
-    otherwise = stop.get("otherwise", "finish") if isinstance(stop, dict) else stop
-    if otherwise == "finish":
-        yield {"type": "finish"}, stop_where
-
-
-def _challenge_answers(
-    state: dict, comp: Components, fight: dict, side: str, plan: dict
-) -> Candidates:
-    """A Loyalty Challenge (8.6.1) when the policy calls for one and a card is in hand;
-    a decline when it does not, or when no card is held."""
-    policy, where = _policy(plan, fight["location"], "challenge")
-    if policy is None or policy == ASK:
-        return
-    hand = state["cards"][side]["hand"]
-    cards = sorted(c for c in hand if comp.cards[c].kind == "loyalty")
-    dep = fight["deployments"][-1]
-    if policy == "always":
-        hit = True
-    elif policy == "never":
-        hit = False
-    else:
-        rule = {"blocks": policy} if isinstance(policy, list) else policy
-        impact = sum(sum(i) for i in dep["impacts"])
-        hit = any(b in rule.get("blocks", []) for b in dep["blocks"]) or (
-            "min_impact" in rule and impact >= rule["min_impact"]
-        )
-        if not hit and rule.get("otherwise", "decline") == ASK:
-            return
-    if hit:
-        for c in cards:
-            yield {"type": "challenge", "card": c}, where
-    yield {"type": "decline"}, where
-
-
-def _unit_rank(comp: Components, unit: str) -> tuple:
+def unit_rank(comp: Components, unit: str) -> tuple:
     """The order `any` loses units in: disks first (they cannot fight), then the weakest
     block, leaders last."""
     if unit in comp.disks:
         return (0, 0, 0, unit)
     spec = comp.blocks[unit]
     return (1, spec.leader, spec.mon, unit)
-
-
-def _loss_answers(comp: Components, fight: dict, side: str, plan: dict) -> Candidates:
-    """The owed units (8.7.2 order of tiers; 9.1 Hideyori last) in the plan's order."""
-    prefs, where = _policy(plan, fight["location"], "losses")
-    if not isinstance(prefs, list):
-        return
-    owed = fight["owed"][side]
-    chosen: list[str] = []
-    for tier in aftermath.loss_tiers(comp, fight, side):
-        if owed == 0:
-            break
-        if len(tier) <= owed:
-            chosen += tier
-            owed -= len(tier)
-            continue
-        ranked = [u for u in prefs if u in tier]
-        if ANY in prefs:
-            ranked += sorted(
-                (u for u in tier if u not in ranked), key=lambda u: _unit_rank(comp, u)
-            )
-        ranked = list(dict.fromkeys(ranked))
-        if len(ranked) < owed:
-            return
-        chosen += ranked[:owed]
-        owed = 0
-    yield {"type": "losses", "units": chosen}, where
-
-
-def _retreat_answers(state: dict, comp: Components, fight: dict, plan: dict) -> Candidates:
-    """8.8: the first listed destination the rules allow, with the blocks the plan keeps in
-    the castle when the castle may take them (8.8.4)."""
-    policy, where = _policy(plan, fight["location"], "retreat")
-    if policy is None or policy == ASK:
-        return
-    if isinstance(policy, list):
-        policy = {"to": policy}
-    loser = other(fight["winner"])
-    force = [b for b in fight["forces"][loser] if state["blocks"][b] == fight["location"]]
-    allowed, castle = aftermath.retreat_options(state, comp, fight)
-    stay: list[str] = []
-    if castle:
-        keep = policy.get("castle", 0)
-        if isinstance(keep, list):
-            stay = [b for b in keep if b in force]
-        else:
-            strongest = sorted(force, key=lambda b: (-comp.blocks[b].mon, b))
-            stay = strongest[:keep]
-    if len(stay) == len(force):
-        yield {"type": "retreat", "castle": stay}, f"{where}.castle"
-        return
-    order = policy.get("to", ASK)
-    for loc in [] if order == ASK else order:
-        for to in sorted(allowed) if loc == ANY else [loc]:
-            if to in allowed:
-                yield {"type": "retreat", "to": to, "castle": stay}, where

@@ -1,0 +1,45 @@
+"""8.9.2: the castle's owner, with two blocks or fewer, fights inside (a siege) or outside
+(a battle)."""
+
+from __future__ import annotations
+
+from .. import combat
+from ..components import Components
+from ..plans import policy
+from ..vocab import CASTLE, COMBAT
+from .kind import Candidates, Kind
+
+
+def deciders(state: dict) -> list[dict]:
+    fight = state["combat"]["fight"]
+    return [{"side": fight["castle_side"], "decision": CASTLE, "location": fight["location"]}]
+
+
+def options(state: dict, comp: Components, side: str) -> list[dict]:
+    return [{"type": "castle", "inside": True}, {"type": "castle", "inside": False}]
+
+
+def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+    """Stay inside the castle."""
+    return {"type": "castle", "inside": True}
+
+
+def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+    choice, entry = policy(plan, decision["location"], "castle")
+    if choice in ("inside", "outside"):
+        yield {"type": "castle", "inside": choice == "inside"}, entry
+
+
+KIND = Kind(
+    name=CASTLE,
+    step=COMBAT,
+    rule="8.9.2",
+    turn_rule="8.9.2",
+    siege_turn_rule="8.9.2",
+    actions={"castle": combat.choose_castle},
+    fields={"castle": {}},
+    deciders=deciders,
+    options=options,
+    passive=passive,
+    plan=plan,
+)

@@ -1,0 +1,100 @@
+"""The protocol every kind of decision implements, so that asking, listing, applying,
+carrying on, defaulting, answering by plan and guiding a player all loop over one table
+(rules/decisions/__init__.py) instead of switching on the decision in many places.
+
+A guided dialogue (`Kind.guide`) is a generator: it yields `Question`s, receives the
+chosen value of each, and returns the finished action. It is pure, so `seki play`, the
+tests and a bot can all drive it, and replaying the same answers rebuilds the same action
+(which is how the player's undo works).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from ..components import Components
+
+Handler = Callable[[dict, Components, str, dict, list], None]
+Candidates = Iterator[tuple[dict, str]]  # a plan's answers, each with the plan entry it used
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer a question offers: an id, a word of the dialogue or a whole action, with
+    facts the shell may show beside it (e.g. the movement left)."""
+
+    value: object
+    note: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a guided dialogue asks next. `key` names the question for the shell (it picks
+    the wording and how values are named); `pick` is 'one', 'any' (any number, none
+    included), 'some' (at least one) or an exact number of distinct choices; `default` is
+    the answer taken on a bare Enter; `limit` caps how many 'any' or 'some' may pick."""
+
+    key: str
+    choices: tuple[Choice, ...]
+    pick: str | int = "one"
+    default: object = None
+    limit: int | None = None
+    context: Mapping[str, object] = field(default_factory=dict)
+
+
+Dialogue = Generator[Question, object, dict]
+
+
+def one_of_options(state: dict, comp: Components, side: str, kind: Kind) -> Dialogue:
+    """The plain dialogue: one question listing every legal action."""
+    legal = kind.options(state, comp, side)
+    answer = yield Question("option", tuple(Choice(a) for a in legal))
+    return answer
+
+
+def never_forced(state: dict, comp: Components, events: list) -> bool:
+    return False
+
+
+def no_plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+    return iter(())
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of decision.
+
+    - `name`, `step`: the decision and the step of the weekly cycle it belongs to;
+    - `rule` / `turn_rule` / `siege_turn_rule`: cited when an action comes at the wrong
+      step, or from the side not asked (in a siege, the siege rule);
+    - `actions`: the action types that answer it, each with the handler that checks and
+      applies it; `fields`: the fields of each action that carry names (rules/notation.py);
+    - `deciders(state)`: the pending decisions ({side, decision, ...}) while it is asked;
+    - `options(state, comp, side)`: legal actions as a list (the packet's options);
+    - `guide(state, comp, side)`: a dialogue that can build every legal action;
+    - `forced(state, comp, events)`: carry the game on where the rules leave no choice,
+      True if it did something;
+    - `passive(state, comp, side, legal)`: the answer of the `pass` deadline policy;
+    - `plan(state, comp, decision, plan)`: the battle plan's answers, best first.
+    """
+
+    name: str
+    step: str
+    rule: str
+    turn_rule: str
+    actions: Mapping[str, Handler]
+    fields: Mapping[str, Mapping[str, tuple[str, bool]]]
+    deciders: Callable[[dict], list[dict]]
+    options: Callable[[dict, Components, str], list[dict]]
+    passive: Callable[[dict, Components, str, list[dict]], dict]
+    siege_turn_rule: str | None = None
+    guide: Callable[[dict, Components, str], Dialogue] | None = None
+    forced: Callable[[dict, Components, list], bool] = never_forced
+    plan: Callable[[dict, Components, dict, dict], Candidates] = no_plan
+
+    def dialogue(self, state: dict, comp: Components, side: str) -> Dialogue:
+        """The guided dialogue for this decision (the plain list of options by default)."""
+        if self.guide is None:
+            return one_of_options(state, comp, side, self)
+        return self.guide(state, comp, side)

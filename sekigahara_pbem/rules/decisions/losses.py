@@ -1,0 +1,109 @@
+"""8.7, 8.9.4 C: a side that owes losses names the units it loses, in the order the rules
+set (defectors, then deployed blocks, then the rest; in a siege Hideyori last, 9.1); the
+engine takes them itself when there is nothing to choose."""
+
+from __future__ import annotations
+
+from .. import aftermath, combat
+from ..components import Components
+from ..plans import ANY, policy, unit_rank
+from ..vocab import COMBAT, LOSSES
+from .kind import Candidates, Choice, Dialogue, Kind, Question
+
+MAX_LISTED = 200  # a packet lists this many selections at most; the dialogue has them all
+
+
+def deciders(state: dict) -> list[dict]:
+    fight = state["combat"]["fight"]
+    return [{"side": fight["losing"][0], "decision": LOSSES, "location": fight["location"]}]
+
+
+def options(state: dict, comp: Components, side: str) -> list[dict]:
+    picks = aftermath.loss_choices(comp, state["combat"]["fight"], side, MAX_LISTED)
+    return [{"type": "losses", "units": p} for p in picks]
+
+
+def guide(state: dict, comp: Components, side: str) -> Dialogue:
+    """The tiers that go whole are taken; the units of the first tier that only partly goes
+    are picked."""
+    fight = state["combat"]["fight"]
+    owed = fight["owed"][side]
+    chosen: list[str] = []
+    for tier in aftermath.loss_tiers(comp, fight, side):
+        if owed == 0:
+            break
+        if len(tier) <= owed:
+            chosen += tier
+            owed -= len(tier)
+            continue
+        picked = yield Question(
+            "losses", tuple(Choice(u) for u in tier), owed, context={"taken": chosen}
+        )
+        chosen += list(picked)
+        break
+    return {"type": "losses", "units": chosen}
+
+
+def forced(state: dict, comp: Components, events: list) -> bool:
+    fight = state["combat"]["fight"]
+    if not fight["losing"]:
+        if aftermath.after_losses(state, comp, fight, events):
+            combat.finish_fight(state, comp, fight, events)
+        return True
+    side = fight["losing"][0]
+    tiers = aftermath.loss_tiers(comp, fight, side)
+    units = aftermath.forced_losses(tiers, fight["owed"][side])
+    if units is None:
+        return False
+    aftermath.take_losses(state, fight, side, units, events)
+    return True
+
+
+def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+    """The first legal selection: losses are compulsory."""
+    return legal[0]
+
+
+def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+    """The owed units in the plan's order; `any` adds the weakest of the rest."""
+    fight = state["combat"]["fight"]
+    side = decision["side"]
+    prefs, where = policy(plan, fight["location"], "losses")
+    if not isinstance(prefs, list):
+        return
+    owed = fight["owed"][side]
+    chosen: list[str] = []
+    for tier in aftermath.loss_tiers(comp, fight, side):
+        if owed == 0:
+            break
+        if len(tier) <= owed:
+            chosen += tier
+            owed -= len(tier)
+            continue
+        ranked = [u for u in prefs if u in tier]
+        if ANY in prefs:
+            rest = (u for u in tier if u not in ranked)
+            ranked += sorted(rest, key=lambda u: unit_rank(comp, u))
+        ranked = list(dict.fromkeys(ranked))
+        if len(ranked) < owed:
+            return
+        chosen += ranked[:owed]
+        owed = 0
+    yield {"type": "losses", "units": chosen}, where
+
+
+KIND = Kind(
+    name=LOSSES,
+    step=COMBAT,
+    rule="8.7.2",
+    turn_rule="8.7.2",
+    siege_turn_rule="8.9.4",
+    actions={"losses": aftermath.losses},
+    fields={"losses": {"units": ("unit", True)}},
+    deciders=deciders,
+    options=options,
+    guide=guide,
+    forced=forced,
+    passive=passive,
+    plan=plan,
+)

@@ -1,0 +1,197 @@
+"""A stack move composed as a person thinks of it (7.3): pick the stack, pick which blocks
+go, then the path one location at a time, dropping blocks off or splitting the stack on
+the way; the result is one `move` action (rules/movement.py).
+
+Every step offered is checked by applying the move built so far, extended by that step,
+to a copy of the state with the real handler, so nothing is offered that the rules would
+refuse; a step that needs a force march (7.3.3) says so. The stack's columns are walked
+one after the other: the column that carries on first, then each split-off column from
+where it left (docs/rulings.md, "Guided moves").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..components import Components
+from ..movement import capacity, leadership, move
+from ..state import clone
+from ..vocab import Malformed, RuleViolation
+from .kind import Choice, Dialogue, Question
+
+STOP, DROP, SPLIT = "stop", "drop", "split"  # the dialogue's words besides locations
+
+
+@dataclass
+class Column:
+    """Blocks travelling together, the path they took, and the card of their force march."""
+
+    blocks: list[str]
+    path: list[str] = field(default_factory=list)
+    march: str | None = None
+
+
+def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[str]]:
+    """Locations whose stack may still move, with the blocks that may go (7.3.1, 8.9.6)."""
+    phase = state["phase"]
+    stacks: dict[str, list[str]] = {}
+    for b, where in sorted(state["blocks"].items()):
+        if where not in comp.locations or comp.blocks[b].side != side:
+            continue
+        if where in phase["sources"] or state["besieged"].get(where) == side:
+            continue
+        if b not in phase["moved"] and b not in phase["arrived"]:
+            stacks.setdefault(where, []).append(b)
+    return {
+        loc: blocks
+        for loc, blocks in sorted(stacks.items())
+        if _steps(state, comp, side, loc, _any_leader(state, comp, side, loc), [], Column(blocks))
+    }
+
+
+def _any_leader(state: dict, comp: Components, side: str, origin: str) -> str | None:
+    """A leader at the origin that could give the leadership bonus (7.3.4), if needed."""
+    if leadership(state, comp, side, origin, None) is not None:
+        return None
+    here = [b for b, w in sorted(state["blocks"].items()) if w == origin]
+    return next((b for b in here if comp.blocks[b].side == side and comp.blocks[b].leader), None)
+
+
+def compose_move(state: dict, comp: Components, side: str) -> Dialogue:
+    """The dialogue of one stack move."""
+    stacks = movable_stacks(state, comp, side)
+    origin = yield Question(
+        "stack", tuple(Choice(loc, {"blocks": len(b)}) for loc, b in stacks.items())
+    )
+    going = stacks[origin]
+    if len(going) > 1:
+        going = list((yield Question("blocks", tuple(Choice(b) for b in going), "some", going)))
+    leader = None
+    here = [b for b, w in sorted(state["blocks"].items()) if w == origin]
+    leaders = [b for b in here if comp.blocks[b].side == side and comp.blocks[b].leader]
+    if leaders and leadership(state, comp, side, origin, None) is None:
+        leader = yield Question("leader", tuple(Choice(x) for x in [None, *leaders]), default=None)
+    done: list[Column] = []
+    todo = [Column(going)]
+    first = True
+    while todo:
+        col = todo.pop(0)
+        while True:
+            others = done + todo
+            step = yield _step_question(state, comp, side, origin, leader, others, col, first)
+            if step == STOP:
+                done.append(col)
+                first = False
+                break
+            if step in (DROP, SPLIT):
+                ask = Question(
+                    step, tuple(Choice(b) for b in col.blocks), "some", None, len(col.blocks) - 1
+                )
+                part = list((yield ask))
+                col.blocks = [b for b in col.blocks if b not in part]
+                (done if step == DROP else todo).append(Column(part, list(col.path)))
+                continue
+            loc, march = step if isinstance(step, tuple) else (step, False)
+            if march:
+                used = {c.march for c in done + todo if c.march}
+                cards = [c for c in sorted(state["cards"][side]["hand"]) if c not in used]
+                col.march = yield Question("march_card", tuple(Choice(c) for c in cards))
+            col.path.append(loc)
+    return _action(origin, leader, done)
+
+
+def _step_question(
+    state: dict,
+    comp: Components,
+    side: str,
+    origin: str,
+    leader: str | None,
+    others: list[Column],
+    col: Column,
+    first: bool,
+) -> Question:
+    """Where next: a location, stop, drop blocks off here, or split the column. The first
+    column must go somewhere; a split-off column may stay where it was left."""
+    choices = list(_steps(state, comp, side, origin, leader, others, col))
+    if col.path or not first:
+        choices.append(Choice(STOP))
+    if col.path and len(col.blocks) > 1:
+        choices.append(Choice(DROP))
+    if len(col.blocks) > 1:
+        choices.append(Choice(SPLIT))
+    where = col.path[-1] if col.path else origin
+    context = {"at": where, "blocks": list(col.blocks), "path": list(col.path)}
+    return Question("step", tuple(choices), default=STOP if col.path else None, context=context)
+
+
+def _steps(
+    state: dict,
+    comp: Components,
+    side: str,
+    origin: str,
+    leader: str | None,
+    others: list[Column],
+    col: Column,
+) -> list[Choice]:
+    """The next locations the column may go on to, each with the movement it would have
+    left, or marked as needing a force march."""
+    where = col.path[-1] if col.path else origin
+    spare = [c for c in state["cards"][side]["hand"] if c not in {o.march for o in others}]
+    out = []
+    for nxt in comp.adjacent[where]:
+        ahead = Column(col.blocks, col.path + [nxt], col.march)
+        if _legal(state, comp, side, origin, leader, others + [ahead]):
+            out.append(
+                Choice(nxt, {"left": _left(state, comp, side, origin, leader, others, ahead)})
+            )
+        elif col.march is None and spare:
+            ahead.march = spare[0]
+            if _legal(state, comp, side, origin, leader, others + [ahead]):
+                out.append(Choice((nxt, True), {"force_march": True, "left": 0}))
+    return out
+
+
+def _left(
+    state: dict,
+    comp: Components,
+    side: str,
+    origin: str,
+    leader: str | None,
+    others: list[Column],
+    col: Column,
+) -> int:
+    """7.3.3-7.3.6: the column's remaining movement after its path so far."""
+    first = sum(len(c.blocks) for c in [*others, col] if c.path and c.path[0] == col.path[0])
+    highway, prev = True, origin
+    for loc in col.path:
+        highway = highway and bool(comp.road(prev, loc))
+        prev = loc
+    lead = leader is not None or leadership(state, comp, side, origin, None) is not None
+    return capacity(highway, lead, col.march is not None, first) - len(col.path)
+
+
+def _action(origin: str, leader: str | None, columns: list[Column]) -> dict:
+    """The move action: columns that ended at the same place form one group."""
+    groups: dict[tuple[str, ...], dict] = {}
+    for col in columns:
+        if not col.path or not col.blocks:
+            continue  # blocks split off that stayed where they were
+        group = groups.setdefault(tuple(col.path), {"blocks": [], "path": list(col.path)})
+        group["blocks"] += col.blocks
+        if col.march:
+            group["force_march"] = col.march
+    act: dict = {"type": "move", "from": origin, "groups": list(groups.values())}
+    if leader is not None:
+        act["leader"] = leader
+    return act
+
+
+def _legal(
+    state: dict, comp: Components, side: str, origin: str, leader: str | None, cols: list[Column]
+) -> bool:
+    """Whether the move made of these columns is one the rules accept now."""
+    try:
+        move(clone(state), comp, side, _action(origin, leader, cols), [])
+    except (RuleViolation, Malformed):
+        return False
+    return True

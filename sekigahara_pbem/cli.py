@@ -17,6 +17,7 @@ from .commands import game as game_cmd
 from .commands import join as join_cmd
 from .commands import keys as keys_cmd
 from .commands import mail as mail_cmd
+from .commands import play as play_cmd
 from .commands import referee as referee_cmd
 from .commands import report as report_cmd
 from .commands import scenario as scenario_cmd
@@ -39,6 +40,7 @@ app.command("join")(join_cmd.join)
 app.add_typer(turn_cmd.app, name="turn")
 app.command("adjudicate")(adjudicate_cmd.adjudicate)
 app.command("view")(view_cmd.view)
+app.command("play")(play_cmd.play)
 app.command("report")(report_cmd.report)
 app.command("status")(status_cmd.status)
 app.add_typer(takeback_cmd.app, name="takeback")

@@ -36,13 +36,13 @@ def view(
     typer.echo(render_text(definition.game_id, opened, all_options), nl=False)
     if html is not None:
         typer.echo(f"wrote {html} (open it in any browser)")
-    ok, message = _check_openings(definition.game_id, opened)
+    ok, message = check_openings(definition.game_id, opened)
     typer.echo(message)
     if not ok:
         abort("this packet opens items the referee had not committed to")
 
 
-def _check_openings(game_id: str, packet) -> tuple[bool, str]:
+def check_openings(game_id: str, packet) -> tuple[bool, str]:
     """Check what this packet opens against the commitments of the packet before it (if
     you have viewed it), and remember this packet's commitments for the next one."""
     from ..crypto.keystore import default_dir

@@ -77,6 +77,19 @@ def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[st
     return []
 
 
+def signed_turn(definition: Definition, packet: Packet, actions: list[dict], identity) -> str:
+    """A signed turn file answering `packet` with `actions`, checked as `seki turn sign`
+    checks one (ValueError naming the first problem)."""
+    from ..crypto import signing
+    from .turns import body, parse_body
+
+    text = body(definition.game_id, packet.side, packet.seq, actions)
+    problems = problems_with(definition, parse_body(definition, text, "turn"), packet)
+    if problems:
+        raise ValueError(f"the turn does not check: {problems[0]}")
+    return signing.sign(text, identity)
+
+
 def stamped(text: str) -> str:
     """The turn file naming this tool's version and component set (so that the referee can
     tell a version mismatch from a bad order), unless it names them already."""

@@ -28,9 +28,12 @@ def packet_hint(packet_name: str = DEFAULT_PACKET_NAME) -> str:
     )
 
 
-def render_text(game_id: str, packet: Packet, all_options: bool = False) -> str:
-    """The recipient's report of a packet: its view, its events and its options."""
-    return text.render(_packet_report(game_id, packet), all_options)
+def render_text(
+    game_id: str, packet: Packet, all_options: bool = False, guided: bool = False
+) -> str:
+    """The recipient's report of a packet: its view, its events and its options (not the
+    options when `guided`: seki play asks for the decision)."""
+    return text.render(_packet_report(game_id, packet), all_options, guided=guided)
 
 
 def render_public_text(

@@ -19,7 +19,11 @@ def title(game_id: str, seq: int, side: str | None) -> str:
     return f"Sekigahara, game {game_id}: packet {seq} for {side_name(side)}"
 
 
-def render(report: dict, all_options: bool = False, footer: str | None = None) -> str:
+def render(
+    report: dict, all_options: bool = False, footer: str | None = None, guided: bool = False
+) -> str:
+    """The report as text; `guided` leaves out the options and the turn template (seki
+    play asks for the decision itself)."""
     template = environment().get_template("report.txt.j2")
     return template.render(
         report=report,
@@ -28,4 +32,5 @@ def render(report: dict, all_options: bool = False, footer: str | None = None) -
         max_shown=model.MAX_OPTIONS_SHOWN,
         missing_view=MISSING_VIEW,
         footer=footer,
+        guided=guided,
     )

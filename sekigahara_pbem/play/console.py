@@ -1,0 +1,172 @@
+"""Asking a guided dialogue's questions: at a terminal through prompt_toolkit, or from a
+script of answers (`--choose`), with the same parsing, checks and transcript either way.
+
+An answer is a choice's number; several numbers (`1 3` or `1+3`) for a question that picks
+many; nothing for the default shown; `u` to undo the last answer; `q` to stop without
+writing anything. At a terminal a number that no other choice begins with is taken at
+once, without Enter, so most answers are one key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from ..reports.choices import describe_option
+from ..rules.components import Components
+from ..rules.decisions import Choice, Question
+from . import labels
+from .session import TurnSession
+
+UNDO, QUIT = "u", "q"
+CONFIRM = Question("confirm", (Choice("sign"),), default="sign")
+SEPARATORS = re.compile(r"[\s,+]+")
+
+Asker = Callable[[str, Question], str]  # (prompt, question) -> the raw answer
+
+
+class Stopped(Exception):
+    """The player stopped the dialogue (or the script ran out); nothing is written."""
+
+
+def parse(raw: str, question: Question) -> list | object:
+    """The value(s) an answer means; ValueError with a one-line reason if it means none."""
+    text = raw.strip().lower()
+    values = [c.value for c in question.choices]
+    if not text:
+        if question.default is None and question.pick not in ("any",):
+            raise ValueError("type a number")
+        return question.default if question.default is not None else []
+    numbers = [p for p in SEPARATORS.split(text) if p]
+    if not all(p.isdigit() for p in numbers):
+        raise ValueError(f"'{raw.strip()}' is not a number of the list")
+    picked = []
+    for p in numbers:
+        i = int(p)
+        if not 1 <= i <= len(values):
+            raise ValueError(f"{i} is not in the list (1-{len(values)})")
+        if values[i - 1] not in picked:
+            picked.append(values[i - 1])
+    if question.pick == "one":
+        if len(picked) != 1:
+            raise ValueError("choose one")
+        return picked[0]
+    if isinstance(question.pick, int) and len(picked) != question.pick:
+        raise ValueError(f"choose exactly {question.pick}")
+    if question.pick == "some" and not picked:
+        raise ValueError("choose at least one")
+    if question.limit is not None and len(picked) > question.limit:
+        raise ValueError(f"choose at most {question.limit}")
+    return picked
+
+
+def render(question: Question, comp: Components, view: dict, side: str) -> list[str]:
+    """The question and its numbered choices, the default marked."""
+    lines = [labels.prompt(question, comp) + ":"]
+    default = question.default
+    for i, choice in enumerate(question.choices, 1):
+        chosen = choice.value == default or (isinstance(default, list) and choice.value in default)
+        mark = "*" if chosen and default not in (None, []) else " "
+        lines.append(f" {mark}{i:>2}. {labels.label(choice, question, comp, view, side)}")
+    multi = question.pick != "one"
+    hint = "numbers separated by spaces" if multi else "a number"
+    if default not in (None, []):
+        hint += ", Enter for the marked"
+    lines.append(f"    ({hint}; u undo, q stop)")
+    return lines
+
+
+def run(
+    session: TurnSession,
+    comp: Components,
+    view: dict,
+    ask: Asker,
+    say: Callable[[str], None],
+) -> None:
+    """Ask until the turn is built; raise Stopped if the player stops."""
+    while session.question is not None:
+        question = session.question
+        for line in render(question, comp, view, session.side):
+            say(line)
+        raw = ask("> ", question)
+        if raw.strip().lower() == QUIT:
+            raise Stopped("stopped: nothing written")
+        if raw.strip().lower() == UNDO:
+            say("undone" if session.undo() else "nothing to undo")
+            continue
+        try:
+            value = parse(raw, question)
+        except ValueError as exc:
+            say(f"  {exc}")
+            continue
+        session.answer(value)
+
+
+def confirm(
+    session: TurnSession, comp: Components, view: dict, ask: Asker, say: Callable[[str], None]
+) -> bool:
+    """The whole turn, then: sign it (True), or undo its last answer (False)."""
+    say("Your turn:")
+    for i, action in enumerate(session.actions, 1):
+        say(f"  {i}. {describe_option(action, comp, view, session.side)}")
+    while True:
+        say("Sign it?  1. yes, sign and write the turn file    (u undo, q stop)")
+        raw = ask("> ", CONFIRM).strip().lower()
+        if raw in ("", "1"):
+            return True
+        if raw == QUIT:
+            raise Stopped("stopped: nothing written")
+        if raw == UNDO:
+            session.undo()
+            say("undone")
+            return False
+        say("  type 1, u or q")
+
+
+def script(answers: str) -> Asker:
+    """An asker that takes the answers of `--choose` in order (`-` is Enter); a script
+    that ends where the turn is complete signs it."""
+    items: Iterator[str] = iter(answers.split(",")) if answers.strip() else iter(())
+
+    def ask(prompt: str, question: Question) -> str:
+        try:
+            item = next(items).strip()
+        except StopIteration:
+            if question is CONFIRM:
+                return ""  # a script that answered every question signs the turn
+            ran_out = "the answers given with --choose ran out before the turn was complete"
+            raise Stopped(ran_out) from None
+        return "" if item == "-" else item
+
+    return ask
+
+
+def terminal() -> Asker:
+    """An asker at the terminal: a number no other choice begins with is taken at once."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.key_binding import KeyBindings
+
+    state = {"count": 0}  # choices of the question asked; 0 when it picks many
+    bindings = KeyBindings()
+
+    for digit in "0123456789":
+
+        @bindings.add(digit)
+        def _(event, digit: str = digit) -> None:
+            buffer = event.app.current_buffer
+            buffer.insert_text(digit)
+            text = buffer.text.strip()
+            count = state["count"]
+            if text.isdigit() and 1 <= int(text) <= count and int(text) * 10 > count:
+                buffer.validate_and_handle()
+
+    session: PromptSession = PromptSession(key_bindings=bindings)
+
+    def ask(prompt: str, question: Question) -> str:
+        state["count"] = len(question.choices) if question.pick == "one" else 0
+        try:
+            return session.prompt(prompt)
+        except (EOFError, KeyboardInterrupt):
+            return QUIT
+
+    return ask

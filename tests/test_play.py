@@ -1,0 +1,212 @@
+"""`seki play`: a turn in one command. Week 1 played by two players through `seki play
+--choose` alone (answers picked at random among the choices offered, moves included) with
+the referee's `seki adjudicate`, no file refused and no YAML written by hand; the real
+program in a real pseudo-terminal answered key by key (one key per choice, undo,
+confirm); the turn session's rules (where a turn stops, undo across actions); and a clear
+message without a terminal."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from sekigahara_pbem.cli import app
+from sekigahara_pbem.commands.common import load_identity, open_own_packet
+from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.play.session import TurnSession
+from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.shadow import shadow_state
+
+NAMES = {"ishida": "alice", "tokugawa": "bob"}
+WEEK_GAMES = range(int(os.environ.get("SEKI_PLAY_GAMES", "3")))
+
+
+class Table:
+    """A referee and two players, each with a key directory, in-process through the CLI."""
+
+    def __init__(self, root: Path):
+        self.root, self.runner = root, CliRunner()
+
+    def seki(self, who: str, *args: str, code: int = 0) -> str:
+        result = self.runner.invoke(
+            app, list(args), env={"SEKI_HOME": str(self.root / who)}, catch_exceptions=False
+        )
+        assert result.exit_code == code, (args, result.output)
+        assert "Traceback" not in result.output
+        return result.output
+
+    def start(self) -> Path:
+        self.seki("ref", "keys", "new", "ref")
+        for name in NAMES.values():
+            (self.root / f"{name}.pub").write_text(self.seki(name, "keys", "new", name))
+        game = self.root / "g"
+        keys = ("--ishida", str(self.root / "alice.pub"), "--tokugawa", str(self.root / "bob.pub"))
+        self.seki("ref", "game", "new", str(game), "--key", "ref", *keys)
+        joins = [str(self.root / f"join-{n}.txt") for n in NAMES.values()]
+        for name, path in zip(NAMES.values(), joins, strict=True):
+            self.seki(name, "join", str(game / "game.txt"), "--key", name, "--out", path)
+        self.seki("ref", "adjudicate", str(game), *joins, "--key", "ref")
+        return game
+
+
+def _script(table: Table, name: str, packet: Path, seed: int, monkeypatch) -> tuple[str, list]:
+    """Random answers among the choices offered, found by running the same session the
+    command will run, and the actions they build."""
+    monkeypatch.setenv("SEKI_HOME", str(table.root / name))
+    definition, opened = open_own_packet(packet, load_identity(name))
+    comp = load_components()
+    session = TurnSession(shadow_state(comp, opened.view, definition.options), comp, opened.side)
+    chooser = rng.new(f"{seed:032x}")
+    answers = []
+    while session.question is not None:
+        q = session.question
+        n = len(q.choices)
+        values = [c.value for c in q.choices]
+        wanted = [v for v in ("move", "level") if v in values]
+        if q.key == "movement" and wanted and rng.below(chooser, 4):
+            picks = [values.index(wanted[0]) + 1]  # a player who moves, mostly
+        elif q.key == "level":
+            picks = [n - rng.below(chooser, min(n, 2))]  # limited or total movement
+        elif q.pick == "one":
+            picks = [1 + rng.below(chooser, n)]
+        else:
+            need = q.pick if isinstance(q.pick, int) else 1
+            need = min(need if q.pick != "any" else rng.below(chooser, min(n, q.limit or n) + 1), n)
+            pool = list(range(1, n + 1))
+            picks = [pool.pop(rng.below(chooser, len(pool))) for _ in range(need)]
+        answers.append("+".join(map(str, picks)) or "-")
+        value = (
+            [q.choices[i - 1].value for i in picks]
+            if q.pick != "one"
+            else q.choices[picks[0] - 1].value
+        )
+        session.answer(value)
+    return ",".join(answers), session.actions
+
+
+def _fixed_seeds(monkeypatch, game_seed: int) -> None:
+    """The parties' seeds fixed (in play they come from the operating system)."""
+    import hashlib
+
+    from sekigahara_pbem.pbem import game, joins
+
+    counter = iter(range(100))
+
+    def fixed_seed() -> bytes:
+        return hashlib.sha256(f"play-{game_seed}-{next(counter)}".encode()).digest()
+
+    monkeypatch.setattr(game, "new_seed", fixed_seed)
+    monkeypatch.setattr(joins, "new_seed", fixed_seed)
+
+
+@pytest.mark.parametrize("game_seed", WEEK_GAMES)
+def test_week_one_played_with_seki_play_alone(tmp_path, monkeypatch, game_seed):
+    _fixed_seeds(monkeypatch, game_seed)
+    table = Table(tmp_path)
+    game = table.start()
+    turns = moves = 0
+    while True:
+        state = yaml.safe_load((game / "public" / "state.yaml").read_text())
+        if state["week"] > 1 or not state["pending"]:
+            break
+        seq = max(int(p.name[:6]) for p in (game / "records").glob("*.txt"))
+        side = sorted({d["side"] for d in state["pending"]})[0]
+        name = NAMES[side]
+        packet = game / "packets" / f"{seq:06d}-{side}.txt"
+        script, actions = _script(table, name, packet, seq, monkeypatch)
+        out = tmp_path / f"turn-{seq}.txt"
+        shown = table.seki(name, "play", "--from", str(game / "packets"), "--key", name,
+                           "--choose", script, "--out", str(out))  # fmt: skip
+        assert "YOUR DECISION" in shown and "wrote" in shown
+        signed = yaml.safe_load(
+            out.read_text().split("-----BEGIN SEKI SIGNATURE")[0].split("\n", 1)[1]
+        )
+        assert signed["actions"] == actions
+        moves += sum(a["type"] == "move" for a in actions)
+        done = table.seki("ref", "adjudicate", str(game), str(out), "--key", "ref")
+        assert "REFUSED" not in done and f"record {seq + 1}" in done, done
+        turns += 1
+        assert turns < 200
+    assert turns > 4 and moves > 0
+    assert not (game / "rejected").exists()
+    side = sorted({d["side"] for d in state["pending"]})[0]
+    name = NAMES[side]
+    packets = ("--from", str(game / "packets"), "--key", name)
+    seq = max(int(p.name[:6]) for p in (game / "records").glob("*.txt"))
+    script, _ = _script(table, name, game / "packets" / f"{seq:06d}-{side}.txt", 0, monkeypatch)
+    table.seki(name, "play", *packets, "--choose", script, "--out", str(tmp_path / "d.txt"))
+    again = table.seki(name, "play", *packets, "--choose", "1", code=1)
+    assert "no unanswered packet" in again  # the newest one was answered
+
+
+def _spawn(home: Path, *args: str, cwd: Path) -> pexpect.spawn:
+    env = {**os.environ, "SEKI_HOME": str(home), "TERM": "xterm", "COLUMNS": "100"}
+    return pexpect.spawn(
+        sys.executable, ["-m", "sekigahara_pbem", *args], cwd=str(cwd), env=env,
+        encoding="utf-8", timeout=60, dimensions=(50, 100),
+    )  # fmt: skip
+
+
+def test_a_bid_answered_key_by_key_in_a_real_terminal(tmp_path):
+    table = Table(tmp_path)
+    game = table.start()
+    child = _spawn(tmp_path / "alice", "play", "--from", str(game / "packets"), "--key", "alice",
+                   cwd=tmp_path)  # fmt: skip
+    child.expect("YOUR DECISION: bid")
+    child.expect(r"\(a number; u undo, q stop\)")
+    child.send("2")  # one key: five choices, so 2 is taken at once
+    child.expect("Sign it\\?")
+    child.send("u\r")  # undo: the bid is asked again
+    child.expect("undone")
+    child.expect(r"\(a number; u undo, q stop\)")
+    child.send("3")
+    child.expect("Sign it\\?")
+    child.send("\r")  # Enter signs
+    child.expect("wrote (turn-g-1-ishida.signed.txt)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    signed = (tmp_path / "turn-g-1-ishida.signed.txt").read_text()
+    assert "type: bid" in signed
+    done = table.seki("ref", "adjudicate", str(game), str(tmp_path / "turn-g-1-ishida.signed.txt"),
+                      "--key", "ref")  # fmt: skip
+    assert "accepted record 2" in done
+
+
+def test_stopping_writes_nothing(tmp_path):
+    table = Table(tmp_path)
+    game = table.start()
+    child = _spawn(tmp_path / "bob", "play", str(game / "packets" / "000001-tokugawa.txt"),
+                   "--key", "bob", cwd=tmp_path)  # fmt: skip
+    child.expect(r"\(a number; u undo, q stop\)")
+    child.send("q\r")
+    child.expect("stopped: nothing written")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert not list(tmp_path.glob("turn-*"))
+
+
+def test_without_a_terminal_it_asks_for_the_answers(tmp_path):
+    table = Table(tmp_path)
+    game = table.start()
+    out = table.seki("alice", "play", "--from", str(game / "packets"), "--key", "alice", code=2)
+    assert "--choose" in out
+
+
+def test_a_turn_stops_where_the_side_can_no_longer_foresee(comp):
+    from sekigahara_pbem.rules.setup import setup
+
+    state, _ = setup(comp, "ab" * 16)
+    session = TurnSession(state, comp, "ishida")
+    assert session.question.key == "option"  # the bid
+    session.answer(session.question.choices[0].value)
+    assert session.question is None and len(session.actions) == 1  # sealed: the turn ends
+    assert session.undo() and session.question is not None and not session.actions
+    assert not TurnSession(state, comp, "ishida").undo()

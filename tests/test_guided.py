@@ -183,9 +183,9 @@ def _random_move(state, comp, side, chooser) -> dict | None:
     phase = state["phase"]
     stacks: dict[str, list[str]] = {}
     for b, w in sorted(state["blocks"].items()):
-        if w in comp.locations and comp.blocks[b].side == side:
-            if b not in phase["moved"] and b not in phase["arrived"]:
-                stacks.setdefault(w, []).append(b)
+        mine = w in comp.locations and comp.blocks[b].side == side
+        if mine and b not in phase["moved"] and b not in phase["arrived"]:
+            stacks.setdefault(w, []).append(b)
     if not stacks:
         return None
     origin = sorted(stacks)[rng.below(chooser, len(stacks))]
@@ -195,7 +195,7 @@ def _random_move(state, comp, side, chooser) -> dict | None:
     ]
     paths: list[list[str]] = []
     groups = []
-    for i in range(min(len(going), 1 + rng.below(chooser, 3))):
+    for _ in range(min(len(going), 1 + rng.below(chooser, 3))):
         base = paths[rng.below(chooser, len(paths))] if paths else []
         path = base[: rng.below(chooser, len(base) + 1)]
         for _ in range(rng.below(chooser, 3) + (0 if path else 1)):

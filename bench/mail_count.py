@@ -49,9 +49,9 @@ from sekigahara_pbem.pbem.demo import STANDING_ORDERS, run_demo
 from sekigahara_pbem.pbem.store import GameDir
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.components import Components
+from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.options import options
-from sekigahara_pbem.rules.setup import setup
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES, other
 

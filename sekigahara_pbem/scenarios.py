@@ -12,9 +12,9 @@ from typing import Any
 
 from .rules.components import Components
 from .rules.control import castles
+from .rules.cycle.setup import setup
 from .rules.engine import apply, pending
 from .rules.position import build_position
-from .rules.setup import setup
 from .rules.victory import points
 from .rules.views import redact_event, view
 from .rules.vocab import OFF_MAP, SIDES, Malformed, RuleViolation

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 from .rules import rng
 from .rules.components import Components
+from .rules.cycle.setup import setup
 from .rules.engine import apply, pending
 from .rules.options import options
-from .rules.setup import setup
 from .rules.vocab import SIDES, Malformed, other
 
 PLAN_ODDS = 12  # about one action in 12 is a battle plan filed by a random side

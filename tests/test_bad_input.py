@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.position import build_position
-from sekigahara_pbem.rules.setup import setup
 from sekigahara_pbem.rules.state import canonical
 from sekigahara_pbem.rules.vocab import Malformed, RuleViolation
 from sekigahara_pbem.selfplay import playout

@@ -14,7 +14,7 @@ from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.decisions import current
 from sekigahara_pbem.rules.decisions.stack_move import DROP, SPLIT, STOP
 from sekigahara_pbem.rules.engine import apply, pending
-from sekigahara_pbem.rules.movement import leadership
+from sekigahara_pbem.rules.movement.movement import leadership
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.vocab import MOVEMENT, Malformed, RuleViolation
 from sekigahara_pbem.selfplay import playout

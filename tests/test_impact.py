@@ -3,8 +3,8 @@ example (13-13) and losses example."""
 
 from __future__ import annotations
 
+from sekigahara_pbem.rules.combat.impact import battle_losses, deployment_impact, siege_losses
 from sekigahara_pbem.rules.components import Block
-from sekigahara_pbem.rules.impact import battle_losses, deployment_impact, siege_losses
 
 
 def blk(bid, clan, mon, ability=None, leader=0):

@@ -201,7 +201,7 @@ def test_without_a_terminal_it_asks_for_the_answers(tmp_path):
 
 
 def test_a_turn_stops_where_the_side_can_no_longer_foresee(comp):
-    from sekigahara_pbem.rules.setup import setup
+    from sekigahara_pbem.rules.cycle.setup import setup
 
     state, _ = setup(comp, "ab" * 16)
     session = TurnSession(state, comp, "ishida")

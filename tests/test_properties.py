@@ -48,7 +48,7 @@ def test_redacted_events_hide_the_other_sides_private_part(comp, seed):
 
 
 def test_setup_is_deterministic_and_conserves(comp):
-    from sekigahara_pbem.rules.setup import setup
+    from sekigahara_pbem.rules.cycle.setup import setup
 
     a, _ = setup(comp, "11" * 16)
     b, _ = setup(comp, "11" * 16)

@@ -102,7 +102,7 @@ def test_missed_deadline_applies_the_declared_policy_and_verifies(table):
 def test_passive_action_is_always_legal(comp):
     """Whatever is asked, the `pass` policy has a legal answer (random playouts)."""
     from sekigahara_pbem.rules import rng
-    from sekigahara_pbem.rules.setup import setup
+    from sekigahara_pbem.rules.cycle.setup import setup
 
     for game_no in range(4):
         state, _ = setup(comp, hashlib.sha256(bytes([game_no])).hexdigest(), {})

@@ -16,8 +16,8 @@ from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed
 from ..rules.components import Components
+from ..rules.cycle.setup import setup
 from ..rules.engine import pending
-from ..rules.setup import setup
 from ..rules.vocab import SIDES, other
 from . import chain, joins, steps, takebacks, turns
 from . import clock as clocks

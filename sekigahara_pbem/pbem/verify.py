@@ -16,8 +16,8 @@ from ..component_files import components_hash, load_components
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed, verify_seed
+from ..rules.cycle.setup import setup
 from ..rules.engine import pending
-from ..rules.setup import setup
 from ..rules.state import canonical
 from ..rules.views import VIEW_FORMAT, redact_event
 from ..rules.vocab import SIDES

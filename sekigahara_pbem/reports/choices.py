@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+from ..rules.combat.impact import deployment_impact
 from ..rules.components import Components
-from ..rules.impact import deployment_impact
 from . import names as n
 from .events import LEVEL_TEXT, impact_sum
 

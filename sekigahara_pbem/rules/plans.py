@@ -12,11 +12,11 @@ hand and blocks, and the table.
 
 from __future__ import annotations
 
-from . import aftermath
+from .combat import aftermath
+from .combat.deploy import fighting_for
+from .combat.impact import deployment_impact
 from .components import Components
-from .deploy import fighting_for
 from .fields import MAX_LIST
-from .impact import deployment_impact
 from .state import clone
 from .vocab import (
     SIEGE,

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import rng
 from .components import Components
-from .movement import start_phase
+from .movement.movement import start_phase
 from .state import DEFAULT_OPTIONS, contested, new_state
 from .vocab import (
     CHOOSE_FIRST,

@@ -10,7 +10,7 @@ Schema (docs/state.md has the full description):
   besieged {castle location: side} - the side shut inside the castle (8.9.6)
   sealed   {side: submission} - simultaneous decisions not yet revealed (6.2, 6.3)
   phase    movement-phase bookkeeping of the active side (7)
-  combat   the combat phase in progress (8), see combat.py
+  combat   the combat phase in progress (8), see rules/combat/combat.py
   result   None, or {winner, how, ...} once the game is over (2.1, 2.2)
   plans    {side: battle plan} - standing orders filed by each side (rules/plans.py)
 """

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .. import combat
+from ..combat import combat
 from ..components import Components
 from ..plans import policy
 from ..vocab import CASTLE, COMBAT

@@ -3,7 +3,7 @@ decline (never in a siege, 8.9.5)."""
 
 from __future__ import annotations
 
-from .. import deploy as rules
+from ..combat import deploy as rules
 from ..components import Components
 from ..plans import ASK, policy
 from ..vocab import CHALLENGE, COMBAT, other

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .. import cycle
 from ..components import Components
+from ..cycle import cycle
 from ..vocab import CHOOSE_FIRST, SIDES, other
 from .kind import Kind
 

@@ -4,7 +4,7 @@ when none is left."""
 
 from __future__ import annotations
 
-from .. import combat
+from ..combat import combat
 from ..components import Components
 from ..plans import ANY, ASK
 from ..state import has_units

@@ -4,8 +4,8 @@ is concluded when both have finished."""
 
 from __future__ import annotations
 
-from .. import aftermath
-from .. import deploy as rules
+from ..combat import aftermath
+from ..combat import deploy as rules
 from ..components import Components
 from ..plans import ASK, fits, holds, lead, policy, ranked
 from ..vocab import COMBAT, DEPLOY

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .. import cycle
 from ..components import Components
+from ..cycle import cycle
 from ..vocab import DISCARD
 from .kind import Choice, Dialogue, Kind, Question
 

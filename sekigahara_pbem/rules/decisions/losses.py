@@ -4,7 +4,7 @@ engine takes them itself when there is nothing to choose."""
 
 from __future__ import annotations
 
-from .. import aftermath, combat
+from ..combat import aftermath, combat
 from ..components import Components
 from ..plans import ANY, policy, unit_rank
 from ..vocab import COMBAT, LOSSES

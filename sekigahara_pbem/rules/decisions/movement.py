@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .. import combat
+from ..combat import combat
 from ..components import Components
-from ..mori import bring_mori
-from ..movement import capacity, choose_level, leadership, move, road_key
-from ..muster import muster, recruitment_locations
+from ..movement.mori import bring_mori
+from ..movement.movement import capacity, choose_level, leadership, move, road_key
+from ..movement.muster import muster, recruitment_locations
 from ..state import blocks_at, has_units
 from ..vocab import ISHIDA, LEVELS, MORI_BOX, MOVEMENT, RECRUIT, other
 from .kind import Choice, Dialogue, Kind, Question

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .. import aftermath, combat
+from ..combat import aftermath, combat
 from ..components import Components
 from ..plans import ANY, ASK, policy
 from ..vocab import COMBAT, RETREAT, other

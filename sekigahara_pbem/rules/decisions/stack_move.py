@@ -1,6 +1,6 @@
 """A stack move composed as a person thinks of it (7.3): pick the stack, pick which blocks
 go, then the path one location at a time, dropping blocks off or splitting the stack on
-the way; the result is one `move` action (rules/movement.py).
+the way; the result is one `move` action (rules/movement/movement.py).
 
 Every step offered is checked by applying the move built so far, extended by that step,
 to a copy of the state with the real handler, so nothing is offered that the rules would
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..components import Components
-from ..movement import capacity, leadership, move
+from ..movement.movement import capacity, leadership, move
 from ..state import clone
 from ..vocab import Malformed, RuleViolation
 from .kind import Choice, Dialogue, Question

@@ -3,12 +3,12 @@ castle there."""
 
 from __future__ import annotations
 
-from .cards import draw
-from .components import Components
-from .control import castle_controller
-from .state import blocks_at
-from .victory import check_instant
-from .vocab import ELIMINATED, other
+from ..cards import draw
+from ..components import Components
+from ..control import castle_controller
+from ..state import blocks_at
+from ..victory import check_instant
+from ..vocab import ELIMINATED, other
 
 OVERRUN_RATIO = 4  # 7.4.1
 

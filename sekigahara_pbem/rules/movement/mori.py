@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .cards import discard
-from .components import Components
-from .control import claim, note_arrival
-from .fields import get_str_list, known
+from ..cards import discard
+from ..components import Components
+from ..control import claim, note_arrival
+from ..fields import get_str_list, known
+from ..state import blocks_at
+from ..vocab import ISHIDA, MORI_BOX, Malformed, RuleViolation
 from .overrun import try_overrun
-from .state import blocks_at
-from .vocab import ISHIDA, MORI_BOX, Malformed, RuleViolation
 
 
 def bring_mori(state: dict, comp: Components, side: str, action: dict, events: list) -> None:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .cards import draw
-from .components import Components
-from .control import claim, note_arrival
+from ..cards import draw
+from ..components import Components
+from ..control import claim, note_arrival
+from ..fields import get_str, get_str_list, known
+from ..movement.overrun import try_overrun
+from ..state import has_units
+from ..victory import check_instant
+from ..vocab import BATTLE, ELIMINATED, LOSSES, RETREAT, SIEGE, Malformed, RuleViolation, other
 from .deploy import fight_at
-from .fields import get_str, get_str_list, known
 from .impact import battle_losses, siege_losses
-from .overrun import try_overrun
-from .state import has_units
-from .victory import check_instant
-from .vocab import BATTLE, ELIMINATED, LOSSES, RETREAT, SIEGE, Malformed, RuleViolation, other
 
 CASTLE_LIMIT = 2  # 8.8.4, 8.9.1: blocks that fit inside a castle
 

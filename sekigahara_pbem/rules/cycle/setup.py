@@ -8,12 +8,12 @@ reinforcement draws (5.2.3).
 
 from __future__ import annotations
 
-from . import rng
-from .bags import draw_blocks
-from .cards import draw
-from .components import Components
-from .state import DEFAULT_OPTIONS, new_state
-from .vocab import BID, MORI_BOX, RECRUIT, SIDES
+from .. import rng
+from ..bags import draw_blocks
+from ..cards import draw
+from ..components import Components
+from ..state import DEFAULT_OPTIONS, new_state
+from ..vocab import BID, MORI_BOX, RECRUIT, SIDES
 
 STARTING_HAND = 5  # 5.1
 FIRST_REINFORCEMENTS = 4  # 5.2.3

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from .cards import discard, draw
-from .components import Components
-from .control import castle_controller, claim, forget_owners, note_arrival
-from .fields import get_dict_list, get_str, get_str_list, known, one_of
+from ..cards import discard, draw
+from ..components import Components
+from ..control import castle_controller, claim, forget_owners, note_arrival
+from ..fields import get_dict_list, get_str, get_str_list, known, one_of
+from ..state import has_units
+from ..vocab import LEVELS, Malformed, RuleViolation, other
 from .overrun import try_overrun
-from .state import has_units
-from .vocab import LEVELS, Malformed, RuleViolation, other
 
 
 def start_phase(state: dict, side: str) -> None:

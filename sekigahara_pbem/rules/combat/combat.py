@@ -18,14 +18,13 @@ declared, a side with no legal deployment finishes, forced losses and retreats a
 
 from __future__ import annotations
 
-from . import aftermath, deploy
-from .components import Components
-from .control import castle_controller, claim, forget_owners
-from .cycle import next_phase
-from .fields import get_str, known
-from .overrun import try_overrun
-from .state import blocks_at, contested, disks_at, has_units
-from .vocab import (
+from ..components import Components
+from ..control import castle_controller, claim, forget_owners
+from ..cycle.cycle import next_phase
+from ..fields import get_str, known
+from ..movement.overrun import try_overrun
+from ..state import blocks_at, contested, disks_at, has_units
+from ..vocab import (
     BATTLE,
     CASTLE,
     COMBAT,
@@ -39,6 +38,7 @@ from .vocab import (
     RuleViolation,
     other,
 )
+from . import aftermath, deploy
 
 
 def end_movement(state: dict, comp: Components, side: str, action: dict, events: list) -> None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .components import Block, Card, Components
-from .fields import get_str, get_str_list, known
+from ..components import Block, Card, Components
+from ..fields import get_str, get_str_list, known
+from ..vocab import CHALLENGE, DEPLOY, SIEGE, RuleViolation, other
 from .impact import deployment_impact
-from .vocab import CHALLENGE, DEPLOY, SIEGE, RuleViolation, other
 
 REFUTE_KINDS = ("plain", "swords", "double")  # the order a refuting card is picked in
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .components import Block
+from ..components import Block
 
 SPECIAL_ATTACK_BONUS = 2  # 8.4.1, for the attacker and again per earlier block of its type
 IMPACT_PER_LOSS = 7  # 8.7.1, 8.9.4

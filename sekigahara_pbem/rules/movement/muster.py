@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .components import Components
-from .control import claim, note_arrival
-from .fields import get_str, get_str_list, known, one_of
+from ..components import Components
+from ..control import claim, note_arrival
+from ..fields import get_str, get_str_list, known, one_of
+from ..state import has_units
+from ..vocab import RECRUIT, Malformed, RuleViolation, other
 from .movement import spend_stack_move
 from .overrun import try_overrun
-from .state import has_units
-from .vocab import RECRUIT, Malformed, RuleViolation, other
 
 
 def recruitment_locations(comp: Components, side: str, clan: str | None = None) -> list[str]:

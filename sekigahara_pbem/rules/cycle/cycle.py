@@ -10,14 +10,14 @@ after week 7: victory on points (2.2)
 
 from __future__ import annotations
 
-from .bags import draw_blocks
-from .cards import check_in_hand, discard, draw
-from .components import Components
-from .control import castle_counts, resource_counts
-from .fields import get_str, get_str_list, one_of
-from .movement import start_phase
-from .victory import finish_on_points
-from .vocab import (
+from ..bags import draw_blocks
+from ..cards import check_in_hand, discard, draw
+from ..components import Components
+from ..control import castle_counts, resource_counts
+from ..fields import get_str, get_str_list, one_of
+from ..movement.movement import start_phase
+from ..victory import finish_on_points
+from ..vocab import (
     BID,
     CHOOSE_FIRST,
     DISCARD,

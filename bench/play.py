@@ -1,0 +1,153 @@
+"""`seki play`, measured: keystrokes of a typical movement turn of three stack moves, and
+the whole process from start to the first question.
+
+Keystrokes follow the terminal's rules (play/console.py): a choice whose number no other
+choice begins with is one key; a longer number is its digits and Enter; a default is
+Enter; several numbers are their digits, a space between, and Enter; the turn's summary is
+signed with Enter. The sample: positions from random games where a side chooses its
+movement level with three movable stacks and a card; the scripted player buys limited
+movement with one card, moves three stacks (all their blocks, one or two steps each) and
+ends the phase.
+
+Usage: python bench/play.py   (goals: median keystrokes <= 25; start to the first question
+<= 500 ms, printed with its ratio to a bare interpreter start)
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sekigahara_pbem.component_files import components_hash, load_components
+from sekigahara_pbem.crypto.keys import generate
+from sekigahara_pbem.crypto.keystore import write_identity
+from sekigahara_pbem.pbem import game, joins, referee
+from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.decisions import current
+from sekigahara_pbem.rules.decisions.stack_move import STOP
+from sekigahara_pbem.rules.engine import apply, pending
+from sekigahara_pbem.rules.vocab import MOVEMENT
+from sekigahara_pbem.selfplay import playout
+
+NOW = "2026-11-22T00:00:00Z"
+SAMPLE = 60
+
+
+def keys(question, value) -> int:
+    """Keystrokes to give `value` to `question` at the terminal."""
+    values = [c.value for c in question.choices]
+    if value == question.default:
+        return 1
+    if isinstance(value, list):
+        digits = [str(values.index(v) + 1) for v in value]
+        return sum(map(len, digits)) + len(digits)  # spaces between, Enter at the end
+    i, n = values.index(value) + 1, len(values)
+    return len(str(i)) + (0 if i * 10 > n else 1)
+
+
+def movement_turn(state: dict, comp, side: str, chooser: dict) -> int | None:
+    """Keystrokes of one three-stack movement turn, or None if the position has none."""
+    total, moves = 0, 0
+    while moves < 3:
+        dialogue = current(state).dialogue(state, comp, side)
+        question, steps = next(dialogue), 0
+        try:
+            while True:
+                values = [c.value for c in question.choices]
+                if question.key == "movement":
+                    value = "level" if "level" in values else "move" if "move" in values else None
+                elif question.key == "level":
+                    value = "limited"
+                elif question.key == "level_cards":
+                    value = [values[0]]
+                elif question.key == "stack":
+                    value = values[rng.below(chooser, len(values))]
+                elif question.key == "step":
+                    places = [v for v in values if isinstance(v, str) and v in comp.locations]
+                    go = places and (steps == 0 or (steps == 1 and rng.below(chooser, 2)))
+                    value = places[rng.below(chooser, len(places))] if go else STOP
+                    steps += 1
+                else:
+                    value = question.default
+                if value is None:
+                    return None
+                total += keys(question, value)
+                question = dialogue.send(value)
+        except StopIteration as done:
+            state, _ = apply(state, comp, side, done.value)
+            moves += done.value["type"] == "move"
+    end = next(current(state).dialogue(state, comp, side))
+    return total + keys(end, "end_movement") + 1  # then Enter signs
+
+
+def keystrokes() -> list[int]:
+    comp = load_components()
+    found: list[tuple[dict, str]] = []
+
+    def keep(before, after, side, action, events):
+        phase = before["phase"]
+        if before["step"] == MOVEMENT and phase["level"] is None and before["cards"][side]["hand"]:
+            found.append((before, side))
+
+    seed = 0
+    while len(found) < SAMPLE * 3:
+        playout(comp, seed, max_actions=800, on_step=keep, plans=False)
+        seed += 1
+    chooser = rng.new("a1" * 16)
+    counts = []
+    for state, side in found:
+        if not any(d["side"] == side for d in pending(state)):
+            continue
+        n = movement_turn(state, comp, side, chooser)
+        if n is not None:
+            counts.append(n)
+        if len(counts) == SAMPLE:
+            break
+    return counts
+
+
+def timed(*argv: str, home: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, capture_output=True, env={"SEKI_HOME": str(home), "PATH": "/usr/bin:/bin"})
+    return time.perf_counter() - start
+
+
+def first_question() -> tuple[float, float]:
+    """Median seconds of `seki play PACKET --choose q` (start, open, report, the first
+    question, stop) and of a bare `python -c pass`."""
+    root = Path(tempfile.mkdtemp(prefix="seki-bench-"))
+    home = root / "keys"
+    ids = {n: generate(n) for n in ("referee", "ishida", "tokugawa")}
+    for identity in ids.values():
+        write_identity(home, identity)
+    gd = GameDir(root / "game")
+    players = {s: ids[s].public for s in ("ishida", "tokugawa")}
+    definition = game.create(gd.root, "bench", ids["referee"], players, components_hash(), {}, NOW)
+    (home / "games").mkdir(parents=True, exist_ok=True)
+    (home / "games" / "bench.txt").write_text(definition.text)
+    for side in ("ishida", "tokugawa"):
+        text = joins.make_join(definition, ids[side]).encode()
+        referee.adjudicate(gd.root, ids["referee"], [(side, text)], NOW)
+    packet = str(gd.packet(gd.last_seq(), "ishida"))
+    play = [sys.executable, "-m", "sekigahara_pbem", "play", packet, "--key", "ishida"]
+    seki = [timed(*play, "--choose", "q", home=home) for _ in range(7)]
+    bare = [timed(sys.executable, "-c", "pass", home=home) for _ in range(7)]
+    return statistics.median(seki), statistics.median(bare)
+
+
+def main() -> None:
+    counts = keystrokes()
+    print(f"keystrokes of a three-stack movement turn: median {statistics.median(counts)}, "
+          f"min {min(counts)}, max {max(counts)} over {len(counts)} positions")  # fmt: skip
+    seki, bare = first_question()
+    print(f"seki play, start to the first question: {seki * 1000:.0f} ms; bare interpreter "
+          f"start {bare * 1000:.0f} ms; ratio {seki / bare:.1f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

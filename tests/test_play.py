@@ -55,13 +55,16 @@ class Table:
         return game
 
 
-def _script(table: Table, name: str, packet: Path, seed: int, monkeypatch) -> tuple[str, list]:
+def _script(
+    table: Table, name: str, packet: Path, seed: int, monkeypatch, plan: bool = False
+) -> tuple[str, list]:
     """Random answers among the choices offered, found by running the same session the
     command will run, and the actions they build."""
     monkeypatch.setenv("SEKI_HOME", str(table.root / name))
     definition, opened = open_own_packet(packet, load_identity(name))
     comp = load_components()
-    session = TurnSession(shadow_state(comp, opened.view, definition.options), comp, opened.side)
+    shadow = shadow_state(comp, opened.view, definition.options)
+    session = TurnSession(shadow, comp, opened.side, plan=plan)
     chooser = rng.new(f"{seed:032x}")
     answers = []
     while session.question is not None:
@@ -119,10 +122,11 @@ def test_week_one_played_with_seki_play_alone(tmp_path, monkeypatch, game_seed):
         side = sorted({d["side"] for d in state["pending"]})[0]
         name = NAMES[side]
         packet = game / "packets" / f"{seq:06d}-{side}.txt"
-        script, actions = _script(table, name, packet, seq, monkeypatch)
+        plan = ["--plan"] if seq <= 2 else []  # each side files a battle plan with its bid
+        script, actions = _script(table, name, packet, seq, monkeypatch, plan=bool(plan))
         out = tmp_path / f"turn-{seq}.txt"
         shown = table.seki(name, "play", "--from", str(game / "packets"), "--key", name,
-                           "--choose", script, "--out", str(out))  # fmt: skip
+                           "--choose", script, "--out", str(out), *plan)  # fmt: skip
         assert "YOUR DECISION" in shown and "wrote" in shown
         signed = yaml.safe_load(
             out.read_text().split("-----BEGIN SEKI SIGNATURE")[0].split("\n", 1)[1]
@@ -198,6 +202,32 @@ def test_without_a_terminal_it_asks_for_the_answers(tmp_path):
     game = table.start()
     out = table.seki("alice", "play", "--from", str(game / "packets"), "--key", "alice", code=2)
     assert "--choose" in out
+
+
+def _answers(dialogue_factory, given=()):
+    """Every sequence of answers a dialogue accepts, with the action each builds."""
+    dialogue = dialogue_factory()
+    try:
+        question = next(dialogue)
+        for value in given:
+            question = dialogue.send(value)
+    except StopIteration as done:
+        yield list(given), done.value
+        return
+    for choice in question.choices:
+        yield from _answers(dialogue_factory, (*given, choice.value))
+
+
+def test_every_battle_plan_the_questions_build_is_valid(comp):
+    from sekigahara_pbem.play.plan import plan_dialogue
+    from sekigahara_pbem.rules.plans import check_plan
+
+    built = list(_answers(plan_dialogue))
+    for _, action in built:
+        for side in NAMES:
+            check_plan(comp, side, action["plan"])  # raises Malformed if not
+    assert len(built) > 5000
+    assert {"type": "plan", "plan": {}} in [a for _, a in built]  # all "ask": no standing orders
 
 
 def test_a_turn_stops_where_the_side_can_no_longer_foresee(comp):

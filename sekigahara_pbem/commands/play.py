@@ -35,6 +35,14 @@ def play(
     out: Annotated[
         Path | None, typer.Option(help="Default: turn-<game>-<seq>-<side>.signed.txt")
     ] = None,
+    plan: Annotated[
+        bool,
+        typer.Option(
+            "--plan",
+            help="First file a battle plan (standing orders for your combat decisions) "
+            "from plain questions; it rides with your turn, or goes alone.",
+        ),
+    ] = False,
 ) -> None:
     """Play your turn: show the packet's report, ask for your decision step by step with
     numbered choices (every legal action can be built; u undoes), then sign the turn file,
@@ -58,7 +66,7 @@ def play(
         )
     try:
         identity = load_identity(key)
-        packet = packet or inbox.newest(folder, identity)
+        packet = packet or inbox.newest(folder, identity, asked_only=not plan)
         definition, opened = open_own_packet(packet, identity)
         if html is not None:
             write_atomic(html, render_html(definition.game_id, opened))
@@ -73,7 +81,8 @@ def play(
     if not ok:
         abort("this packet opens items the referee had not committed to")
     comp = load_components()
-    session = TurnSession(shadow_state(comp, opened.view, definition.options), comp, opened.side)
+    shadow = shadow_state(comp, opened.view, definition.options)
+    session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
         abort(f"{packet}: nothing is asked of you in this packet")
     ask = console.script(choose) if choose is not None else console.terminal()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import yaml
 
 from ..component_files import components_hash, load_components
-from ..rules.engine import apply, pending
+from ..rules.engine import ANYTIME, apply, pending
 from ..rules.shadow import shadow_state
 from ..rules.vocab import Malformed, RuleViolation
 from .game import Definition, tool_version
@@ -64,7 +64,8 @@ def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[st
     state = shadow_state(comp, packet.view, definition.options)
     for i, action in enumerate(turn.actions):
         waiting = pending(state)
-        if not any(d["side"] == turn.side for d in waiting):
+        anytime = isinstance(action, dict) and action.get("type") in ANYTIME
+        if not anytime and not any(d["side"] == turn.side for d in waiting):
             who = ", ".join(f"{d['side']} ({d['decision']})" for d in waiting) or "nobody"
             return [
                 f"actions[{i}]: by then it is no longer your decision (waiting for {who}); "

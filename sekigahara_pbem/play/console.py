@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+import yaml
+
 from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
@@ -108,6 +110,12 @@ def confirm(
     """The whole turn, then: sign it (True), or undo its last answer (False)."""
     say("Your turn:")
     for i, action in enumerate(session.actions, 1):
+        if action["type"] == "plan":
+            say(f"  {i}. file this battle plan (only you see it):")
+            plan = yaml.safe_dump(action["plan"], sort_keys=False, width=70).splitlines()
+            for line in plan or ["{}"]:
+                say(f"       {line}")
+            continue
         say(f"  {i}. {describe_option(action, comp, view, session.side)}")
     while True:
         say("Sign it?  1. yes, sign and write the turn file    (u undo, q stop)")

@@ -40,8 +40,10 @@ def remember(game_id: str, seq: int) -> None:
     write_atomic(_answered_path(game_id), json.dumps(sorted(done)))
 
 
-def newest(folder: Path, identity: Identity) -> Path:
-    """The newest unanswered packet asking something of `identity` (ValueError if none)."""
+def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
+    """The newest unanswered packet asking something of `identity` (ValueError if none);
+    with `asked_only` False, the newest packet of its games, asked or not (a battle plan
+    may be sent at any time)."""
     from ..pbem.game import parse
 
     games = default_dir() / "games"
@@ -65,7 +67,7 @@ def newest(folder: Path, identity: Identity) -> Path:
             continue
         waits = head.get("pending") or []
         asked = any(isinstance(d, dict) and d.get("side") == side for d in waits)
-        if asked and seq not in answered(game):
+        if not asked_only or (asked and seq not in answered(game)):
             found.append((seq, str(path), path))
     if not found:
         where = f"{folder}" if folder.is_dir() else f"{folder} (not a folder)"

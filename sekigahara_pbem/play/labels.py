@@ -35,6 +35,28 @@ PROMPTS = {
     "losses": "Lose {pick} of these (8.7.2)",
     "castle_stay": "Up to {limit} blocks may stay in the castle (8.8.4)",
     "retreat_to": "Retreat to (8.8)",
+    "plan_declare": "Battle plan. When you attack in several places, the order of combats (8.1)",
+    "plan_castle": "When your castle is attacked and two blocks or fewer hold it (8.9.2)",
+    "plan_deploy": "Deploying in battles and sieges (8.2-8.5)",
+    "plan_stop": "When no entry of the plan fits, or you lead enough (8.5)",
+    "plan_challenge": "Loyalty Challenges against the enemy's deployments (8.6)",
+    "plan_losses": "Your losses where you have a choice (8.7.2)",
+    "plan_retreat": "After a lost battle: retreat to any place the rules allow, and keep "
+    "this many of your strongest blocks in a friendly castle (8.8)",
+}
+
+PLAN_WORDS = {
+    "plan_declare": {"any": "fight every location in turn, by name"},
+    "plan_castle": {"inside": "stay inside (a siege)", "outside": "come out and fight"},
+    "plan_deploy": {
+        "losing_most": "while losing, deploy what adds the most impact",
+        "always_most": "always deploy what adds the most impact",
+        "leaders_then_losing": "leaders without a card first, then while losing the most impact",
+    },
+    "plan_stop": {"finish": "finish (deploy nothing more)"},
+    "plan_challenge": {"never": "never challenge", "always": "always, with a card in hand"},
+    "plan_losses": {"weakest": "lose disks first, then the weakest blocks"},
+    "plan_retreat": {},
 }
 
 WORDS = {
@@ -73,6 +95,8 @@ def label(choice: Choice, question: Question, comp: Components, view: dict, side
     value, note = choice.value, dict(choice.note)
     if question.key == "option":
         return describe_option(value, comp, view, side)
+    if question.key in PLAN_WORDS:
+        return _plan_word(question.key, value)
     if question.key == "level":
         cost, moves = LEVELS[value]
         moves_text = "every stack" if moves is None else n.plural(moves, "stack move")
@@ -89,6 +113,18 @@ def label(choice: Choice, question: Question, comp: Components, view: dict, side
     if question.key == "clan":
         return comp.clan_names.get(value, value)
     return _named(value, note, comp)
+
+
+def _plan_word(key: str, value: object) -> str:
+    if value == "ask":
+        return "ask me each time (by mail)"
+    if key == "plan_stop" and isinstance(value, int):
+        return f"stop at a lead of {value} or more, else finish"
+    if key == "plan_challenge" and isinstance(value, int):
+        return f"against a deployment that brought {value} or more impact"
+    if key == "plan_retreat":
+        return f"retreat, keeping {value} block(s) in the castle"
+    return PLAN_WORDS[key].get(value, str(value))
 
 
 def _named(value: object, note: dict, comp: Components) -> str:

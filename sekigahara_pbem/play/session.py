@@ -14,13 +14,16 @@ takes back the last answer, across actions too, until nothing is left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..rules.components import Components
-from ..rules.decisions import Question, current
+from ..rules.decisions import Dialogue, Question, current
 from ..rules.engine import apply, pending
-from ..rules.vocab import BID, DISCARD, other
+from ..rules.vocab import other
+from .plan import plan_dialogue
 
+SEALED = ("discard", "bid")  # 6.2, 6.3: both sides at once; the rest waits for the other
 UNFORESEEN = frozenset(
     ("draw", "reshuffle", "reinforcements", "challenge", "overrun", "bids", "by_plan")
 )
@@ -28,19 +31,26 @@ UNFORESEEN = frozenset(
 
 @dataclass
 class Step:
-    """An action being built: the state it starts from and the answers given so far."""
+    """An action being built: the state it starts from, the answers given so far, and the
+    dialogue that builds it when it is not the decision asked (a battle plan)."""
 
     state: dict
     answers: list = field(default_factory=list)
+    opening: Callable[[], Dialogue] | None = None
 
 
 class TurnSession:
     """The actions of one turn, with the question to answer next."""
 
-    def __init__(self, state: dict, comp: Components, side: str):
+    def __init__(self, state: dict, comp: Components, side: str, plan: bool = False):
+        """`plan`: the turn opens with a battle plan (play/plan.py), asked or not."""
         self.comp, self.side = comp, side
         self.done: list[tuple[Step, dict, dict]] = []  # (where it started, action, after)
-        self.step: Step | None = Step(state) if self._asked(state) else None
+        self.step: Step | None = None
+        if plan:
+            self.step = Step(state, opening=plan_dialogue)
+        elif self._asked(state):
+            self.step = Step(state)
         self.question: Question | None = None
         self._advance()
 
@@ -79,7 +89,11 @@ class TurnSession:
         """Replay the current action's answers; finish the action if they complete it and
         start the next one while the turn goes on."""
         while self.step is not None:
-            dialogue = current(self.step.state).dialogue(self.step.state, self.comp, self.side)
+            state = self.step.state
+            if self.step.opening is not None:
+                dialogue = self.step.opening()
+            else:
+                dialogue = current(state).dialogue(state, self.comp, self.side)
             try:
                 question = next(dialogue)
                 for given in self.step.answers:
@@ -95,7 +109,7 @@ class TurnSession:
         start = self.step
         after, events = apply(start.state, self.comp, self.side, action)
         self.done.append((start, action, after))
-        goes_on = self._goes_on(start.state, after, events)
+        goes_on = self._goes_on(start.state, action, after, events)
         self.step = Step(after) if goes_on else None
 
     def _asked(self, state: dict) -> bool:
@@ -104,9 +118,9 @@ class TurnSession:
     def _guessed(self, event: dict) -> bool:
         return event["type"] in UNFORESEEN or event.get("side") == other(self.side)
 
-    def _goes_on(self, before: dict, after: dict, events: list) -> bool:
+    def _goes_on(self, before: dict, action: dict, after: dict, events: list) -> bool:
         """Whether the side may go on deciding in the same turn file."""
-        if before["step"] in (DISCARD, BID) or after["result"] is not None:
+        if action["type"] in SEALED or after["result"] is not None:
             return False
         if after["rng"] != before["rng"] or any(self._guessed(e) for e in events):
             return False

@@ -130,9 +130,9 @@ def test_every_line_of_every_text_report_fits_80_columns(rendered):
 
 def test_every_event_the_engine_emits_has_a_sentence():
     """Every "type" the rules write is an event with its own sentence or an action with
-    its own option text (grep '"type": "' sekigahara_pbem/rules/*.py)."""
+    its own option text (grep -r '"type": "' sekigahara_pbem/rules)."""
     kinds = set()
-    for path in RULES.glob("*.py"):
+    for path in RULES.rglob("*.py"):
         kinds |= set(re.findall(r'"type": "(\w+)"', path.read_text(encoding="utf-8")))
     assert len(kinds) > 30
     missing = kinds - set(events.DESCRIBERS) - set(choices.OPTION_DESCRIBERS)
@@ -326,5 +326,46 @@ def test_the_html_report_loads_in_a_real_browser(steps, rendered, comp, tmp_path
                 assert not problems, problems
                 assert requests == [path.as_uri()], requests
                 page.close()
+        finally:
+            browser.close()
+
+
+def test_the_player_picks_a_stack_and_the_map_shows_where_it_can_go(steps, comp, tmp_path):
+    """In the Movement Phase the page lists the player's movable stacks beside the map;
+    picking one (CSS only: no script, no request) rings it and every place it can reach,
+    as computed on the player's shadow state."""
+    from sekigahara_pbem.reports import _reach
+
+    sync_playwright = _browser_or_skip()
+    packet = next(
+        opened["ishida"]
+        for _, _, opened, _, _ in steps
+        if opened["ishida"].view["step"] == "movement" and _reach(opened["ishida"], None)
+    )
+    reach = _reach(packet, None)
+    origin, places = next(iter(reach.items()))
+    path = tmp_path / "move.html"
+    path.write_text(render_html("demo", packet), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            requests: list = []
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(path.as_uri(), wait_until="load")
+
+            def shown(loc: str, ring: str) -> bool:
+                style = "e => getComputedStyle(e).display"
+                return page.eval_on_selector(f"#loc-{loc} .reach.{ring}", style) != "none"
+
+            assert not any(shown(loc, "walk") or shown(loc, "march") for loc in places)
+            assert page.locator("aside.choices label").count() == len(reach)
+            page.click(f'label[for="stack-{origin}"]')
+            assert shown(origin, "origin")
+            for loc, march in places.items():
+                assert shown(loc, "march" if march else "walk"), loc
+            away = [loc for loc in comp.locations if loc not in places and loc != origin]
+            assert not any(shown(loc, "walk") or shown(loc, "march") for loc in away)
+            assert requests == [path.as_uri()], requests
         finally:
             browser.close()

@@ -69,7 +69,7 @@ def play(
         packet = packet or inbox.newest(folder, identity, asked_only=not plan)
         definition, opened = open_own_packet(packet, identity)
         if html is not None:
-            write_atomic(html, render_html(definition.game_id, opened))
+            write_atomic(html, render_html(definition.game_id, opened, definition.options))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(f"packet {packet}")

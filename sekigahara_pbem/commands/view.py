@@ -30,7 +30,7 @@ def view(
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
         if html is not None:
-            write_atomic(html, render_html(definition.game_id, opened))
+            write_atomic(html, render_html(definition.game_id, opened, definition.options))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(render_text(definition.game_id, opened, all_options), nl=False)

@@ -45,9 +45,28 @@ def render_public_text(
     return text.render(report, footer=packet_hint() if footer is None else footer)
 
 
-def render_html(game_id: str, packet: Packet) -> str:
-    """The recipient's report as one self-contained HTML page with the SVG map."""
-    return html.render(_packet_report(game_id, packet), packet.view, packet.events)
+def render_html(game_id: str, packet: Packet, options: dict | None = None) -> str:
+    """The recipient's report as one self-contained HTML page with the SVG map; in its
+    Movement Phase, where each of its stacks can go (computed on its shadow state, with
+    the game's `options`)."""
+    report = _packet_report(game_id, packet)
+    return html.render(report, packet.view, packet.events, _reach(packet, options))
+
+
+def _reach(packet: Packet, options: dict | None) -> dict:
+    from ..component_files import load_components
+    from ..rules.decisions.movement import reach
+    from ..rules.shadow import shadow_state
+    from ..rules.state import DEFAULT_OPTIONS
+    from ..rules.vocab import MOVEMENT
+
+    v = packet.view
+    asked = any(d["side"] == packet.side for d in v.get("pending", []))
+    if not asked or v.get("step") != MOVEMENT or "own" not in v:
+        return {}
+    comp = load_components()
+    state = shadow_state(comp, v, options if options is not None else DEFAULT_OPTIONS)
+    return reach(state, comp, packet.side)
 
 
 def render_public_html(game_id: str, seq: int, view: dict, events: list) -> str:

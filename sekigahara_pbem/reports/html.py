@@ -14,15 +14,19 @@ NOTES = {
 }
 
 
-def render(report: dict, view: dict, events: list) -> str:
+def render(report: dict, view: dict, events: list, reach: dict | None = None) -> str:
+    """`reach`: where each of the reader's stacks could go (rules/decisions/movement.py),
+    highlighted on the map when the reader picks a stack (CSS only, no script)."""
     side = report["side"]
+    m = svgmap.build(view, events, load_components(), side)
+    m["reach"] = reach or {}
     return (
         environment()
         .get_template("report.html.j2")
         .render(
             report=report,
             title=text.title(report["game"], report["seq"], side),
-            m=svgmap.build(view, events, load_components(), side),
+            m=m,
             missing_view=text.MISSING_VIEW,
             note=NOTES[side is not None],
         )

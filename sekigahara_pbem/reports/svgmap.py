@@ -58,6 +58,7 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
         ],
         "own_side": side,
         "legend_star": star(33, 158, 9),
+        "names": {loc.id: loc.name for loc in comp.locations.values()},
     }
 
 

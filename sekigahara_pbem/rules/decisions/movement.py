@@ -135,6 +135,34 @@ def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict
     return {"type": "end_movement"}
 
 
+def reach(state: dict, comp: Components, side: str) -> dict[str, dict[str, bool]]:
+    """Where each stack that may still move could go this phase, moving whole (7.3.3-7.3.6,
+    a leader's +1 claimed where one is there): location -> True if only a force march gets
+    it there. For the map's highlights; the dialogue checks every step itself."""
+    phase = state["phase"]
+    stops = enemy_locations(state, comp, other(side))
+    march = bool(state["cards"][side]["hand"])
+    out: dict[str, dict[str, bool]] = {}
+    for origin, here in own_stacks(state, comp, side).items():
+        if origin in phase["sources"] or state["besieged"].get(origin) == side:
+            continue
+        movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
+        if not movable:
+            continue
+        lead = leadership(state, comp, side, origin, None) is not None
+        lead = lead or any(comp.blocks[b].leader for b in here)
+        places: dict[str, bool] = {}
+        for path, highway in _paths(state, comp, origin, stops, lead, march):
+            walk = capacity(highway, lead, False, len(movable))
+            if len(path) <= walk:
+                places[path[-1]] = False
+            elif march and len(path) == walk + 1:
+                places.setdefault(path[-1], True)
+        if places:
+            out[origin] = dict(sorted(places.items()))
+    return out
+
+
 def own_stacks(state: dict, comp: Components, side: str) -> dict[str, list[str]]:
     """The side's blocks on the map by location, locations and blocks sorted."""
     stacks: dict[str, list[str]] = {}

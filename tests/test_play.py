@@ -12,16 +12,13 @@ import sys
 from pathlib import Path
 
 import pexpect
+import playscript
 import pytest
 import yaml
 from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.commands.common import load_identity, open_own_packet
-from sekigahara_pbem.component_files import load_components
 from sekigahara_pbem.play.session import TurnSession
-from sekigahara_pbem.rules import rng
-from sekigahara_pbem.rules.shadow import shadow_state
 
 NAMES = {"ishida": "alice", "tokugawa": "bob"}
 WEEK_GAMES = range(int(os.environ.get("SEKI_PLAY_GAMES", "3")))
@@ -55,42 +52,10 @@ class Table:
         return game
 
 
-def _script(
-    table: Table, name: str, packet: Path, seed: int, monkeypatch, plan: bool = False
-) -> tuple[str, list]:
-    """Random answers among the choices offered, found by running the same session the
-    command will run, and the actions they build."""
+def _script(table, name, packet, seed, monkeypatch, plan=False) -> tuple[str, list]:
     monkeypatch.setenv("SEKI_HOME", str(table.root / name))
-    definition, opened = open_own_packet(packet, load_identity(name))
-    comp = load_components()
-    shadow = shadow_state(comp, opened.view, definition.options)
-    session = TurnSession(shadow, comp, opened.side, plan=plan)
-    chooser = rng.new(f"{seed:032x}")
-    answers = []
-    while session.question is not None:
-        q = session.question
-        n = len(q.choices)
-        values = [c.value for c in q.choices]
-        wanted = [v for v in ("move", "level") if v in values]
-        if q.key == "movement" and wanted and rng.below(chooser, 4):
-            picks = [values.index(wanted[0]) + 1]  # a player who moves, mostly
-        elif q.key == "level":
-            picks = [n - rng.below(chooser, min(n, 2))]  # limited or total movement
-        elif q.pick == "one":
-            picks = [1 + rng.below(chooser, n)]
-        else:
-            need = q.pick if isinstance(q.pick, int) else 1
-            need = min(need if q.pick != "any" else rng.below(chooser, min(n, q.limit or n) + 1), n)
-            pool = list(range(1, n + 1))
-            picks = [pool.pop(rng.below(chooser, len(pool))) for _ in range(need)]
-        answers.append("+".join(map(str, picks)) or "-")
-        value = (
-            [q.choices[i - 1].value for i in picks]
-            if q.pick != "one"
-            else q.choices[picks[0] - 1].value
-        )
-        session.answer(value)
-    return ",".join(answers), session.actions
+    pairs, actions = playscript.answers(name, packet, seed, plan)
+    return playscript.script(pairs), actions
 
 
 def _fixed_seeds(monkeypatch, game_seed: int) -> None:
@@ -150,7 +115,7 @@ def test_week_one_played_with_seki_play_alone(tmp_path, monkeypatch, game_seed):
 
 
 def _spawn(home: Path, *args: str, cwd: Path) -> pexpect.spawn:
-    env = {**os.environ, "SEKI_HOME": str(home), "TERM": "xterm", "COLUMNS": "100"}
+    env = {**os.environ, "SEKI_HOME": str(home), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
     return pexpect.spawn(
         sys.executable, ["-m", "sekigahara_pbem", *args], cwd=str(cwd), env=env,
         encoding="utf-8", timeout=60, dimensions=(50, 100),

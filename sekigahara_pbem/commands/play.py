@@ -13,14 +13,29 @@ from .common import KeyOption, abort, load_identity, open_own_packet, write_new
 
 
 def play(
+    key: KeyOption,
     packet: Annotated[
         Path | None,
         typer.Argument(help="The packet to answer. Default: the newest unanswered one in --from."),
     ] = None,
-    key: KeyOption = "",
     folder: Annotated[
-        Path, typer.Option("--from", help="Where your packets are (when no PACKET is named).")
-    ] = Path("."),
+        Path | None,
+        typer.Option(
+            "--from",
+            help="Where your packets are, when no PACKET is named. Default: your mailbox "
+            "if you have mail settings, else the current folder.",
+        ),
+    ] = None,
+    mail_config: Annotated[
+        Path | None,
+        typer.Option(
+            help="Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+            "key directory; see docs/play.md)."
+        ),
+    ] = None,
+    send: Annotated[
+        bool, typer.Option("--send", help="Mail the signed turn file to the referee (SMTP).")
+    ] = False,
     choose: Annotated[
         str | None,
         typer.Option(
@@ -50,14 +65,12 @@ def play(
     from ..component_files import load_components
     from ..pbem.checking import signed_turn
     from ..pbem.store import write_atomic
-    from ..play import console, inbox
+    from ..play import console, inbox, mailbox
     from ..play.session import TurnSession
     from ..reports import render_html, render_text
     from ..rules.shadow import shadow_state
     from .view import check_openings
 
-    if not key:
-        abort("--key is required: your identity's name or file")
     if choose is None and not sys.stdin.isatty():
         abort(
             "seki play asks its questions at a terminal; without one, give the answers "
@@ -66,7 +79,13 @@ def play(
         )
     try:
         identity = load_identity(key)
-        packet = packet or inbox.newest(folder, identity, asked_only=not plan)
+        mail = mailbox.settings(mail_config) if folder is None or send else None
+        if send and mail is None:
+            raise ValueError("--send needs your mail settings (see docs/play.md)")
+        if packet is None and folder is None and mail is not None:
+            folder, fetched = mailbox.collect(mail)
+            typer.echo(f"mail: {fetched} new message(s)")
+        packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
         definition, opened = open_own_packet(packet, identity)
         if html is not None:
             write_atomic(html, render_html(definition.game_id, opened, definition.options))
@@ -96,6 +115,9 @@ def play(
         path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
         write_new(path, signed_turn(definition, opened, session.actions, identity))
         inbox.remember(definition.game_id, opened.seq)
+        typer.echo(f"wrote {path}" + ("" if send else ": mail it to the referee"))
+        if send:
+            subject = f"{opened.side}: answer to packet {opened.seq}"
+            typer.echo(mailbox.send(mail, definition, path, subject))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
-    typer.echo(f"wrote {path}: mail it to the referee")

@@ -59,6 +59,7 @@ class MailSettings:
     imap: Server | None
     attempts: int = 3
     delay_seconds: float = 5.0
+    maildir: Path | None = None  # a local maildir to read instead of IMAP (players)
 
 
 def default_path() -> Path:
@@ -83,19 +84,23 @@ def load(path: Path | None, game_dirs: Sequence[Path] = ()) -> MailSettings:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
     sender = raw.get("from")
     if not isinstance(sender, str):
-        raise ValueError(f"{path}: from: the referee's address is missing")
+        raise ValueError(f"{path}: from: your address (the referee's, for the robot) is missing")
     retry = raw.get("retry", {})
     attempts, delay = retry.get("attempts", 3), retry.get("delay_seconds", 5)
     if not isinstance(attempts, int) or not 1 <= attempts <= 20:
         raise ValueError(f"{path}: retry.attempts: expected 1 to 20")
     if not isinstance(delay, int | float) or not 0 <= delay <= 600:
         raise ValueError(f"{path}: retry.delay_seconds: expected 0 to 600")
+    maildir = raw.get("maildir")
+    if maildir is not None and not isinstance(maildir, str):
+        raise ValueError(f"{path}: maildir: expected the path of a maildir")
     return MailSettings(
         sender=check_address(sender, f"{path}: from"),
         smtp=_server(raw, "smtp", path, 587),
         imap=_server(raw, "imap", path, 993),
         attempts=attempts,
         delay_seconds=float(delay),
+        maildir=Path(maildir).expanduser() if maildir else None,
     )
 
 

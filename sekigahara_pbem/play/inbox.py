@@ -76,15 +76,29 @@ def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
 
 
 def _public_part(path: Path) -> dict | None:
-    """A packet's public fields, or None for any other file."""
+    """A packet file's public fields, or None for any other file."""
     try:
         if not path.is_file() or path.stat().st_size > MAX_BYTES:
             return None
         text = path.read_text(encoding="utf-8", errors="replace")
-        if PACKET_FORMAT not in text[:400]:
-            return None
+    except OSError:
+        return None
+    return public_part(text)
+
+
+def public_part(text: str) -> dict | None:
+    """A packet's public fields (game, seq, to, pending), unchecked, or None for any other
+    document; the packet is opened and checked only once chosen."""
+    if PACKET_FORMAT not in text[:400]:
+        return None
+    try:
         body, _ = split(text)
         data = yaml.safe_load(body)
-    except (OSError, ValueError, SignatureError, yaml.YAMLError, RecursionError):
+    except (ValueError, SignatureError, yaml.YAMLError, RecursionError):
         return None
-    return data if isinstance(data, dict) and data.get("format") == PACKET_FORMAT else None
+    if not isinstance(data, dict) or data.get("format") != PACKET_FORMAT:
+        return None
+    fields = (data.get("game"), data.get("to"), data.get("seq"))
+    if not (isinstance(fields[0], str) and isinstance(fields[1], str)):
+        return None
+    return data if isinstance(fields[2], int) and not isinstance(fields[2], bool) else None

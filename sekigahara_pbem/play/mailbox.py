@@ -1,0 +1,81 @@
+"""The player's own mailbox: packets collected from the IMAP box or maildir named in the
+player's mail settings (the referee's format, docs/referee.md, with `from` the player's
+address; `maildir = "..."` for a local maildir) into the key directory, and a signed turn
+file mailed to the game's referee by SMTP.
+
+Mail is fetched into a spool in the key directory (`mail/`), as the referee's robot does;
+every packet found in a message is kept as `packets/<game>-<seq>-<side>.txt`, where
+`seki play` looks for the newest one to answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..crypto.keystore import default_dir
+from ..pbem import mail_config, mail_in
+from ..pbem.game import Definition
+from ..pbem.mail_config import MailSettings
+from ..pbem.mail_out import Spool, message, send_outbox
+from ..pbem.store import write_atomic
+from .inbox import public_part
+
+
+def settings(path: Path | None) -> MailSettings | None:
+    """The player's mail settings: from `path` if given (it must exist), else from the
+    default place if there are any there (None: play from a folder)."""
+    chosen = path or mail_config.default_path()
+    if path is None and not chosen.is_file():
+        return None
+    return mail_config.load(chosen)
+
+
+def collect(mail: MailSettings) -> tuple[Path, int]:
+    """Fetch new mail and keep every packet it carries; the folder of packets and how
+    many new messages came."""
+    home = default_dir()
+    spool = Spool(home / "mail")
+    if mail.imap is not None:
+        fetched = mail_in.from_imap(spool, mail.imap)
+    elif mail.maildir is not None:
+        fetched = mail_in.from_maildir(spool, mail.maildir)
+    else:
+        raise ValueError("the mail settings name no [imap] server and no maildir to read")
+    folder = home / "packets"
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted(spool.folder("inbox").glob("*.eml")):
+        for document in mail_in.documents(mail_in.parse(path.read_bytes())):
+            head = public_part(document)
+            if head is None:
+                continue
+            name = f"{head['game']}-{head['seq']:06d}-{head['to']}.txt"
+            if _safe(name) and not (folder / name).exists():
+                write_atomic(folder / name, document)
+        path.replace(spool.folder("processed") / path.name)
+    return folder, fetched
+
+
+def _safe(name: str) -> bool:
+    """A file name made of a game id, a number and a side only (nothing a sender could
+    use to write elsewhere)."""
+    return all(c.isalnum() or c in "-_." for c in name) and not name.startswith(".")
+
+
+def send(mail: MailSettings, definition: Definition, turn: Path, subject: str) -> str:
+    """Mail a signed turn file to the game's referee; the outcome in words (a message
+    that could not be sent stays in the outbox and is sent by the next `seki play`)."""
+    to = (definition.addresses or {}).get("referee")
+    if to is None:
+        raise ValueError(f"game.txt names no referee address: mail {turn} yourself")
+    spool = Spool(default_dir() / "mail")
+    text = turn.read_text(encoding="utf-8")
+    msg = message(
+        mail.sender, to, f"[seki {definition.game_id}] {subject}",
+        "My turn file is attached.", [(turn.name, text)], automatic="no",
+    )  # fmt: skip
+    spool.queue(turn.stem, msg)
+    delivery = send_outbox(spool, mail)
+    if delivery.failed:
+        failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
+        raise ValueError(f"not sent (kept in {spool.folder('outbox')}): {failed}")
+    return f"mailed {turn.name} to the referee ({to})"

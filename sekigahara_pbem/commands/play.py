@@ -64,12 +64,11 @@ def play(
     ready to mail to the referee. No YAML to write."""
     from ..component_files import load_components
     from ..pbem.checking import signed_turn
-    from ..pbem.store import write_atomic
     from ..play import console, inbox, mailbox
     from ..play.session import TurnSession
-    from ..reports import render_html, render_text
+    from ..reports import render_text
     from ..rules.shadow import shadow_state
-    from .view import check_openings
+    from .view import show
 
     if choose is None and not sys.stdin.isatty():
         abort(
@@ -87,18 +86,10 @@ def play(
             typer.echo(f"mail: {fetched} new message(s)")
         packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
         definition, opened = open_own_packet(packet, identity)
-        if html is not None:
-            write_atomic(html, render_html(definition.game_id, opened, definition.options))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(f"packet {packet}")
-    typer.echo(render_text(definition.game_id, opened, guided=True), nl=False)
-    if html is not None:
-        typer.echo(f"wrote {html} (open it in any browser)")
-    ok, message = check_openings(definition.game_id, opened)
-    typer.echo(message)
-    if not ok:
-        abort("this packet opens items the referee had not committed to")
+    show(definition, opened, render_text(definition.game_id, opened, guided=True), html)
     comp = load_components()
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)

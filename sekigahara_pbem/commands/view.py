@@ -24,16 +24,27 @@ def view(
     ] = None,
 ) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you."""
-    from ..pbem.store import write_atomic
-    from ..reports import render_html, render_text
+    from ..reports import render_text
 
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
-        if html is not None:
-            write_atomic(html, render_html(definition.game_id, opened, definition.options))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
-    typer.echo(render_text(definition.game_id, opened, all_options), nl=False)
+    show(definition, opened, render_text(definition.game_id, opened, all_options), html)
+
+
+def show(definition, opened, text: str, html: Path | None) -> None:
+    """Print a packet's report (and write its page), then check what it opens: a packet
+    that opens items the referee had not committed to stops the command here."""
+    from ..pbem.store import write_atomic
+    from ..reports import render_html
+
+    if html is not None:
+        try:
+            write_atomic(html, render_html(definition.game_id, opened, definition.options))
+        except OSError as exc:
+            abort(f"{html}: cannot write: {exc.strerror}")
+    typer.echo(text, nl=False)
     if html is not None:
         typer.echo(f"wrote {html} (open it in any browser)")
     ok, message = check_openings(definition.game_id, opened)

@@ -79,31 +79,31 @@ def loss_tiers(comp: Components, fight: dict, side: str) -> list[list[str]]:
     return [defected, deployed, rest]
 
 
-def forced_losses(tiers: list[list[str]], owed: int) -> list[str] | None:
-    """The losses if there is no choice to make, else None."""
-    chosen: list[str] = []
+def loss_choice(tiers: list[list[str]], owed: int) -> tuple[list[str], list[str], int]:
+    """8.7.2: the units lost whatever is chosen (whole tiers, in order), then the tier the
+    rest are chosen from and how many of it (an empty tier: nothing to choose)."""
+    taken: list[str] = []
     for tier in tiers:
         if owed == 0:
             break
         if len(tier) > owed:
-            return None
-        chosen += tier
+            return taken, tier, owed
+        taken += tier
         owed -= len(tier)
-    return chosen
+    return taken, [], 0
+
+
+def forced_losses(tiers: list[list[str]], owed: int) -> list[str] | None:
+    """The losses if there is no choice to make, else None."""
+    taken, tier, _ = loss_choice(tiers, owed)
+    return None if tier else taken
 
 
 def loss_choices(comp: Components, fight: dict, side: str, limit: int) -> list[list[str]]:
     """Up to `limit` legal selections (for option lists)."""
-    owed = fight["owed"][side]
-    chosen: list[str] = []
-    for tier in loss_tiers(comp, fight, side):
-        if len(tier) <= owed:
-            chosen += tier
-            owed -= len(tier)
-            continue
-        picks = combinations(tier, owed)
-        return [chosen + list(p) for _, p in zip(range(limit), picks, strict=False)]
-    return [chosen]
+    taken, tier, n = loss_choice(loss_tiers(comp, fight, side), fight["owed"][side])
+    picks = combinations(tier, n)
+    return [taken + list(p) for _, p in zip(range(limit), picks, strict=False)]
 
 
 def losses(state: dict, comp: Components, side: str, action: dict, events: list) -> None:

@@ -27,21 +27,12 @@ def guide(state: dict, comp: Components, side: str) -> Dialogue:
     """The tiers that go whole are taken; the units of the first tier that only partly goes
     are picked."""
     fight = state["combat"]["fight"]
-    owed = fight["owed"][side]
-    chosen: list[str] = []
-    for tier in aftermath.loss_tiers(comp, fight, side):
-        if owed == 0:
-            break
-        if len(tier) <= owed:
-            chosen += tier
-            owed -= len(tier)
-            continue
-        picked = yield Question(
-            "losses", tuple(Choice(u) for u in tier), owed, context={"taken": chosen}
-        )
-        chosen += list(picked)
-        break
-    return {"type": "losses", "units": chosen}
+    tiers = aftermath.loss_tiers(comp, fight, side)
+    taken, tier, n = aftermath.loss_choice(tiers, fight["owed"][side])
+    if tier:
+        ask = Question("losses", tuple(Choice(u) for u in tier), n, context={"taken": taken})
+        taken = taken + list((yield ask))
+    return {"type": "losses", "units": taken}
 
 
 def forced(state: dict, comp: Components, events: list) -> bool:
@@ -71,15 +62,9 @@ def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidate
     prefs, where = policy(plan, fight["location"], "losses")
     if not isinstance(prefs, list):
         return
-    owed = fight["owed"][side]
-    chosen: list[str] = []
-    for tier in aftermath.loss_tiers(comp, fight, side):
-        if owed == 0:
-            break
-        if len(tier) <= owed:
-            chosen += tier
-            owed -= len(tier)
-            continue
+    tiers = aftermath.loss_tiers(comp, fight, side)
+    chosen, tier, owed = aftermath.loss_choice(tiers, fight["owed"][side])
+    if tier:
         ranked = [u for u in prefs if u in tier]
         if ANY in prefs:
             rest = (u for u in tier if u not in ranked)
@@ -87,8 +72,7 @@ def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidate
         ranked = list(dict.fromkeys(ranked))
         if len(ranked) < owed:
             return
-        chosen += ranked[:owed]
-        owed = 0
+        chosen = chosen + ranked[:owed]
     yield {"type": "losses", "units": chosen}, where
 
 

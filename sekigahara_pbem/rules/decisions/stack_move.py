@@ -31,6 +31,68 @@ class Column:
     march: str | None = None
 
 
+@dataclass(frozen=True)
+class Stack:
+    """The stack move being built: whose, from where, and the leader claimed (7.3.4)."""
+
+    state: dict
+    comp: Components
+    side: str
+    origin: str
+    leader: str | None = None
+
+    def steps(self, others: list[Column], col: Column) -> list[Choice]:
+        """The next locations the column may go on to, each with the movement it would
+        have left, or marked as needing a force march."""
+        where = col.path[-1] if col.path else self.origin
+        used = {o.march for o in others}
+        spare = [c for c in self.state["cards"][self.side]["hand"] if c not in used]
+        out = []
+        for nxt in self.comp.adjacent[where]:
+            ahead = Column(col.blocks, col.path + [nxt], col.march)
+            if self.legal(others + [ahead]):
+                out.append(Choice(nxt, {"left": self.left(others, ahead)}))
+            elif col.march is None and spare:
+                ahead.march = spare[0]
+                if self.legal(others + [ahead]):
+                    out.append(Choice((nxt, True), {"force_march": True, "left": 0}))
+        return out
+
+    def left(self, others: list[Column], col: Column) -> int:
+        """7.3.3-7.3.6: the column's remaining movement after its path so far."""
+        first = sum(len(c.blocks) for c in [*others, col] if c.path and c.path[0] == col.path[0])
+        highway, prev = True, self.origin
+        for loc in col.path:
+            highway = highway and bool(self.comp.road(prev, loc))
+            prev = loc
+        free = leadership(self.state, self.comp, self.side, self.origin, None) is not None
+        lead = self.leader is not None or free
+        return capacity(highway, lead, col.march is not None, first) - len(col.path)
+
+    def action(self, columns: list[Column]) -> dict:
+        """The move action: columns that ended at the same place form one group."""
+        groups: dict[tuple[str, ...], dict] = {}
+        for col in columns:
+            if not col.path or not col.blocks:
+                continue  # blocks split off that stayed where they were
+            group = groups.setdefault(tuple(col.path), {"blocks": [], "path": list(col.path)})
+            group["blocks"] += col.blocks
+            if col.march:
+                group["force_march"] = col.march
+        act: dict = {"type": "move", "from": self.origin, "groups": list(groups.values())}
+        if self.leader is not None:
+            act["leader"] = self.leader
+        return act
+
+    def legal(self, columns: list[Column]) -> bool:
+        """Whether the move made of these columns is one the rules accept now."""
+        try:
+            move(clone(self.state), self.comp, self.side, self.action(columns), [])
+        except (RuleViolation, Malformed):
+            return False
+        return True
+
+
 def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[str]]:
     """Locations whose stack may still move, with the blocks that may go (7.3.1, 8.9.6)."""
     phase = state["phase"]
@@ -45,7 +107,9 @@ def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[s
     return {
         loc: blocks
         for loc, blocks in sorted(stacks.items())
-        if _steps(state, comp, side, loc, _any_leader(state, comp, side, loc), [], Column(blocks))
+        if Stack(state, comp, side, loc, _any_leader(state, comp, side, loc)).steps(
+            [], Column(blocks)
+        )
     }
 
 
@@ -71,23 +135,21 @@ def compose_move(state: dict, comp: Components, side: str) -> Dialogue:
     leaders = [b for b in here if comp.blocks[b].side == side and comp.blocks[b].leader]
     if leaders and leadership(state, comp, side, origin, None) is None:
         leader = yield Question("leader", tuple(Choice(x) for x in [None, *leaders]), default=None)
+    stack = Stack(state, comp, side, origin, leader)
     done: list[Column] = []
     todo = [Column(going)]
     first = True
     while todo:
         col = todo.pop(0)
         while True:
-            others = done + todo
-            step = yield _step_question(state, comp, side, origin, leader, others, col, first)
+            step = yield _step_question(stack, done + todo, col, first)
             if step == STOP:
                 done.append(col)
                 first = False
                 break
             if step in (DROP, SPLIT):
-                ask = Question(
-                    step, tuple(Choice(b) for b in col.blocks), "some", None, len(col.blocks) - 1
-                )
-                part = list((yield ask))
+                blocks = tuple(Choice(b) for b in col.blocks)
+                part = list((yield Question(step, blocks, "some", None, len(col.blocks) - 1)))
                 col.blocks = [b for b in col.blocks if b not in part]
                 (done if step == DROP else todo).append(Column(part, list(col.path)))
                 continue
@@ -97,101 +159,19 @@ def compose_move(state: dict, comp: Components, side: str) -> Dialogue:
                 cards = [c for c in sorted(state["cards"][side]["hand"]) if c not in used]
                 col.march = yield Question("march_card", tuple(Choice(c) for c in cards))
             col.path.append(loc)
-    return _action(origin, leader, done)
+    return stack.action(done)
 
 
-def _step_question(
-    state: dict,
-    comp: Components,
-    side: str,
-    origin: str,
-    leader: str | None,
-    others: list[Column],
-    col: Column,
-    first: bool,
-) -> Question:
+def _step_question(stack: Stack, others: list[Column], col: Column, first: bool) -> Question:
     """Where next: a location, stop, drop blocks off here, or split the column. The first
     column must go somewhere; a split-off column may stay where it was left."""
-    choices = list(_steps(state, comp, side, origin, leader, others, col))
+    choices = list(stack.steps(others, col))
     if col.path or not first:
         choices.append(Choice(STOP))
     if col.path and len(col.blocks) > 1:
         choices.append(Choice(DROP))
     if len(col.blocks) > 1:
         choices.append(Choice(SPLIT))
-    where = col.path[-1] if col.path else origin
+    where = col.path[-1] if col.path else stack.origin
     context = {"at": where, "blocks": list(col.blocks), "path": list(col.path)}
     return Question("step", tuple(choices), default=STOP if col.path else None, context=context)
-
-
-def _steps(
-    state: dict,
-    comp: Components,
-    side: str,
-    origin: str,
-    leader: str | None,
-    others: list[Column],
-    col: Column,
-) -> list[Choice]:
-    """The next locations the column may go on to, each with the movement it would have
-    left, or marked as needing a force march."""
-    where = col.path[-1] if col.path else origin
-    spare = [c for c in state["cards"][side]["hand"] if c not in {o.march for o in others}]
-    out = []
-    for nxt in comp.adjacent[where]:
-        ahead = Column(col.blocks, col.path + [nxt], col.march)
-        if _legal(state, comp, side, origin, leader, others + [ahead]):
-            out.append(
-                Choice(nxt, {"left": _left(state, comp, side, origin, leader, others, ahead)})
-            )
-        elif col.march is None and spare:
-            ahead.march = spare[0]
-            if _legal(state, comp, side, origin, leader, others + [ahead]):
-                out.append(Choice((nxt, True), {"force_march": True, "left": 0}))
-    return out
-
-
-def _left(
-    state: dict,
-    comp: Components,
-    side: str,
-    origin: str,
-    leader: str | None,
-    others: list[Column],
-    col: Column,
-) -> int:
-    """7.3.3-7.3.6: the column's remaining movement after its path so far."""
-    first = sum(len(c.blocks) for c in [*others, col] if c.path and c.path[0] == col.path[0])
-    highway, prev = True, origin
-    for loc in col.path:
-        highway = highway and bool(comp.road(prev, loc))
-        prev = loc
-    lead = leader is not None or leadership(state, comp, side, origin, None) is not None
-    return capacity(highway, lead, col.march is not None, first) - len(col.path)
-
-
-def _action(origin: str, leader: str | None, columns: list[Column]) -> dict:
-    """The move action: columns that ended at the same place form one group."""
-    groups: dict[tuple[str, ...], dict] = {}
-    for col in columns:
-        if not col.path or not col.blocks:
-            continue  # blocks split off that stayed where they were
-        group = groups.setdefault(tuple(col.path), {"blocks": [], "path": list(col.path)})
-        group["blocks"] += col.blocks
-        if col.march:
-            group["force_march"] = col.march
-    act: dict = {"type": "move", "from": origin, "groups": list(groups.values())}
-    if leader is not None:
-        act["leader"] = leader
-    return act
-
-
-def _legal(
-    state: dict, comp: Components, side: str, origin: str, leader: str | None, cols: list[Column]
-) -> bool:
-    """Whether the move made of these columns is one the rules accept now."""
-    try:
-        move(clone(state), comp, side, _action(origin, leader, cols), [])
-    except (RuleViolation, Malformed):
-        return False
-    return True

@@ -192,17 +192,16 @@ def run(table: Table, count: int, seed: int, verify_every: int = 50) -> Outcome:
     fuzz = table.root / "fuzz"
     fuzz.mkdir(exist_ok=True)
     for i in range(count):
-        rnd = random.Random(seed * 1_000_003 + i)
+        case = seed * 1_000_003 + i
+        rnd = random.Random(case)
         if verify_every and i % verify_every == verify_every - 1:
-            _one(table, out, seed * 1_000_003 + i, "verify", lambda: _verify(table, out, rnd))
+            _one(table, out, case, "verify", lambda r=rnd: _verify(table, out, r))
             continue
         kind = rnd.choice(("turn", "turn", "turn", "join", "packet", "packet", "game", "identity"))
         path = fuzz / f"{kind}.txt"
         path.write_text(mutate(sources[kind], rnd), encoding="utf-8", errors="surrogatepass")
         for point, who, args in _entry_points(table, kind, path, fuzz):
-            _one(
-                table, out, seed * 1_000_003 + i, point, lambda w=who, a=args: _invoke(table, w, a)
-            )
+            _one(table, out, case, point, lambda w=who, a=args: _invoke(table, w, a))
     return out
 
 

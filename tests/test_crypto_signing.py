@@ -129,9 +129,12 @@ def test_unclosed_or_malformed_block_is_reported(doc, tokugawa):
     with pytest.raises(MalformedSignature, match="expected 'signer: ...'"):
         signing.verify(doc.replace("signer: ", "signed-by: "), [tokugawa.public])
     with pytest.raises(MalformedSignature, match="unsupported version"):
-        signing.verify(doc.replace("version: 1", "version: 2"), [tokugawa.public])
-    with pytest.raises(MalformedSignature, match="two lines of 44"):
-        signing.verify(doc.replace("sig: ", "sig: A", 1), [tokugawa.public])
+        signing.verify(doc.replace("version: 2", "version: 3"), [tokugawa.public])
+    with pytest.raises(MalformedSignature, match="SSHSIG"):
+        signing.verify(doc.replace("\n-----END SSH", "A\n-----END SSH"), [tokugawa.public])
+    public = keys.parse_public_line(VECTOR_PUBLIC)
+    with pytest.raises(MalformedSignature, match="two lines of 44"):  # version 1
+        signing.verify(VECTOR_DOC.replace("sig: ", "sig: A", 1), [public])
 
 
 def test_unknown_signer_is_reported(doc, ishida, tokugawa):
@@ -195,8 +198,28 @@ VECTOR_PUBLIC = (
 )
 
 
-def test_signed_document_test_vector_from_docs():
-    """The vector in docs/crypto.md: fixed keys (Ed25519 seed 01*32, X25519 02*32)."""
+VECTOR_DOC_2 = """\
+-----BEGIN SEKI DOCUMENT-----
+format: seki-record/1
+game: demo-1
+seq: 0
+-----BEGIN SEKI SIGNATURE-----
+version: 2
+signer: referee
+key: 6976e1f08d5110122332800e37671983c43c3d84a2e3e82165b5d199bfaf8aa3
+-----BEGIN SSH SIGNATURE-----
+U1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAgiojj3XQJ8ZX9UtstPLpdcspnCb
+8dlBIb83SIAbQPb1wAAAAWcmVjb3JkQHNla2lnYWhhcmEtcGJlbQAAAAAAAAAGc2hhNTEy
+AAAAUwAAAAtzc2gtZWQyNTUxOQAAAEC0sDLxHWn+2RImZWA80TKd00o+Ua8V4tHmdAlKfR
+35r4yCpdWZXRZTzBtVmGiDEbiMJA0Z8+lFAa4XW2LAnacE
+-----END SSH SIGNATURE-----
+-----END SEKI SIGNATURE-----
+"""
+
+
+def test_signed_document_test_vectors_from_docs():
+    """The vectors in docs/crypto.md: fixed keys (Ed25519 seed 01*32, X25519 02*32); a
+    document is signed in version 2 (SSHSIG), and version 1 still verifies."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
@@ -207,6 +230,8 @@ def test_signed_document_test_vector_from_docs():
     )
     assert ident.public.line() == VECTOR_PUBLIC
     assert ident.public.fingerprint == "6976 e1f0 8d51 1012 2332 800e 3767 1983"
-    assert signing.sign("game: demo-1\nseq: 0\n", ident) == VECTOR_DOC
+    body = "format: seki-record/1\ngame: demo-1\nseq: 0\n"
+    assert signing.sign(body, ident) == VECTOR_DOC_2
     public = keys.parse_public_line(VECTOR_PUBLIC)
+    assert signing.verify(VECTOR_DOC_2, [public]).body == body
     assert signing.verify(VECTOR_DOC, [public]).body == "game: demo-1\nseq: 0\n"

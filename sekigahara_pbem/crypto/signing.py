@@ -5,12 +5,20 @@ A signed document is a text body between marker lines, followed by a signature b
     -----BEGIN SEKI DOCUMENT-----
     <body: canonical text, usually YAML>
     -----BEGIN SEKI SIGNATURE-----
-    version: 1
+    version: 2
     signer: <name>
     key: <key id: 64 hex digits>
-    sig: <base64, first 44 characters>
-    sig: <base64, last 44 characters>
+    -----BEGIN SSH SIGNATURE-----
+    <OpenSSH's SSHSIG of the canonical body, in the namespace of its kind (sshsig.py)>
+    -----END SSH SIGNATURE-----
     -----END SEKI SIGNATURE-----
+
+Version 2 is OpenSSH's own format, so `ssh-keygen -Y verify` checks any seki document
+with the game's allowed_signers file (docs/crypto.md, "Check it without seki"); the
+namespace is `<kind>@sekigahara-pbem`, the kind taken from the body's `format:` line
+(`seki-turn/1` is `turn`), so a signature of one kind is no signature of another.
+Version 1 (`sig:` lines: Ed25519 over a domain tag, the key id and the body) is still
+verified, so archives made before it keep verifying; documents are no longer signed so.
 
 Why this shape:
 
@@ -35,14 +43,17 @@ from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 
+from . import sshsig
 from .canonical import canonical_lines, canonicalise
 from .keys import NAME_PATTERN, Identity, PublicKey
 
 BEGIN_DOCUMENT = "-----BEGIN SEKI DOCUMENT-----"
 BEGIN_SIGNATURE = "-----BEGIN SEKI SIGNATURE-----"
 END_SIGNATURE = "-----END SEKI SIGNATURE-----"
-VERSION = "1"
-DOMAIN = b"seki-signed-document/1\n"
+VERSION = "2"  # what documents are signed with; "1" is still verified
+DOMAIN = b"seki-signed-document/1\n"  # version 1's domain tag
+NAMESPACE = "{kind}@sekigahara-pbem"
+_FORMAT = re.compile(r"format: seki-([a-z0-9-]+)/[0-9]+")
 _MARKER = re.compile(r"-----(BEGIN|END) SEKI [A-Z ]+-----")
 _QUOTE_PREFIX = re.compile(r"^((?:> ?)*)" + re.escape(BEGIN_DOCUMENT) + r"$")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -71,11 +82,13 @@ class BadSignature(SignatureError):
 
 @dataclass(frozen=True)
 class SignatureBlock:
-    """The parsed (not yet verified) signature block."""
+    """The parsed (not yet verified) signature block: version 1's raw Ed25519 signature,
+    or version 2's armoured SSHSIG."""
 
     signer: str
     key_id: str
-    signature: bytes
+    signature: bytes | None = None
+    armoured: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,8 +100,16 @@ class Verified:
 
 
 def signed_message(key_id: str, body: str) -> bytes:
-    """The exact bytes given to Ed25519: domain tag, key id, LF, canonical body (UTF-8)."""
+    """Version 1: the bytes given to Ed25519: domain tag, key id, LF, canonical body."""
     return DOMAIN + key_id.encode("ascii") + b"\n" + canonicalise(body).encode("utf-8")
+
+
+def namespace(body: str) -> str:
+    """The SSHSIG namespace of a document: its kind, from its `format:` line."""
+    for line in canonicalise(body).splitlines():
+        if match := _FORMAT.fullmatch(line):
+            return NAMESPACE.format(kind=match.group(1))
+    return NAMESPACE.format(kind="document")
 
 
 def sign(body: str, identity: Identity) -> str:
@@ -97,15 +118,14 @@ def sign(body: str, identity: Identity) -> str:
     if not canon:
         raise ValueError("cannot sign an empty document")
     for line in canon.splitlines():
-        if _MARKER.fullmatch(line):
+        if _MARKER.fullmatch(line) or line in (sshsig.BEGIN, sshsig.END):
             raise ValueError(f"document body may not contain the marker line {line!r}")
     public = identity.public
-    sig = base64.b64encode(identity.signing.sign(signed_message(public.key_id, canon)))
-    sig_text = sig.decode("ascii")
+    armoured = sshsig.sign(identity.signing, namespace(canon), canon.encode("utf-8"))
     return (
         f"{BEGIN_DOCUMENT}\n{canon}{BEGIN_SIGNATURE}\n"
         f"version: {VERSION}\nsigner: {public.name}\nkey: {public.key_id}\n"
-        f"sig: {sig_text[:44]}\nsig: {sig_text[44:]}\n{END_SIGNATURE}\n"
+        f"{armoured}{END_SIGNATURE}\n"
     )
 
 
@@ -151,13 +171,18 @@ def split(text: str) -> tuple[str, SignatureBlock]:
         ) from None
     body_lines = lines[1:sig_at]
     for line in body_lines:
-        if _MARKER.fullmatch(line):
+        if _MARKER.fullmatch(line) or line in (sshsig.BEGIN, sshsig.END):
             raise MalformedSignature(f"unexpected marker line {line!r} inside the document body")
     body = canonicalise("\n".join(body_lines))
     return body, _parse_block(lines[sig_at + 1 : -1])
 
 
 def _parse_block(lines: list[str]) -> SignatureBlock:
+    first = lines[0] if lines else ""
+    if first == f"version: {VERSION}":
+        return _parse_sshsig_block(lines)
+    if first.startswith("version: ") and first != "version: 1":
+        raise MalformedSignature(f"signature block: unsupported version {first[9:]!r}")
     expected = ["version", "signer", "key", "sig", "sig"]
     if len(lines) != len(expected):
         raise MalformedSignature(
@@ -171,12 +196,9 @@ def _parse_block(lines: list[str]) -> SignatureBlock:
             raise MalformedSignature(f"signature block: expected '{field}: ...', got {line!r}")
         values.append(value)
     version, signer, key_id, sig1, sig2 = values
-    if version != VERSION:
+    if version != "1":
         raise MalformedSignature(f"signature block: unsupported version {version!r}")
-    if not NAME_PATTERN.fullmatch(signer):
-        raise MalformedSignature(f"signature block: bad signer name {signer!r}")
-    if not _HEX64.fullmatch(key_id):
-        raise MalformedSignature("signature block: key must be 64 lower-case hex digits")
+    _check_signer(signer, key_id)
     sig_text = sig1 + sig2
     if len(sig1) != 44 or not _B64.fullmatch(sig_text):
         raise MalformedSignature(
@@ -188,7 +210,34 @@ def _parse_block(lines: list[str]) -> SignatureBlock:
         raise MalformedSignature(f"signature block: sig is not base64: {exc}") from exc
     if base64.b64encode(signature).decode("ascii") != sig_text:
         raise MalformedSignature("signature block: sig is not in canonical base64")
-    return SignatureBlock(signer, key_id, signature)
+    return SignatureBlock(signer, key_id, signature=signature)
+
+
+def _parse_sshsig_block(lines: list[str]) -> SignatureBlock:
+    """Version 2: version, signer and key lines, then the armoured SSHSIG."""
+    fields = []
+    for line, field in zip(lines[1:3], ("signer", "key"), strict=False):
+        name, sep, value = line.partition(": ")
+        if not sep or name != field:
+            raise MalformedSignature(f"signature block: expected '{field}: ...', got {line!r}")
+        fields.append(value)
+    if len(fields) != 2:
+        raise MalformedSignature("signature block: the signer and key lines are missing")
+    signer, key_id = fields
+    _check_signer(signer, key_id)
+    armoured = "\n".join(lines[3:]) + "\n"
+    try:
+        sshsig.parse(armoured)
+    except sshsig.SshsigError as exc:
+        raise MalformedSignature(f"signature block: {exc}") from None
+    return SignatureBlock(signer, key_id, armoured=armoured)
+
+
+def _check_signer(signer: str, key_id: str) -> None:
+    if not NAME_PATTERN.fullmatch(signer):
+        raise MalformedSignature(f"signature block: bad signer name {signer!r}")
+    if not _HEX64.fullmatch(key_id):
+        raise MalformedSignature("signature block: key must be 64 lower-case hex digits")
 
 
 def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
@@ -213,10 +262,15 @@ def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
             f"signature block names {block.signer!r} but key {block.key_id[:32]} "
             f"belongs to {signer.name!r}"
         )
+    changed = f"bad signature by {signer.name!r}: the document was changed after signing"
+    if block.armoured is not None:
+        try:
+            sshsig.verify(signer.signing, namespace(body), body.encode("utf-8"), block.armoured)
+        except sshsig.SshsigError as exc:
+            raise BadSignature(f"{changed} ({exc})") from None
+        return Verified(body, signer)
     try:
         signer.signing.verify(block.signature, signed_message(block.key_id, body))
     except InvalidSignature:
-        raise BadSignature(
-            f"bad signature by {signer.name!r}: the document was changed after signing"
-        ) from None
+        raise BadSignature(changed) from None
     return Verified(body, signer)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from ..crypto import sealing, signing
+from ..crypto import sealing, signing, sshsig
 from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
 from ..rules.state import DEFAULT_OPTIONS
@@ -30,6 +30,7 @@ from .store import GameDir, git_commit, git_init, write_atomic
 GAME_FORMAT = "seki-game/1"
 SECRETS_FORMAT = "seki-referee-secrets/1"
 REFEREE = "referee"
+ALLOWED_SIGNERS = "allowed_signers"  # OpenSSH's file of the game's keys, for ssh-keygen -Y verify
 ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9.-]{1,253}")
 
 
@@ -134,8 +135,20 @@ def create(
     text = signing.sign(docs.dump(body), referee)
     write_atomic(gd.definition, text)
     write_atomic(gd.secrets, _seal_secrets(game_id, referee, Secrets(seed, state_key, commit_key)))
+    definition = parse(text, gd.definition.name)
+    write_atomic(root / ALLOWED_SIGNERS, allowed_signers(definition))
     git_commit(root, f"game {game_id}: created")
-    return parse(text, gd.definition.name)
+    return definition
+
+
+def allowed_signers(definition: Definition) -> str:
+    """OpenSSH's allowed_signers file for the game's keys (ssh-keygen(1)): with it,
+    `ssh-keygen -Y verify` checks any of the game's documents without seki
+    (docs/crypto.md, "Check it without seki")."""
+    keys = [definition.referee, *(definition.players[s] for s in SIDES)]
+    namespaces = [signing.NAMESPACE.format(kind="*")]
+    lines = [sshsig.allowed_signers_line(k.name, k.signing, namespaces) for k in keys]
+    return "\n".join(lines) + "\n"
 
 
 def secrets_text(secrets: Secrets) -> str:

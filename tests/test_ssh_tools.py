@@ -1,0 +1,158 @@
+"""Players' own tools check seki's documents (issue 16): every document is an OpenSSH
+SSHSIG signature that the real `ssh-keygen -Y verify` accepts with the game's
+allowed_signers file; `ssh-keygen -Y sign` with the same key, from a key file or through
+a real ssh-agent, makes exactly the signature seki makes, and seki accepts it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sekigahara_pbem.cli import app
+from sekigahara_pbem.crypto import keys, signing, sshsig
+
+SSH_KEYGEN = shutil.which("ssh-keygen")
+
+
+def _require(tool: str | None, package: str) -> str:
+    if tool is None:
+        if os.environ.get("SEKI_REQUIRE_SERVERS"):
+            pytest.fail(f"SEKI_REQUIRE_SERVERS=1 but {package} is missing")
+        pytest.skip(f"{package} is not installed (apt-get install {package})")
+    return tool
+
+
+def _parts(document: str, where: Path) -> tuple[Path, Path]:
+    """The document's body and its SSHSIG, as two files, the way docs/crypto.md cuts
+    them out with sed."""
+    body, sig = where / "body", where / "body.sig"
+    head, block = document.split(signing.BEGIN_SIGNATURE + "\n")
+    body.write_text(head.split(signing.BEGIN_DOCUMENT + "\n")[1])
+    sig.write_text(block[block.index(sshsig.BEGIN) :].split(signing.END_SIGNATURE)[0])
+    return body, sig
+
+
+def _ssh_verify(allowed: Path, principal: str, namespace: str, body: Path, sig: Path):
+    with body.open("rb") as message:
+        return subprocess.run(
+            [SSH_KEYGEN, "-Y", "verify", "-f", str(allowed), "-I", principal, "-n", namespace,
+             "-s", str(sig)],
+            stdin=message, capture_output=True, text=True,
+        )  # fmt: skip
+
+
+def test_ssh_keygen_verifies_every_kind_of_document_of_a_game(tmp_path):
+    _require(SSH_KEYGEN, "openssh-client")
+    runner = CliRunner()
+
+    def seki(who: str, *args: str) -> str:
+        result = runner.invoke(app, list(args), env={"SEKI_HOME": str(tmp_path / who)})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    seki("ref", "keys", "new", "ref")
+    for name in ("alice", "bob"):
+        (tmp_path / f"{name}.pub").write_text(seki(name, "keys", "new", name))
+    game = tmp_path / "g"
+    players = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    seki("ref", "game", "new", str(game), "--key", "ref", *players)
+    joins = [tmp_path / "ja.txt", tmp_path / "jb.txt"]
+    seki("alice", "join", str(game / "game.txt"), "--key", "alice", "--out", str(joins[0]))
+    seki("bob", "join", str(game / "game.txt"), "--key", "bob", "--out", str(joins[1]))
+    seki("ref", "adjudicate", str(game), *map(str, joins), "--key", "ref")
+    turn = tmp_path / "turn.txt"
+    seki("alice", "play", "--from", str(game / "packets"), "--key", "alice", "--choose", "1",
+         "--out", str(turn))  # fmt: skip
+    documents = [game / "game.txt", joins[0], game / "records" / "000001.txt",
+                 game / "packets" / "000001-ishida.txt", turn]  # fmt: skip
+    allowed = game / "allowed_signers"
+    for path in documents:
+        text = path.read_text()
+        block = text.split(signing.BEGIN_SIGNATURE + "\n")[1]
+        signer = block.split("signer: ")[1].split("\n")[0]
+        body, sig = _parts(text, tmp_path)
+        namespace = signing.namespace(body.read_text())
+        done = _ssh_verify(allowed, signer, namespace, body, sig)
+        assert done.returncode == 0, (path.name, done.stderr)
+        assert f'Good "{namespace}" signature for {signer}' in done.stdout + done.stderr
+        body.write_text(body.read_text().replace("\n", " \n", 1))  # one byte more
+        assert _ssh_verify(allowed, signer, namespace, body, sig).returncode != 0
+
+
+def _ssh_key(tmp_path: Path) -> tuple[Path, keys.Identity]:
+    key = tmp_path / "id_ed25519"
+    subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-C", "alice", "-f", str(key)],
+                   check=True)  # fmt: skip
+    return key, keys.from_ssh_key("alice", key.read_bytes())
+
+
+def test_ssh_keygen_sign_makes_exactly_the_signature_seki_makes(tmp_path):
+    _require(SSH_KEYGEN, "openssh-client")
+    key, identity = _ssh_key(tmp_path)
+    body = "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\nactions: []\n"
+    message = tmp_path / "turn"
+    message.write_text(body)
+    namespace = signing.namespace(body)
+    subprocess.run([SSH_KEYGEN, "-Y", "sign", "-q", "-f", str(key), "-n", namespace, str(message)],
+                   check=True, capture_output=True)  # fmt: skip
+    theirs = (tmp_path / "turn.sig").read_text()
+    assert theirs == sshsig.sign(identity.signing, namespace, body.encode())
+    document = signing.sign(body, identity)
+    assert theirs in document
+    assert signing.verify(document, [identity.public]).body == body
+
+
+def test_a_signature_made_through_ssh_agent_is_accepted(tmp_path):
+    """The key never leaves ssh-agent: ssh-keygen signs with it given the public key."""
+    _require(SSH_KEYGEN, "openssh-client")
+    agent = _require(shutil.which("ssh-agent"), "openssh-client")
+    key, identity = _ssh_key(tmp_path)
+    socket = tmp_path / "agent.sock"
+    process = subprocess.Popen([agent, "-D", "-a", str(socket)], stdout=subprocess.DEVNULL)
+    try:
+        env = {**os.environ, "SSH_AUTH_SOCK": str(socket)}
+        for _ in range(50):
+            if socket.exists():
+                break
+            time.sleep(0.1)
+        subprocess.run([shutil.which("ssh-add"), "-q", str(key)], env=env, check=True)
+        key.unlink()  # from now on only the agent holds the private key
+        body = "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 2\nactions: []\n"
+        message = tmp_path / "turn"
+        message.write_text(body)
+        subprocess.run(
+            [SSH_KEYGEN, "-Y", "sign", "-q", "-f", str(tmp_path / "id_ed25519.pub"),
+             "-n", signing.namespace(body), str(message)],
+            env=env, check=True, capture_output=True,
+        )  # fmt: skip
+        armoured = (tmp_path / "turn.sig").read_text()
+        sshsig.verify(identity.public.signing, signing.namespace(body), body.encode(), armoured)
+        document = signing.sign(body, identity)
+        assert armoured in document  # the same signature, byte for byte
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def test_the_commands_in_docs_crypto_check_a_document(tmp_path):
+    """docs/crypto.md, "Check it without seki": its shell lines, run as written."""
+    _require(SSH_KEYGEN, "openssh-client")
+    _, identity = _ssh_key(tmp_path)
+    doc = tmp_path / "DOC"
+    doc.write_text(signing.sign("format: seki-turn/1\ngame: g\nanswers: 3\n", identity))
+    from sekigahara_pbem.pbem.game import ALLOWED_SIGNERS
+
+    line = sshsig.allowed_signers_line("alice", identity.public.signing, ["*@sekigahara-pbem"])
+    (tmp_path / ALLOWED_SIGNERS).write_text(line + "\n")
+    text = (Path(__file__).parent.parent / "docs" / "crypto.md").read_text()
+    section = text.split("**Check it without seki.**")[1]
+    commands = section.split("```sh\n")[1].split("```")[0]
+    done = subprocess.run(["bash", "-ec", commands], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert 'Good "turn@sekigahara-pbem" signature for alice' in done.stdout + done.stderr

@@ -232,16 +232,20 @@ def _moves_from(
     if not lead and leaders:
         leader, lead = leaders[0], True
     groups = [movable] + ([[b] for b in movable] if len(movable) > 1 else [])
+    sizes = {len(g) for g in groups}
+    reach = {(hw, n): capacity(hw, lead, False, n) for hw in (True, False) for n in sizes}
+    card = hand[0] if hand else None
     acts = []
     for path, highway in _paths(state, comp, origin, stops, lead, bool(hand)):
+        length = len(path)
         for blocks in groups:
-            reach = capacity(highway, lead, False, len(blocks))
-            march = len(path) == reach + 1 and bool(hand)
-            if len(path) > reach and not march:
+            most = reach[(highway, len(blocks))]
+            if length <= most:
+                group = {"blocks": blocks, "path": path}
+            elif card is not None and length == most + 1:
+                group = {"blocks": blocks, "path": path, "force_march": card}
+            else:
                 continue
-            group = {"blocks": blocks, "path": path}
-            if march:
-                group["force_march"] = hand[0]
             act = {"type": "move", "from": origin, "groups": [group]}
             if leader:
                 act["leader"] = leader

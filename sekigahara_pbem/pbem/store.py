@@ -22,7 +22,6 @@ current and a rerun overwrites the leftovers.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import subprocess
@@ -133,19 +132,21 @@ def write_atomic(path: Path, data: bytes | str) -> None:
 @contextmanager
 def locked(root: Path) -> Iterator[None]:
     """Hold the game's lock; a second adjudication is refused at once, not queued."""
+    from filelock import FileLock, Timeout  # portable (fcntl here, msvcrt on Windows)
+
     if not root.is_dir():
         raise StoreError(f"{root}: no such game directory")
-    with open(root / ".lock", "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreError(
-                f"{root} is locked: another seki command is working on this game"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    lock = FileLock(root / ".lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreError(
+            f"{root} is locked: another seki command is working on this game"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _git(root: Path, *args: str) -> str:

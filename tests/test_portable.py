@@ -1,0 +1,75 @@
+"""Players use Windows and macOS too (issue 13): every player command starts and works
+with the POSIX-only modules made unimportable (`fcntl`, `pwd`, `grp`, `termios`,
+`resource`), as on Windows. Each runs as a real process whose `sitecustomize` blocks them;
+the test first proves the block works."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+BLOCKED = ("fcntl", "pwd", "grp", "termios", "resource")
+
+
+def _env(tmp_path: Path, home: Path) -> dict:
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(
+        "import sys\n"
+        f"for name in {BLOCKED!r}:\n"
+        "    sys.modules[name] = None  # import raises ImportError, as on Windows\n"
+    )
+    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "SEKI_HOME": str(home)}
+
+
+def seki(tmp_path: Path, who: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "sekigahara_pbem", *args], cwd=tmp_path,
+        env=_env(tmp_path, tmp_path / who), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, (args, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def test_the_block_works(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", "import fcntl"], env=_env(tmp_path, tmp_path), capture_output=True
+    )
+    assert done.returncode != 0 and b"import of fcntl halted" in done.stderr
+
+
+def test_player_commands_run_without_posix_only_modules(tmp_path):
+    """keys, join, view (with its HTML page), play, turn new/check/sign, turn resign; the
+    referee's commands run normally beside them."""
+    referee = {**os.environ, "SEKI_HOME": str(tmp_path / "ref")}
+
+    def ref(*args: str) -> None:
+        done = subprocess.run([sys.executable, "-m", "sekigahara_pbem", *args], cwd=tmp_path,
+                              env=referee, capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    ref("keys", "new", "ref")
+    for name in ("alice", "bob"):
+        (tmp_path / f"{name}.pub").write_text(seki(tmp_path, name, "keys", "new", name))
+        assert "fingerprint" in seki(tmp_path, name, "keys", "show").lower()
+    ref("game", "new", "g", "--key", "ref", "--ishida", "alice.pub", "--tokugawa", "bob.pub")
+    seki(tmp_path, "alice", "join", "g/game.txt", "--key", "alice", "--out", "ja.txt")
+    seki(tmp_path, "bob", "join", "g/game.txt", "--key", "bob", "--out", "jb.txt")
+    ref("adjudicate", "g", "ja.txt", "jb.txt", "--key", "ref")
+    packet = "g/packets/000001-ishida.txt"
+    assert "YOUR DECISION" in seki(tmp_path, "alice", "view", packet, "--key", "alice",
+                                   "--html", "page.html")  # fmt: skip
+    seki(tmp_path, "alice", "turn", "new", packet, "--key", "alice", "--out", "t.yaml")
+    template = (tmp_path / "t.yaml").read_text()
+    bid = next(line for line in template.splitlines() if "type: bid" in line)
+    (tmp_path / "t.yaml").write_text(template + "  - " + bid.split("- ", 1)[1] + "\n")
+    seki(tmp_path, "alice", "turn", "check", "t.yaml", "--packet", packet, "--key", "alice")
+    seki(tmp_path, "alice", "turn", "sign", "t.yaml", "--packet", packet, "--key", "alice")
+    out = seki(tmp_path, "bob", "play", "--from", "g/packets", "--key", "bob", "--choose", "2")
+    assert "wrote turn-g-1-tokugawa.signed.txt" in out
+    seki(tmp_path, "bob", "turn", "resign", "g/packets/000001-tokugawa.txt", "--key", "bob")
+    ref("adjudicate", "g", "t.signed.txt", "turn-g-1-tokugawa.signed.txt", "--key", "ref")

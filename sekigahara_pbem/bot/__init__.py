@@ -1,0 +1,29 @@
+"""Computer players: pure decision logic, no I/O (docs/bot.md).
+
+A player answers a packet: `actions(view, offered)` takes its side's view and the legal
+options listed for it and returns the actions of one turn file. It never sees more than
+that, so it plays under the same constraints as a person.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..rules.components import Components
+from .baseline import RandomPlayer
+from .heuristic import HeuristicPlayer
+
+KINDS = ("heuristic", "random")
+
+
+class Player(Protocol):
+    def actions(self, v: dict, offered: list[dict]) -> list[dict]: ...
+
+
+def make_player(kind: str, comp: Components, game_options: dict, seed: str) -> Player:
+    """A player of the named kind (KINDS)."""
+    if kind == "heuristic":
+        return HeuristicPlayer(comp, game_options, seed)
+    if kind == "random":
+        return RandomPlayer(seed)
+    raise ValueError(f"unknown bot '{kind}': expected one of {', '.join(KINDS)}")

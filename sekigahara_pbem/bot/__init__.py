@@ -7,8 +7,10 @@ that, so it plays under the same constraints as a person.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Protocol
 
+from ..rules import rng
 from ..rules.components import Components
 from .baseline import RandomPlayer
 from .heuristic import HeuristicPlayer
@@ -25,5 +27,5 @@ def make_player(kind: str, comp: Components, game_options: dict, seed: str) -> P
     if kind == "heuristic":
         return HeuristicPlayer(comp, game_options, seed)
     if kind == "random":
-        return RandomPlayer(seed)
+        return RandomPlayer(rng.new(hashlib.sha256(seed.encode()).hexdigest()))
     raise ValueError(f"unknown bot '{kind}': expected one of {', '.join(KINDS)}")

@@ -7,16 +7,15 @@ measures the heuristic player against. Choices come from the engine's versioned 
 
 from __future__ import annotations
 
-import hashlib
-
 from ..rules import rng
 
 
 class RandomPlayer:
-    """One uniformly random legal option per turn file."""
+    """One uniformly random legal option per turn file, drawn from `chooser` (a generator
+    of rules/rng.py, which it advances)."""
 
-    def __init__(self, seed: str):
-        self.chooser = rng.new(hashlib.sha256(seed.encode()).hexdigest())
+    def __init__(self, chooser: dict):
+        self.chooser = chooser
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """One action picked at random from those offered (none if none are)."""

@@ -33,9 +33,13 @@ class Game:
 
 
 def play(
-    comp: Components, seed_hex: str, players: dict[str, Player], clock: Callable = time.process_time
+    comp: Components,
+    seed_hex: str,
+    players: dict[str, Player],
+    on_decision: Callable[[dict, str], None] | None = None,
 ) -> Game:
-    """Play one game from setup; each turn file is the asked side's `actions`."""
+    """Play one game from setup; each turn file is the asked side's `actions`, timed on
+    the process clock. `on_decision(state, side)` is called before each (for tests)."""
     state, _ = setup(comp, seed_hex)
     game = Game(state)
     for _ in range(MAX_TURN_FILES):
@@ -43,10 +47,12 @@ def play(
         if not waiting:
             break
         side = waiting[0]["side"]
+        if on_decision is not None:
+            on_decision(game.state, side)
         offered = options(game.state, comp, side)
-        start = clock()
+        start = time.process_time()
         chosen = players[side].actions(view(game.state, comp, side), offered)
-        game.seconds.setdefault(side, []).append(clock() - start)
+        game.seconds.setdefault(side, []).append(time.process_time() - start)
         game.turn_files += 1
         for action in chosen or offered[:1]:
             if not any(d["side"] == side for d in pending(game.state)):

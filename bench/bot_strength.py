@@ -1,10 +1,11 @@
 """The heuristic player against the random baseline, and against itself (as `seki demo`
 plays), on the engine directly: each bot decides from its own view, as from a packet.
 
-Prints the heuristic's win rate over GAMES games (sides alternated, seeds 0..GAMES-1),
-game length (turn files, actions, week reached) and victory types; the same for DEMO
-heuristic-vs-heuristic games; and the heuristic's median and 95th-percentile decision
-time, with its ratio to a bare interpreter start measured in the same run.
+Prints the heuristic's win rate over GAMES games against random (sides alternated, seeds
+0..GAMES-1), game length (turn files, actions, week reached) and victory types; the same
+for DEMO heuristic-vs-heuristic games, without and with battle plans; and the heuristic's
+median and 95th-percentile decision time, with its ratio to a bare interpreter start
+measured in the same run.
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO]   (defaults 200 and 50; target: the
 heuristic wins >= 95 % against random)
@@ -29,9 +30,12 @@ def how(result: dict) -> str:
     return result["how"] if result["how"] != "instant" else f"instant: {result['reason']}"
 
 
-def series(comp, games: int, against: str) -> tuple[Counter, Counter, list]:
+def series(
+    comp, games: int, against: str, plans: bool = False
+) -> tuple[Counter, Counter, list]:
     """Play `games` games of the heuristic against `against` (random or heuristic); the
-    heuristic under test takes ishida in even games and tokugawa in odd ones."""
+    heuristic under test takes ishida in even games and tokugawa in odd ones. With
+    `plans` the heuristic players file battle plans."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
@@ -39,7 +43,7 @@ def series(comp, games: int, against: str) -> tuple[Counter, Counter, list]:
     for i in range(games):
         hero = SIDES[i % 2]
         chosen = {s: "heuristic" if s == hero else against for s in SIDES}
-        players = {s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}") for s in SIDES}
+        players = {s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}", plans) for s in SIDES}
         game = play(comp, f"{i:032x}", players)
         if game.refused:
             raise SystemExit(f"game {i}: the engine refused {game.refused[0]}")
@@ -85,6 +89,8 @@ def main() -> None:
     print(f"  heuristic win rate: {wins}/{games} = {100 * wins / games:.1f} % (target >= 95 %)")
     d_outcomes, d_lengths, d_times = series(comp, demo, "heuristic")
     report("heuristic vs heuristic (the demo's pairing)", demo, d_outcomes, d_lengths)
+    p_outcomes, p_lengths, _ = series(comp, demo, "heuristic", plans=True)
+    report("the same with battle plans (seki demo --plans)", demo, p_outcomes, p_lengths)
     elapsed = time.perf_counter() - start
     times = sorted(times + d_times)
     median, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
@@ -93,7 +99,7 @@ def main() -> None:
         f"heuristic decision (one turn file) on one core: median {median * 1000:.1f} ms, "
         f"95th percentile {p95 * 1000:.1f} ms over {len(times)}; bare interpreter start "
         f"{bare * 1000:.0f} ms; ratio of the median to it {median / bare:.2f}; "
-        f"all {games + demo} games in {elapsed:.0f} s"
+        f"all {games + 2 * demo} games in {elapsed:.0f} s"
     )
 
 

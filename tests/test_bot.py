@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from sekigahara_pbem.bot import HeuristicPlayer, make_player
 from sekigahara_pbem.bot.match import play
 from sekigahara_pbem.rules.engine import pending
@@ -22,23 +20,26 @@ from sekigahara_pbem.rules.vocab import BAG, SIDES, other
 GAMES = 30
 
 
-def _players(comp, hero: str, against: str, seed: str) -> dict:
+def _players(comp, hero: str, against: str, seed: str, plans: bool = False) -> dict:
     kinds = {s: "heuristic" if s == hero else against for s in SIDES}
-    return {s: make_player(kinds[s], comp, {}, f"{seed}-{s}") for s in SIDES}
+    return {s: make_player(kinds[s], comp, {}, f"{seed}-{s}", plans) for s in SIDES}
 
 
 def test_the_engine_accepts_every_action_of_the_heuristic(comp):
-    """Over many games against the random baseline (sides alternated) and a few against
-    itself, every action of every turn file applies, and every game ends."""
+    """Over many games against the random baseline (sides alternated; one game in three
+    with the heuristic filing battle plans) and a few against itself, every action of
+    every turn file applies, and every game ends."""
     wins = 0
     for i in range(GAMES):
         hero = SIDES[i % 2]
-        game = play(comp, f"{1000 + i:032x}", _players(comp, hero, "random", f"t{i}"))
+        players = _players(comp, hero, "random", f"t{i}", plans=i % 3 == 0)
+        game = play(comp, f"{1000 + i:032x}", players)
         assert not game.refused, (i, game.refused[:3])
         assert game.state["result"] is not None
         wins += game.state["result"]["winner"] == hero
     for i in range(3):
-        game = play(comp, f"{2000 + i:032x}", _players(comp, "ishida", "heuristic", f"h{i}"))
+        players = _players(comp, "ishida", "heuristic", f"h{i}", plans=i == 0)
+        game = play(comp, f"{2000 + i:032x}", players)
         assert not game.refused, (i, game.refused[:3])
         assert game.state["week"] == 7 or game.state["result"]["how"] == "instant"
     assert wins >= 0.9 * GAMES  # bench/bot_strength.py measures it over 200 games
@@ -104,8 +105,7 @@ def ok(done: subprocess.CompletedProcess) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("kind", ["heuristic", "random"])
-def test_seki_bot_turn_is_accepted_by_the_referee(tmp_path, kind):
+def test_seki_bot_turn_is_accepted_by_the_referee(tmp_path):
     """Real keys and a real game directory: two bot players answer their own packets with
     `seki bot turn` through the bids, the first player and into the first movement phase,
     and the referee accepts every file."""
@@ -128,7 +128,7 @@ def test_seki_bot_turn_is_accepted_by_the_referee(tmp_path, kind):
             packet = f"g/packets/{seq:06d}-{side}.txt"
             out = f"{side}-{seq}.signed.txt"
             done = seki(homes[name], "bot", "turn", packet, "--key", name, "--out", out,
-                        "--bot", kind, cwd=tmp_path)  # fmt: skip
+                        "--plans", cwd=tmp_path)  # fmt: skip
             if done.returncode != 0:
                 assert "nothing is asked of you" in done.stderr, done.stderr
                 continue
@@ -136,6 +136,7 @@ def test_seki_bot_turn_is_accepted_by_the_referee(tmp_path, kind):
             assert "REFUSED" not in result
             answered.append((side, (tmp_path / out).read_text()))
     assert any("type: move" in text or "type: level" in text for _, text in answered)
+    assert any("type: plan" in text for _, text in answered)
 
 
 def test_seki_bot_turn_bad_input_is_one_line(tmp_path):

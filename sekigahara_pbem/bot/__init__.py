@@ -22,10 +22,13 @@ class Player(Protocol):
     def actions(self, v: dict, offered: list[dict]) -> list[dict]: ...
 
 
-def make_player(kind: str, comp: Components, game_options: dict, seed: str) -> Player:
-    """A player of the named kind (KINDS)."""
+def make_player(
+    kind: str, comp: Components, game_options: dict, seed: str, plans: bool = False
+) -> Player:
+    """A player of the named kind (KINDS); a heuristic player with `plans` files battle
+    plans (plan.py)."""
     if kind == "heuristic":
-        return HeuristicPlayer(comp, game_options, seed)
+        return HeuristicPlayer(comp, game_options, seed, plans)
     if kind == "random":
         return RandomPlayer(rng.new(hashlib.sha256(seed.encode()).hexdigest()))
     raise ValueError(f"unknown bot '{kind}': expected one of {', '.join(KINDS)}")

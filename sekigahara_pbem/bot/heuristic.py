@@ -22,6 +22,7 @@ from ..rules.views import view as view_of
 from ..rules.vocab import Malformed, RuleViolation, other
 from . import cards, fights, moves
 from .knowledge import Knowledge
+from .plan import battle_plan
 
 # Events after which the shadow still matches the real game, so the player may go on.
 SAFE_EVENTS = {
@@ -35,12 +36,16 @@ THRESHOLD = 0.05  # a move must be worth more than this to be made rather than e
 class HeuristicPlayer:
     """Chooses by the scoring functions of cards.py, moves.py and fights.py; ties are
     broken by a generator seeded from the seed and the view, so the same packet always
-    gets the same answer."""
+    gets the same answer. With `plans` it also files its battle plan (plan.py) at the
+    start of each of its movement phases, so that most combat decisions need no mail."""
 
-    def __init__(self, comp: Components, game_options: dict, seed: str = "heuristic"):
+    def __init__(
+        self, comp: Components, game_options: dict, seed: str = "heuristic", plans: bool = False
+    ):
         self.comp = comp
         self.game_options = {**DEFAULT_OPTIONS, **game_options}
         self.seed = seed
+        self.plans = plans
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """The actions of one turn file answering the decision `v` asks for."""
@@ -49,6 +54,13 @@ class HeuristicPlayer:
         side = v["own"]["side"]
         shadow = shadow_state(self.comp, v, self.game_options)
         chosen: list[dict] = []
+        if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
+            chosen.append({"type": "plan", "plan": battle_plan(Knowledge(self.comp, v, side))})
+            shadow, events = apply(shadow, self.comp, side, chosen[0])
+            if not _still_ours(shadow, events, side):
+                return chosen
+            v = view_of(shadow, self.comp, side)
+            offered = options(shadow, self.comp, side)
         while len(chosen) < MAX_CHAIN:
             action = self.choose(v, offered, shadow)
             chosen.append(action)
@@ -142,6 +154,10 @@ def _impact_gain(comp: Components, shadow: dict, side: str, action: dict) -> int
         return None
     totals = [e["impact"][side] for e in events if e["type"] == "deploy" and e["side"] == side]
     return totals[0] - before if totals else None
+
+
+def _phase_starts(v: dict) -> bool:
+    return v["step"] == "movement" and v["phase"] is not None and v["phase"]["level"] is None
 
 
 def _still_ours(shadow: dict, events: list, side: str) -> bool:

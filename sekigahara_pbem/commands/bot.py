@@ -23,6 +23,10 @@ def turn(
     ] = None,
     bot: Annotated[str, typer.Option("--bot", help="heuristic or random.")] = "heuristic",
     seed: Annotated[str, typer.Option(help="Seed of the bot's tie-breaks.")] = "bot",
+    plans: Annotated[
+        bool,
+        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+    ] = False,
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
     answer (a whole movement phase in one file), signed with your key, ready to mail."""
@@ -36,7 +40,7 @@ def turn(
         definition, opened = open_own_packet(packet, identity)
         if not opened.options:
             raise ValueError(f"{packet}: nothing is asked of you in this packet")
-        player = make_player(bot, load_components(), definition.options, seed)
+        player = make_player(bot, load_components(), definition.options, seed, plans)
         actions = player.actions(opened.view, opened.options)
         body = turns.body(definition.game_id, opened.side, opened.seq, actions)
         name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"

@@ -5,8 +5,8 @@ Two built-in bot players read only their own packets (verified and decrypted wit
 own keys), decide from the view and the legal options listed there (sekigahara_pbem/bot:
 the heuristic player, or the random baseline), and answer with a signed turn file that the
 referee adjudicates: the same path a human's mail takes. With `plans`, each bot also files
-its battle plan (STANDING_ORDERS) with its first answer of every week, so its combats are
-fought by plan.
+a battle plan, so its combats are fought by plan: the heuristic its own (bot/plan.py), the
+random bot STANDING_ORDERS with its first answer of every week.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class Bot:
     ):
         self.identity = identity
         self.definition = definition
-        self.plans = plans
+        self.plans = plans and kind == "random"  # the heuristic player files its own
         self.filed_week = 0  # the last week whose first answer carried the plan
         self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
         if kind not in ("random", "heuristic"):
@@ -75,7 +75,9 @@ class Bot:
         self.player = (
             RandomPlayer(self.chooser)
             if kind == "random"
-            else HeuristicPlayer(load_components(), definition.options, f"{seed}:{identity.name}")
+            else HeuristicPlayer(
+                load_components(), definition.options, f"{seed}:{identity.name}", plans
+            )
         )
 
     def answer(self, packet_text: str, where: str) -> str | None:

@@ -9,7 +9,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ..rules.components import Components
-from ..rules.vocab import ISHIDA, other
+from ..rules.vocab import ISHIDA, LAST_WEEK, other
 
 LEADER_WORTH = 2.0  # a clan leader moves its stack faster and deploys without a card (8.2.4)
 
@@ -58,6 +58,13 @@ class Knowledge:
         self.protagonist = self.comp.protagonist(self.side)
         self.dist = distances(self.comp)
         self.enemy_mon = self._enemy_mon()
+        v = self.view
+        # The game's last movement phase is ours: nothing the enemy does can follow it but
+        # the combats we start, so only the points at the end count (2.2).
+        self.last_move = (
+            v["week"] == LAST_WEEK and v["turn"] == "B" and v["active"] == self.side
+            and v["first"] == self.enemy
+        )  # fmt: skip
 
     def _enemy_mon(self) -> float:
         """Average strength of an enemy block we cannot see: the mean mon of its blocks that
@@ -103,7 +110,10 @@ class Knowledge:
 
     def threat(self, loc: str) -> float:
         """Enemy strength that could strike a location next: stacks there or one road away
-        in full, two roads away at half (leadership, highways and force marches)."""
+        in full, two roads away at half (leadership, highways and force marches); none
+        after the last movement phase."""
+        if self.last_move:
+            return 0.0
         total = 0.0
         for eloc, n in self.enemy_at.items():
             d = self.dist[loc].get(eloc, 99)

@@ -12,6 +12,8 @@ from .cards import card_value
 from .knowledge import Knowledge
 
 OVERRUN = 4  # 7.4.1: four times as many blocks destroy the enemy outright
+SIEGE_LIMIT = 2  # 8.9.1: at most two blocks fit inside a castle
+SIEGE_STEP = 7  # 8.9.4 B: one defender lost per 7 impact
 PROGRESS = 0.2  # per road closer to an objective
 
 
@@ -46,13 +48,21 @@ def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
 
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:
     """Moving into an enemy stack: an overrun or a battle we should win is worth the enemy
-    blocks and the place; an even fight a little; a weaker one costs our moving blocks."""
+    blocks and the place; an even fight a little; a weaker one costs our moving blocks.
+    Against a castle's garrison of two or fewer, expect a siege (8.9): a block or disk
+    falls per 7 impact, and the castle only when all of them do."""
     n = k.enemy_at[loc]
     holds_castle = k.view["castles"].get(loc) == k.enemy
     castle_gain = 4.0 if holds_castle else 0.0
     if len(ours) >= OVERRUN * n and not holds_castle:
         return 2.5 * n + castle_gain + 1.0
     mine, theirs = k.strength(ours), k.enemy_strength(loc)
+    if holds_castle and n <= SIEGE_LIMIT:
+        inside = n + len(k.view["stacks"].get(loc, {}).get("disks", []))
+        falls = min(int(mine // SIEGE_STEP), inside)
+        if falls >= inside:
+            return 1.5 * n + castle_gain
+        return 0.8 * falls - 0.3 * len(moving)
     if mine >= 1.4 * theirs + 2:
         return 1.5 * n + castle_gain / 2
     if mine >= theirs:
@@ -96,7 +106,7 @@ def score_move(k: Knowledge, action: dict, targets: list[str]) -> float:
         score += guard_shortfall(k, origin, here, need)
     elif need:
         score -= guard_shortfall(k, origin, staying, need) - guard_shortfall(k, origin, here, need)
-    if k.protagonist not in moving:
+    if k.protagonist not in moving and not k.last_move:
         closer = _nearest(k, origin, targets) - _nearest(k, dest, targets)
         score += PROGRESS * closer * min(len(moving), 3)
     return score

@@ -8,6 +8,7 @@ when gun or cavalry blocks match (8.4.1). Loyalty Challenges (8.6) are kept for 
 
 from __future__ import annotations
 
+from ..rules.vocab import LAST_WEEK
 from .knowledge import Knowledge
 
 LOYALTY_VALUE = 2.5  # a successful challenge swings twice a block's impact
@@ -41,14 +42,18 @@ def score_discard(k: Knowledge, action: dict) -> float:
 def score_bid(k: Knowledge, action: dict) -> float:
     """6.3: the bid card is discarded whatever happens, so bid one we can spare; between
     cards of similar worth, the higher number (the first move of the week lets us strike
-    or grab before the enemy reacts)."""
+    or grab before the enemy reacts). In the last week the number matters most: the
+    winner can take the game's last movement phase."""
     card = k.comp.cards[action["card"]]
-    return -card_value(k, action["card"]) + card.bid / 100
+    weight = 20 if k.view["week"] == LAST_WEEK else 100
+    return -card_value(k, action["card"]) + card.bid / weight
 
 
 def score_first(k: Knowledge, action: dict) -> float:
-    """6.3: move first, to act before the enemy does in both turns of the week."""
-    return 1.0 if action["first"] == k.side else 0.0
+    """6.3: move first, to act before the enemy does in both turns of the week; but in
+    the last week move second, so that nothing can answer our last moves (2.2)."""
+    ours = action["first"] == k.side
+    return float(ours != (k.view["week"] == LAST_WEEK))
 
 
 def score_level(k: Knowledge, action: dict) -> float:

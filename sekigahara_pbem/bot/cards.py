@@ -61,7 +61,7 @@ def score_level(k: Knowledge, action: dict) -> float:
     is smaller, minimal otherwise; always with the cards we value least."""
     level, cards = action["level"], action["cards"]
     hand = len(k.hand)
-    want = "total" if hand >= 6 else "limited" if hand >= 3 else "minimal"
+    want = "total" if hand >= 7 else "limited" if hand >= 3 else "minimal"
     if level == "none":
         return -5.0
     fit = 0.0 if level == want else -3.0

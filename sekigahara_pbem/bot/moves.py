@@ -43,7 +43,7 @@ def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
     if threat <= ours:
         return 0.0
     at_risk = sum(min(k.worth(b), 6.0) for b in blocks)
-    return 0.3 * at_risk * min(1.0, (threat - ours) / (threat + 1))
+    return 0.15 * at_risk * min(1.0, (threat - ours) / (threat + 1))
 
 
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:

@@ -11,6 +11,7 @@ import sys
 import typer
 
 from .commands import adjudicate as adjudicate_cmd
+from .commands import bot as bot_cmd
 from .commands import components as components_cmd
 from .commands import demo as demo_cmd
 from .commands import game as game_cmd
@@ -49,6 +50,7 @@ app.add_typer(referee_cmd.app, name="referee")
 app.command("reveal")(verify_cmd.reveal)
 app.command("verify")(verify_cmd.verify)
 app.command("demo")(demo_cmd.demo)
+app.add_typer(bot_cmd.app, name="bot")
 app.add_typer(scenario_cmd.app, name="scenario")
 app.add_typer(components_cmd.app, name="components")
 app.command("simulate")(simulate_cmd.simulate)

@@ -2,10 +2,11 @@
 revealed and verified.
 
 Two built-in bot players read only their own packets (verified and decrypted with their
-own keys), pick one of the legal options listed there, and answer with a signed turn
-file that the referee adjudicates: the same path a human's mail takes. With `plans`, each
-bot also files its battle plan (STANDING_ORDERS) with its first answer of every week, so
-its combats are fought by plan.
+own keys), decide from the view and the legal options listed there (sekigahara_pbem/bot:
+the heuristic player, or the random baseline), and answer with a signed turn file that the
+referee adjudicates: the same path a human's mail takes. With `plans`, each bot also files
+a battle plan, so its combats are fought by plan: the heuristic its own (bot/plan.py), the
+random bot STANDING_ORDERS with its first answer of every week.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..component_files import components_hash
+from ..bot import HeuristicPlayer, RandomPlayer
+from ..component_files import components_hash, load_components
 from ..crypto import signing
 from ..crypto.keys import Identity, generate
 from ..crypto.keystore import write_identity
@@ -52,23 +54,38 @@ STANDING_ORDERS = {
 
 
 class Bot:
-    """A random legal player that knows only what its packets tell it."""
+    """A player that knows only what its packets tell it: random (the default) or
+    heuristic (`kind`, see sekigahara_pbem/bot)."""
 
     def __init__(
-        self, identity: Identity, definition: games.Definition, seed: str, plans: bool = False
+        self,
+        identity: Identity,
+        definition: games.Definition,
+        seed: str,
+        plans: bool = False,
+        kind: str = "random",
     ):
         self.identity = identity
         self.definition = definition
-        self.plans = plans
+        self.plans = plans and kind == "random"  # the heuristic player files its own
         self.filed_week = 0  # the last week whose first answer carried the plan
         self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
+        if kind not in ("random", "heuristic"):
+            raise ValueError(f"unknown bot '{kind}': expected random or heuristic")
+        self.player = (
+            RandomPlayer(self.chooser)
+            if kind == "random"
+            else HeuristicPlayer(
+                load_components(), definition.options, f"{seed}:{identity.name}", plans
+            )
+        )
 
     def answer(self, packet_text: str, where: str) -> str | None:
         """A signed turn file answering the packet, or None if nothing is asked of it."""
         packet = packets.open_packet(self.definition, packet_text, self.identity, where)
         if not packet.options:
             return None
-        actions = [packet.options[rng.below(self.chooser, len(packet.options))]]
+        actions = self.player.actions(packet.view, packet.options)
         if self.plans and packet.view["week"] != self.filed_week:
             actions.insert(0, {"type": "plan", "plan": STANDING_ORDERS})
             self.filed_week = packet.view["week"]
@@ -77,10 +94,16 @@ class Bot:
 
 
 def run_demo(
-    root: Path, seed: str, now: str, max_steps: int = 5000, plans: bool = False
+    root: Path,
+    seed: str,
+    now: str,
+    max_steps: int = 5000,
+    plans: bool = False,
+    bot: str = "random",
 ) -> DemoResult:
     """Create keys and a game under `root`, play it to the end, return what happened.
-    With `plans` the bots fight their combats by battle plan."""
+    `bot` is the kind of both players (random or heuristic); with `plans` the bots fight
+    their combats by battle plan."""
     keys = root / "keys"
     people = {name: generate(name) for name in ("referee", *SIDES)}
     for identity in people.values():
@@ -99,7 +122,7 @@ def run_demo(
     for side in SIDES:
         text = joins.make_join(definition, people[side])
         _adjudicate(gd, people["referee"], f"join-{side}.txt", text, now, result)
-    bots = {s: Bot(people[s], definition, seed, plans) for s in SIDES}
+    bots = {s: Bot(people[s], definition, seed, plans, bot) for s in SIDES}
     for _ in range(max_steps):
         seq = gd.last_seq()
         record = chain.read_record(gd, definition, seq)

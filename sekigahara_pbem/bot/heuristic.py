@@ -1,0 +1,170 @@
+"""The heuristic player: one decision at a time, the highest-scoring legal option.
+
+It sees what its packet shows and nothing more: its view and the options listed there. To
+answer a whole movement phase in one turn file it plays on from its shadow state
+(rules/shadow.py), the full state consistent with that view, and stops as soon as the
+shadow could part from the real game: a random draw, an overrun (it may reveal a
+protagonist), a combat's result, or anything the enemy decided.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..rules import rng
+from ..rules.components import Components
+from ..rules.engine import apply, pending
+from ..rules.options import options
+from ..rules.shadow import shadow_state
+from ..rules.state import DEFAULT_OPTIONS
+from ..rules.views import view as view_of
+from ..rules.vocab import Malformed, RuleViolation, other
+from . import cards, fights, moves
+from .knowledge import Knowledge
+from .plan import battle_plan
+
+# Events after which the shadow still matches the real game, so the player may go on.
+SAFE_EVENTS = {
+    "movement_level", "discard", "move", "control", "muster", "mori", "end_movement",
+    "declare", "castle_choice", "battle", "siege", "deploy", "plan", "by_plan",
+}  # fmt: skip
+MAX_CHAIN = 60  # actions in one turn file (pbem/turns.py allows 200)
+THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
+
+
+class HeuristicPlayer:
+    """Chooses by the scoring functions of cards.py, moves.py and fights.py; ties are
+    broken by a generator seeded from the seed and the view, so the same packet always
+    gets the same answer. With `plans` it also files its battle plan (plan.py) at the
+    start of each of its movement phases, so that most combat decisions need no mail."""
+
+    def __init__(
+        self, comp: Components, game_options: dict, seed: str = "heuristic", plans: bool = False
+    ):
+        self.comp = comp
+        self.game_options = {**DEFAULT_OPTIONS, **game_options}
+        self.seed = seed
+        self.plans = plans
+
+    def actions(self, v: dict, offered: list[dict]) -> list[dict]:
+        """The actions of one turn file answering the decision `v` asks for."""
+        if not offered:
+            return []
+        side = v["own"]["side"]
+        shadow = shadow_state(self.comp, v, self.game_options)
+        chosen: list[dict] = []
+        if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
+            chosen.append({"type": "plan", "plan": battle_plan(Knowledge(self.comp, v, side))})
+            shadow, events = apply(shadow, self.comp, side, chosen[0])
+            if not _still_ours(shadow, events, side):
+                return chosen
+            v = view_of(shadow, self.comp, side)
+            offered = options(shadow, self.comp, side)
+        while len(chosen) < MAX_CHAIN:
+            action = self.choose(v, offered, shadow)
+            chosen.append(action)
+            try:
+                shadow, events = apply(shadow, self.comp, side, action)
+            except (RuleViolation, Malformed):
+                break  # the shadow cannot follow: send what the packet itself offered
+            if not _still_ours(shadow, events, side):
+                break
+            v = view_of(shadow, self.comp, side)
+            offered = options(shadow, self.comp, side)
+            if not offered:
+                break
+        return chosen
+
+    def choose(self, v: dict, offered: list[dict], shadow: dict) -> dict:
+        """The best of the options offered for the decision in `v`."""
+        k = Knowledge(self.comp, v, v["own"]["side"])
+        kind = offered[0]["type"]
+        if kind in ("deploy", "finish"):
+            return self._deploy(k, offered, shadow)
+        if kind in ("mori", "level", "move", "muster", "end_movement"):
+            return self._movement(k, offered)
+        score = {
+            "discard": cards.score_discard,
+            "bid": cards.score_bid,
+            "choose_first": cards.score_first,
+            "declare": fights.score_declare,
+            "castle": fights.score_castle,
+            "challenge": fights.score_challenge,
+            "decline": fights.score_challenge,
+            "losses": fights.score_losses,
+            "retreat": fights.score_retreat,
+        }[kind]
+        return self._best(v, [(score(k, a), a) for a in offered])
+
+    def _movement(self, k: Knowledge, offered: list[dict]) -> dict:
+        if k.view["phase"]["level"] is None:
+            mori = [(moves.score_mori(k, a), a) for a in offered if a["type"] == "mori"]
+            if mori and max(s for s, _ in mori) > 0:
+                return self._best(k.view, mori)
+            levels = [(cards.score_level(k, a), a) for a in offered if a["type"] == "level"]
+            return self._best(k.view, levels)
+        targets = moves.objectives(k)
+        scored = []
+        for a in offered:
+            if a["type"] == "move":
+                scored.append((moves.score_move(k, a, targets), a))
+            elif a["type"] == "muster":
+                scored.append((moves.score_muster(k, a), a))
+            elif a["type"] == "mori":
+                scored.append((moves.score_mori(k, a), a))
+            else:
+                scored.append((THRESHOLD, a))
+        return self._best(k.view, scored)
+
+    def _deploy(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
+        finish = next((a for a in offered if a["type"] == "finish"), None)
+        scored = []
+        for a in offered:
+            if a["type"] == "deploy":
+                gain = _impact_gain(self.comp, shadow, k.side, a)
+                if gain is not None:
+                    scored.append((fights.score_deploy(k, a, gain), a, gain))
+        if scored:
+            best = max(s for s, _, _ in scored)
+            top = [(s, a) for s, a, _ in scored if s == best]
+            action = self._best(k.view, top)
+            gain = next(g for s, a, g in scored if a is action)
+            if finish is None or fights.worth_deploying(k, best, gain):
+                return action
+        return finish or offered[0]
+
+    def _best(self, v: dict, scored: list[tuple[float, dict]]) -> dict:
+        """The highest score; among equals, one picked by the seeded generator."""
+        top = max(s for s, _ in scored)
+        ties = [a for s, a in scored if s >= top - 1e-9]
+        if len(ties) == 1:
+            return ties[0]
+        text = json.dumps([self.seed, v["own"]["side"], v["week"], v["turn"], v["step"], ties])
+        chooser = rng.new(hashlib.sha256(text.encode()).hexdigest())
+        return ties[rng.below(chooser, len(ties))]
+
+
+def _impact_gain(comp: Components, shadow: dict, side: str, action: dict) -> int | None:
+    """The impact a deployment adds, as the engine counts it (8.3, 8.4)."""
+    before = shadow["combat"]["fight"]["impact"][side]
+    try:
+        _, events = apply(shadow, comp, side, action)
+    except (RuleViolation, Malformed):
+        return None
+    totals = [e["impact"][side] for e in events if e["type"] == "deploy" and e["side"] == side]
+    return totals[0] - before if totals else None
+
+
+def _phase_starts(v: dict) -> bool:
+    return v["step"] == "movement" and v["phase"] is not None and v["phase"]["level"] is None
+
+
+def _still_ours(shadow: dict, events: list, side: str) -> bool:
+    """Whether the shadow may decide the next action too: only safe events happened, none
+    by the enemy, and the decision is still ours."""
+    enemy = other(side)
+    for e in events:
+        if e["type"] not in SAFE_EVENTS or e.get("side") == enemy:
+            return False
+    return any(d["side"] == side for d in pending(shadow))

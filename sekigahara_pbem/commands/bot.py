@@ -1,0 +1,52 @@
+"""`seki bot`: a computer player for your side, as an ordinary keyed player: it reads only
+the packet you give it, opens it with your key as `seki view` does, decides, and writes a
+signed turn file for you to mail (docs/bot.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import KeyOption, abort, load_identity, open_own_packet, write_new
+
+app = typer.Typer(help="A computer player for your side.", no_args_is_help=True)
+
+
+@app.command("turn")
+def turn(
+    packet: Annotated[Path, typer.Argument(help="The packet to answer (yours, sealed to you).")],
+    key: KeyOption,
+    out: Annotated[
+        Path | None, typer.Option(help="Default: turn-<game>-<seq>-<side>.signed.txt")
+    ] = None,
+    bot: Annotated[str, typer.Option("--bot", help="heuristic or random.")] = "heuristic",
+    seed: Annotated[str, typer.Option(help="Seed of the bot's tie-breaks.")] = "bot",
+    plans: Annotated[
+        bool,
+        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+    ] = False,
+) -> None:
+    """Answer a packet as a bot: every action it can decide before the opponent must
+    answer (a whole movement phase in one file), signed with your key, ready to mail."""
+    from ..bot import make_player
+    from ..component_files import load_components
+    from ..crypto import signing
+    from ..pbem import turns
+
+    try:
+        identity = load_identity(key)
+        definition, opened = open_own_packet(packet, identity)
+        if not opened.options:
+            raise ValueError(f"{packet}: nothing is asked of you in this packet")
+        player = make_player(bot, load_components(), definition.options, seed, plans)
+        actions = player.actions(opened.view, opened.options)
+        body = turns.body(definition.game_id, opened.side, opened.seq, actions)
+        name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
+        out = out or Path(name)
+        write_new(out, signing.sign(body, identity))
+    except (ValueError, RuntimeError) as exc:
+        abort(str(exc))
+    kinds = ", ".join(a["type"] for a in actions)
+    typer.echo(f"wrote {out}: {len(actions)} action(s) ({kinds}); mail it to the referee")

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..rules.components import Components
+from ..rules.cycle.setup import setup
 from ..rules.engine import apply, pending
 from ..rules.options import options
-from ..rules.setup import setup
 from ..rules.views import view
 from ..rules.vocab import Malformed, RuleViolation
 from . import Player

@@ -30,9 +30,7 @@ def how(result: dict) -> str:
     return result["how"] if result["how"] != "instant" else f"instant: {result['reason']}"
 
 
-def series(
-    comp, games: int, against: str, plans: bool = False
-) -> tuple[Counter, Counter, list]:
+def series(comp, games: int, against: str, plans: bool = False) -> tuple[Counter, Counter, list]:
     """Play `games` games of the heuristic against `against` (random or heuristic); the
     heuristic under test takes ishida in even games and tokugawa in odd ones. With
     `plans` the heuristic players file battle plans."""

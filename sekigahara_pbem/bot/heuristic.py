@@ -14,21 +14,16 @@ import json
 
 from ..rules import rng
 from ..rules.components import Components
-from ..rules.engine import apply, pending
+from ..rules.engine import apply
 from ..rules.options import options
-from ..rules.shadow import shadow_state
+from ..rules.shadow import foreseen, shadow_state
 from ..rules.state import DEFAULT_OPTIONS
 from ..rules.views import view as view_of
-from ..rules.vocab import Malformed, RuleViolation, other
+from ..rules.vocab import Malformed, RuleViolation
 from . import cards, fights, moves
 from .knowledge import Knowledge
 from .plan import battle_plan
 
-# Events after which the shadow still matches the real game, so the player may go on.
-SAFE_EVENTS = {
-    "movement_level", "discard", "move", "control", "muster", "mori", "end_movement",
-    "declare", "castle_choice", "battle", "siege", "deploy", "plan", "by_plan",
-}  # fmt: skip
 MAX_CHAIN = 60  # actions in one turn file (pbem/turns.py allows 200)
 THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
 
@@ -57,7 +52,7 @@ class HeuristicPlayer:
         if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
             chosen.append({"type": "plan", "plan": battle_plan(Knowledge(self.comp, v, side))})
             shadow, events = apply(shadow, self.comp, side, chosen[0])
-            if not _still_ours(shadow, events, side):
+            if not foreseen(shadow, events, side):
                 return chosen
             v = view_of(shadow, self.comp, side)
             offered = options(shadow, self.comp, side)
@@ -68,7 +63,7 @@ class HeuristicPlayer:
                 shadow, events = apply(shadow, self.comp, side, action)
             except (RuleViolation, Malformed):
                 break  # the shadow cannot follow: send what the packet itself offered
-            if not _still_ours(shadow, events, side):
+            if not foreseen(shadow, events, side):
                 break
             v = view_of(shadow, self.comp, side)
             offered = options(shadow, self.comp, side)
@@ -158,13 +153,3 @@ def _impact_gain(comp: Components, shadow: dict, side: str, action: dict) -> int
 
 def _phase_starts(v: dict) -> bool:
     return v["step"] == "movement" and v["phase"] is not None and v["phase"]["level"] is None
-
-
-def _still_ours(shadow: dict, events: list, side: str) -> bool:
-    """Whether the shadow may decide the next action too: only safe events happened, none
-    by the enemy, and the decision is still ours."""
-    enemy = other(side)
-    for e in events:
-        if e["type"] not in SAFE_EVENTS or e.get("side") == enemy:
-            return False
-    return any(d["side"] == side for d in pending(shadow))

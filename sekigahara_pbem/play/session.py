@@ -2,13 +2,12 @@
 
 Each action comes from its decision kind's guided dialogue (rules/decisions/). After each
 action the shadow state advances, and the turn goes on while the side is still the one
-asked and nothing it could not foresee has happened: the turn stops after a sealed
-decision (6.2, 6.3), when the decision passes to the opponent or the game ends, and after
-an event whose outcome the shadow state only guesses: anything the opponent did or was
-made to do (its stand-in hand and blocks decide it there, e.g. finishing a battle for want
-of a card to deploy), and the events of `UNFORESEEN` (a draw from a deck whose order it
-does not know, a Loyalty Challenge against a hand it does not see, an overrun of blocks it
-does not know, a battle plan answering). Undo
+asked and nothing it could not foresee has happened (`rules.shadow.foreseen`): the turn
+stops after a sealed decision (6.2, 6.3), when the decision passes to the opponent or the
+game ends, and after any event whose outcome the shadow only guesses — a draw from a deck
+whose order it does not know, a Loyalty Challenge against a hand it does not see, an
+overrun of blocks it does not know, anything the opponent did or was made to do (its
+stand-in hand decides it there, e.g. finishing a battle for want of a card to deploy). Undo
 takes back the last answer, across actions too, until nothing is left.
 """
 
@@ -20,13 +19,8 @@ from dataclasses import dataclass, field
 from ..rules.components import Components
 from ..rules.decisions import Dialogue, Question, current
 from ..rules.engine import apply, pending
-from ..rules.vocab import other
+from ..rules.shadow import foreseen
 from .plan import plan_dialogue
-
-SEALED = ("discard", "bid")  # 6.2, 6.3: both sides at once; the rest waits for the other
-UNFORESEEN = frozenset(
-    ("draw", "reshuffle", "reinforcements", "challenge", "overrun", "bids", "by_plan")
-)
 
 
 @dataclass
@@ -109,19 +103,7 @@ class TurnSession:
         start = self.step
         after, events = apply(start.state, self.comp, self.side, action)
         self.done.append((start, action, after))
-        goes_on = self._goes_on(start.state, action, after, events)
-        self.step = Step(after) if goes_on else None
+        self.step = Step(after) if foreseen(after, events, self.side) else None
 
     def _asked(self, state: dict) -> bool:
         return any(d["side"] == self.side for d in pending(state))
-
-    def _guessed(self, event: dict) -> bool:
-        return event["type"] in UNFORESEEN or event.get("side") == other(self.side)
-
-    def _goes_on(self, before: dict, action: dict, after: dict, events: list) -> bool:
-        """Whether the side may go on deciding in the same turn file."""
-        if action["type"] in SEALED or after["result"] is not None:
-            return False
-        if after["rng"] != before["rng"] or any(self._guessed(e) for e in events):
-            return False
-        return self._asked(after)

@@ -12,10 +12,29 @@ from __future__ import annotations
 
 from . import rng
 from .components import Components
+from .engine import pending
 from .state import new_state
 from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES, other
 
 SHADOW_SEED = "5e" * 16
+
+# Events after which a side's shadow still matches the real game: nothing random, nothing
+# hidden from the side, nothing the enemy decided.
+FORESEEN = frozenset(
+    ("movement_level", "discard", "move", "control", "muster", "mori", "end_movement")
+    + ("declare", "castle_choice", "battle", "siege", "deploy", "plan", "by_plan")
+)
+
+
+def foreseen(after: dict, events: list, side: str) -> bool:
+    """Whether `side` may decide its next action on its shadow too, in the same turn file:
+    only foreseeable events happened (no draw, no sealed decision, no overrun, no
+    challenge, no result), none of them by the enemy, and the decision is still its own.
+    Otherwise the referee may see something the shadow cannot, and the next packet asks."""
+    enemy = other(side)
+    if any(e["type"] not in FORESEEN or e.get("side") == enemy for e in events):
+        return False
+    return any(d["side"] == side for d in pending(after))
 
 
 def shadow_state(comp: Components, v: dict, options: dict) -> dict:

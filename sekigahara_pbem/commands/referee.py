@@ -52,8 +52,14 @@ def run(
         typer.echo(f"ignored: {line}")
     for line in report.deadlines:
         typer.echo(f"deadline: {line}")
+    for line in report.quarantined:
+        typer.echo(f"quarantined: {line}")
+    for line in report.errors:
+        typer.echo(f"seki: internal error, message set aside: {line}", err=True)
     typer.echo(f"queued {len(report.queued)} message(s)")
     if report.delivery is not None:
         report_delivery(report.delivery)
         if report.delivery.failed:
             raise typer.Exit(2)
+    if report.errors:
+        raise typer.Exit(70)

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import imaplib
 import mailbox
+import os
 import re
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -21,6 +22,7 @@ from email.policy import default
 from email.utils import parseaddr
 from pathlib import Path
 
+from .game import ADDRESS
 from .mail_config import Server
 from .mail_out import Spool
 from .store import write_atomic
@@ -30,6 +32,15 @@ END = "-----END SEKI SIGNATURE-----"
 DOCUMENT = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
 MAX_MESSAGE = 5_000_000  # a message larger than this is kept but not read
 MAX_DOCUMENTS = 5  # per message
+MAX_MULTIPARTS = 64  # multipart containers in one message; real mail has a handful
+MAX_PARTS = 500  # leaf parts looked at in one message
+MAX_HEADER = 998  # RFC 5322's line limit: longer header values are cut
+CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+class HostileMail(Exception):
+    """A message no mail client would send: too deeply nested, or unreadable. It is set
+    aside with the reason and never stops a robot's pass."""
 
 
 def key(raw: bytes) -> str:
@@ -52,16 +63,16 @@ def from_maildir(spool: Spool, path: Path) -> int:
     """New and unseen messages of a maildir; each is marked seen once saved."""
     if not (path / "cur").is_dir() or not (path / "new").is_dir():
         raise ValueError(f"{path}: not a maildir (no cur/ and new/)")
-    box = mailbox.Maildir(path, factory=None, create=False)
     count = 0
-    for msg_key in sorted(box.keys()):
-        msg = box[msg_key]
-        if "S" in msg.get_flags():
+    files = [f for sub in ("new", "cur") for f in (path / sub).iterdir() if f.is_file()]
+    for file in sorted(files, key=lambda f: f.name):
+        base, _, info = file.name.partition(":")
+        flags = info[2:] if info.startswith("2,") else ""
+        if base.startswith(".") or "S" in flags:
             continue
-        count += save(spool, msg.as_bytes())
-        msg.set_subdir("cur")
-        msg.add_flag("S")
-        box[msg_key] = msg
+        count += save(spool, file.read_bytes())  # raw: nothing is parsed before it is kept
+        seen = "".join(sorted(set(flags) | {"S"}))
+        os.replace(file, path / "cur" / f"{base}:2,{seen}")
     return count
 
 
@@ -71,7 +82,7 @@ def from_mbox(spool: Spool, path: Path) -> int:
         raise ValueError(f"{path}: no such mbox file")
     box = mailbox.mbox(path, factory=None, create=False)
     try:
-        return sum(save(spool, msg.as_bytes()) for msg in box)
+        return sum(save(spool, box.get_bytes(key)) for key in box.iterkeys())
     finally:
         box.close()
 
@@ -122,17 +133,36 @@ def _connect(server: Server) -> imaplib.IMAP4:
 
 
 def parse(raw: bytes) -> EmailMessage:
-    return message_from_bytes(raw, policy=default)
+    """The message, or HostileMail: the parser recurses into every nested multipart, so
+    their number is bounded before it runs."""
+    if raw.lower().count(b"multipart/") > MAX_MULTIPARTS:
+        raise HostileMail(f"more than {MAX_MULTIPARTS} nested multipart parts")
+    try:
+        return message_from_bytes(raw, policy=default)
+    except (RecursionError, ValueError, LookupError, UnicodeError) as exc:
+        raise HostileMail(f"not a readable mail message ({type(exc).__name__})") from None
+
+
+def header(msg: EmailMessage, name: str) -> str:
+    """A header's value as one safe line: a stranger's header may decode to CR or LF (an
+    injected `Bcc:`), to control characters, or not decode at all."""
+    try:
+        value = str(msg.get(name) or "")
+    except (ValueError, TypeError, IndexError, LookupError, UnicodeError, AttributeError):
+        return ""
+    return CONTROL.sub(" ", value)[:MAX_HEADER].strip()
 
 
 def sender(msg: EmailMessage) -> str:
-    return parseaddr(str(msg.get("Reply-To") or msg.get("From") or ""))[1]
+    """The address to answer: Reply-To, else From; empty if neither is a plain address."""
+    address = parseaddr(header(msg, "Reply-To") or header(msg, "From"))[1]
+    return address if ADDRESS.fullmatch(address) else ""
 
 
 def automatic(msg: EmailMessage) -> bool:
     """Robots' mail (RFC 3834), bounces and lists, which must never be answered."""
-    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(msg.get("Precedence", "")).strip().lower()
+    auto = (header(msg, "Auto-Submitted") or "no").lower()
+    precedence = header(msg, "Precedence").lower()
     who = sender(msg).lower()
     return (
         auto != "no"
@@ -145,19 +175,32 @@ def automatic(msg: EmailMessage) -> bool:
 def documents(msg: EmailMessage) -> list[str]:
     """The seki documents in a message, attachments first, then the body; each once."""
     found: list[str] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
+    for part in _leaves(msg):
         try:
             payload = part.get_payload(decode=True) or b""
-        except (ValueError, LookupError):
+            charset = part.get_content_charset() or "utf-8"
+        except (ValueError, LookupError, UnicodeError, TypeError, AttributeError):
             continue
         try:
-            text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
-        except LookupError:  # a charset Python does not know
+            text = payload.decode(charset, errors="replace")
+        except (LookupError, UnicodeError):  # a charset Python does not know, or `idna`
             text = payload.decode("utf-8", errors="replace")
         for match in DOCUMENT.finditer(text):
             document = match.group(0).replace("\r\n", "\n") + "\n"
             if document not in found:
                 found.append(document)
     return found[:MAX_DOCUMENTS]
+
+
+def _leaves(msg: EmailMessage) -> list[EmailMessage]:
+    """The message's non-multipart parts, walked without recursion, at most MAX_PARTS."""
+    leaves: list[EmailMessage] = []
+    stack = [msg]
+    while stack and len(leaves) < MAX_PARTS:
+        part = stack.pop()
+        if part.is_multipart():
+            payload = part.get_payload()
+            stack.extend(reversed(payload if isinstance(payload, list) else []))
+        else:
+            leaves.append(part)
+    return leaves

@@ -41,6 +41,8 @@ class RunReport:
     ignored: list[str] = field(default_factory=list)
     deadlines: list[str] = field(default_factory=list)
     queued: list[str] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)  # messages set aside, with why
+    errors: list[str] = field(default_factory=list)  # bugs met on one message or game
     delivery: Delivery | None = None
 
 
@@ -68,14 +70,32 @@ class Games:
 
 def read_inbox(spool: Spool, games: Games, ref: Identity, settings: MailSettings, now: str,
                report: RunReport) -> None:  # fmt: skip
-    """Adjudicate every document of every message in the inbox, oldest first."""
+    """Adjudicate every document of every message in the inbox, oldest first. A message
+    that cannot be read, or that meets a bug, is set aside in `quarantine/` with the
+    reason and the pass goes on: one message never stops the others, nor other games."""
     for path in sorted(spool.folder("inbox").glob("*.eml")):  # in the order of arrival
         raw = path.read_bytes()
-        if len(raw) <= mail_in.MAX_MESSAGE:
-            _read_message(spool, games, ref, settings, now, path.stem, mail_in.parse(raw), report)
-        else:
+        if len(raw) > mail_in.MAX_MESSAGE:
             report.ignored.append(f"{path.name}: larger than {mail_in.MAX_MESSAGE} bytes")
+            path.replace(spool.folder("processed") / path.name)
+            continue
+        try:
+            _read_message(spool, games, ref, settings, now, path.stem, mail_in.parse(raw), report)
+        except mail_in.HostileMail as exc:
+            _quarantine(spool, path, str(exc), report.quarantined)
+            continue
+        except Exception as exc:  # noqa: BLE001 - a bug: this message only, reported
+            _quarantine(spool, path, f"internal error: {type(exc).__name__}: {exc}", report.errors)
+            continue
         path.replace(spool.folder("processed") / path.name)
+
+
+def _quarantine(spool: Spool, path: Path, reason: str, where: list[str]) -> None:
+    folder = spool.folder("quarantine")
+    folder.mkdir(exist_ok=True)
+    path.replace(folder / path.name)
+    write_atomic(folder / f"{path.stem}.reason", reason + "\n")
+    where.append(f"{path.name}: {reason}")
 
 
 def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
@@ -108,7 +128,7 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
 def _reply(spool, games: Games, settings, name, msg: EmailMessage, problems, report) -> None:
     """A polite answer to mail that could not be used, never to robots or strangers."""
     who = mail_in.sender(msg)
-    subject = str(msg.get("Subject", ""))
+    subject = mail_in.header(msg, "Subject")
     known = who.lower() in games.addresses() or "[seki " in subject
     if mail_in.automatic(msg) or not known:
         report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({problems[0]})")

@@ -106,3 +106,57 @@ def test_one_pass_survives_every_hostile_mail_and_accepts_the_turn(tmp_path):
                  "--no-send", "--now", "2026-11-22T13:00:00Z")  # fmt: skip
     assert "collected 0 message(s)" in again
     assert not list((tmp_path / "spool" / "inbox").glob("*.eml"))
+
+
+def test_a_refusal_quoting_the_hand_goes_only_into_a_note_sealed_to_the_sender(tmp_path):
+    """Issue 19: the clear reply names no card of the sender's hand; the attached note,
+    sealed to the sender, opens with its key only (`seki view NOTE`) and holds the reason."""
+    from sekigahara_pbem.crypto import signing
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.pbem import turns
+
+    runner = CliRunner()
+
+    def seki(who: str, *args: str, code: int = 0) -> str:
+        result = runner.invoke(app, list(args), env={"SEKI_HOME": str(tmp_path / who)})
+        assert result.exit_code == code, result.output
+        return result.output
+
+    seki("ref", "keys", "new", "ref")
+    for name in ("alice", "bob"):
+        (tmp_path / f"{name}.pub").write_text(seki(name, "keys", "new", name))
+    game = tmp_path / "g"
+    seki("ref", "game", "new", str(game), "--key", "ref", "--ishida", str(tmp_path / "alice.pub"),
+         "--tokugawa", str(tmp_path / "bob.pub"), "--email", f"referee={REFEREE}",
+         "--email", f"ishida={ALICE}", "--email", "tokugawa=bob@seki.test")  # fmt: skip
+    joins = [tmp_path / "ja.txt", tmp_path / "jb.txt"]
+    seki("alice", "join", str(game / "game.txt"), "--key", "alice", "--out", str(joins[0]))
+    seki("bob", "join", str(game / "game.txt"), "--key", "bob", "--out", str(joins[1]))
+    seki("ref", "adjudicate", str(game), *map(str, joins), "--key", "ref")
+    alice = read_identity(tmp_path / "alice" / "alice.identity")
+    body = turns.body("g", "ishida", 1, [{"type": "bid", "card": "kobayakawa double"}])
+    shown = seki("alice", "view", str(game / "packets" / "000001-ishida.txt"), "--key", "alice")
+    hand = [c for c in shown.split("Hand (")[1].split("\n")[0].split(": ", 1)[1].split("; ")]
+    hand = [c.split(" (")[0].strip() for c in hand]
+    assert hand
+    mail = f"From: {ALICE}\r\nSubject: [seki g] bid\r\n\r\n{signing.sign(body, alice)}"
+    box = mailbox.Maildir(tmp_path / "maildir", create=True)
+    box.add(mail.replace("\n", "\r\n").encode())
+    config = tmp_path / "mail.toml"
+    config.write_text(f'from = "{REFEREE}"\n')
+    seki("ref", "referee", "run", str(tmp_path / "spool"), str(game), "--key", "ref",
+         "--maildir", str(tmp_path / "maildir"), "--mail-config", str(config), "--no-send",
+         "--now", "2026-11-22T12:00:00Z")  # fmt: skip
+    (reply_path,) = (tmp_path / "spool" / "outbox").glob("reply-*.eml")
+    reply = message_from_bytes(reply_path.read_bytes(), policy=default)
+    clear = reply.get_body(("plain",)).get_content()
+    assert "refused" in clear and "seki view note-g-1-ishida.txt" in clear
+    assert not [card for card in hand if card in clear], clear
+    (note,) = [p for p in reply.iter_attachments() if p.get_filename() == "note-g-1-ishida.txt"]
+    assert not [card for card in hand if card in note.get_content()]
+    path = tmp_path / "note.txt"
+    path.write_text(note.get_content())
+    opened = seki("alice", "view", str(path), "--key", "alice")
+    assert "The referee refused your file" in opened and "you hold" in opened
+    assert any(card in opened for card in hand)
+    assert "not for your key" in seki("bob", "view", str(path), "--key", "bob", code=1)

@@ -106,7 +106,7 @@ def test_week_one_by_mail_with_seki_play_at_a_terminal(servers, tmp_path, monkey
         monkeypatch.setenv("SEKI_HOME", str(homes[side]))
         monkeypatch.setenv("SEKI_IMAP_PASSWORD", PASSWORD)
         monkeypatch.setenv("SEKI_SMTP_PASSWORD", PASSWORD)
-        folder, _ = mailbox.collect(mailbox.settings(None))
+        folder, _, _ = mailbox.collect(mailbox.settings(None))
         packet = inbox.newest(folder, c.people[side])  # what seki play will answer
         seq = int(packet.stem.split("-")[1])
         pairs, _ = playscript.answers(side, packet, seq)

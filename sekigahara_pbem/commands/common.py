@@ -91,6 +91,18 @@ def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]
     return definition, packets.open_packet(definition, text, identity, str(path))
 
 
+def open_own_note(path: Path, identity: Identity) -> list[str] | None:
+    """The reasons in a sealed note the referee's robot sent you; None if the file is not
+    a note (pbem/notes.py)."""
+    from ..pbem import documents, notes
+
+    text = read_text(path)
+    if not notes.is_note(text):
+        return None
+    definition = saved_definition(documents.peek_game(text, str(path)))
+    return notes.open_note(definition, text, identity, str(path))
+
+
 def write_new(path: Path, text: str) -> None:
     """Write a file a person asked for, never over one that exists (it may be unsent work)."""
     from ..pbem.store import write_atomic

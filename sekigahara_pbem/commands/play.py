@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_packet, write_new
+from .common import KeyOption, abort, load_identity, open_own_note, open_own_packet, write_new
 
 
 def play(
@@ -82,8 +82,13 @@ def play(
         if send and mail is None:
             raise ValueError("--send needs your mail settings (see docs/play.md)")
         if packet is None and folder is None and mail is not None:
-            folder, fetched = mailbox.collect(mail)
+            folder, fetched, notes = mailbox.collect(mail)
             typer.echo(f"mail: {fetched} new message(s)")
+            for note in notes:
+                reasons = open_own_note(note, identity) or []
+                typer.echo(f"The referee refused a file of yours ({note.name}):")
+                for reason in reasons:
+                    typer.echo(f"  - {reason}")
         packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:

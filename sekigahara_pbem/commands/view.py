@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_packet
+from .common import KeyOption, abort, load_identity, open_own_note, open_own_packet
 
 
 def view(
@@ -23,11 +23,19 @@ def view(
         typer.Option("--html", help="Also write the report, with a map, as an HTML page here."),
     ] = None,
 ) -> None:
-    """Show what happened, the situation as you see it, and the decision asked of you."""
+    """Show what happened, the situation as you see it, and the decision asked of you (or,
+    for a sealed note from the referee's robot, why it refused your file)."""
     from ..reports import render_text
 
     try:
-        definition, opened = open_own_packet(packet, load_identity(key))
+        identity = load_identity(key)
+        reasons = open_own_note(packet, identity)
+        if reasons is not None:
+            typer.echo("The referee refused your file:")
+            for reason in reasons:
+                typer.echo(f"  - {reason}")
+            return
+        definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     show(definition, opened, render_text(definition.game_id, opened, all_options), html)

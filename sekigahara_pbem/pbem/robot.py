@@ -19,7 +19,7 @@ from pathlib import Path
 from ..crypto.keys import Identity
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
-from . import chain, mail_in, referee
+from . import chain, mail_in, notes, referee
 from . import clock as clocks
 from . import documents as docs
 from .closing import closing_text, statistics
@@ -100,46 +100,67 @@ def _quarantine(spool: Spool, path: Path, reason: str, where: list[str]) -> None
 
 def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
     found = mail_in.documents(msg)
-    problems = []
+    public: list[str] = []  # what anyone may read: no reason that touches the game
+    refusals: dict[str, list[str]] = {}  # game id -> the referee's reasons, sealed
     for i, text in enumerate(found):
         label = f"mail-{name[-24:-12]}-{i + 1}.txt"
         try:
             game_id = docs.peek_game(text, label)
         except ValueError as exc:
-            problems.append(str(exc))
+            public.append(str(exc))
             continue
         if game_id not in games.roots:
-            problems.append(f"{label}: game {game_id!r} is not run by this referee")
+            public.append(f"{label}: game {game_id!r} is not run by this referee")
             continue
         for outcome in referee.adjudicate(games.roots[game_id], ref, [(label, text.encode())], now):
             target = report.accepted if outcome.accepted else report.refused
             target.append(f"{game_id}: {outcome.message}")
             if not outcome.accepted:
-                problems.append(outcome.message)
+                refusals.setdefault(game_id, []).append(outcome.message)
     if not found:
-        problems.append(
+        public.append(
             "no seki document was found in your mail (attach the signed turn file, or paste "
             "it whole, from -----BEGIN SEKI DOCUMENT----- to -----END SEKI SIGNATURE-----)"
         )
-    if problems:
-        _reply(spool, games, settings, name, msg, problems, report)
+    if public or refusals:
+        _reply(spool, games, ref, settings, name, msg, public, refusals, report)
 
 
-def _reply(spool, games: Games, settings, name, msg: EmailMessage, problems, report) -> None:
-    """A polite answer to mail that could not be used, never to robots or strangers."""
+def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, report) -> None:
+    """A polite answer to mail that could not be used, never to robots or strangers. Its
+    body travels in the clear, so the referee's reasons go in a note sealed to the
+    sender (pbem/notes.py); a sender with no key in the game learns only that its file
+    was refused."""
     who = mail_in.sender(msg)
     subject = mail_in.header(msg, "Subject")
     known = who.lower() in games.addresses() or "[seki " in subject
     if mail_in.automatic(msg) or not known:
-        report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({problems[0]})")
+        first = (public or [f"a file for {g} was refused" for g in refusals])[0]
+        report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({first})")
         return
+    lines = [f"  - {p}" for p in public]
+    attached = []
+    for game_id, reasons in refusals.items():
+        definition = games.definitions[game_id]
+        side = next((s for s, a in (definition.addresses or {}).items()
+                     if a.lower() == who.lower() and s in SIDES), None)  # fmt: skip
+        if side is None:
+            lines.append(f"  - a file for game {game_id} was refused")
+            continue
+        seq = GameDir(games.roots[game_id]).last_seq()
+        note = f"note-{game_id}-{seq}-{side}.txt"
+        attached.append((note, notes.build(definition, ref, side, seq, reasons)))
+        lines.append(
+            f"  - {len(reasons)} file(s) for game {game_id} refused: the reasons are in "
+            f"the attached sealed note, for your eyes only: seki view {note} --key YOUR-KEY"
+        )
     body = "\n".join(
         [
             "Hello,",
             "",
             "thank you for your mail. The referee's robot could not use it:",
             "",
-            *[f"  - {p}" for p in problems],
+            *lines,
             "",
             "Nothing in the game has changed. Please fix the file and send it again;",
             "`seki turn check` shows problems before you sign and mail a file.",
@@ -149,7 +170,7 @@ def _reply(spool, games: Games, settings, name, msg: EmailMessage, problems, rep
     )
     reply = message(
         settings.sender, who, "Re: " + subject if subject else "Your mail to the referee",
-        body, reply_to=msg, automatic="auto-replied",
+        body, attached, reply_to=msg, automatic="auto-replied",
     )  # fmt: skip
     if spool.queue(f"reply-{name}", reply):
         report.queued.append(f"reply-{name}")

@@ -17,6 +17,7 @@ from ..pbem import mail_config, mail_in
 from ..pbem.game import Definition
 from ..pbem.mail_config import MailSettings
 from ..pbem.mail_out import Spool, message, send_outbox
+from ..pbem.notes import is_note
 from ..pbem.store import write_atomic
 from .inbox import public_part
 
@@ -30,9 +31,9 @@ def settings(path: Path | None) -> MailSettings | None:
     return mail_config.load(chosen)
 
 
-def collect(mail: MailSettings) -> tuple[Path, int]:
-    """Fetch new mail and keep every packet it carries; the folder of packets and how
-    many new messages came."""
+def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
+    """Fetch new mail and keep every packet and sealed note it carries; the folder of
+    packets, how many new messages came, and the notes that came with them."""
     home = default_dir()
     spool = Spool(home / "mail")
     if mail.imap is not None:
@@ -41,10 +42,20 @@ def collect(mail: MailSettings) -> tuple[Path, int]:
         fetched = mail_in.from_maildir(spool, mail.maildir)
     else:
         raise ValueError("the mail settings name no [imap] server and no maildir to read")
-    folder = home / "packets"
+    folder, notes = home / "packets", home / "notes"
     folder.mkdir(parents=True, exist_ok=True)
+    new_notes: list[Path] = []
     for path in sorted(spool.folder("inbox").glob("*.eml")):
-        for document in mail_in.documents(mail_in.parse(path.read_bytes())):
+        try:
+            found = mail_in.documents(mail_in.parse(path.read_bytes()))
+        except mail_in.HostileMail:
+            found = []  # no mail client sends such a message: kept, never read
+        for document in found:
+            if is_note(document):
+                target = notes / f"{path.stem}.txt"
+                write_atomic(target, document)
+                new_notes.append(target)
+                continue
             head = public_part(document)
             if head is None:
                 continue
@@ -52,7 +63,7 @@ def collect(mail: MailSettings) -> tuple[Path, int]:
             if _safe(name) and not (folder / name).exists():
                 write_atomic(folder / name, document)
         path.replace(spool.folder("processed") / path.name)
-    return folder, fetched
+    return folder, fetched, new_notes
 
 
 def _safe(name: str) -> bool:

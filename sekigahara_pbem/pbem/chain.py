@@ -55,7 +55,7 @@ def seal_state(definition: Definition, seq: int, state: dict) -> str:
 
 def open_state(definition: Definition, secrets: Secrets, seq: int, text: str) -> dict:
     plain = sealing.open_text(docs.unwrap(text), secrets.state_key, _state_context(definition, seq))
-    return json.loads(zlib.decompress(plain))
+    return json.loads(docs.inflate(plain, f"sealed/{seq:06d}.txt"))
 
 
 def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: int) -> dict:
@@ -138,7 +138,7 @@ def write_step(
 
 def read_record(gd: GameDir, definition: Definition, seq: int) -> Record:
     path = gd.record(seq)
-    text = path.read_text(encoding="utf-8")
+    text = docs.read_capped(path)
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, str(path), RECORD_FORMAT)
     if body.get("seq") != seq or body.get("game") != definition.game_id:

@@ -10,11 +10,14 @@ file and the field.
 from __future__ import annotations
 
 import hashlib
+import zlib
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
+MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
 WRAP = 64  # sealed sections are split into lines of this length
 
 
@@ -50,6 +53,30 @@ def wrap(token: str) -> str:
 
 def unwrap(text: str) -> str:
     return "".join(text.split())
+
+
+def inflate(data: bytes, where: str, limit: int = MAX_INFLATED) -> bytes:
+    """zlib-decompress at most `limit` bytes: a small compressed "bomb" in a sealed state
+    or section would otherwise inflate to gigabytes in every auditor's `seki verify`."""
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(data, limit)
+    except zlib.error:
+        raise DocumentError(where, "not zlib-compressed data") from None
+    if inflater.unconsumed_tail:
+        raise DocumentError(where, f"inflates to more than {limit} bytes")
+    if not inflater.eof:
+        raise DocumentError(where, "compressed data cut short")
+    return out
+
+
+def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
+    """A file of the game directory as text, refused (naming it) beyond `limit` bytes."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise DocumentError(str(path), f"larger than {limit} bytes")
+    return data.decode("utf-8")
 
 
 def sha256(text: str) -> str:

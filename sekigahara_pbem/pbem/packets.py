@@ -91,9 +91,10 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     seq = docs.field(body, "seq", int, where)
     token = docs.unwrap(docs.field(body, "section", str, where))
     plain = sealing.open_text(token, identity.encryption, _context(definition, seq, side))
+    inflated = docs.inflate(plain, f"{where}: section")
     try:
-        section = json.loads(zlib.decompress(plain))
-    except (ValueError, zlib.error):
+        section = json.loads(inflated)
+    except ValueError:
         raise docs.DocumentError(f"{where}: section", "does not hold JSON") from None
     if not isinstance(section, dict) or section.get("format") != SECTION_FORMAT:
         raise docs.DocumentError(f"{where}: section", f"expected {SECTION_FORMAT}")

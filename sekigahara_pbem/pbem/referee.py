@@ -66,7 +66,7 @@ def current(game: Game) -> tuple[chain.Record, dict] | None:
     if seq == 0:
         return None
     record = chain.read_record(game.gd, game.definition, seq)
-    text = game.gd.sealed(seq).read_text(encoding="utf-8")
+    text = docs.read_capped(game.gd.sealed(seq))
     if docs.sha256(text) != record.body["sealed_state"]:
         raise StoreError(f"sealed/{seq:06d}.txt does not match record {seq}")
     return record, chain.open_state(game.definition, game.secrets, seq, text)
@@ -306,7 +306,7 @@ def replayed_events(game: Game, seq: int) -> list:
 
 def state_at(game: Game, seq: int) -> dict:
     """The full state after record `seq` (the referee's secret)."""
-    text = game.gd.sealed(seq).read_text(encoding="utf-8")
+    text = docs.read_capped(game.gd.sealed(seq))
     return chain.open_state(game.definition, game.secrets, seq, text)
 
 

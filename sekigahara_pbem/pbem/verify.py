@@ -336,7 +336,7 @@ def _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
     if body.get("events") != [redact_event(e, None) for e in events]:
         raise Discrepancy(f"{where}: events do not match the replay")
     try:
-        sealed_text = gd.sealed(seq).read_text(encoding="utf-8")
+        sealed_text = docs.read_capped(gd.sealed(seq))
     except (ValueError, OSError) as exc:
         raise Discrepancy(f"sealed/{seq:06d}.txt: {exc}") from None
     if body.get("sealed_state") != docs.sha256(sealed_text):

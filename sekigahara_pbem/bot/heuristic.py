@@ -52,7 +52,6 @@ class HeuristicPlayer:
         if not offered:
             return []
         side = v["own"]["side"]
-        listed = offered  # legal in the real game, whatever the shadow says
         shadow = shadow_state(self.comp, v, self.game_options)
         chosen: list[dict] = []
         if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
@@ -67,10 +66,8 @@ class HeuristicPlayer:
             chosen.append(action)
             try:
                 shadow, events = apply(shadow, self.comp, side, action)
-            except (RuleViolation, Malformed):  # the shadow cannot follow
-                if action not in listed:
-                    chosen.pop()
-                break
+            except (RuleViolation, Malformed):
+                break  # the shadow cannot follow: send what the packet itself offered
             if not _still_ours(shadow, events, side):
                 break
             v = view_of(shadow, self.comp, side)

@@ -29,11 +29,6 @@ def card_value(k: Knowledge, card_id: str) -> float:
     return value
 
 
-def cheapest(k: Knowledge, cards: list[str], n: int) -> list[str]:
-    """The n cards we can best spare."""
-    return sorted(cards, key=lambda c: (card_value(k, c), c))[:n]
-
-
 def score_discard(k: Knowledge, action: dict) -> float:
     """6.2: discard what we value least."""
     return -sum(card_value(k, c) for c in action["cards"])

@@ -51,7 +51,6 @@ class Knowledge:
         self.enemy = other(self.side)
         self.hand: list[str] = list(own["hand"])
         self.blocks: dict[str, list[str]] = {loc: list(b) for loc, b in own["blocks"].items()}
-        self.where = {b: loc for loc, bs in self.blocks.items() for b in bs}
         self.enemy_at = {
             loc: c[self.enemy] for loc, c in self.view["stacks"].items() if c.get(self.enemy)
         }

@@ -15,18 +15,20 @@ OVERRUN = 4  # 7.4.1: four times as many blocks destroy the enemy outright
 SIEGE_LIMIT = 2  # 8.9.1: at most two blocks fit inside a castle
 SIEGE_STEP = 7  # 8.9.4 B: one defender lost per 7 impact
 PROGRESS = 0.2  # per road closer to an objective
+# Share of the worth at risk counted against a move. Measured in self-play: 0.15 beat 0.3
+# (62 % of 120 games), which beat 0.5 (59 % of 120), which beat 0.8 (62 % of 60).
+EXPOSURE = 0.15
 
 
 def objectives(k: Knowledge) -> list[str]:
-    """Where our blocks should head: resources that are not ours, castles that count for
-    the enemy, and enemy stacks we clearly outnumber."""
-    out = [
+    """Where our blocks should head: resources that are not ours and castles that count
+    for the enemy."""
+    return [
         loc
         for loc, spec in k.comp.locations.items()
         if (spec.resource and k.view["control"].get(loc) != k.side)
         or (spec.castle and k.view["castles"][loc] == k.enemy)
     ]
-    return out
 
 
 def _nearest(k: Knowledge, loc: str, targets: list[str]) -> int:
@@ -43,7 +45,7 @@ def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
     if threat <= ours:
         return 0.0
     at_risk = sum(min(k.worth(b), 6.0) for b in blocks)
-    return 0.15 * at_risk * min(1.0, (threat - ours) / (threat + 1))
+    return EXPOSURE * at_risk * min(1.0, (threat - ours) / (threat + 1))
 
 
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:

@@ -97,3 +97,20 @@ def test_bad_input_gives_one_line_errors(tmp_path):
         assert done.returncode != 0, args
         assert "Traceback" not in done.stderr and "internal error" not in done.stderr, args
         assert len(done.stderr.strip().splitlines()) == 1, (args, done.stderr)
+
+
+def test_a_stale_git_lock_left_by_a_killed_run_does_not_jam_the_game(tmp_path):
+    """Issue 19: git killed with seki leaves .git/index.lock; the next run clears it."""
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
+    (tmp_path / "g" / ".git" / "index.lock").write_text("")  # as a killed git leaves it
+    out = ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
+                  "--key", "ref", cwd=tmp_path))  # fmt: skip
+    assert "set up" in out
+    assert not (tmp_path / "g" / ".git" / "index.lock").exists()

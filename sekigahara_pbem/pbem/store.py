@@ -174,7 +174,11 @@ def git_init(root: Path) -> None:
 
 
 def git_commit(root: Path, message: str) -> None:
-    """Commit everything in the game directory (nothing to commit is fine)."""
+    """Commit everything in the game directory (nothing to commit is fine). It runs under
+    the game's lock, so a `.git/index.lock` found here was left by a git killed with an
+    earlier seki run (Ctrl-C, an OOM kill): it is stale, and removed, or every later
+    commit would fail until a person deleted it."""
+    (root / ".git" / "index.lock").unlink(missing_ok=True)
     _git(root, "add", "--all")
     if _git(root, "status", "--porcelain"):
         _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)

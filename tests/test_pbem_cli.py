@@ -114,3 +114,30 @@ def test_a_stale_git_lock_left_by_a_killed_run_does_not_jam_the_game(tmp_path):
                   "--key", "ref", cwd=tmp_path))  # fmt: skip
     assert "set up" in out
     assert not (tmp_path / "g" / ".git" / "index.lock").exists()
+
+
+def test_one_join_per_side_three_different_keys_and_closed_key_files(tmp_path):
+    """Issue 19: a second join of a side is refused (the referee cannot pick between a
+    player's seeds); one key cannot play two roles; an identity file others can read is
+    warned about on every command, and a key directory others can read is closed."""
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    same = seki(ref, "game", "new", "twice", "--ishida", "alice.pub", "--tokugawa", "alice.pub",
+                "--key", "ref", cwd=tmp_path)  # fmt: skip
+    assert same.returncode == 1 and "three different keys" in same.stderr
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", "--out", "first.txt", cwd=tmp_path))
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", "--out", "second.txt", cwd=tmp_path))
+    ok(seki(ref, "adjudicate", "g", "first.txt", "--key", "ref", cwd=tmp_path))
+    kept = (tmp_path / "g" / "joins" / "ishida.txt").read_text()
+    again = seki(ref, "adjudicate", "g", "second.txt", "--key", "ref", cwd=tmp_path)
+    assert again.returncode == 1 and "already joined" in again.stdout + again.stderr
+    assert (tmp_path / "g" / "joins" / "ishida.txt").read_text() == kept
+    (alice / "alice.identity").chmod(0o644)
+    alice.chmod(0o755)
+    shown = seki(alice, "view", "g/game.txt", "--key", "alice", cwd=tmp_path)
+    assert "alice.identity is readable by others" in shown.stderr
+    assert alice.stat().st_mode & 0o077 == 0

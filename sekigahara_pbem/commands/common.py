@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -31,13 +32,23 @@ KeyOption = Annotated[
 
 
 def load_identity(name: str) -> Identity:
-    """An identity by name (from the key directory) or by path."""
+    """An identity by name (from the key directory) or by path. A key directory others
+    may read is closed (mode 0700); an identity file others may read is used, with a
+    warning on every command until its owner closes it."""
     from ..crypto.keystore import default_dir, identity_path, read_identity
 
     path = Path(name)
     if not path.is_file():
-        path = identity_path(default_dir(), name)
-    return read_identity(path)
+        directory = default_dir()
+        if os.name == "posix" and directory.is_dir() and directory.stat().st_mode & 0o077:
+            directory.chmod(0o700)
+            typer.echo(f"seki: note: {directory} was open to others; now only you may read it",
+                       err=True)  # fmt: skip
+        path = identity_path(directory, name)
+    identity = read_identity(path)
+    if os.name == "posix" and path.stat().st_mode & 0o077:
+        typer.echo(f"seki: warning: {path} is readable by others; run: chmod 600 {path}", err=True)
+    return identity
 
 
 def read_public(arg: str) -> PublicKey:

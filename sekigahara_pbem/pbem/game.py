@@ -107,6 +107,9 @@ def create(
         check_address(address, f"mail address for {who}")
     if root.exists() and any(root.iterdir()):
         raise ValueError(f"{root} exists and is not empty")
+    keys = [referee.public.key_id, *(players[s].key_id for s in SIDES)]
+    if len(set(keys)) != len(keys):
+        raise ValueError("the referee and the two players need three different keys")
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
         raise ValueError(f"unknown game option {unknown[0]!r}")

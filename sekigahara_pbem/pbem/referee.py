@@ -113,6 +113,10 @@ def _join(game: Game, name: str, text: str, now: str) -> str:
     join = joins.parse_join(game.definition, text, name)
     if game.gd.last_seq() > 0:
         raise Refused(f"{name}: the game has already started")
+    if game.gd.join(join.side).is_file():  # one join per side: no choosing between seeds
+        raise Refused(
+            f"{name}: {join.side} has already joined this game; only its first join counts"
+        )
     joins.open_seed(game.definition, join, game.referee)
     write_atomic(game.gd.join(join.side), text)
     git_commit(game.gd.root, f"{join.side} joined")

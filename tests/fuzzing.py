@@ -7,7 +7,9 @@ through the real commands (typer's runner on the real CLI: `adjudicate`, `view`,
 - a refusal is exit 1 (or 2) with a one-line reason;
 - a refused turn or join file leaves the game as it was (its records, sealed states,
   public state, packets and accepted turn files, compared byte for byte);
-- no run takes longer than `HANG_SECONDS`.
+- no run takes longer than `HANG_SECONDS`;
+- `verify` notices every change to an archive file it covers (all but `UNCHECKED`) that
+  is not only line ends or trailing blanks.
 
 Used by tests/test_fuzz.py (a small count in CI) and bench/fuzz.py (any count, nightly).
 Mutations are seeded, so a failure names the seed that replays it.
@@ -32,6 +34,9 @@ from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.canonical import canonicalise
 
 HANG_SECONDS = 20
+# Archive files verify may ignore: the lock, git's ignore list, the referee's own sealed
+# secrets (verify uses the revealed ones).
+UNCHECKED = (".lock", ".gitignore", "referee/secrets.txt")
 GAME_PARTS = ("records", "sealed", "public", "packets", "turns", "game.txt", "joins")
 HOSTILE = [
     "", "~", "null", "-1", "0", "99999999999999999999999", "1e309", ".nan", "true",
@@ -252,8 +257,11 @@ def _verify(table: Table, out: Outcome, rnd: random.Random) -> tuple[int, str]:
         target.write_bytes(changed)
         result = table.runner.invoke(app, ["verify", str(table.archive)])
         same = canonicalise(changed.decode("utf-8", "replace")) == canonicalise(saved.decode())
+        name = str(target.relative_to(table.archive))
         if result.exit_code == 0 and not same:  # line ends and trailing blanks do not count
-            out.unnoticed[str(target.relative_to(table.archive))] += 1
+            out.unnoticed[name] += 1
+            if name not in UNCHECKED:
+                return 99, f"verify passed a changed {name}"
         return result.exit_code, result.output
     finally:
         target.write_bytes(saved)

@@ -141,3 +141,42 @@ def test_one_join_per_side_three_different_keys_and_closed_key_files(tmp_path):
     shown = seki(alice, "view", "g/game.txt", "--key", "alice", cwd=tmp_path)
     assert "alice.identity is readable by others" in shown.stderr
     assert alice.stat().st_mode & 0o077 == 0
+
+
+def test_verify_finds_a_chain_cut_short_and_a_changed_public_state(tmp_path):
+    """Issue 11: the reveal pins the last record, so records deleted after it are found;
+    public/state.yaml must be the last record's public view; a game revealed before its
+    end is reported as such."""
+    import shutil
+
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
+    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
+            cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "play", "--from", "g/packets", "--key", "alice", "--choose", "1",
+            "--out", "bid.txt", cwd=tmp_path))  # fmt: skip
+    ok(seki(ref, "adjudicate", "g", "bid.txt", "--key", "ref", cwd=tmp_path))
+    ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
+    assert "revealed before the end" in ok(seki(ref, "verify", "g", cwd=tmp_path))
+    cut = tmp_path / "cut"
+    shutil.copytree(tmp_path / "g", cut)
+    for folder, name in (
+        ("records", "000002.txt"),
+        ("sealed", "000002.txt"),
+        ("packets", "000002-ishida.txt"),
+        ("packets", "000002-tokugawa.txt"),
+    ):
+        (cut / folder / name).unlink()  # fmt: skip
+    shutil.copy(tmp_path / "g" / "public" / "state.yaml", cut / "public" / "state.yaml")
+    done = seki(ref, "verify", "cut", cwd=tmp_path)
+    assert done.returncode == 1 and "records are missing" in done.stderr, done.stderr
+    state = tmp_path / "g" / "public" / "state.yaml"
+    state.write_text(state.read_text().replace("week: 1", "week: 2"))
+    done = seki(ref, "verify", "g", cwd=tmp_path)
+    assert done.returncode == 1 and "public/state.yaml" in done.stderr, done.stderr

@@ -83,18 +83,24 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def load(text: str, where: str, fmt: str) -> dict:
-    """Parse a document body and check its format tag."""
+def load_yaml(text: str, where: str) -> Any:
+    """Parse YAML from a file or a mail, refusing (naming `where`) what is too large,
+    malformed or nested too deeply."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise DocumentError(where, f"larger than {MAX_BYTES} bytes")
     try:
-        body = yaml.safe_load(text)
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
         raise DocumentError(where, f"not valid YAML{at}") from None
     except RecursionError:
         raise DocumentError(where, "nested too deeply") from None
+
+
+def load(text: str, where: str, fmt: str) -> dict:
+    """Parse a document body and check its format tag."""
+    body = load_yaml(text, where)
     if not isinstance(body, dict):
         raise DocumentError(where, "expected a YAML mapping")
     if body.get("format") != fmt:

@@ -24,7 +24,15 @@ from ..rules.vocab import SIDES
 from . import chain, commitments, joins, referee, steps, takebacks, turns
 from . import clock as clocks
 from . import documents as docs
-from .game import REFEREE, Definition, load, parse_secrets, secrets_text
+from .game import (
+    ALLOWED_SIGNERS,
+    REFEREE,
+    Definition,
+    allowed_signers,
+    load,
+    parse_secrets,
+    secrets_text,
+)
 from .store import GameDir, StoreError, git_commit, locked, write_atomic
 
 REVEAL_FORMAT = "seki-reveal/1"
@@ -63,6 +71,7 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
             "format": REVEAL_FORMAT,
             "game": game.definition.game_id,
             "seq": record.seq,
+            "record": record.hash,  # pins the chain: no record can be cut off or added
             "time": now,
             "seeds": seeds,
             "secrets": secrets_text(game.secrets),
@@ -82,6 +91,9 @@ def verify(root: Path) -> Report:
         raise Discrepancy(f"game.txt: {exc}") from None
     if components_hash() != definition.components:
         raise Discrepancy("game.txt: made with another component set than this tool's")
+    signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
+    if signers.is_file() and signers.read_text(encoding="utf-8") != allowed_signers(definition):
+        raise Discrepancy(f"{ALLOWED_SIGNERS}: not the keys of game.txt")
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
     revealed = _revealed(gd, definition, player_joins)
     report.revealed = revealed is not None
@@ -90,7 +102,7 @@ def verify(root: Path) -> Report:
     comp = load_components()
     state, events = None, []
     if revealed is not None:
-        seeds, secrets = revealed
+        seeds, secrets, _ = revealed
         seed = game_seed(
             seeds[REFEREE], seeds["ishida"], seeds["tokugawa"], game_id=definition.game_id
         )
@@ -99,9 +111,34 @@ def verify(root: Path) -> Report:
     last = gd.last_seq()
     for seq in range(1, last + 1):
         replay.record(seq, player_joins, report)
+    if last:
+        _check_last(gd, definition, last, revealed[2] if revealed else None)
     if replay.state is not None:
         report.result = replay.state["result"]
+        if report.result is None:
+            report.notes.append("revealed before the end of the game (by agreement): no result")
     return report
+
+
+def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
+    """The archive ends where the reveal says, and public/state.yaml is the last record's
+    public view: a chain cut short, or a public state changed after the fact, is found."""
+    record = chain.read_record(gd, definition, last)
+    if pin is not None:
+        seq, record_hash = pin
+        if seq != last:
+            raise Discrepancy(
+                f"reveal.txt: revealed after record {seq}, but the archive's records end at "
+                f"{last}: records are missing or were added after the reveal"
+            )
+        if record_hash is not None and record_hash != record.hash:
+            raise Discrepancy(f"reveal.txt: record {last} is not the record the reveal pinned")
+    try:
+        public = docs.load_yaml(docs.read_capped(gd.public_state), "public/state.yaml")
+    except (ValueError, OSError) as exc:
+        raise Discrepancy(f"public/state.yaml: {exc}") from None
+    if docs.sha256(canonical(public)) != record.body.get("public_state"):
+        raise Discrepancy(f"public/state.yaml: not the public view of record {last}")
 
 
 class _Replay:
@@ -280,6 +317,8 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
             k: bytes.fromhex(v) for k, v in docs.field(body, "seeds", dict, "reveal.txt").items()
         }
         secrets = parse_secrets(docs.field(body, "secrets", str, "reveal.txt"), "reveal.txt")
+        # the record it was made after: seq, and hash (older reveals name the seq only)
+        pin = (docs.field(body, "seq", int, "reveal.txt"), body.get("record"))
     except (ValueError, OSError, AttributeError) as exc:
         raise Discrepancy(f"reveal.txt: {exc}") from None
     commitments = {REFEREE: definition.referee_seed}
@@ -290,7 +329,7 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
     public = secrets.state_key.public_key().public_bytes_raw()
     if public != definition.state_key.public_bytes_raw():
         raise Discrepancy("reveal.txt: the state key is not the one in game.txt")
-    return seeds, secrets
+    return seeds, secrets, pin
 
 
 def _turn(gd: GameDir, definition: Definition, where: str, body: dict, seq: int):

@@ -180,3 +180,40 @@ def test_verify_finds_a_chain_cut_short_and_a_changed_public_state(tmp_path):
     state.write_text(state.read_text().replace("week: 1", "week: 2"))
     done = seki(ref, "verify", "g", cwd=tmp_path)
     assert done.returncode == 1 and "public/state.yaml" in done.stderr, done.stderr
+
+
+def test_a_battle_plan_file_is_taken_once_and_never_over_a_newer_one(tmp_path):
+    """Issues 11 and 19: a file of battle plans only (taken whether or not its side is
+    asked) must answer a packet newer than its side's last file, so a replay, or an older
+    plan arriving late, is refused; it is recorded as a battle plan, not as the decision
+    pending."""
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
+    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
+            cwd=tmp_path))  # fmt: skip
+
+    def plan(packet: int, answers: str, out: str) -> None:
+        ok(seki(alice, "play", f"g/packets/{packet:06d}-ishida.txt", "--key", "alice", "--plan",
+                "--choose", answers, "--out", out, cwd=tmp_path))  # fmt: skip
+
+    ok(seki(alice, "play", "g/packets/000001-ishida.txt", "--key", "alice", "--choose", "1",
+            "--out", "bid.txt", cwd=tmp_path))  # fmt: skip
+    ok(seki(ref, "adjudicate", "g", "bid.txt", "--key", "ref", cwd=tmp_path))
+    plan(2, "2,2,1,1,1,1,1", "old.txt")  # signed now, delivered late
+    plan(2, "2,3,1,1,1,1,1", "p1.txt")
+    out = ok(seki(ref, "adjudicate", "g", "p1.txt", "--key", "ref", cwd=tmp_path))
+    assert "record 3: week 1 turn A: ishida battle plan" in out
+    again = seki(ref, "adjudicate", "g", "p1.txt", "--key", "ref", cwd=tmp_path)
+    assert again.returncode == 1 and "stale" in again.stdout + again.stderr
+    late = seki(ref, "adjudicate", "g", "old.txt", "--key", "ref", cwd=tmp_path)
+    assert late.returncode == 1 and "stale" in late.stdout + late.stderr
+    plan(3, "1,1,1,1,1,1", "p2.txt")
+    assert "record 4" in ok(seki(ref, "adjudicate", "g", "p2.txt", "--key", "ref", cwd=tmp_path))
+    ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
+    ok(seki(ref, "verify", "g", cwd=tmp_path))

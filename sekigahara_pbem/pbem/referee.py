@@ -159,16 +159,13 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     if turn.side not in asked and not free:
         waiting = ", ".join(sorted(asked)) or "nobody (the game is over)"
         raise Refused(f"{name}: no decision is asked of {turn.side} now; waiting for {waiting}")
-    oldest = 1 if free else asked[turn.side]
-    if not oldest <= turn.answers <= seq:
-        raise Refused(
-            f"{name}: answers: {turn.answers} is stale or unknown; {turn.side} was asked in "
-            f"packet {oldest} (the latest is {seq})"
-        )
+    problem = steps.stale(turn, asked, seq, _answered(game, turn.side))
+    if problem is not None:
+        raise Refused(f"{name}: {problem}")
     step = steps.turn_step(
         game.comp, state, turn, name, game.definition.deadlines, record.body.get("clock", {})
     )
-    label = _turn_label(state, turn.side, step)
+    label = _turn_label(state, turn.side, step, free)
     new_seq = seq + 1
     path = game.gd.turn(new_seq, turn.side)
     write_atomic(path, text)
@@ -180,6 +177,15 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     return f"record {new_seq}: {label} ({len(turn.actions)} action(s)){note}"
 
 
+def _answered(game: Game, side: str) -> int | None:
+    """The packet the side's last accepted turn file answered (None before its first)."""
+    files = sorted((game.gd.root / "turns").glob(f"*-{side}.txt"))
+    if not files:
+        return None
+    last = turns.parse(game.definition, docs.read_capped(files[-1]), str(files[-1]))
+    return last.answers
+
+
 def _current(game: Game, name: str) -> tuple[chain.Record, dict]:
     now_at = current(game)
     if now_at is None:
@@ -187,11 +193,13 @@ def _current(game: Game, name: str) -> tuple[chain.Record, dict]:
     return now_at
 
 
-def _turn_label(state: dict, side: str, step: steps.Step) -> str:
+def _turn_label(state: dict, side: str, step: steps.Step, free: bool) -> str:
     if step.extended:
         return f"extension for {side}"
     if step.state["result"] is not None and step.state["result"].get("how") == "resignation":
         return f"{side} resigned"
+    if free:  # battle plans only: not the pending decision's answer (issue 19)
+        return f"week {state['week']} turn {state['turn']}: {side} battle plan"
     return _label(state, side)
 
 

@@ -151,6 +151,7 @@ class _Replay:
         self.states: dict[int, dict] = {}
         self._extended: str | None = None  # who asked for an extension in this record
         self.prev, self.asked, self.clock = definition.hash, {}, {}
+        self.answered: dict[str, int] = {}  # side -> the packet its last file answered
         self.previous_root, self.previous_body, self.time = None, {}, None
 
     def record(self, seq: int, player_joins: dict, report: Report) -> None:
@@ -223,9 +224,10 @@ class _Replay:
             raise Discrepancy(f"{where}: unknown kind {kind!r}")
         turn, turn_text = _turn(self.gd, self.definition, where, body, seq)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
-        oldest = 1 if steps.anytime(turn) else self.asked.get(turn.side, seq)
-        if not oldest <= turn.answers < seq:
-            raise Discrepancy(f"{where}: the turn file's answers ({turn.answers}) is stale")
+        problem = steps.stale(turn, self.asked, seq - 1, self.answered.get(turn.side))
+        if problem is not None or (turn.side not in self.asked and not steps.anytime(turn)):
+            raise Discrepancy(f"{where}: the turn file's {problem or 'side was not asked'}")
+        self.answered[turn.side] = turn.answers
         report.turn_files += 1
         if turn.actions == [steps.EXTENSION]:
             self._extended = turn.side

@@ -67,6 +67,8 @@ def inflate(data: bytes, where: str, limit: int = MAX_INFLATED) -> bytes:
         raise DocumentError(where, f"inflates to more than {limit} bytes")
     if not inflater.eof:
         raise DocumentError(where, "compressed data cut short")
+    if inflater.unused_data.strip(b"\0"):  # zero padding may follow the stream, nothing else
+        raise DocumentError(where, "data after the compressed stream")
     return out
 
 

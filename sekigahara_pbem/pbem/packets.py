@@ -25,6 +25,8 @@ from .game import Definition, tool_version
 
 PACKET_FORMAT = "seki-packet/1"
 SECTION_FORMAT = "seki-packet-section/1"
+PAD = 1024  # sealed sections are padded to a multiple of this
+SEALED_ROOM = 512  # more than any sealed decision adds, compressed (a half-hand discard)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def build(
         "events": [redact_event(e, side) for e in events],
         "options": options(state, comp, side),
     }
-    plain = zlib.compress(json.dumps(section, sort_keys=True, ensure_ascii=False).encode(), 9)
+    plain = _padded(section)
     token = sealing.seal_text(
         plain, definition.players[side].encryption, _context(definition, seq, side)
     )
@@ -77,6 +79,24 @@ def build(
         "section": docs.wrap(token),
     }
     return signing.sign(docs.dump(body), referee)
+
+
+def _compressed(section: dict) -> bytes:
+    return zlib.compress(json.dumps(section, sort_keys=True, ensure_ascii=False).encode(), 9)
+
+
+def _padded(section: dict) -> bytes:
+    """The compressed section, padded with zero bytes (after the zlib stream, which ends
+    by itself) to a size that does not depend on the side's sealed decision (issue 19):
+    the length of the same section with that decision left out, plus room for any
+    decision, rounded up to PAD. Otherwise the public length of a packet could tell
+    which card was bid."""
+    blank = {**section, "view": {**section["view"], "own": {**section["view"]["own"]}}}
+    blank["view"]["own"]["sealed"] = None
+    size = -(-(len(_compressed(blank)) + SEALED_ROOM) // PAD) * PAD
+    plain = _compressed(section)
+    size = max(size, -(-len(plain) // PAD) * PAD)
+    return plain + b"\0" * (size - len(plain))
 
 
 def open_packet(definition: Definition, text: str, identity: Identity, where: str) -> Packet:

@@ -1,0 +1,58 @@
+"""Sizes are no side channel (issue 19): packets' sealed sections are padded, so for a
+sealed decision (a bid, 6.3; a half-hand discard, 6.2) every legal choice yields packets
+of the same public size, for the side that chose and for its opponent."""
+
+from __future__ import annotations
+
+import pytest
+
+from sekigahara_pbem.component_files import components_hash
+from sekigahara_pbem.crypto.keys import generate
+from sekigahara_pbem.pbem import game, packets
+from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.engine import apply
+from sekigahara_pbem.rules.options import options
+from sekigahara_pbem.rules.vocab import BID, DISCARD, SIDES
+from sekigahara_pbem.selfplay import playout
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    referee = generate("referee")
+    players = {"ishida": generate("alice").public, "tokugawa": generate("bob").public}
+    root = tmp_path_factory.mktemp("sizes") / "g"
+    definition = game.create(root, "g", referee, players, components_hash(), {},
+                             "2026-11-22T00:00:00Z")  # fmt: skip
+    return definition, referee
+
+
+def _sealed_positions(comp, seed: int) -> list[tuple[dict, str]]:
+    found = []
+
+    def keep(before, after, side, action, events):
+        if before["step"] in (BID, DISCARD) and len(found) < 6:
+            found.append((before, side))
+
+    playout(comp, seed, on_step=keep, plans=False)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_choice_of_a_sealed_decision_gives_packets_of_one_size(comp, table, seed):
+    definition, referee = table
+    chooser = rng.new(f"{seed + 3:032x}")
+    checked = 0
+    for state, side in _sealed_positions(comp, seed):
+        choices = options(state, comp, side)
+        if len(choices) > 12:
+            choices = [choices[rng.below(chooser, len(choices))] for _ in range(12)]
+        sizes = set()
+        for choice in choices:
+            after, events = apply(state, comp, side, choice)
+            if after["step"] == state["step"] and side in after["sealed"]:  # still sealed
+                built = [packets.build(definition, referee, comp, 5, "0" * 64, after, events, s, {})
+                         for s in SIDES]  # fmt: skip
+                sizes.add(tuple(len(p) for p in built))
+        assert len(sizes) <= 1, sizes
+        checked += len(choices)
+    assert checked

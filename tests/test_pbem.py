@@ -155,9 +155,13 @@ def test_refused_inputs_leave_the_game_unchanged_and_are_kept(tmp_path):
         assert not outcome.accepted, name
         assert "\n" not in outcome.message
         assert sorted(p.name for p in (root / "records").iterdir()) == before, name
-    assert len(list((root / "rejected").glob("*.reason"))) == len(bad)
-    reason = (root / "rejected" / "0004-illegal.reason").read_text()
-    assert "6.3" in reason
+    assert len(list((root / "rejected").glob("*.sealed"))) == len(bad)
+    sealed = (root / "rejected" / "0004-illegal.sealed").read_text()
+    assert "no-such-card" not in sealed  # kept sealed: the public archive shows nothing
+    definition = game.load(GameDir(root))
+    secrets = game.open_secrets(GameDir(root), definition, ids["ref"])
+    name, reason, data = chain.open_rejected(definition, secrets.state_key, sealed)
+    assert name == "illegal" and "6.3" in reason and data == bad["illegal"]
     (ok,) = referee.adjudicate(root, ids["ref"], [("good", good)], NOW)
     assert ok.accepted, ok.message
     (replayed,) = referee.adjudicate(root, ids["ref"], [("again", good)], NOW)

@@ -49,7 +49,8 @@ def test_a_game_by_hand(tmp_path):
             "--key", "alice", cwd=tmp_path))  # fmt: skip
     ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
             "--key", "alice", cwd=tmp_path))  # fmt: skip
-    assert "components: " in (tmp_path / "bid.signed.txt").read_text()
+    signed = (tmp_path / "bid.signed.txt").read_text()
+    assert "format: seki-sealed-turn/1" in signed and card not in signed  # sealed, bid unseen
     assert "record 2" in ok(seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref",
                                  cwd=tmp_path))  # fmt: skip
     again = seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref", cwd=tmp_path)
@@ -217,3 +218,49 @@ def test_a_battle_plan_file_is_taken_once_and_never_over_a_newer_one(tmp_path):
     assert "record 4" in ok(seki(ref, "adjudicate", "g", "p2.txt", "--key", "ref", cwd=tmp_path))
     ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
     ok(seki(ref, "verify", "g", cwd=tmp_path))
+
+
+def test_nothing_hidden_sits_in_clear_in_the_game_directory_or_its_history(tmp_path):
+    """Issue 11: after a sealed bid and a refused file that names a card of the hand, no
+    file of the game directory (turns, rejected inputs, records, packets, the public state)
+    nor any commit of its git history shows the bid or the hand before the bids are
+    revealed; the referee (and, after the reveal, anyone) can still open them."""
+    import subprocess
+
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
+    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
+            cwd=tmp_path))  # fmt: skip
+    shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
+    hand = [c.split(" (")[0].strip() for c in
+            shown.split("Hand (")[1].split("\n")[0].split(": ", 1)[1].split("; ")]  # fmt: skip
+    (tmp_path / "t.yaml").write_text(
+        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
+        f"actions:\n  - {{type: bid, card: {hand[0]}, note: {hand[1]}}}\n"
+    )
+    from sekigahara_pbem.crypto import signing
+    from sekigahara_pbem.crypto.keystore import read_identity
+
+    wrong = signing.sign((tmp_path / "t.yaml").read_text(), read_identity(alice / "alice.identity"))
+    (tmp_path / "wrong.txt").write_text(wrong.replace(f"card: {hand[0]}", "card: nonsense"))
+    seki(ref, "adjudicate", "g", "wrong.txt", "--key", "ref", cwd=tmp_path)  # refused
+    ok(seki(alice, "play", "g/packets/000001-ishida.txt", "--key", "alice", "--choose", "1",
+            "--out", "bid.txt", cwd=tmp_path))  # fmt: skip
+    ok(seki(ref, "adjudicate", "g", "bid.txt", "--key", "ref", cwd=tmp_path))
+    game = tmp_path / "g"
+    files = [p for p in game.rglob("*") if p.is_file() and ".git" not in p.parts
+             and "referee" not in p.parts]  # fmt: skip
+    history = subprocess.run(["git", "-C", str(game), "log", "-p", "--all"],
+                             capture_output=True, text=True).stdout  # fmt: skip
+    assert (game / "rejected").is_dir() and len(history) > 10_000
+    for card in hand:
+        for path in files:
+            assert card not in path.read_text(errors="replace"), (card, path)
+        assert card not in history, card
+        assert card not in (tmp_path / "bid.txt").read_text()  # what crossed the mail

@@ -58,6 +58,20 @@ def _script(table, name, packet, seed, monkeypatch, plan=False) -> tuple[str, li
     return playscript.script(pairs), actions
 
 
+def _unsealed(table: Table, game: Path, text: str):
+    """The turn a sealed turn file holds, opened as the referee opens it."""
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.pbem import game as games
+    from sekigahara_pbem.pbem import turns
+    from sekigahara_pbem.pbem.store import GameDir
+
+    assert turns.is_sealed(text) and "actions" not in text  # nothing in the clear
+    referee = read_identity(table.root / "ref" / "ref.identity")
+    definition = games.load(GameDir(game))
+    secrets = games.open_secrets(GameDir(game), definition, referee)
+    return turns.parse(definition, turns.unseal(definition, text, secrets.state_key, "t"), "t")
+
+
 def _fixed_seeds(monkeypatch, game_seed: int) -> None:
     """The parties' seeds fixed (in play they come from the operating system)."""
     import hashlib
@@ -93,10 +107,7 @@ def test_week_one_played_with_seki_play_alone(tmp_path, monkeypatch, game_seed):
         shown = table.seki(name, "play", "--from", str(game / "packets"), "--key", name,
                            "--choose", script, "--out", str(out), *plan)  # fmt: skip
         assert "YOUR DECISION" in shown and "wrote" in shown
-        signed = yaml.safe_load(
-            out.read_text().split("-----BEGIN SEKI SIGNATURE")[0].split("\n", 1)[1]
-        )
-        assert signed["actions"] == actions
+        assert _unsealed(table, game, out.read_text()).actions == actions
         moves += sum(a["type"] == "move" for a in actions)
         done = table.seki("ref", "adjudicate", str(game), str(out), "--key", "ref")
         assert "REFUSED" not in done and f"record {seq + 1}" in done, done
@@ -142,7 +153,7 @@ def test_a_bid_answered_key_by_key_in_a_real_terminal(tmp_path):
     child.close()
     assert child.exitstatus == 0
     signed = (tmp_path / "turn-g-1-ishida.signed.txt").read_text()
-    assert "type: bid" in signed
+    assert _unsealed(table, game, signed).actions[0]["type"] == "bid"
     done = table.seki("ref", "adjudicate", str(game), str(tmp_path / "turn-g-1-ishida.signed.txt"),
                       "--key", "ref")  # fmt: skip
     assert "accepted record 2" in done

@@ -45,7 +45,7 @@ def turn(
         body = turns.body(definition.game_id, opened.side, opened.seq, actions)
         name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
         out = out or Path(name)
-        write_new(out, signing.sign(body, identity))
+        write_new(out, turns.seal(definition, signing.sign(body, identity), identity))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     kinds = ", ".join(a["type"] for a in actions)

@@ -90,10 +90,12 @@ def sign(
     out: Annotated[Path | None, typer.Option(help="Default: FILE with .signed.txt")] = None,
 ) -> None:
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
-    only if it passes, sign it with your key, ready to mail."""
+    only if it passes, sign it with your key and seal it for the referee's eyes only,
+    ready to mail."""
     from ..crypto import signing
     from ..pbem.checking import problems_with, stamped
     from ..pbem.store import write_atomic
+    from ..pbem.turns import seal
 
     try:
         definition, turn = _body(file)
@@ -109,7 +111,7 @@ def sign(
         if problems:
             raise ValueError(f"{len(problems)} problem(s); not signed")
         out = out or file.with_name(file.stem + ".signed.txt")
-        write_atomic(out, signing.sign(stamped(turn.text), identity))
+        write_atomic(out, seal(definition, signing.sign(stamped(turn.text), identity), identity))
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     typer.echo(f"wrote {out}: mail it to the referee")
@@ -118,12 +120,13 @@ def sign(
 def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
     from ..crypto import signing
     from ..pbem import turns
+    from ..pbem.turns import seal
 
     identity = load_identity(key)
     definition, opened = open_own_packet(packet, identity)
     body = turns.body(definition.game_id, opened.side, opened.seq, actions)
     out = out or Path(f"{what}-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-    write_new(out, signing.sign(body, identity))
+    write_new(out, seal(definition, signing.sign(body, identity), identity))
     return out
 
 

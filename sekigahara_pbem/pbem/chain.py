@@ -8,6 +8,7 @@ events, what the game waits for and since which record each side has been asked.
 
 from __future__ import annotations
 
+import base64
 import json
 import zlib
 from dataclasses import dataclass
@@ -51,6 +52,24 @@ def seal_state(definition: Definition, seq: int, state: dict) -> str:
     return docs.wrap(
         sealing.seal_text(plain, definition.state_key, _state_context(definition, seq))
     )
+
+
+def seal_rejected(definition: Definition, name: str, data: bytes, reason: str) -> str:
+    """A refused input and the reason, sealed to the state key (issue 11): kept, so
+    nothing a player sent is lost, but readable only by the referee until the reveal (a
+    refused order, and its reason, may name what only its sender may know). Padded to
+    1 KiB, so the size says little."""
+    plain = json.dumps({"name": name, "reason": reason, "data": base64.b64encode(data).decode()})
+    padded = plain.encode() + b" " * (-len(plain.encode()) % 1024)
+    context = sealing.SealContext(definition.game_id, 0, STATE_RECIPIENT, "rejected")
+    return docs.wrap(sealing.seal_text(padded, definition.state_key, context))
+
+
+def open_rejected(definition: Definition, key, text: str) -> tuple[str, str, bytes]:
+    """(the input's name, the reason it was refused, its bytes) of a sealed refusal."""
+    context = sealing.SealContext(definition.game_id, 0, STATE_RECIPIENT, "rejected")
+    kept = json.loads(sealing.open_text(docs.unwrap(text), key, context))
+    return kept["name"], kept["reason"], base64.b64decode(kept["data"])
 
 
 def open_state(definition: Definition, secrets: Secrets, seq: int, text: str) -> dict:

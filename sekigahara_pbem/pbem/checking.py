@@ -80,15 +80,15 @@ def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[st
 
 def signed_turn(definition: Definition, packet: Packet, actions: list[dict], identity) -> str:
     """A signed turn file answering `packet` with `actions`, checked as `seki turn sign`
-    checks one (ValueError naming the first problem)."""
+    checks one (ValueError naming the first problem), and sealed for the referee."""
     from ..crypto import signing
-    from .turns import body, parse_body
+    from .turns import body, parse_body, seal
 
     text = body(definition.game_id, packet.side, packet.seq, actions)
     problems = problems_with(definition, parse_body(definition, text, "turn"), packet)
     if problems:
         raise ValueError(f"the turn does not check: {problems[0]}")
-    return signing.sign(text, identity)
+    return seal(definition, signing.sign(text, identity), identity)
 
 
 def stamped(text: str) -> str:

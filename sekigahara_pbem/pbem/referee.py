@@ -1,6 +1,7 @@
 """The referee's adjudication: accept joins and turn files, apply them with the engine, and
 write one record, sealed state and pair of packets per accepted input, each step one git
-commit. Refused inputs are kept under rejected/ with the reason; the game is unchanged.
+commit. Refused inputs are kept under rejected/ with the reason, sealed to the state key
+(a refusal may quote what only its sender may know); the game is unchanged.
 
 Adjudication loads the last sealed state, never replays from genesis, so its cost does not
 grow with the length of the game.
@@ -83,7 +84,9 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
             try:
                 message = _one(game, name, data, now)
             except ValueError as exc:  # bad documents, signatures, seals, orders: refused
-                kept = game.gd.reject(name, data, str(exc))
+                kept = game.gd.reject(
+                    name, chain.seal_rejected(game.definition, name, data, str(exc))
+                )
                 outcomes.append(Outcome(name, False, f"{exc} (kept as {kept.name})"))
                 git_commit(root, f"rejected {name}")
                 continue
@@ -151,6 +154,10 @@ def _start(game: Game, now: str) -> None:
 
 
 def _turn(game: Game, name: str, text: str, now: str) -> str:
+    if turns.is_sealed(text):  # sealed by its player: opened here, kept as it came
+        sealed, text = text, turns.unseal(game.definition, text, game.secrets.state_key, name)
+    else:  # a turn file that came unsealed is sealed at rest by the referee
+        sealed = turns.seal(game.definition, text, game.referee)
     turn = turns.parse(game.definition, text, name)
     record, state = _current(game, name)
     seq = record.seq
@@ -159,7 +166,7 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     if turn.side not in asked and not free:
         waiting = ", ".join(sorted(asked)) or "nobody (the game is over)"
         raise Refused(f"{name}: no decision is asked of {turn.side} now; waiting for {waiting}")
-    problem = steps.stale(turn, asked, seq, _answered(game, turn.side))
+    problem = steps.stale(turn.side, turn.answers, free, asked, seq, _answered(game, turn.side))
     if problem is not None:
         raise Refused(f"{name}: {problem}")
     step = steps.turn_step(
@@ -168,8 +175,8 @@ def _turn(game: Game, name: str, text: str, now: str) -> str:
     label = _turn_label(state, turn.side, step, free)
     new_seq = seq + 1
     path = game.gd.turn(new_seq, turn.side)
-    write_atomic(path, text)
-    inputs = [{"file": f"turns/{path.name}", "sha256": docs.sha256(text)}]
+    write_atomic(path, sealed)
+    inputs = [{"file": f"turns/{path.name}", "sha256": docs.sha256(sealed)}]
     _write(game, record, state, step, inputs, label, now)
     note = ""
     if turn.tool and turn.tool != tool_version():
@@ -182,8 +189,16 @@ def _answered(game: Game, side: str) -> int | None:
     files = sorted((game.gd.root / "turns").glob(f"*-{side}.txt"))
     if not files:
         return None
-    last = turns.parse(game.definition, docs.read_capped(files[-1]), str(files[-1]))
-    return last.answers
+    return read_turn(game, files[-1]).answers
+
+
+def read_turn(game: Game, path: Path) -> turns.Turn:
+    """An accepted turn file from turns/: sealed (opened with the game's state key) or,
+    in games from before sealing, clear."""
+    text = docs.read_capped(path)
+    if turns.is_sealed(text):
+        text = turns.unseal(game.definition, text, game.secrets.state_key, str(path))
+    return turns.parse(game.definition, text, str(path))
 
 
 def _current(game: Game, name: str) -> tuple[chain.Record, dict]:
@@ -308,7 +323,7 @@ def replayed_events(game: Game, seq: int) -> list:
     if body.get("kind") == "takeback":
         return []
     path = game.gd.root / body["inputs"][0]["file"]
-    turn = turns.parse(game.definition, path.read_text(encoding="utf-8"), str(path))
+    turn = read_turn(game, path)
     previous = chain.read_record(game.gd, game.definition, seq - 1)
     return steps.turn_step(
         game.comp, before, turn, str(path), game.definition.deadlines,

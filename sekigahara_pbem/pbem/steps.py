@@ -15,9 +15,8 @@ from ..rules.defaults import passive_action
 from ..rules.engine import apply, pending
 from ..rules.vocab import Malformed, RuleViolation
 from . import clock as clocks
-from .turns import Turn
+from .turns import EXTENSION, Turn
 
-EXTENSION = {"type": "extension"}
 ANYTIME = ("resign", "plan")  # engine actions a side may send when nothing is asked of it
 MAX_POLICY_ACTIONS = 200
 
@@ -40,25 +39,28 @@ def anytime(turn: Turn) -> bool:
     return all(a.get("type") in ANYTIME for a in turn.actions)
 
 
-def stale(turn: Turn, asked: dict, latest: int, answered: int | None) -> str | None:
+def stale(
+    side: str, answers: int, free: bool, asked: dict, latest: int, answered: int | None
+) -> str | None:
     """Why the packet a turn file answers cannot be taken, or None; the referee and
-    `verify` both ask this, so they cannot disagree. `asked`: for each side asked now, the
+    `verify` both ask this, so they cannot disagree. `free`: a file of battle plans or
+    resignation only; `asked`: for each side asked now, the
     record it was asked at; `latest`: the last record; `answered`: the packet the side's
     last accepted file answered. A file for the decision asked answers a packet from the
     one that asked it to the latest. A file of battle plans or a resignation, taken
     whether or not its side is asked, must answer a packet newer than any its side has
     answered, so it is taken once only, and an older plan cannot come back (by replay or
     by a late mail) over a newer one."""
-    if anytime(turn):
+    if free:
         oldest = (answered or 0) + 1
-    elif turn.side in asked:
-        oldest = asked[turn.side]
+    elif side in asked:
+        oldest = asked[side]
     else:
         return None
-    if oldest <= turn.answers <= latest:
+    if oldest <= answers <= latest:
         return None
     return (
-        f"answers: {turn.answers} is stale or unknown; {turn.side} must answer a packet from "
+        f"answers: {answers} is stale or unknown; {side} must answer a packet from "
         f"{oldest} to {latest} (the latest)"
     )
 

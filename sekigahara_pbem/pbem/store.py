@@ -12,7 +12,7 @@ Layout (docs/protocol.md):
   requests/<seq>-takeback-<side>.txt, <seq>-consent-<side>.txt
                               takeback requests and their answers (pbem/takebacks.py)
   public/state.yaml           the public view now (also hashed in the last record)
-  rejected/<n>-<name>         refused inputs, kept, with <n>-<name>.reason
+  rejected/<n>-<name>.sealed  refused inputs with the reason, sealed to the state key
   reveal.txt                  after the game: seeds and the state key, signed
 
 The last record is the current state: everything for seq N is written before
@@ -104,15 +104,15 @@ class GameDir:
         if not self.definition.is_file():
             raise StoreError(f"{self.root} is not a game directory (no game.txt)")
 
-    def reject(self, name: str, data: bytes, reason: str) -> Path:
-        """Keep a refused input with the reason, so nothing a player sent is lost."""
+    def reject(self, name: str, sealed: str) -> Path:
+        """Keep a refused input with the reason (sealed, pbem/chain.seal_rejected), so
+        nothing a player sent is lost."""
         folder = self.root / "rejected"
         folder.mkdir(parents=True, exist_ok=True)
-        n = len([p for p in folder.iterdir() if not p.name.endswith(".reason")]) + 1
+        n = len(list(folder.iterdir())) + 1
         safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:60] or "input"
-        path = folder / f"{n:04d}-{safe}"
-        write_atomic(path, data)
-        write_atomic(path.with_name(path.name + ".reason"), (reason + "\n").encode("utf-8"))
+        path = folder / f"{n:04d}-{safe}.sealed"
+        write_atomic(path, sealed)
         return path
 
 

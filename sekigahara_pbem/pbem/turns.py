@@ -12,20 +12,43 @@ The actions are applied in order, each while it is that side's decision; one fil
 carry everything a side decides before the opponent must answer (a whole movement phase).
 `answers` makes a stale or replayed file detectable: it must not be older than the packet
 that first asked the side's current decision.
+
+A turn file travels and rests **sealed** (issue 11): the signed file is sealed to the
+game's state key (published only by the reveal) inside an envelope that names, in the
+clear, only what the records make public — game, side, the packet answered, and whether
+it is a file of battle plans or resignation only (`anytime`) or an extension request —
+and that is signed by its player (or, for a file that reached the referee unsealed, by
+the referee, who seals it at rest). Mail servers, the game repository and spectators
+see no order before the reveal; `verify` opens them with it.
+
+    format: seki-sealed-turn/1
+    game: <game id>
+    side: ishida | tokugawa
+    answers: <seq>
+    anytime: false
+    extension: false
+    sealed: <the signed turn file, sealed, padded to a multiple of 1 KiB>
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
 from ..component_files import components_hash
-from ..crypto import signing
+from ..crypto import sealing, signing
+from ..crypto.keys import Identity, PublicKey
+from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
 from . import documents as docs
 from .game import Definition, tool_version
 
 TURN_FORMAT = "seki-turn/1"
+SEALED_FORMAT = "seki-sealed-turn/1"
 MAX_ACTIONS = 200
+PAD = 1024
+EXTENSION = {"type": "extension"}  # a request for more time (pbem/clock.py)
 
 
 @dataclass(frozen=True)
@@ -94,3 +117,97 @@ def parse(definition: Definition, text: str, where: str) -> Turn:
             f"{where}: side", f"signed by {verified.signer.name}, who does not play {turn.side}"
         )
     return Turn(turn.side, turn.answers, turn.actions, text, turn.tool)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What a sealed turn file says in the clear, and who signed it."""
+
+    side: str
+    answers: int
+    anytime: bool
+    extension: bool
+    signer: PublicKey
+    body: dict
+
+
+def shown(turn: Turn, definition: Definition) -> Envelope:
+    """What an envelope would show of a clear turn file (archives from before sealing)."""
+    return Envelope(
+        turn.side,
+        turn.answers,
+        all(a.get("type") in ANYTIME for a in turn.actions),
+        turn.actions == [EXTENSION],
+        definition.players[turn.side],
+        {},
+    )
+
+
+def _context(definition: Definition, side: str, answers: int) -> sealing.SealContext:
+    return sealing.SealContext(definition.game_id, answers, "referee-turns", f"turn-{side}")
+
+
+def is_sealed(text: str) -> bool:
+    return f"format: {SEALED_FORMAT}" in text[:400]
+
+
+def seal(definition: Definition, signed: str, signer: Identity) -> str:
+    """The signed turn file `signed`, sealed to the game's state key in an envelope signed
+    by `signer` (its player, or the referee sealing it at rest)."""
+    turn = parse(definition, signed, "turn file")
+    padded = signed.encode("utf-8")
+    padded += b"\n" * (-len(padded) % PAD)  # blank lines after the document: ignored
+    token = sealing.seal_text(
+        padded, definition.state_key, _context(definition, turn.side, turn.answers)
+    )
+    body = {
+        "format": SEALED_FORMAT,
+        "game": definition.game_id,
+        "side": turn.side,
+        "answers": turn.answers,
+        "anytime": shown(turn, definition).anytime,
+        "extension": shown(turn, definition).extension,
+        "sealed": docs.wrap(token),
+    }
+    return signing.sign(docs.dump(body), signer)
+
+
+def envelope(definition: Definition, text: str, where: str) -> Envelope:
+    """A sealed turn file's public part, checked: signed by the player of its side or by
+    the referee."""
+    verified = signing.verify(text, [*definition.players.values(), definition.referee])
+    body = docs.load(verified.body, where, SEALED_FORMAT)
+    if docs.field(body, "game", str, where) != definition.game_id:
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+    side = docs.field(body, "side", str, where)
+    if side not in SIDES:
+        raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
+    if verified.signer not in (definition.players[side], definition.referee):
+        raise docs.DocumentError(
+            f"{where}: side", f"sealed by {verified.signer.name}, not by {side}"
+        )
+    return Envelope(
+        side,
+        docs.field(body, "answers", int, where),
+        docs.field(body, "anytime", bool, where),
+        docs.field(body, "extension", bool, where),
+        verified.signer,
+        body,
+    )
+
+
+def unseal(definition: Definition, text: str, state_key: X25519PrivateKey, where: str) -> str:
+    """The signed turn file inside a sealed one, checked against its envelope."""
+    env = envelope(definition, text, where)
+    token = docs.unwrap(docs.field(env.body, "sealed", str, where))
+    plain = sealing.open_text(token, state_key, _context(definition, env.side, env.answers))
+    inner = plain.decode("utf-8", errors="replace")
+    said = shown(parse(definition, inner, where), definition)
+    if (said.side, said.answers, said.anytime, said.extension) != (
+        env.side,
+        env.answers,
+        env.anytime,
+        env.extension,
+    ):
+        raise docs.DocumentError(where, "the envelope does not describe the turn file it seals")
+    return inner

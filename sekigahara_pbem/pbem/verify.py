@@ -222,16 +222,19 @@ class _Replay:
             return self._takeback(where, seq, body)
         if kind is not None:
             raise Discrepancy(f"{where}: unknown kind {kind!r}")
-        turn, turn_text = _turn(self.gd, self.definition, where, body, seq)
+        key = self.secrets.state_key if self.secrets else None
+        shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
-        problem = steps.stale(turn, self.asked, seq - 1, self.answered.get(turn.side))
-        if problem is not None or (turn.side not in self.asked and not steps.anytime(turn)):
+        side = shown.side
+        answered = self.answered.get(side)
+        problem = steps.stale(side, shown.answers, shown.anytime, self.asked, seq - 1, answered)
+        if problem is not None or (side not in self.asked and not shown.anytime):
             raise Discrepancy(f"{where}: the turn file's {problem or 'side was not asked'}")
-        self.answered[turn.side] = turn.answers
+        self.answered[side] = shown.answers
         report.turn_files += 1
-        if turn.actions == [steps.EXTENSION]:
-            self._extended = turn.side
-        if self.state is None:
+        if shown.extension:
+            self._extended = side
+        if self.state is None or turn is None:
             return None
         try:
             return steps.turn_step(
@@ -334,7 +337,9 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
     return seeds, secrets, pin
 
 
-def _turn(gd: GameDir, definition: Definition, where: str, body: dict, seq: int):
+def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
+    """A record's turn file: what it shows in the clear (a sealed file's envelope), the
+    turn itself once the state key is revealed (or for a clear file), and its text."""
     inputs = body.get("inputs") or []
     if len(inputs) != 1 or not isinstance(inputs[0], dict):
         raise Discrepancy(f"{where}: expected one input")
@@ -343,11 +348,17 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, seq: int)
     if path.parent.name != "turns" or not path.is_file():
         raise Discrepancy(f"{where}: input {name} is missing")
     try:
-        text = path.read_text(encoding="utf-8")
-        turn = turns.parse(definition, text, name)
+        text = docs.read_capped(path)
+        if not turns.is_sealed(text):  # archives from before turn files were sealed
+            turn = turns.parse(definition, text, name)
+            return turns.shown(turn, definition), turn, text
+        shown = turns.envelope(definition, text, name)
+        if key is None:
+            return shown, None, text
+        turn = turns.parse(definition, turns.unseal(definition, text, key, name), name)
     except ValueError as exc:
         raise Discrepancy(f"{name}: {exc}") from None
-    return turn, text
+    return shown, turn, text
 
 
 def _check_openings(where: str, body: dict, previous_root: str | None) -> None:

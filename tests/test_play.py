@@ -121,7 +121,9 @@ def test_week_one_played_with_seki_play_alone(tmp_path, monkeypatch, game_seed):
     seq = max(int(p.name[:6]) for p in (game / "records").glob("*.txt"))
     script, _ = _script(table, name, game / "packets" / f"{seq:06d}-{side}.txt", 0, monkeypatch)
     table.seki(name, "play", *packets, "--choose", script, "--out", str(tmp_path / "d.txt"))
-    again = table.seki(name, "play", *packets, "--choose", "1", code=1)
+    again = table.seki(
+        name, "play", *packets, "--choose", "1", "--out", str(tmp_path / "x"), code=1
+    )
     assert "no unanswered packet" in again  # the newest one was answered
 
 

@@ -286,8 +286,12 @@ def test_demo_bots_file_plans_through_the_real_files(tmp_path):
     definition = game.load(gd)
     bodies = [chain.read_record(gd, definition, s).body for s in range(2, gd.last_seq() + 1)]
     assert any(e["type"] == "by_plan" for b in bodies for e in b["events"])
-    filed = [p for p in (gd.root / "turns").iterdir() if "type: plan" in p.read_text()]
-    assert filed
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.pbem import referee
+
+    opened = referee.open_game(gd.root, read_identity(tmp_path / "keys" / "referee.identity"))
+    turns = [referee.read_turn(opened, p) for p in (gd.root / "turns").iterdir()]
+    assert any(a["type"] == "plan" for t in turns for a in t.actions)  # sealed at rest
 
 
 def test_the_documented_example_plan_is_well_formed(comp):

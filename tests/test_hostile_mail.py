@@ -11,6 +11,7 @@ import base64
 import mailbox
 from email import message_from_bytes
 from email.policy import default
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -59,7 +60,8 @@ HOSTILE = [
 ]  # fmt: skip
 
 
-def test_one_pass_survives_every_hostile_mail_and_accepts_the_turn(tmp_path):
+def _started(tmp_path: Path):
+    """A game with mail addresses, both players joined: the CLI runner and the game."""
     runner = CliRunner()
 
     def seki(who: str, *args: str, code: int = 0) -> str:
@@ -78,6 +80,11 @@ def test_one_pass_survives_every_hostile_mail_and_accepts_the_turn(tmp_path):
     seki("alice", "join", str(game / "game.txt"), "--key", "alice", "--out", str(joins[0]))
     seki("bob", "join", str(game / "game.txt"), "--key", "bob", "--out", str(joins[1]))
     seki("ref", "adjudicate", str(game), *map(str, joins), "--key", "ref")
+    return seki, game
+
+
+def test_one_pass_survives_every_hostile_mail_and_accepts_the_turn(tmp_path):
+    seki, game = _started(tmp_path)
     turn = tmp_path / "turn.txt"
     seki("alice", "play", str(game / "packets" / "000001-ishida.txt"), "--key", "alice",
          "--choose", "1", "--out", str(turn))  # fmt: skip
@@ -115,26 +122,9 @@ def test_a_refusal_quoting_the_hand_goes_only_into_a_note_sealed_to_the_sender(t
     from sekigahara_pbem.crypto.keystore import read_identity
     from sekigahara_pbem.pbem import turns
 
-    runner = CliRunner()
-
-    def seki(who: str, *args: str, code: int = 0) -> str:
-        result = runner.invoke(app, list(args), env={"SEKI_HOME": str(tmp_path / who)})
-        assert result.exit_code == code, result.output
-        return result.output
-
-    seki("ref", "keys", "new", "ref")
-    for name in ("alice", "bob"):
-        (tmp_path / f"{name}.pub").write_text(seki(name, "keys", "new", name))
-    game = tmp_path / "g"
-    seki("ref", "game", "new", str(game), "--key", "ref", "--ishida", str(tmp_path / "alice.pub"),
-         "--tokugawa", str(tmp_path / "bob.pub"), "--email", f"referee={REFEREE}",
-         "--email", f"ishida={ALICE}", "--email", "tokugawa=bob@seki.test")  # fmt: skip
-    joins = [tmp_path / "ja.txt", tmp_path / "jb.txt"]
-    seki("alice", "join", str(game / "game.txt"), "--key", "alice", "--out", str(joins[0]))
-    seki("bob", "join", str(game / "game.txt"), "--key", "bob", "--out", str(joins[1]))
-    seki("ref", "adjudicate", str(game), *map(str, joins), "--key", "ref")
+    seki, game = _started(tmp_path)
     alice = read_identity(tmp_path / "alice" / "alice.identity")
-    body = turns.body("g", "ishida", 1, [{"type": "bid", "card": "kobayakawa double"}])
+    body = turns.body("g", "ishida", 1, [{"type": "bid", "card": "date double"}])
     shown = seki("alice", "view", str(game / "packets" / "000001-ishida.txt"), "--key", "alice")
     hand = [c for c in shown.split("Hand (")[1].split("\n")[0].split(": ", 1)[1].split("; ")]
     hand = [c.split(" (")[0].strip() for c in hand]

@@ -24,6 +24,22 @@ def ok(done: subprocess.CompletedProcess) -> str:
     return done.stdout
 
 
+def _started(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Keys for a referee and two players, game g made, both joined, record 1 written;
+    returns their key directories."""
+    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
+    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
+    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
+    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
+    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
+    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
+            cwd=tmp_path))  # fmt: skip
+    return ref, alice, bob
+
+
 def test_a_game_by_hand(tmp_path):
     ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
     ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
@@ -150,16 +166,7 @@ def test_verify_finds_a_chain_cut_short_and_a_changed_public_state(tmp_path):
     end is reported as such."""
     import shutil
 
-    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
-    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
-    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
-    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
-    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
-            "--key", "ref", cwd=tmp_path))  # fmt: skip
-    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
-    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
-    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
-            cwd=tmp_path))  # fmt: skip
+    ref, alice, bob = _started(tmp_path)
     ok(seki(alice, "play", "--from", "g/packets", "--key", "alice", "--choose", "1",
             "--out", "bid.txt", cwd=tmp_path))  # fmt: skip
     ok(seki(ref, "adjudicate", "g", "bid.txt", "--key", "ref", cwd=tmp_path))
@@ -188,16 +195,7 @@ def test_a_battle_plan_file_is_taken_once_and_never_over_a_newer_one(tmp_path):
     asked) must answer a packet newer than its side's last file, so a replay, or an older
     plan arriving late, is refused; it is recorded as a battle plan, not as the decision
     pending."""
-    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
-    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
-    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
-    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
-    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
-            "--key", "ref", cwd=tmp_path))  # fmt: skip
-    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
-    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
-    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
-            cwd=tmp_path))  # fmt: skip
+    ref, alice, bob = _started(tmp_path)
 
     def plan(packet: int, answers: str, out: str) -> None:
         ok(seki(alice, "play", f"g/packets/{packet:06d}-ishida.txt", "--key", "alice", "--plan",
@@ -227,16 +225,7 @@ def test_nothing_hidden_sits_in_clear_in_the_game_directory_or_its_history(tmp_p
     revealed; the referee (and, after the reveal, anyone) can still open them."""
     import subprocess
 
-    ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
-    ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
-    (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
-    (tmp_path / "bob.pub").write_text(ok(seki(bob, "keys", "new", "bob", cwd=tmp_path)))
-    ok(seki(ref, "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
-            "--key", "ref", cwd=tmp_path))  # fmt: skip
-    ok(seki(alice, "join", "g/game.txt", "--key", "alice", cwd=tmp_path))
-    ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
-    ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
-            cwd=tmp_path))  # fmt: skip
+    ref, alice, bob = _started(tmp_path)
     shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
     hand = [c.split(" (")[0].strip() for c in
             shown.split("Hand (")[1].split("\n")[0].split(": ", 1)[1].split("; ")]  # fmt: skip

@@ -1,4 +1,5 @@
-"""Shared fixtures: the default component set, and one whole demo game for the session."""
+"""Shared fixtures: the default component set, one whole demo game for the session, and
+the loopback mail servers (SMTP and dovecot IMAP) for the tests that mail."""
 
 from __future__ import annotations
 
@@ -35,3 +36,24 @@ def demo(tmp_path_factory):
     assert not result.refused
     assert result.records > 100  # a game long enough to exercise combat and the weeks
     return root, result
+
+
+@pytest.fixture(scope="module")
+def servers():
+    """SMTP (aiosmtpd, STARTTLS + AUTH) and IMAP (dovecot, TLS) on 127.0.0.1, with their
+    own CA; skipped (or, with SEKI_REQUIRE_SERVERS=1, failed) without dovecot."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from mailplay import Servers
+    from mailservers import require_dovecot
+
+    require_dovecot()
+    base = Path(tempfile.mkdtemp(prefix="seki-mail-"))
+    base.chmod(0o755)  # dovecot reads the maildirs as an unprivileged user
+    try:
+        with Servers(base / "servers") as running:
+            yield running
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -6,30 +6,15 @@ and sends the closing report; `seki verify` checks both archives."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import yaml
-from mailplay import Campaign, Servers
-from mailservers import require_dovecot
+from mailplay import Campaign
 
 from sekigahara_pbem.pbem import chain, game, turns
 from sekigahara_pbem.pbem.store import GameDir
-
-
-@pytest.fixture(scope="module")
-def servers():
-    require_dovecot()
-    base = Path(tempfile.mkdtemp(prefix="seki-mail-"))
-    base.chmod(0o755)  # dovecot reads the maildirs as an unprivileged user
-    try:
-        with Servers(base / "servers") as running:
-            yield running
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def _records(root: Path) -> list[dict]:

@@ -10,15 +10,13 @@ import hashlib
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import pexpect
 import playscript
-import pytest
 import yaml
-from mailplay import Campaign, Servers, address
-from mailservers import PASSWORD, require_dovecot
+from mailplay import Campaign, address
+from mailservers import PASSWORD
 
 from sekigahara_pbem.crypto.keystore import write_identity
 from sekigahara_pbem.pbem import game, joins
@@ -26,18 +24,6 @@ from sekigahara_pbem.play import inbox, mailbox
 from sekigahara_pbem.rules.vocab import SIDES
 
 PROMPT = r"u undo, q stop\)"
-
-
-@pytest.fixture(scope="module")
-def servers():
-    require_dovecot()
-    base = Path(tempfile.mkdtemp(prefix="seki-play-mail-"))
-    base.chmod(0o755)  # dovecot reads the maildirs as an unprivileged user
-    try:
-        with Servers(base / "servers") as running:
-            yield running
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def _home(c: Campaign, side: str, root: Path) -> Path:

@@ -60,8 +60,8 @@ def play(
     ] = False,
 ) -> None:
     """Play your turn: show the packet's report, ask for your decision step by step with
-    numbered choices (every legal action can be built; u undoes), then sign the turn file,
-    ready to mail to the referee. No YAML to write."""
+    numbered choices (every legal action can be built; u undoes), then sign the turn file
+    and seal it for the referee's eyes only, ready to mail. No YAML to write."""
     from ..component_files import load_components
     from ..pbem.checking import signed_turn
     from ..play import console, inbox, mailbox
@@ -85,10 +85,7 @@ def play(
             folder, fetched, notes = mailbox.collect(mail)
             typer.echo(f"mail: {fetched} new message(s)")
             for note in notes:
-                reasons = open_own_note(note, identity) or []
-                typer.echo(f"The referee refused a file of yours ({note.name}):")
-                for reason in reasons:
-                    typer.echo(f"  - {reason}")
+                _show_note(note, identity)
         packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
@@ -117,3 +114,16 @@ def play(
             typer.echo(mailbox.send(mail, definition, path, subject))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
+
+
+def _show_note(path: Path, identity) -> None:
+    """A sealed note from the referee's robot, fetched with the mail: why it refused one
+    of your files (a note that does not open is named, and play goes on)."""
+    try:
+        reasons = open_own_note(path, identity) or []
+    except (ValueError, OSError) as exc:
+        typer.echo(f"seki: a note from the referee could not be opened: {exc}", err=True)
+        return
+    typer.echo(f"The referee refused a file of yours ({path.name}):")
+    for reason in reasons:
+        typer.echo(f"  - {reason}")

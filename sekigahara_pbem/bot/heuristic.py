@@ -26,6 +26,18 @@ from .plan import battle_plan
 
 MAX_CHAIN = 60  # actions in one turn file (pbem/turns.py allows 200)
 THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
+MOVEMENT = ("mori", "level", "move", "muster", "end_movement")
+SCORES = {
+    "discard": cards.score_discard,
+    "bid": cards.score_bid,
+    "choose_first": cards.score_first,
+    "declare": fights.score_declare,
+    "castle": fights.score_castle,
+    "challenge": fights.score_challenge,
+    "decline": fights.score_challenge,
+    "losses": fights.score_losses,
+    "retreat": fights.score_retreat,
+}
 
 
 class HeuristicPlayer:
@@ -73,44 +85,60 @@ class HeuristicPlayer:
 
     def choose(self, v: dict, offered: list[dict], shadow: dict) -> dict:
         """The best of the options offered for the decision in `v`."""
+        return self._pick(Knowledge(self.comp, v, v["own"]["side"]), offered, shadow)
+
+    def ranked(self, v: dict, offered: list[dict], shadow: dict, width: int) -> list[dict]:
+        """Up to `width` options worth a closer look (the search player's candidates,
+        bot/search.py): this player's own choice first, then the others by their score."""
         k = Knowledge(self.comp, v, v["own"]["side"])
+        out = [self._pick(k, offered, shadow)]
+        for _, a in sorted(self._scored(k, offered, shadow), key=lambda sa: -sa[0]):
+            if len(out) >= width:
+                break
+            if a not in out:
+                out.append(a)
+        return out
+
+    def _pick(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
         kind = offered[0]["type"]
         if kind in ("deploy", "finish"):
             return self._deploy(k, offered, shadow)
-        if kind in ("mori", "level", "move", "muster", "end_movement"):
-            return self._movement(k, offered)
-        score = {
-            "discard": cards.score_discard,
-            "bid": cards.score_bid,
-            "choose_first": cards.score_first,
-            "declare": fights.score_declare,
-            "castle": fights.score_castle,
-            "challenge": fights.score_challenge,
-            "decline": fights.score_challenge,
-            "losses": fights.score_losses,
-            "retreat": fights.score_retreat,
-        }[kind]
-        return self._best(v, [(score(k, a), a) for a in offered])
-
-    def _movement(self, k: Knowledge, offered: list[dict]) -> dict:
-        if k.view["phase"]["level"] is None:
-            mori = [(moves.score_mori(k, a), a) for a in offered if a["type"] == "mori"]
+        scored = self._scored(k, offered, shadow)
+        if kind in MOVEMENT and k.view["phase"]["level"] is None:
+            mori = [(s, a) for s, a in scored if a["type"] == "mori"]
             if mori and max(s for s, _ in mori) > 0:
                 return self._best(k.view, mori)
-            levels = [(cards.score_level(k, a), a) for a in offered if a["type"] == "level"]
-            return self._best(k.view, levels)
-        targets = moves.objectives(k)
-        scored = []
-        for a in offered:
-            if a["type"] == "move":
-                scored.append((moves.score_move(k, a, targets), a))
-            elif a["type"] == "muster":
-                scored.append((moves.score_muster(k, a), a))
-            elif a["type"] == "mori":
-                scored.append((moves.score_mori(k, a), a))
-            else:
-                scored.append((THRESHOLD, a))
+            scored = [(s, a) for s, a in scored if a["type"] == "level"]
         return self._best(k.view, scored)
+
+    def _scored(self, k: Knowledge, offered: list[dict], shadow: dict) -> list[tuple[float, dict]]:
+        """Every option this player can score, with its score (an estimate in points)."""
+        kind = offered[0]["type"]
+        if kind in ("deploy", "finish"):
+            scored = []
+            for a in offered:
+                gain = None if a["type"] == "finish" else _impact_gain(self.comp, shadow, k.side, a)
+                if gain is not None:
+                    scored.append((fights.score_deploy(k, a, gain), a))
+                elif a["type"] == "finish":
+                    scored.append((0.0, a))
+            return scored
+        if kind in MOVEMENT:
+            targets = moves.objectives(k) if k.view["phase"]["level"] is not None else []
+            return [(self._movement_score(k, a, targets), a) for a in offered]
+        return [(SCORES[kind](k, a), a) for a in offered]
+
+    def _movement_score(self, k: Knowledge, a: dict, targets: list[str]) -> float:
+        kind = a["type"]
+        if kind == "move":
+            return moves.score_move(k, a, targets)
+        if kind == "muster":
+            return moves.score_muster(k, a)
+        if kind == "mori":
+            return moves.score_mori(k, a)
+        if kind == "level":
+            return cards.score_level(k, a)
+        return THRESHOLD
 
     def _deploy(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
         finish = next((a for a in offered if a["type"] == "finish"), None)

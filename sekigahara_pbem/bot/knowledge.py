@@ -57,6 +57,8 @@ class Knowledge:
         self.protagonist = self.comp.protagonist(self.side)
         self.dist = distances(self.comp)
         self.enemy_mon = self._enemy_mon()
+        self._threats: dict[str, float] = {}  # threat() and matches() are asked thousands
+        self._matches: dict[str, bool] = {}  # of times a decision: kept once computed
         v = self.view
         # The game's last movement phase is ours: nothing the enemy does can follow it but
         # the combats we start, so only the points at the end count (2.2).
@@ -85,6 +87,12 @@ class Knowledge:
     def matches(self, block: str) -> bool:
         """Whether a card in hand could deploy this block in battle (8.2.2), or it is a
         leader that may deploy without one (8.2.4)."""
+        known = self._matches.get(block)
+        if known is None:
+            known = self._matches[block] = self._card_for(block)
+        return known
+
+    def _card_for(self, block: str) -> bool:
         spec = self.comp.blocks[block]
         if spec.leader and block != self.protagonist:
             return True
@@ -113,6 +121,9 @@ class Knowledge:
         after the last movement phase."""
         if self.last_move:
             return 0.0
+        known = self._threats.get(loc)
+        if known is not None:
+            return known
         total = 0.0
         for eloc, n in self.enemy_at.items():
             d = self.dist[loc].get(eloc, 99)
@@ -120,6 +131,7 @@ class Knowledge:
                 total += n * self.enemy_mon
             elif d == 2:
                 total += n * self.enemy_mon / 2
+        self._threats[loc] = total
         return total
 
     def castle_points(self, loc: str, controller: str | None) -> float:

@@ -6,6 +6,13 @@ with the right counts in the right places (ordinary blocks before leaders, so a 
 is never mistaken for a protagonist), the enemy's hidden cards are arbitrary cards of its
 deck, and no Loyalty Challenge of the enemy is assumed spent (asking about a challenge
 that cannot come is the safe mistake). Random draws differ from the referee's.
+
+Given a generator (`chooser`), the shadow is instead one sample of the states the side
+cannot tell apart, for the search player (bot/search.py): the enemy's hidden blocks are
+dealt at random over its stacks, Recruitment Box and bag (a block placed at setup never
+returns to a bag, so those are always on the map), both sides' unseen cards are
+shuffled over hand, draw pile and discards, the enemy's sealed decision is left unmade,
+and the game's own generator is new, so each sample draws differently.
 """
 
 from __future__ import annotations
@@ -37,18 +44,20 @@ def foreseen(after: dict, events: list, side: str) -> bool:
     return any(d["side"] == side for d in pending(after))
 
 
-def shadow_state(comp: Components, v: dict, options: dict) -> dict:
-    """A state whose view for `v["own"]["side"]` is `v` (see module docstring)."""
+def shadow_state(comp: Components, v: dict, options: dict, chooser: dict | None = None) -> dict:
+    """A state whose view for `v["own"]["side"]` is `v`: the stand-ins, or with `chooser`
+    (a generator of rules/rng.py, which it advances) a random sample (module docstring)."""
     own = v["own"]
     side = own["side"]
-    state = new_state(comp, dict(options), rng.new(SHADOW_SEED), v["step"])
+    seed = SHADOW_SEED if chooser is None else "".join(_hex8(chooser) for _ in range(2))
+    state = new_state(comp, dict(options), rng.new(seed), v["step"])
     for key in ("week", "turn", "first", "active", "bid_winner", "result"):
         state[key] = v[key]
     state["control"] = dict(v["control"])
     state["besieged"] = dict(v["besieged"])
-    _blocks(state, comp, v, side)
+    _blocks(state, comp, v, side, chooser)
     _disks(state, comp, v)
-    _cards(state, comp, v, side)
+    _cards(state, comp, v, side, chooser)
     for loc, counts in v["stacks"].items():
         present = {s for s in SIDES if counts.get(s)}
         present |= {comp.disks[d].side for d in counts.get("disks", [])}
@@ -59,14 +68,18 @@ def shadow_state(comp: Components, v: dict, options: dict) -> dict:
     if own.get("plan") is not None:  # its own battle plan; the opponent's is unknown
         state["plans"][side] = own["plan"]
     for s in v["sealed"]:
-        if s != side:
+        if s != side and chooser is None:
             state["sealed"][s] = _stand_in_sealed(state, v["step"], s)
     state["phase"] = _phase(v, own)
     state["combat"] = _combat(state, comp, v)
     return state
 
 
-def _blocks(state: dict, comp: Components, v: dict, side: str) -> None:
+def _hex8(chooser: dict) -> str:
+    return f"{rng.below(chooser, 1 << 64):016x}"
+
+
+def _blocks(state: dict, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
     own = v["own"]
     for loc, ids in own["blocks"].items():
         for b in ids:
@@ -85,15 +98,34 @@ def _blocks(state: dict, comp: Components, v: dict, side: str) -> None:
             if comp.blocks[b].side == enemy and state["blocks"][b] == BAG:
                 state["blocks"][b] = fight["location"]
                 placed[fight["location"]] = placed.get(fight["location"], 0) + 1
-    pool = sorted(
-        (b for b in comp.side_blocks(enemy) if state["blocks"][b] == BAG),
-        key=lambda b: (comp.blocks[b].leader, b),
-    )
-    for loc, counts in v["stacks"].items():
-        for _ in range(counts.get(enemy, 0) - placed.get(loc, 0)):
-            state["blocks"][pool.pop(0)] = loc
+    slots = [
+        loc
+        for loc, counts in v["stacks"].items()
+        for _ in range(counts.get(enemy, 0) - placed.get(loc, 0))
+    ]
+    hidden = [b for b in comp.side_blocks(enemy) if state["blocks"][b] == BAG]
+    pool = _dealt(comp, hidden, len(slots), chooser)
+    for loc in slots:
+        state["blocks"][pool.pop(0)] = loc
     for _ in range(min(v["recruit"][enemy], len(pool))):
         state["blocks"][pool.pop(0)] = RECRUIT
+
+
+def _dealt(comp: Components, hidden: list[str], on_map: int, chooser: dict | None) -> list[str]:
+    """The enemy's hidden blocks in dealing order: the first `on_map` go to its stacks.
+    Stand-ins put ordinary blocks before leaders, so a stand-in is never its protagonist;
+    a sample puts the setup blocks (which never go back to a bag) on the map, and
+    otherwise deals at random."""
+    if chooser is None:
+        return sorted(hidden, key=lambda b: (comp.blocks[b].leader, b))
+    fixed = sorted(b for b in hidden if comp.blocks[b].setup)
+    free = sorted(b for b in hidden if not comp.blocks[b].setup)
+    rng.shuffle(chooser, fixed)
+    rng.shuffle(chooser, free)
+    cut = max(0, on_map - len(fixed))
+    mapped = fixed + free[:cut]
+    rng.shuffle(chooser, mapped)
+    return mapped + free[cut:]
 
 
 def _disks(state: dict, comp: Components, v: dict) -> None:
@@ -101,14 +133,18 @@ def _disks(state: dict, comp: Components, v: dict) -> None:
         state["disks"][d] = ELIMINATED
 
 
-def _cards(state: dict, comp: Components, v: dict, side: str) -> None:
+def _cards(state: dict, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
     for s in SIDES:
         hand = list(v["own"]["hand"]) if s == side else []
         rest = [c for c in sorted(comp.deck(s)) if c not in hand]
         fight = (v.get("combat") or {}).get("fight") or {}
         played = list(fight.get("played", {}).get(s, []))
         rest = [c for c in rest if c not in played]
-        if s != side:  # the enemy's Loyalty Challenges are kept out of its discard pile
+        if chooser is not None:
+            rng.shuffle(chooser, rest)
+            if s != side:
+                hand, rest = rest[: v["hands"][s]], rest[v["hands"][s] :]
+        elif s != side:  # the enemy's Loyalty Challenges are kept out of its discard pile
             rest.sort(key=lambda c: comp.cards[c].kind != "loyalty")
             hand = rest[: v["hands"][s]]
             rest = rest[v["hands"][s] :]

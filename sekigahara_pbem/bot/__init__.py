@@ -14,8 +14,10 @@ from ..rules import rng
 from ..rules.components import Components
 from .baseline import RandomPlayer
 from .heuristic import HeuristicPlayer
+from .search import SearchPlayer
 
-KINDS = ("heuristic", "random")
+KINDS = ("heuristic", "search", "random")
+BUDGET = 1.0  # the search player's default seconds per decision
 
 
 class Player(Protocol):
@@ -23,12 +25,23 @@ class Player(Protocol):
 
 
 def make_player(
-    kind: str, comp: Components, game_options: dict, seed: str, plans: bool = False
+    kind: str,
+    comp: Components,
+    game_options: dict,
+    seed: str,
+    plans: bool = False,
+    budget: float = BUDGET,
 ) -> Player:
     """A player of the named kind (KINDS); a heuristic player with `plans` files battle
-    plans (plan.py)."""
+    plans (plan.py); a search player thinks `budget` seconds per decision (search.py)."""
     if kind == "heuristic":
         return HeuristicPlayer(comp, game_options, seed, plans)
+    if kind == "search":
+        if plans:
+            raise ValueError("the search bot files no battle plan: it decides every combat")
+        if not budget > 0:
+            raise ValueError(f"the search bot needs a positive budget, not {budget}")
+        return SearchPlayer(comp, game_options, seed, budget=budget)
     if kind == "random":
         return RandomPlayer(rng.new(hashlib.sha256(seed.encode()).hexdigest()))
     raise ValueError(f"unknown bot '{kind}': expected one of {', '.join(KINDS)}")

@@ -21,7 +21,10 @@ def turn(
     out: Annotated[
         Path | None, typer.Option(help="Default: turn-<game>-<seq>-<side>.signed.txt")
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="heuristic or random.")] = "heuristic",
+    bot: Annotated[str, typer.Option("--bot", help="heuristic, search or random.")] = "heuristic",
+    budget: Annotated[
+        float, typer.Option(help="The search bot's seconds of thought per decision.")
+    ] = 1.0,
     seed: Annotated[str, typer.Option(help="Seed of the bot's tie-breaks.")] = "bot",
     plans: Annotated[
         bool,
@@ -40,7 +43,7 @@ def turn(
         definition, opened = open_own_packet(packet, identity)
         if not opened.options:
             raise ValueError(f"{packet}: nothing is asked of you in this packet")
-        player = make_player(bot, load_components(), definition.options, seed, plans)
+        player = make_player(bot, load_components(), definition.options, seed, plans, budget)
         actions = player.actions(opened.view, opened.options)
         body = turns.body(definition.game_id, opened.side, opened.seq, actions)
         name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"

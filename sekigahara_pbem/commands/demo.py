@@ -22,26 +22,33 @@ def demo(
         bool, typer.Option("--plans", help="The bots file battle plans (standing orders).")
     ] = False,
     bot: Annotated[
-        str, typer.Option("--bot", help="The players: heuristic (docs/bot.md) or random.")
+        str,
+        typer.Option("--bot", help="The players: heuristic, search (docs/bot.md) or random."),
     ] = "heuristic",
+    budget: Annotated[
+        float, typer.Option(help="The search bots' seconds of thought per decision.")
+    ] = 1.0,
 ) -> None:
     """Play a whole demo game between two bots, by the real files.
 
     Keys for a referee and two players, a new game, both bots joining, then every
     decision answered by a signed turn file and adjudicated, to the end of the game.
-    The bots are heuristic players (docs/bot.md) unless `--bot random`.
+    The bots are heuristic players (docs/bot.md) unless `--bot search` (slower and
+    stronger: a game takes some minutes per second of `--budget`) or `--bot random`.
     """
     from ..pbem.demo import run_demo
 
-    if bot not in ("heuristic", "random"):
-        abort(f"--bot: unknown bot '{bot}': expected heuristic or random")
+    if bot not in ("heuristic", "search", "random"):
+        abort(f"--bot: unknown bot '{bot}': expected heuristic, search or random")
+    if bot == "search" and plans:
+        abort("--plans: the search bot files no battle plan: it decides every combat")
     if directory is None:
         directory = Path(tempfile.mkdtemp(prefix="seki-demo-"))
     if directory.exists() and any(directory.iterdir()):
         abort(f"{directory} exists and is not empty")
     start = time.perf_counter()
     try:
-        result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot)
+        result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     elapsed = time.perf_counter() - start

@@ -3,10 +3,11 @@ revealed and verified.
 
 Two built-in bot players read only their own packets (verified and decrypted with their
 own keys), decide from the view and the legal options listed there (sekigahara_pbem/bot:
-the heuristic player, or the random baseline), and answer with a signed turn file that the
-referee adjudicates: the same path a human's mail takes. With `plans`, each bot also files
-a battle plan, so its combats are fought by plan: the heuristic its own (bot/plan.py), the
-random bot STANDING_ORDERS with its first answer of every week.
+the heuristic player, the search player, or the random baseline), and answer with a
+signed turn file that the referee adjudicates: the same path a human's mail takes. With
+`plans`, each bot also files a battle plan, so its combats are fought by plan: the
+heuristic its own (bot/plan.py), the random bot STANDING_ORDERS with its first answer of
+every week.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bot import HeuristicPlayer, RandomPlayer
+from ..bot import BUDGET, RandomPlayer, make_player
 from ..component_files import components_hash, load_components
 from ..crypto import signing
 from ..crypto.keys import Identity, generate
@@ -54,8 +55,9 @@ STANDING_ORDERS = {
 
 
 class Bot:
-    """A player that knows only what its packets tell it: random (the default) or
-    heuristic (`kind`, see sekigahara_pbem/bot)."""
+    """A player that knows only what its packets tell it: random (the default),
+    heuristic or search (`kind`, see sekigahara_pbem/bot; `budget` is the search
+    player's seconds per decision)."""
 
     def __init__(
         self,
@@ -64,21 +66,21 @@ class Bot:
         seed: str,
         plans: bool = False,
         kind: str = "random",
+        budget: float = BUDGET,
     ):
         self.identity = identity
         self.definition = definition
         self.plans = plans and kind == "random"  # the heuristic player files its own
         self.filed_week = 0  # the last week whose first answer carried the plan
         self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
-        if kind not in ("random", "heuristic"):
-            raise ValueError(f"unknown bot '{kind}': expected random or heuristic")
         self.player = (
             RandomPlayer(self.chooser)
             if kind == "random"
-            else HeuristicPlayer(
-                load_components(), definition.options, f"{seed}:{identity.name}", plans
+            else make_player(
+                kind, load_components(), definition.options, f"{seed}:{identity.name}", plans,
+                budget,
             )
-        )
+        )  # fmt: skip
 
     def answer(self, packet_text: str, where: str) -> str | None:
         """A signed turn file answering the packet, or None if nothing is asked of it."""
@@ -100,10 +102,11 @@ def run_demo(
     max_steps: int = 5000,
     plans: bool = False,
     bot: str = "random",
+    budget: float = BUDGET,
 ) -> DemoResult:
     """Create keys and a game under `root`, play it to the end, return what happened.
-    `bot` is the kind of both players (random or heuristic); with `plans` the bots fight
-    their combats by battle plan."""
+    `bot` is the kind of both players (random, heuristic or search, which thinks `budget`
+    seconds per decision); with `plans` the bots fight their combats by battle plan."""
     keys = root / "keys"
     people = {name: generate(name) for name in ("referee", *SIDES)}
     for identity in people.values():
@@ -122,7 +125,7 @@ def run_demo(
     for side in SIDES:
         text = joins.make_join(definition, people[side])
         _adjudicate(gd, people["referee"], f"join-{side}.txt", text, now, result)
-    bots = {s: Bot(people[s], definition, seed, plans, bot) for s in SIDES}
+    bots = {s: Bot(people[s], definition, seed, plans, bot, budget) for s in SIDES}
     for _ in range(max_steps):
         seq = gd.last_seq()
         record = chain.read_record(gd, definition, seq)

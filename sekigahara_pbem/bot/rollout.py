@@ -1,0 +1,75 @@
+"""Rollouts for the search player (bot/search.py): a sampled full state played on by the
+heuristic player for both sides, for a few movement phases, then scored in points.
+
+Random playouts are hopeless in a game of some 250 decisions, and the heuristic is both a
+sound default policy and the opponent the search is measured against. A rollout stops
+after a horizon of movement phases (the decision's own phase, the enemy's answer...),
+where a score in points (2.2) says more than the end of the game could: castles and
+resources held, blocks and cards kept, and the game itself if it ended.
+"""
+
+from __future__ import annotations
+
+from ..rules.components import Components
+from ..rules.engine import apply, pending
+from ..rules.options import options
+from ..rules.victory import points
+from ..rules.views import view
+from ..rules.vocab import ELIMINATED, MOVEMENT, Malformed, RuleViolation, other
+from .heuristic import HeuristicPlayer
+
+WIN = 30.0  # a game won or lost, in points: more than any lead seen in play
+MATERIAL = 0.5  # points per mon of a block eliminated: blocks never come back (8.7)
+LEADER = 1.0  # more for a leader: it moves its stack and deploys without a card (8.2.4)
+CARD = 0.3  # points per card in hand: the next battle's deployments (8.2.2)
+MAX_ACTIONS = 600  # a safety bound; a phase of the heuristic takes a few dozen
+
+
+def rollout(comp: Components, state: dict, policy: HeuristicPlayer, horizon: int) -> dict:
+    """Play on from `state` with `policy` deciding for both sides, each from its own view,
+    until `horizon` new movement phases have begun (or the game ends); the state then."""
+    seen = {_phase_key(state)} - {None}
+    begun = 0
+    for _ in range(MAX_ACTIONS):
+        waiting = pending(state)
+        if not waiting:
+            break
+        key = _phase_key(state)
+        if key is not None and key not in seen:
+            seen.add(key)
+            begun += 1
+            if begun >= horizon:
+                break
+        side = waiting[0]["side"]
+        offered = options(state, comp, side)
+        action = policy.choose(view(state, comp, side), offered, state)
+        try:
+            state, _ = apply(state, comp, side, action)
+        except (RuleViolation, Malformed):  # as bot/match.py: the first option instead
+            state, _ = apply(state, comp, side, offered[0])
+    return state
+
+
+def _phase_key(state: dict) -> tuple | None:
+    if state["step"] != MOVEMENT:
+        return None
+    return (state["week"], state["turn"], state["active"])
+
+
+def value(comp: Components, state: dict, side: str) -> float:
+    """The state's worth to `side` in points: the game's result if it is over; otherwise
+    the point difference (2.2), the enemy's eliminated blocks less ours, and the cards in
+    hand against the enemy's."""
+    enemy = other(side)
+    result = state["result"]
+    if result is not None:
+        return WIN if result["winner"] == side else -WIN
+    score = points(state, comp)
+    lost = {side: 0.0, enemy: 0.0}
+    for b, where in state["blocks"].items():
+        if where == ELIMINATED:
+            spec = comp.blocks[b]
+            lost[spec.side] += MATERIAL * spec.mon + (LEADER if spec.leader else 0.0)
+    hands = state["cards"]
+    cards = len(hands[side]["hand"]) - len(hands[enemy]["hand"])
+    return score[side] - score[enemy] + lost[enemy] - lost[side] + CARD * cards

@@ -1,18 +1,24 @@
 """The heuristic player against the random baseline, and against itself (as `seki demo`
-plays), on the engine directly: each bot decides from its own view, as from a packet.
+plays), and the search player against the heuristic, on the engine directly: each bot
+decides from its own view, as from a packet.
 
 Prints the heuristic's win rate over GAMES games against random (sides alternated, seeds
 0..GAMES-1), game length (turn files, actions, week reached) and victory types; the same
 for DEMO heuristic-vs-heuristic games, without and with battle plans; and the heuristic's
 median and 95th-percentile decision time, with its ratio to a bare interpreter start
-measured in the same run.
+measured in the same run. With --search N, the search player (thinking --budget seconds
+of processor time per decision) plays N games against the heuristic, sides alternated,
+and its win rate and decision times are printed the same way.
 
-Usage: python bench/bot_strength.py [GAMES] [DEMO]   (defaults 200 and 50; target: the
-heuristic wins >= 95 % against random)
+Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--budget SECONDS]
+(defaults 200, 50, 0 and 1.0; 0 games skip a series. Targets: the heuristic wins >= 95 %
+against random; the search >= 65 % against the heuristic over >= 200 games with a median
+decision of <= 2 s. A search game takes about a minute per second of budget.)
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import sys
@@ -30,29 +36,40 @@ def how(result: dict) -> str:
     return result["how"] if result["how"] != "instant" else f"instant: {result['reason']}"
 
 
-def series(comp, games: int, against: str, plans: bool = False) -> tuple[Counter, Counter, list]:
-    """Play `games` games of the heuristic against `against` (random or heuristic); the
-    heuristic under test takes ishida in even games and tokugawa in odd ones. With
-    `plans` the heuristic players file battle plans."""
+def series(
+    comp,
+    games: int,
+    against: str,
+    plans: bool = False,
+    hero_kind: str = "heuristic",
+    budget: float = 1.0,
+) -> tuple[Counter, Counter, list]:
+    """Play `games` games of `hero_kind` (heuristic or search) against `against` (random
+    or heuristic); the player under test takes ishida in even games and tokugawa in odd
+    ones. With `plans` the heuristic players file battle plans; `budget` is the search
+    player's seconds per decision. Decision times are the player under test's (both
+    players' when they are of one kind)."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
     files, actions = [], []
     for i in range(games):
         hero = SIDES[i % 2]
-        chosen = {s: "heuristic" if s == hero else against for s in SIDES}
-        players = {s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}", plans) for s in SIDES}
+        chosen = {s: hero_kind if s == hero else against for s in SIDES}
+        players = {
+            s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}", plans, budget) for s in SIDES
+        }
         game = play(comp, f"{i:032x}", players)
         if game.refused:
             raise SystemExit(f"game {i}: the engine refused {game.refused[0]}")
         result = game.state["result"]
-        mixed = against != "heuristic"
-        won = "heuristic" if mixed and result["winner"] == hero else result["winner"]
+        mixed = against != hero_kind
+        won = hero_kind if mixed and result["winner"] == hero else result["winner"]
         outcomes[(won, how(result))] += 1
         lengths[game.state["week"]] += 1
         files.append(game.turn_files)
         actions.append(game.actions)
-        times += [t for s in SIDES if chosen[s] == "heuristic" for t in game.seconds.get(s, [])]
+        times += [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
     lengths["files"] = statistics.median(files)
     lengths["actions"] = statistics.median(actions)
     return outcomes, lengths, times
@@ -76,29 +93,56 @@ def bare_start() -> float:
     return statistics.median(runs)
 
 
+def timing(who: str, times: list[float], bare: float) -> str:
+    times = sorted(times)
+    median, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
+    return (
+        f"{who} decision (one turn file) on one core: median {median * 1000:.1f} ms, "
+        f"95th percentile {p95 * 1000:.1f} ms, longest {times[-1] * 1000:.0f} ms over "
+        f"{len(times)}; bare interpreter start {bare * 1000:.0f} ms; ratio of the median "
+        f"to it {median / bare:.2f}"
+    )
+
+
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    demo = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="?", type=int, default=200, help="heuristic vs random")
+    parser.add_argument("demo", nargs="?", type=int, default=50, help="heuristic vs itself")
+    parser.add_argument("--search", type=int, default=0, help="search vs heuristic games")
+    parser.add_argument("--budget", type=float, default=1.0, help="search seconds/decision")
+    args = parser.parse_args()
     comp = load_components()
     start = time.perf_counter()
-    outcomes, lengths, times = series(comp, games, "random")
-    wins = sum(n for (w, _), n in outcomes.items() if w == "heuristic")
-    report("heuristic vs random", games, outcomes, lengths)
-    print(f"  heuristic win rate: {wins}/{games} = {100 * wins / games:.1f} % (target >= 95 %)")
-    d_outcomes, d_lengths, d_times = series(comp, demo, "heuristic")
-    report("heuristic vs heuristic (the demo's pairing)", demo, d_outcomes, d_lengths)
-    p_outcomes, p_lengths, _ = series(comp, demo, "heuristic", plans=True)
-    report("the same with battle plans (seki demo --plans)", demo, p_outcomes, p_lengths)
+    times: list[float] = []
+    if args.games:
+        outcomes, lengths, times = series(comp, args.games, "random")
+        wins = sum(n for (w, _), n in outcomes.items() if w == "heuristic")
+        report("heuristic vs random", args.games, outcomes, lengths)
+        rate = 100 * wins / args.games
+        print(f"  heuristic win rate: {wins}/{args.games} = {rate:.1f} % (target >= 95 %)")
+    if args.demo:
+        d_outcomes, d_lengths, d_times = series(comp, args.demo, "heuristic")
+        report("heuristic vs heuristic (the demo's pairing)", args.demo, d_outcomes, d_lengths)
+        p_outcomes, p_lengths, _ = series(comp, args.demo, "heuristic", plans=True)
+        report("the same with battle plans (seki demo --plans)", args.demo, p_outcomes, p_lengths)
+        times += d_times
+    s_times: list[float] = []
+    if args.search:
+        s_out, s_len, s_times = series(
+            comp, args.search, "heuristic", hero_kind="search", budget=args.budget
+        )
+        title = f"search (budget {args.budget:g} s per decision) vs heuristic"
+        report(title, args.search, s_out, s_len)
+        wins = sum(n for (w, _), n in s_out.items() if w == "search")
+        rate = 100 * wins / args.search
+        print(f"  search win rate: {wins}/{args.search} = {rate:.1f} % (target >= 65 %)")
     elapsed = time.perf_counter() - start
-    times = sorted(times + d_times)
-    median, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
     bare = bare_start()
-    print(
-        f"heuristic decision (one turn file) on one core: median {median * 1000:.1f} ms, "
-        f"95th percentile {p95 * 1000:.1f} ms over {len(times)}; bare interpreter start "
-        f"{bare * 1000:.0f} ms; ratio of the median to it {median / bare:.2f}; "
-        f"all {games + 2 * demo} games in {elapsed:.0f} s"
-    )
+    if times:
+        print(timing("heuristic", times, bare))
+    if s_times:
+        print(timing("search", s_times, bare) + " (target: median <= 2 s)")
+    print(f"all {args.games + 2 * args.demo + args.search} games in {elapsed:.0f} s")
 
 
 if __name__ == "__main__":

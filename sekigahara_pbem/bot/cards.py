@@ -15,7 +15,14 @@ LOYALTY_VALUE = 2.5  # a successful challenge swings twice a block's impact
 
 
 def card_value(k: Knowledge, card_id: str) -> float:
-    """How much a card in hand helps us in battle."""
+    """How much a card in hand helps us in battle (kept in `k.memo`)."""
+    known = k.memo.get(("card", card_id))
+    if known is None:
+        known = k.memo[("card", card_id)] = _card_value(k, card_id)
+    return known
+
+
+def _card_value(k: Knowledge, card_id: str) -> float:
     card = k.comp.cards[card_id]
     if card.kind == "loyalty":
         return LOYALTY_VALUE

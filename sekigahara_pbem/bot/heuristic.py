@@ -124,14 +124,13 @@ class HeuristicPlayer:
                     scored.append((0.0, a))
             return scored
         if kind in MOVEMENT:
-            targets = moves.objectives(k) if k.view["phase"]["level"] is not None else []
-            return [(self._movement_score(k, a, targets), a) for a in offered]
+            return [(self._movement_score(k, a), a) for a in offered]
         return [(SCORES[kind](k, a), a) for a in offered]
 
-    def _movement_score(self, k: Knowledge, a: dict, targets: list[str]) -> float:
+    def _movement_score(self, k: Knowledge, a: dict) -> float:
         kind = a["type"]
         if kind == "move":
-            return moves.score_move(k, a, targets)
+            return moves.score_move(k, a)
         if kind == "muster":
             return moves.score_muster(k, a)
         if kind == "mori":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.components import Components
 from ..rules.vocab import ISHIDA, LAST_WEEK, other
@@ -59,6 +60,7 @@ class Knowledge:
         self.enemy_mon = self._enemy_mon()
         self._threats: dict[str, float] = {}  # threat() and matches() are asked thousands
         self._matches: dict[str, bool] = {}  # of times a decision: kept once computed
+        self.memo: dict[tuple, Any] = {}  # the same for the scoring functions' estimates
         v = self.view
         # The game's last movement phase is ours: nothing the enemy does can follow it but
         # the combats we start, so only the points at the end count (2.2).

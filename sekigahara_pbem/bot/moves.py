@@ -31,8 +31,16 @@ def objectives(k: Knowledge) -> list[str]:
     ]
 
 
-def _nearest(k: Knowledge, loc: str, targets: list[str]) -> int:
-    return min((k.dist[loc].get(t, 99) for t in targets if t != loc), default=0)
+def _nearest(k: Knowledge, loc: str) -> int:
+    """Roads from a location to the nearest objective (kept in `k.memo`)."""
+    known = k.memo.get(("nearest", loc))
+    if known is None:
+        targets = k.memo.get(("objectives",))
+        if targets is None:
+            targets = k.memo[("objectives",)] = objectives(k)
+        known = min((k.dist[loc].get(t, 99) for t in targets if t != loc), default=0)
+        k.memo[("nearest", loc)] = known
+    return known
 
 
 def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
@@ -77,7 +85,7 @@ def guard_shortfall(k: Knowledge, loc: str, blocks: list[str], need: float) -> f
     return max(0.0, need - k.strength(blocks))
 
 
-def score_move(k: Knowledge, action: dict, targets: list[str]) -> float:
+def score_move(k: Knowledge, action: dict) -> float:
     """7.3: one group along one path (the options list whole stacks and single blocks)."""
     origin = action["from"]
     group = action["groups"][0]
@@ -109,7 +117,7 @@ def score_move(k: Knowledge, action: dict, targets: list[str]) -> float:
     elif need:
         score -= guard_shortfall(k, origin, staying, need) - guard_shortfall(k, origin, here, need)
     if k.protagonist not in moving and not k.last_move:
-        closer = _nearest(k, origin, targets) - _nearest(k, dest, targets)
+        closer = _nearest(k, origin) - _nearest(k, dest)
         score += PROGRESS * closer * min(len(moving), 3)
     return score
 

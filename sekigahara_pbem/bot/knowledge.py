@@ -107,11 +107,15 @@ class Knowledge:
     def strength(self, blocks: list[str]) -> float:
         """Expected impact of our blocks in a battle: their mon, in full only for those a
         card in hand can deploy. The protagonist is never counted: it is never risked."""
-        return sum(
-            self.comp.blocks[b].mon * (1.0 if self.matches(b) else 0.4)
-            for b in blocks
-            if b != self.protagonist
-        )
+        key = ("strength", *blocks)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = sum(
+                self.comp.blocks[b].mon * (1.0 if self.matches(b) else 0.4)
+                for b in blocks
+                if b != self.protagonist
+            )
+        return known
 
     def enemy_strength(self, loc: str) -> float:
         """Expected impact of the enemy blocks at a location: count times average mon."""

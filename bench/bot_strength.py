@@ -70,6 +70,8 @@ def series(
         files.append(game.turn_files)
         actions.append(game.actions)
         times += [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
+        if hero_kind == "search":  # minutes per game: show the way
+            print(f"  game {i}: {hero} {how(result)} for {result['winner']}", file=sys.stderr)
     lengths["files"] = statistics.median(files)
     lengths["actions"] = statistics.median(actions)
     return outcomes, lengths, times

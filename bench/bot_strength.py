@@ -11,14 +11,17 @@ of processor time per decision) plays N games against the heuristic, sides alter
 and its win rate and decision times are printed the same way.
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--budget SECONDS]
-(defaults 200, 50, 0 and 1.0; 0 games skip a series. Targets: the heuristic wins >= 95 %
-against random; the search >= 65 % against the heuristic over >= 200 games with a median
-decision of <= 2 s. A search game takes about a minute per second of budget.)
+[--jobs J] (defaults 200, 50, 0, 1.0 and 1; 0 games skip a series; J processes play the
+search games. Targets: the heuristic wins >= 95 % against random; the search >= 65 %
+against the heuristic over >= 200 games with a median decision of <= 2 s. A search game
+takes about a minute of processor time per second of budget.)
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import multiprocessing
 import statistics
 import subprocess
 import sys
@@ -28,6 +31,7 @@ from collections import Counter
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.bot.match import play
 from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.vocab import SIDES
 
 
@@ -36,42 +40,63 @@ def how(result: dict) -> str:
     return result["how"] if result["how"] != "instant" else f"instant: {result['reason']}"
 
 
+@functools.cache
+def components() -> Components:
+    """The component set, loaded once per process (the bot's distance tables are kept per
+    component set)."""
+    return load_components()
+
+
+def one_game(task: tuple) -> tuple:
+    """Game `i` of a series (see `series`): its outcome, length and decision times."""
+    i, hero_kind, against, plans, budget = task
+    comp = components()
+    hero = SIDES[i % 2]
+    chosen = {s: hero_kind if s == hero else against for s in SIDES}
+    players = {s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}", plans, budget) for s in SIDES}
+    game = play(comp, f"{i:032x}", players)
+    if game.refused:
+        raise SystemExit(f"game {i}: the engine refused {game.refused[0]}")
+    result = game.state["result"]
+    won = result["winner"]
+    if against != hero_kind:  # name the player, and the side it played
+        won = f"{hero_kind if won == hero else against} ({won})"
+    times = [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
+    if hero_kind == "search":  # minutes per game: show the way
+        print(f"  game {i}: {hero} {how(result)} for {result['winner']}", file=sys.stderr)
+    return (won, how(result)), game.state["week"], game.turn_files, game.actions, times
+
+
 def series(
-    comp,
     games: int,
     against: str,
     plans: bool = False,
     hero_kind: str = "heuristic",
     budget: float = 1.0,
+    jobs: int = 1,
 ) -> tuple[Counter, Counter, list]:
     """Play `games` games of `hero_kind` (heuristic or search) against `against` (random
     or heuristic); the player under test takes ishida in even games and tokugawa in odd
     ones. With `plans` the heuristic players file battle plans; `budget` is the search
-    player's seconds per decision. Decision times are the player under test's (both
+    player's seconds per decision; `jobs` processes play at once (decision times are
+    each process's own clock). Decision times are the player under test's (both
     players' when they are of one kind)."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
     files, actions = [], []
-    for i in range(games):
-        hero = SIDES[i % 2]
-        chosen = {s: hero_kind if s == hero else against for s in SIDES}
-        players = {
-            s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}", plans, budget) for s in SIDES
-        }
-        game = play(comp, f"{i:032x}", players)
-        if game.refused:
-            raise SystemExit(f"game {i}: the engine refused {game.refused[0]}")
-        result = game.state["result"]
-        mixed = against != hero_kind
-        won = hero_kind if mixed and result["winner"] == hero else result["winner"]
-        outcomes[(won, how(result))] += 1
-        lengths[game.state["week"]] += 1
-        files.append(game.turn_files)
-        actions.append(game.actions)
-        times += [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
-        if hero_kind == "search":  # minutes per game: show the way
-            print(f"  game {i}: {hero} {how(result)} for {result['winner']}", file=sys.stderr)
+    tasks = [(i, hero_kind, against, plans, budget) for i in range(games)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            played = pool.map(one_game, tasks, chunksize=1)
+    else:
+        played = [one_game(t) for t in tasks]
+    for outcome, week, n_files, n_actions, seconds in played:
+        outcomes[outcome] += 1
+        lengths[week] += 1
+        files.append(n_files)
+        actions.append(n_actions)
+        times += seconds
     lengths["files"] = statistics.median(files)
     lengths["actions"] = statistics.median(actions)
     return outcomes, lengths, times
@@ -112,30 +137,30 @@ def main() -> None:
     parser.add_argument("demo", nargs="?", type=int, default=50, help="heuristic vs itself")
     parser.add_argument("--search", type=int, default=0, help="search vs heuristic games")
     parser.add_argument("--budget", type=float, default=1.0, help="search seconds/decision")
+    parser.add_argument("--jobs", type=int, default=1, help="search games played at once")
     args = parser.parse_args()
-    comp = load_components()
     start = time.perf_counter()
     times: list[float] = []
     if args.games:
-        outcomes, lengths, times = series(comp, args.games, "random")
-        wins = sum(n for (w, _), n in outcomes.items() if w == "heuristic")
+        outcomes, lengths, times = series(args.games, "random")
+        wins = sum(n for (w, _), n in outcomes.items() if w.startswith("heuristic "))
         report("heuristic vs random", args.games, outcomes, lengths)
         rate = 100 * wins / args.games
         print(f"  heuristic win rate: {wins}/{args.games} = {rate:.1f} % (target >= 95 %)")
     if args.demo:
-        d_outcomes, d_lengths, d_times = series(comp, args.demo, "heuristic")
+        d_outcomes, d_lengths, d_times = series(args.demo, "heuristic")
         report("heuristic vs heuristic (the demo's pairing)", args.demo, d_outcomes, d_lengths)
-        p_outcomes, p_lengths, _ = series(comp, args.demo, "heuristic", plans=True)
+        p_outcomes, p_lengths, _ = series(args.demo, "heuristic", plans=True)
         report("the same with battle plans (seki demo --plans)", args.demo, p_outcomes, p_lengths)
         times += d_times
     s_times: list[float] = []
     if args.search:
         s_out, s_len, s_times = series(
-            comp, args.search, "heuristic", hero_kind="search", budget=args.budget
+            args.search, "heuristic", hero_kind="search", budget=args.budget, jobs=args.jobs
         )
         title = f"search (budget {args.budget:g} s per decision) vs heuristic"
         report(title, args.search, s_out, s_len)
-        wins = sum(n for (w, _), n in s_out.items() if w == "search")
+        wins = sum(n for (w, _), n in s_out.items() if w.startswith("search "))
         rate = 100 * wins / args.search
         print(f"  search win rate: {wins}/{args.search} = {rate:.1f} % (target >= 65 %)")
     elapsed = time.perf_counter() - start

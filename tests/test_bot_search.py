@@ -178,3 +178,15 @@ def test_the_demo_with_search_bots_goes_through_the_real_files(tmp_path):
     result = run_demo(tmp_path, "s", "2026-11-22T12:00:00Z", max_steps=8, bot="search", budget=0.05)
     assert not result.refused
     assert result.turn_files == 8
+
+
+def test_the_heuristic_choice_stands_unless_the_rounds_clearly_beat_it():
+    """Gains over the heuristic's choice (candidate 0) are paired round by round: a gain
+    lost in the noise, too small, or from a single round does not overrule it."""
+    from sekigahara_pbem.bot.search import _pick
+
+    assert _pick([[0.0, 2.0, 1.0], [1.0, 3.0, 2.5], [0.5, 2.0, 1.0]]) == 1
+    assert _pick([[0.0, 5.0], [1.0, -3.0], [0.0, 4.0]]) == 0  # noisy
+    assert _pick([[0.0, 0.1], [1.0, 1.1], [0.0, 0.1]]) == 0  # too small
+    assert _pick([[0.0, 9.0]]) == 0  # one round
+    assert _pick([]) == 0

@@ -25,7 +25,9 @@ def turn(
     budget: Annotated[
         float, typer.Option(help="The search bot's seconds of thought per decision.")
     ] = 1.0,
-    seed: Annotated[str, typer.Option(help="Seed of the bot's tie-breaks.")] = "bot",
+    seed: Annotated[
+        str, typer.Option(help="Seed of the bot's tie-breaks (and the search bot's samples).")
+    ] = "bot",
     plans: Annotated[
         bool,
         typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),

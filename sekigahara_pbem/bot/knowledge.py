@@ -156,6 +156,12 @@ class Knowledge:
     def guard_needed(self, loc: str) -> float:
         """Strength we want to keep at a location: around the protagonist enough to face the
         threat with room to spare, and for Ishida a garrison at Hideyori's Osaka (9.1)."""
+        known = self.memo.get(("guard", loc))
+        if known is None:
+            known = self.memo[("guard", loc)] = self._guard_needed(loc)
+        return known
+
+    def _guard_needed(self, loc: str) -> float:
         need = 0.0
         if self.protagonist in self.blocks.get(loc, []):
             need = max(4.0, 1.5 * self.threat(loc))

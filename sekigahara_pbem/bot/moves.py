@@ -45,15 +45,20 @@ def _nearest(k: Knowledge, loc: str) -> int:
 
 def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
     """What we stand to lose at a location if the enemy strikes it: the worth of our blocks
-    there, scaled by how far the nearby enemy outweighs them."""
+    there, scaled by how far the nearby enemy outweighs them (kept in `k.memo`)."""
     threat = k.threat(loc)
     if not blocks or threat == 0:
         return 0.0
-    ours = k.strength(blocks)
-    if threat <= ours:
-        return 0.0
-    at_risk = sum(min(k.worth(b), 6.0) for b in blocks)
-    return EXPOSURE * at_risk * min(1.0, (threat - ours) / (threat + 1))
+    key = ("exposure", loc, *blocks)
+    known = k.memo.get(key)
+    if known is None:
+        ours = k.strength(blocks)
+        at_risk = sum(min(k.worth(b), 6.0) for b in blocks)
+        known = (
+            0.0 if threat <= ours else EXPOSURE * at_risk * min(1.0, (threat - ours) / (threat + 1))
+        )
+        k.memo[key] = known
+    return known
 
 
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:

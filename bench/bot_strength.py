@@ -64,7 +64,8 @@ def one_game(task: tuple) -> tuple:
     times = [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
     if hero_kind == "search":  # minutes per game: show the way
         print(f"  game {i}: {hero} {how(result)} for {result['winner']}", file=sys.stderr)
-    return (won, how(result)), game.state["week"], game.turn_files, game.actions, times
+    seat = result["winner"] == hero  # the player under test won
+    return (won, how(result)), game.state["week"], game.turn_files, game.actions, times, seat
 
 
 def series(
@@ -77,10 +78,10 @@ def series(
 ) -> tuple[Counter, Counter, list]:
     """Play `games` games of `hero_kind` (heuristic or search) against `against` (random
     or heuristic); the player under test takes ishida in even games and tokugawa in odd
-    ones. With `plans` the heuristic players file battle plans; `budget` is the search
-    player's seconds per decision; `jobs` processes play at once (decision times are
-    each process's own clock). Decision times are the player under test's (both
-    players' when they are of one kind)."""
+    ones (lengths["seat"] counts its wins). With `plans` the heuristic players file
+    battle plans; `budget` is the search player's seconds per decision; `jobs` processes
+    play at once (decision times are each process's own clock). Decision times are the
+    player under test's (both players' when they are of one kind)."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
@@ -91,7 +92,8 @@ def series(
             played = pool.map(one_game, tasks, chunksize=1)
     else:
         played = [one_game(t) for t in tasks]
-    for outcome, week, n_files, n_actions, seconds in played:
+    for outcome, week, n_files, n_actions, seconds, seat in played:
+        lengths["seat"] += seat
         outcomes[outcome] += 1
         lengths[week] += 1
         files.append(n_files)
@@ -163,6 +165,12 @@ def main() -> None:
         wins = sum(n for (w, _), n in s_out.items() if w.startswith("search "))
         rate = 100 * wins / args.search
         print(f"  search win rate: {wins}/{args.search} = {rate:.1f} % (target >= 65 %)")
+        _, h_len, _ = series(args.search, "heuristic")  # the same seeds and seats
+        won = h_len["seat"]
+        print(
+            f"  the heuristic in the search's seat (same seeds) wins {won}/{args.search} = "
+            f"{100 * won / args.search:.1f} %"
+        )
     elapsed = time.perf_counter() - start
     bare = bare_start()
     if times:

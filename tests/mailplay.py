@@ -21,6 +21,7 @@ from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import Identity, generate
 from sekigahara_pbem.crypto.keystore import write_identity
 from sekigahara_pbem.pbem import clock, game, joins, packets, takebacks, turns
+from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.vocab import SIDES, other
@@ -97,6 +98,10 @@ class Player:
                 self.definitions[definition.game_id] = definition
                 self.bots[definition.game_id] = BriskBot(self.identity, definition, "mail")
                 self.send(f"join {definition.game_id}", joins.make_join(definition, self.identity))
+            elif name.startswith("join-"):  # the other side's join: now send the seed
+                definition = self.definitions[docs.peek_game(text, name)]
+                seed = joins.make_seed(definition, self.identity, text, name)
+                self.send(f"seed {definition.game_id}", seed)
             elif name.startswith("packet-"):
                 game_id, seq = name.split("-")[1], int(name.split("-")[2])
                 if seq >= self.latest.get(game_id, (0, ""))[0]:

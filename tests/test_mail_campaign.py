@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import fix_seeds
 from mailplay import Campaign
 
 from sekigahara_pbem.pbem import chain, game, turns
@@ -39,19 +40,8 @@ def _undoable(root: Path, by: str) -> dict | None:
 
 @pytest.fixture
 def fixed_seeds(monkeypatch):
-    """The same game every run: the parties' seeds are fixed (in play they come from the
-    operating system); the bots' choices are seeded."""
-    import hashlib
-
-    from sekigahara_pbem.pbem import joins
-
-    counter = iter(range(1000))
-
-    def fixed_seed() -> bytes:
-        return hashlib.sha256(f"mail-seed-{next(counter)}".encode()).digest()
-
-    monkeypatch.setattr(game, "new_seed", fixed_seed)
-    monkeypatch.setattr(joins, "new_seed", fixed_seed)
+    """The same game every run; the bots' choices are seeded."""
+    fix_seeds(monkeypatch, "mail-seed")
 
 
 def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seeds):
@@ -62,9 +52,12 @@ def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seed
     )  # fmt: skip
     ishida, tokugawa = c.players["ishida"], c.players["tokugawa"]
 
-    # invitations, joins, setup
+    # invitations, joins, the calls for seeds (each side gets the other's join), setup
     c.round()
     assert all("invitation" in " ".join(p.seen_subjects) for p in c.players.values())
+    c.round()
+    assert GameDir(first).last_seq() == 0
+    assert all("send your seed" in " ".join(p.seen_subjects) for p in c.players.values())
     c.round()
     assert GameDir(first).last_seq() >= 1
 

@@ -118,9 +118,8 @@ def _game(tmp_path: Path) -> tuple[Path, dict, game.Definition]:
         root, "g", ids["ref"], {"ishida": ids["alice"].public, "tokugawa": ids["bob"].public},
         components_hash(), {}, NOW,
     )  # fmt: skip
-    for side, name in (("ishida", "alice"), ("tokugawa", "bob")):
-        text = joins.make_join(definition, ids[name])
-        (outcome,) = referee.adjudicate(root, ids["ref"], [(f"j-{side}", text.encode())], NOW)
+    for name, text in joins.opening(definition, {"ishida": ids["alice"], "tokugawa": ids["bob"]}):
+        (outcome,) = referee.adjudicate(root, ids["ref"], [(name, text.encode())], NOW)
         assert outcome.accepted, outcome.message
     return root, ids, definition
 

@@ -37,7 +37,16 @@ def _started(tmp_path: Path) -> tuple[Path, Path, Path]:
     ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
     ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
             cwd=tmp_path))  # fmt: skip
+    _send_seeds(ref, alice, bob, tmp_path)
     return ref, alice, bob
+
+
+def _send_seeds(ref: Path, alice: Path, bob: Path, tmp_path: Path) -> str:
+    """Each player answers the other's join with its seed; the second one sets the game up."""
+    ok(seki(alice, "join", "join-g-tokugawa.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "join-g-ishida.txt", "--key", "bob", cwd=tmp_path))
+    return ok(seki(ref, "adjudicate", "g", "seed-g-ishida.txt", "seed-g-tokugawa.txt",
+                   "--key", "ref", cwd=tmp_path))  # fmt: skip
 
 
 def test_a_game_by_hand(tmp_path):
@@ -51,7 +60,8 @@ def test_a_game_by_hand(tmp_path):
     ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
     out = ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
                   "--key", "ref", cwd=tmp_path))  # fmt: skip
-    assert "set up" in out
+    assert "both sides are in" in out
+    assert "set up" in _send_seeds(ref, alice, bob, tmp_path)
     assert "awaiting ishida: bid" in ok(seki(ref, "status", "g", cwd=tmp_path))
     shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
     assert "YOUR DECISION: bid" in shown
@@ -129,7 +139,8 @@ def test_a_stale_git_lock_left_by_a_killed_run_does_not_jam_the_game(tmp_path):
     (tmp_path / "g" / ".git" / "index.lock").write_text("")  # as a killed git leaves it
     out = ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
                   "--key", "ref", cwd=tmp_path))  # fmt: skip
-    assert "set up" in out
+    assert "both sides are in" in out
+    assert "set up" in _send_seeds(ref, alice, bob, tmp_path)
     assert not (tmp_path / "g" / ".git" / "index.lock").exists()
 
 

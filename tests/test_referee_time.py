@@ -38,8 +38,8 @@ class Table:
             root, "timed", self.people["referee"], {s: self.people[s].public for s in SIDES},
             components_hash(), {}, T0, settings,
         )  # fmt: skip
-        for side in SIDES:
-            self.send(joins.make_join(self.definition, self.people[side]), T0)
+        for _, text in joins.opening(self.definition, self.people):
+            self.send(text, T0)
         self.bots = {s: Bot(self.people[s], self.definition, seed) for s in SIDES}
 
     def send(self, text: str, now: str):

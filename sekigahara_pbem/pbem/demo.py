@@ -119,9 +119,8 @@ def run_demo(
         now,
     )
     result = DemoResult(gd.root)
-    for side in SIDES:
-        text = joins.make_join(definition, people[side])
-        _adjudicate(gd, people["referee"], f"join-{side}.txt", text, now, result)
+    for name, text in joins.opening(definition, people):
+        _adjudicate(gd, people["referee"], name, text, now, result)
     bots = {s: Bot(people[s], definition, seed, plans, bot) for s in SIDES}
     for _ in range(max_steps):
         seq = gd.last_seq()

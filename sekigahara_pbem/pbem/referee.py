@@ -103,8 +103,10 @@ def _one(game: Game, name: str, data: bytes, now: str) -> str:
         raise docs.DocumentError(name, "not UTF-8 text") from None
     body, _ = signing.split(text)
     lines = body.splitlines()
-    if "format: seki-join/1" in lines:
-        return _join(game, name, text, now)
+    if f"format: {joins.JOIN_FORMAT}" in lines or f"format: {joins.JOIN_FORMAT_V1}" in lines:
+        return _join(game, name, text)
+    if f"format: {joins.SEED_FORMAT}" in lines:
+        return _seed(game, name, text, now)
     if f"format: {takebacks.REQUEST_FORMAT}" in lines:
         return _takeback_request(game, name, text, now)
     if f"format: {takebacks.CONSENT_FORMAT}" in lines:
@@ -112,32 +114,87 @@ def _one(game: Game, name: str, data: bytes, now: str) -> str:
     return _turn(game, name, text, now)
 
 
-def _join(game: Game, name: str, text: str, now: str) -> str:
+def _join(game: Game, name: str, text: str) -> str:
+    """A player's commitment to its seed (pbem/joins.py): one per side, before the start."""
     join = joins.parse_join(game.definition, text, name)
+    if join.first_format:
+        raise Refused(
+            f"{name}: a {joins.JOIN_FORMAT_V1} join sends its seed before the other side has "
+            f"committed to its own; join again with this version of seki ({tool_version()})"
+        )
     if game.gd.last_seq() > 0:
         raise Refused(f"{name}: the game has already started")
     if game.gd.join(join.side).is_file():  # one join per side: no choosing between seeds
         raise Refused(
             f"{name}: {join.side} has already joined this game; only its first join counts"
         )
-    joins.open_seed(game.definition, join, game.referee)
     write_atomic(game.gd.join(join.side), text)
     git_commit(game.gd.root, f"{join.side} joined")
     if all(game.gd.join(s).is_file() for s in SIDES):
-        _start(game, now)
-        return f"{join.side} joined; both sides are in: the game is set up (record 1)"
+        return (
+            f"{join.side} joined; both sides are in: send each side the other's join "
+            "(joins/ishida.txt to tokugawa, joins/tokugawa.txt to ishida) for its seed"
+        )
     return f"{join.side} joined; waiting for the other side"
 
 
-def _start(game: Game, now: str) -> None:
-    """Rule 5 setup from the three seeds; record 1 and the first packets."""
-    seeds = {}
-    inputs = []
+def joined(game: Game) -> dict[str, joins.Join]:
+    """The joins on file, by side."""
+    found = {}
     for side in SIDES:
         path = game.gd.join(side)
-        join = joins.parse_join(game.definition, path.read_text(encoding="utf-8"), str(path))
-        seeds[side] = joins.open_seed(game.definition, join, game.referee)
-        inputs.append({"file": f"joins/{side}.txt", "sha256": docs.sha256(join.text)})
+        if path.is_file():
+            found[side] = joins.parse_join(game.definition, docs.read_capped(path), str(path))
+    return found
+
+
+def _seed(game: Game, name: str, text: str, now: str) -> str:
+    """A player's seed, sent after it held the other's join; the game starts with the
+    second one."""
+    seed_file = joins.parse_seed(game.definition, text, name)
+    if game.gd.last_seq() > 0:
+        raise Refused(f"{name}: the game has already started")
+    on_file = joined(game)
+    if seed_file.side not in on_file:
+        raise Refused(f"{name}: {seed_file.side} has not joined yet; send the join first")
+    joins.check_order(seed_file, on_file, name)
+    if game.gd.seed(seed_file.side).is_file():
+        raise Refused(f"{name}: {seed_file.side} has already sent its seed")
+    joins.open_seed(game.definition, on_file[seed_file.side], game.referee, seed_file.sealed_seed)
+    write_atomic(game.gd.seed(seed_file.side), text)
+    git_commit(game.gd.root, f"{seed_file.side} sent its seed")
+    if all(game.gd.seed(s).is_file() for s in SIDES):
+        _start(game, on_file, now)
+        return f"{seed_file.side} sent its seed; the game is set up (record 1)"
+    return f"{seed_file.side} sent its seed; waiting for {other(seed_file.side)}'s"
+
+
+def player_seeds(game: Game, on_file: dict[str, joins.Join]) -> dict[str, bytes]:
+    """Each player's seed, opened and checked against its join (from the join itself in
+    games joined with the first format)."""
+    seeds = {}
+    for side, join in on_file.items():
+        sealed = join.sealed_seed
+        if sealed is None:
+            path = game.gd.seed(side)
+            sealed = joins.parse_seed(game.definition, docs.read_capped(path), str(path))
+            sealed = sealed.sealed_seed
+        seeds[side] = joins.open_seed(game.definition, join, game.referee, sealed)
+    return seeds
+
+
+def start_inputs(gd: GameDir) -> list[dict]:
+    """Record 1's inputs: the joins, then the seed files (none in first-format games)."""
+    files = [gd.join(s) for s in SIDES] + [gd.seed(s) for s in SIDES if gd.seed(s).is_file()]
+    return [
+        {"file": f"joins/{p.name}", "sha256": docs.sha256(p.read_text(encoding="utf-8"))}
+        for p in files
+    ]
+
+
+def _start(game: Game, on_file: dict[str, joins.Join], now: str) -> None:
+    """Rule 5 setup from the three seeds; record 1 and the first packets."""
+    seeds = player_seeds(game, on_file)
     seed = game_seed(
         game.secrets.seed, seeds["ishida"], seeds["tokugawa"], game_id=game.definition.game_id
     )
@@ -148,7 +205,8 @@ def _start(game: Game, now: str) -> None:
         fields["clock"] = clocks.next_clock(game.definition.deadlines, {}, asked, 1, now, None)
     chain.write_step(
         game.gd, game.definition, game.referee, game.secrets, game.comp, 1,
-        game.definition.hash, None, state, events, inputs, "setup (rule 5)", now, asked, fields,
+        game.definition.hash, None, state, events, start_inputs(game.gd), "setup (rule 5)",
+        now, asked, fields,
     )  # fmt: skip
     git_commit(game.gd.root, "record 1: setup (rule 5)")
 

@@ -196,7 +196,7 @@ class Mailer:
         queued = []
         last = self.gd.last_seq()
         if last == 0:
-            queued += self._invitations()
+            queued += self._invitations() + self._seed_calls()
         for seq in range(min(done.values()) + 1, last + 1):
             record = chain.read_record(self.gd, self.definition, seq)
             for side in SIDES:
@@ -345,6 +345,28 @@ class Mailer:
                           f"[seki {self.id}] invitation to play {side}", body,
                           [("game.txt", self.gd.definition.read_text())])  # fmt: skip
             queued += self._queue(f"{self.id}-invite-{side}", msg)
+        return queued
+
+    def _seed_calls(self) -> list[str]:
+        """Once both sides have joined, each is sent the other's join and asked for its
+        seed (pbem/joins.py: no seed is sent before every commitment is in)."""
+        if not all(self.gd.join(s).is_file() for s in SIDES):
+            return []
+        queued = []
+        for side in SIDES:
+            if self.gd.seed(side).is_file():
+                continue
+            name = f"join-{self.id}-{other(side)}.txt"
+            body = (
+                f"Both sides have joined game {self.id}. To start it, answer {other(side)}'s "
+                f"join (attached) with your seed:\n  seki join {name} --key YOUR-KEY\n"
+                "and reply with the seed file it writes attached. Your seed is sealed to the "
+                "referee; the game is set up when both seeds are in.\n"
+            )
+            msg = message(self.settings.sender, self.addresses[side],
+                          f"[seki {self.id}] both sides have joined: send your seed", body,
+                          [(name, self.gd.join(other(side)).read_text())])  # fmt: skip
+            queued += self._queue(f"{self.id}-seed-{side}", msg)
         return queued
 
 

@@ -3,7 +3,8 @@ two adjudications apart, and the git commit that closes each step.
 
 Layout (docs/protocol.md):
   game.txt                    the signed game definition
-  joins/<side>.txt            the players' signed joins (their seeds, sealed)
+  joins/<side>.txt            the players' signed joins (commitments to their seeds)
+  joins/<side>-seed.txt       each player's seed, sealed to the referee (pbem/joins.py)
   referee/secrets.txt         the referee seed and the game's state key, sealed to the referee
   turns/<seq>-<side>.txt      accepted turn files, named by the record that applied them
   records/<seq>.txt           the signed hash chain, one record per accepted input
@@ -51,6 +52,9 @@ class GameDir:
 
     def join(self, side: str) -> Path:
         return self.root / "joins" / f"{side}.txt"
+
+    def seed(self, side: str) -> Path:
+        return self.root / "joins" / f"{side}-seed.txt"
 
     @property
     def secrets(self) -> Path:

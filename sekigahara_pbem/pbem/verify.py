@@ -62,11 +62,8 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
         record, state = at
         if state["result"] is None and not force:
             raise StoreError("the game is not over; reveal only by agreement (--force)")
-        seeds = {REFEREE: game.secrets.seed.hex()}
-        for side in SIDES:
-            path = game.gd.join(side)
-            join = joins.parse_join(game.definition, path.read_text(encoding="utf-8"), str(path))
-            seeds[side] = joins.open_seed(game.definition, join, ref).hex()
+        players = referee.player_seeds(game, referee.joined(game))
+        seeds = {REFEREE: game.secrets.seed.hex(), **{s: players[s].hex() for s in SIDES}}
         body = {
             "format": REVEAL_FORMAT,
             "game": game.definition.game_id,
@@ -95,6 +92,7 @@ def verify(root: Path) -> Report:
     if signers.is_file() and signers.read_text(encoding="utf-8") != allowed_signers(definition):
         raise Discrepancy(f"{ALLOWED_SIGNERS}: not the keys of game.txt")
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
+    start_files = _start_files(gd, definition, player_joins, report)
     revealed = _revealed(gd, definition, player_joins)
     report.revealed = revealed is not None
     if not report.revealed:
@@ -110,7 +108,7 @@ def verify(root: Path) -> Report:
     replay = _Replay(gd, definition, comp, revealed[1] if revealed else None, state, events)
     last = gd.last_seq()
     for seq in range(1, last + 1):
-        replay.record(seq, player_joins, report)
+        replay.record(seq, start_files, report)
     if last:
         _check_last(gd, definition, last, revealed[2] if revealed else None)
     if replay.state is not None:
@@ -154,7 +152,7 @@ class _Replay:
         self.answered: dict[str, int] = {}  # side -> the packet its last file answered
         self.previous_root, self.previous_body, self.time = None, {}, None
 
-    def record(self, seq: int, player_joins: dict, report: Report) -> None:
+    def record(self, seq: int, start_files: list, report: Report) -> None:
         where = f"records/{seq:06d}.txt"
         try:
             record = chain.read_record(self.gd, self.definition, seq)
@@ -167,7 +165,7 @@ class _Replay:
         before_state = None if seq == 1 else self.state
         self._extended = None
         if seq == 1:
-            _check_inputs(where, body, [(f"joins/{s}.txt", player_joins[s].text) for s in SIDES])
+            _check_inputs(where, body, start_files)
             step = None if self.state is None else steps.Step(self.state, self.events, None)
         else:
             step = self._step(where, seq, body, report)
@@ -310,6 +308,31 @@ def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
         return joins.parse_join(definition, path.read_text(encoding="utf-8"), f"joins/{side}.txt")
     except (ValueError, OSError) as exc:
         raise Discrepancy(f"joins/{side}.txt: {exc}") from None
+
+
+def _start_files(gd: GameDir, definition: Definition, player_joins: dict, report: Report):
+    """Record 1's inputs as (name, text): the joins, then each player's seed file, sent
+    only once it held the other's join (pbem/joins.py); first-format joins have none."""
+    files = [(f"joins/{s}.txt", player_joins[s].text) for s in SIDES]
+    if any(player_joins[s].first_format for s in SIDES):
+        report.notes.append(
+            f"joined with {joins.JOIN_FORMAT_V1}: the referee held the first seed before the "
+            "second player committed, so the fairness of the setup draw rests on the referee"
+        )
+        return files
+    if gd.last_seq() == 0 and not all(gd.seed(s).is_file() for s in SIDES):
+        return files  # not started: a seed may still be on its way
+    for side in SIDES:
+        where = f"joins/{side}-seed.txt"
+        try:
+            seed_file = joins.parse_seed(definition, docs.read_capped(gd.seed(side)), where)
+            joins.check_order(seed_file, player_joins, where)
+        except (ValueError, OSError) as exc:
+            raise Discrepancy(f"{where}: {exc}") from None
+        if seed_file.side != side:
+            raise Discrepancy(f"{where}: the seed of {seed_file.side}, not of {side}")
+        files.append((where, seed_file.text))
+    return files
 
 
 def _revealed(gd: GameDir, definition: Definition, player_joins: dict):

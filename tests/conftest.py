@@ -28,6 +28,24 @@ def fix_seeds(patch: pytest.MonkeyPatch, tag: str) -> None:
     patch.setattr(joins, "player_seed", player_seed)
 
 
+@pytest.fixture
+def fresh_game(tmp_path):
+    """A game made by a referee for two players, not joined yet: (root, the referee's
+    identity, the players' identities by side, the definition)."""
+    from sekigahara_pbem.component_files import components_hash
+    from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.pbem import game
+
+    people = {n: generate(n) for n in ("ref", "alice", "bob")}
+    players = {"ishida": people["alice"], "tokugawa": people["bob"]}
+    root = tmp_path / "g"
+    publics = {side: identity.public for side, identity in players.items()}
+    definition = game.create(
+        root, "g", people["ref"], publics, components_hash(), {}, "2026-11-22T12:00:00Z"
+    )
+    return root, people["ref"], players, definition
+
+
 @pytest.fixture(scope="session")
 def comp():
     return load_components()

@@ -13,27 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto import sealing, signing
-from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.seeds import seed_commitment
 from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.pbem import game, joins, referee, verify
 from sekigahara_pbem.pbem.store import GameDir
-from sekigahara_pbem.rules.vocab import SIDES
 
 NOW = "2026-11-22T12:00:00Z"
 
 
 @pytest.fixture
-def table(tmp_path):
-    people = {n: generate(n) for n in ("ref", "alice", "bob")}
-    players = {"ishida": people["alice"], "tokugawa": people["bob"]}
-    root = tmp_path / "g"
-    definition = game.create(
-        root, "g", people["ref"], {s: players[s].public for s in SIDES}, components_hash(), {}, NOW
-    )
-    return root, people["ref"], players, definition
+def table(fresh_game):
+    return fresh_game
 
 
 def send(root: Path, ref, name: str, text: str) -> referee.Outcome:

@@ -33,14 +33,18 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from ..refusal import BAD_KEY, Refusal
+
 PUBLIC_PREFIX = "seki1"
 IDENTITY_FORMAT = "seki-identity/1"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _B64URL = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
-class KeyFormatError(ValueError):
+class KeyFormatError(Refusal):
     """A public line, identity file or SSH key could not be used; the message says why."""
+
+    code = BAD_KEY
 
 
 def check_name(name: str) -> str:

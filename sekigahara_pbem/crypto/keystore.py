@@ -13,13 +13,16 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..refusal import BAD_KEY, Refusal
 from .keys import Identity, KeyFormatError, check_name, identity_from_text, identity_to_text
 
 SUFFIX = ".identity"
 
 
-class KeyStoreError(ValueError):
+class KeyStoreError(Refusal):
     """A key file could not be written or read; the message names the file."""
+
+    code = BAD_KEY
 
 
 def default_dir(environ: Mapping[str, str] | None = None) -> Path:

@@ -16,16 +16,18 @@ from typing import Any
 
 import yaml
 
+from ..refusal import Refusal
+
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
 MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
 WRAP = 64  # sealed sections are split into lines of this length
 
 
-class DocumentError(ValueError):
+class DocumentError(Refusal):
     """A document that cannot be accepted; the message names the file and the field."""
 
-    def __init__(self, where: str, message: str):
-        super().__init__(f"{where}: {message}")
+    def __init__(self, where: str, message: str, code: str | None = None):
+        super().__init__(f"{where}: {message}", code)
         self.where = where
 
 

@@ -33,6 +33,7 @@ from ..crypto import sealing, signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity
 from ..crypto.seeds import SEED_BYTES, seed_commitment, verify_seed
+from ..refusal import WRONG_GAME, WRONG_SIDE
 from ..rules.vocab import SIDES, other
 from . import documents as docs
 from .game import Definition
@@ -111,11 +112,15 @@ def _signed_body(definition: Definition, text: str, where: str, formats: tuple[s
         raise docs.DocumentError(f"{where}: format", f"expected {formats[-1]!r}, got {found!r}")
     side = docs.field(body, "side", str, where)
     if side not in SIDES or definition.players[side].key_id != verified.signer.key_id:
-        raise docs.DocumentError(f"{where}: side", f"signed by {verified.signer.name}, not {side}")
+        raise docs.DocumentError(
+            f"{where}: side", f"signed by {verified.signer.name}, not {side}", WRONG_SIDE
+        )
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     if docs.field(body, "definition", str, where) != definition.hash:
-        raise docs.DocumentError(f"{where}: definition", "answers another game definition")
+        raise docs.DocumentError(
+            f"{where}: definition", "answers another game definition", WRONG_GAME
+        )
     return body, side
 
 

@@ -14,6 +14,7 @@ import json
 
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity
+from ..refusal import WRONG_GAME
 from . import documents as docs
 from .game import Definition
 
@@ -49,7 +50,7 @@ def open_note(definition: Definition, text: str, identity: Identity, where: str)
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, where, NOTE_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) != identity.public:
         raise docs.DocumentError(f"{where}: to", f"this note is for {side}, not for your key")

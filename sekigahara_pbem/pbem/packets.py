@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity
+from ..refusal import WRONG_GAME
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
@@ -104,7 +105,7 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, where, PACKET_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) is None or definition.players[side] != identity.public:
         raise docs.DocumentError(f"{where}: to", f"this packet is for {side}, not for your key")

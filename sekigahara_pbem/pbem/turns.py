@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..component_files import components_hash
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity, PublicKey
+from ..refusal import WRONG_GAME, WRONG_SIDE, WRONG_VERSION
 from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
 from . import documents as docs
@@ -86,6 +87,7 @@ def check_versions(definition: Definition, body_: dict, where: str) -> str | Non
             f"{where}: components",
             f"made with component set {str(components)[:16]}…{yours}, but this game uses "
             f"{definition.components[:16]}… (see game.txt's tool line); install that version",
+            WRONG_VERSION,
         )
     return tool if isinstance(tool, str) else None
 
@@ -94,7 +96,7 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     """Check an (unsigned) turn body's shape."""
     body_ = docs.load(text, where, TURN_FORMAT)
     if docs.field(body_, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body_, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
@@ -114,7 +116,9 @@ def parse(definition: Definition, text: str, where: str) -> Turn:
     turn = parse_body(definition, verified.body, where)
     if definition.players[turn.side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
-            f"{where}: side", f"signed by {verified.signer.name}, who does not play {turn.side}"
+            f"{where}: side",
+            f"signed by {verified.signer.name}, who does not play {turn.side}",
+            WRONG_SIDE,
         )
     return Turn(turn.side, turn.answers, turn.actions, text, turn.tool)
 
@@ -178,7 +182,7 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
     verified = signing.verify(text, [*definition.players.values(), definition.referee])
     body = docs.load(verified.body, where, SEALED_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")

@@ -45,7 +45,7 @@ class BriskBot(Bot):
         passes = [o for o in packet.options if o in self.PASSES]
         if passes and rng.below(self.chooser, 2) == 0:
             body = turns.body(self.definition.game_id, packet.side, packet.seq, passes[:1])
-            return signing.sign(body, self.identity)
+            return self.sealed(body)
         return super().answer(packet_text, where)
 
 

@@ -89,8 +89,11 @@ class Bot:
         if self.plans and packet.view["week"] != self.filed_week:
             actions.insert(0, {"type": "plan", "plan": STANDING_ORDERS})
             self.filed_week = packet.view["week"]
-        body = turns.body(self.definition.game_id, packet.side, packet.seq, actions)
-        return signing.sign(body, self.identity)
+        return self.sealed(turns.body(self.definition.game_id, packet.side, packet.seq, actions))
+
+    def sealed(self, body: str) -> str:
+        """The turn file signed and sealed to the referee, as a player's tool sends it."""
+        return turns.seal(self.definition, signing.sign(body, self.identity), self.identity)
 
 
 def run_demo(

@@ -49,7 +49,9 @@ def decision_text(asked: dict, view: dict, comp: Components) -> str:
         return text.format(cards=n.count(asked.get("count", 0), "card"))
     if kind in DECISIONS:
         return _(DECISIONS[kind]).format(where=where)
-    return f"{kind}{' ' + _('at {where}').format(where=where) if where else ''}"
+    if where:
+        return _("{decision} at {where}").format(decision=kind, where=where)
+    return str(kind)
 
 
 GROUPS = {

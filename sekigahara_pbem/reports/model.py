@@ -71,9 +71,10 @@ ACTIVE_STEPS = {
 
 
 def _when(v: dict) -> str:
-    step = n.step(v["step"])
-    if v["step"] in ACTIVE_STEPS and v.get("active"):
-        step = _(ACTIVE_STEPS[v["step"]]).format(side=n.side(v["active"]))
+    key = v["step"]
+    step = n.step(key)
+    if key in ACTIVE_STEPS and v.get("active"):
+        step = _(ACTIVE_STEPS[key]).format(side=n.side(v["active"]))
     text = _("Week {week} of {last}, turn {turn}: {step}")
     return text.format(week=v["week"], last=LAST_WEEK, turn=v["turn"], step=step)
 
@@ -117,9 +118,10 @@ def _phase(v: dict, comp: Components) -> str | None:
     else:
         moves = _("{moves} left").format(moves=n.count(left, "stack move"))
     mustered = _("has mustered") if phase["mustered"] else _("has not mustered")
+    level = phase["level"]
     text = _("{side}: {level} movement, {moves}, {mustered} (7.1, 7.2)").format(
         side=who,
-        level=_(LEVELS.get(phase["level"], phase["level"])),
+        level=_(LEVELS[level]) if level in LEVELS else level,
         moves=moves,
         mustered=mustered,
     )

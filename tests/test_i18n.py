@@ -12,6 +12,8 @@ import gettext
 import os
 import re
 import shutil
+from email.parser import BytesParser
+from email.policy import default
 from pathlib import Path
 
 import pytest
@@ -24,8 +26,11 @@ from typer.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.crypto.keystore import read_identity
+from sekigahara_pbem.crypto.keystore import identity_path, read_identity
 from sekigahara_pbem.pbem import chain, game, packets
+from sekigahara_pbem.pbem.mail_config import MailSettings
+from sekigahara_pbem.pbem.mail_out import Spool
+from sekigahara_pbem.pbem.robot import Mailer
 from sekigahara_pbem.pbem.store import GameDir
 from sekigahara_pbem.reports import names, render_html, render_public_text, render_text
 from sekigahara_pbem.rules.views import view
@@ -220,31 +225,74 @@ def test_seki_view_and_report_speak_the_language_asked(demo, tmp_path):
     assert "seki: note: no 'xx' translation (--lang)" in odd.output  # stderr is mixed in
 
 
-def test_seki_play_asks_in_hungarian(tmp_path):
-    """A fresh game: Ishida's first packet asks for a bid, answered in Hungarian."""
-    runner = CliRunner()
+def _seki(root: Path, who: str, *args: str) -> str:
+    env = {"SEKI_HOME": str(root / who), "LANG": "C"}
+    result = CliRunner().invoke(app, list(args), env=env, catch_exceptions=False)
+    assert result.exit_code == 0, (args, result.output)
+    return result.output
 
-    def seki(who: str, *args: str) -> str:
-        env = {"SEKI_HOME": str(tmp_path / who), "LANG": "C"}
-        result = runner.invoke(app, list(args), env=env, catch_exceptions=False)
-        assert result.exit_code == 0, (args, result.output)
-        return result.output
 
-    seki("ref", "keys", "new", "ref")
+def _new_game(root: Path, *extra: str) -> Path:
+    """Keys for a referee and two players, a game (with `extra` options), both joins
+    adjudicated: the first packets wait in the game directory."""
+    _seki(root, "ref", "keys", "new", "ref")
     for name in ("alice", "bob"):
-        (tmp_path / f"{name}.pub").write_text(seki(name, "keys", "new", name))
-    g = tmp_path / "g"
-    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
-    seki("ref", "game", "new", str(g), "--key", "ref", *keys)
+        (root / f"{name}.pub").write_text(_seki(root, name, "keys", "new", name))
+    g = root / "g"
+    keys = ("--ishida", str(root / "alice.pub"), "--tokugawa", str(root / "bob.pub"))
+    _seki(root, "ref", "game", "new", str(g), "--key", "ref", *keys, *extra)
     joins = []
     for name in ("alice", "bob"):
-        joins.append(str(tmp_path / f"join-{name}.txt"))
-        seki(name, "join", str(g / "game.txt"), "--key", name, "--out", joins[-1])
-    seki("ref", "adjudicate", str(g), *joins, "--key", "ref")
-    packet = GameDir(g).packet(1, "ishida")
+        joins.append(str(root / f"join-{name}.txt"))
+        _seki(root, name, "join", str(g / "game.txt"), "--key", name, "--out", joins[-1])
+    _seki(root, "ref", "adjudicate", str(g), *joins, "--key", "ref")
+    return g
+
+
+def test_seki_play_asks_in_hungarian(tmp_path):
+    """Ishida's first packet asks for a bid, answered in Hungarian."""
+    packet = GameDir(_new_game(tmp_path)).packet(1, "ishida")
     out = tmp_path / "turn.txt"
     args = ("play", str(packet), "--key", "alice", "--choose", "1", "--lang", "hu")
-    text = seki("alice", *args, "--out", str(out))
+    text = _seki(tmp_path, "alice", *args, "--out", str(out))
     assert "Válassz:" in text and "Licit: " in text and "A lépésed:" in text
     assert f"kiírva: {out}; küldd el a játékvezetőnek" in text
     assert out.exists()
+
+
+def test_the_robot_mails_each_player_in_the_language_of_the_game_definition(tmp_path):
+    """`seki game new --lang ishida=hu`: Ishida's packet mail (its public report too) is
+    Hungarian, Tokugawa's English; the subject keeps its '[seki GAME]' tag."""
+    mails = [f"--email={w}={w}@example.org" for w in ("ishida", "tokugawa", "referee")]
+    g = _new_game(tmp_path, *mails, "--lang", "ishida=hu")
+    assert "languages:\n  ishida: hu" in (g / "game.txt").read_text()
+    ref = read_identity(identity_path(tmp_path / "ref", "ref"))
+    settings = MailSettings(sender="referee@example.org", smtp=None, imap=None)
+    spool = Spool(tmp_path / "spool")
+    queued = Mailer(spool, g, ref, settings, "2026-11-22T12:00:00Z").run()
+    assert len(queued) == 2
+    sent = {}
+    for name in queued:
+        raw = (spool.folder("outbox") / f"{name}.eml").read_bytes()
+        msg = BytesParser(policy=default).parsebytes(raw)
+        sent[name.rsplit("-", 1)[1]] = (msg["Subject"], msg.get_body(("plain",)).get_content())
+    subject, body = sent["ishida"]
+    assert subject.startswith("[seki g] 1. jegyzőkönyv: ") and subject.endswith("— te lépsz")
+    assert "Mi történt" in body and "Válaszolj egy aláírt lépésfájllal" in body
+    subject, body = sent["tokugawa"]
+    assert subject.startswith("[seki g] record 1: ") and "What happened" in body
+
+
+def test_a_game_cannot_name_a_language_not_shipped(tmp_path):
+    _seki(tmp_path, "ref", "keys", "new", "ref")
+    for name in ("alice", "bob"):
+        (tmp_path / f"{name}.pub").write_text(_seki(tmp_path, name, "keys", "new", name))
+    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    for bad, why in (("ishida=xx", "no 'xx' translation"), ("referee=hu", "'referee'")):
+        result = CliRunner().invoke(
+            app,
+            ["game", "new", str(tmp_path / "g"), "--key", "ref", *keys, "--lang", bad],
+            env={"SEKI_HOME": str(tmp_path / "ref")},
+        )
+        assert result.exit_code == 1 and why in result.output, result.output
+        assert "Traceback" not in result.output

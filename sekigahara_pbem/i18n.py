@@ -70,9 +70,6 @@ def N_(message: str) -> str:  # noqa: N802 - the name every gettext extractor kn
     return message
 
 
-_ = gettext
-
-
 def current() -> str:
     """The language in use now."""
     info = _translations().info()

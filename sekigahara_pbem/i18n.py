@@ -64,7 +64,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translations().ngettext(singular, plural, n)
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name every gettext extractor knows
+def N_(message: str) -> str:  # the name gettext extractors know
     """Marks a message for extraction where it is defined (a table of words); it is
     translated where it is shown, with gettext."""
     return message

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..i18n import gettext as _
 from . import html, model, text
 
 if TYPE_CHECKING:
@@ -22,10 +23,11 @@ DEFAULT_PACKET_NAME = "packet.txt"
 
 def packet_hint(packet_name: str = DEFAULT_PACKET_NAME) -> str:
     """The line that ends a mail body: where the recipient's secrets are."""
-    return (
-        f"Your hand, blocks and legal options are in the attached packet: "
-        f"seki view {packet_name} --key YOUR-KEY (add --html report.html for the map)."
+    text = _(
+        "Your hand, blocks and legal options are in the attached packet: seki view {packet} "
+        "--key YOUR-KEY (add --html report.html for the map)."
     )
+    return text.format(packet=packet_name)
 
 
 def render_text(

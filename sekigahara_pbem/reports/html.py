@@ -4,13 +4,17 @@ reference) from templates/report.html.j2 and templates/map.svg.j2."""
 from __future__ import annotations
 
 from ..component_files import load_components
+from ..i18n import N_, current
+from ..i18n import gettext as _
 from . import svgmap, text
 from .env import environment
 
 NOTES = {
-    True: "Built from your packet alone: your view, this step's events as you may see "
-    "them and your legal options. The enemy's hidden blocks and cards are not in it.",
-    False: "Built from the public view and the record's public events alone.",
+    True: N_(
+        "Built from your packet alone: your view, this step's events as you may see them and "
+        "your legal options. The enemy's hidden blocks and cards are not in it."
+    ),
+    False: N_("Built from the public view and the record's public events alone."),
 }
 
 
@@ -27,7 +31,8 @@ def render(report: dict, view: dict, events: list, reach: dict | None = None) ->
             report=report,
             title=text.title(report["game"], report["seq"], side),
             m=m,
-            missing_view=text.MISSING_VIEW,
-            note=NOTES[side is not None],
+            missing_view=_(text.MISSING_VIEW),
+            note=_(NOTES[side is not None]),
+            lang=current(),
         )
     )

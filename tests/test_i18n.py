@@ -233,8 +233,8 @@ def _seki(root: Path, who: str, *args: str) -> str:
 
 
 def _new_game(root: Path, *extra: str) -> Path:
-    """Keys for a referee and two players, a game (with `extra` options), both joins
-    adjudicated: the first packets wait in the game directory."""
+    """Keys for a referee and two players, a game (with `extra` options), both joins and
+    both seeds adjudicated: the first packets wait in the game directory."""
     _seki(root, "ref", "keys", "new", "ref")
     for name in ("alice", "bob"):
         (root / f"{name}.pub").write_text(_seki(root, name, "keys", "new", name))
@@ -246,6 +246,10 @@ def _new_game(root: Path, *extra: str) -> Path:
         joins.append(str(root / f"join-{name}.txt"))
         _seki(root, name, "join", str(g / "game.txt"), "--key", name, "--out", joins[-1])
     _seki(root, "ref", "adjudicate", str(g), *joins, "--key", "ref")
+    seeds = [str(root / f"seed-{name}.txt") for name in ("alice", "bob")]
+    for name, path, theirs in zip(("alice", "bob"), seeds, joins[::-1], strict=True):
+        _seki(root, name, "join", theirs, "--key", name, "--out", path)
+    _seki(root, "ref", "adjudicate", str(g), *seeds, "--key", "ref")
     return g
 
 

@@ -395,14 +395,16 @@ class Mailer:
             if self.gd.seed(side).is_file():
                 continue
             name = f"join-{self.id}-{other(side)}.txt"
-            body = (
-                f"Both sides have joined game {self.id}. To start it, answer {other(side)}'s "
-                f"join (attached) with your seed:\n  seki join {name} --key YOUR-KEY\n"
-                "and reply with the seed file it writes attached. Your seed is sealed to the "
-                "referee; the game is set up when both seeds are in.\n"
-            )
+            with i18n.using(language(self.definition, side)):
+                body = _(
+                    "Both sides have joined game {game}. To start it, answer {other}'s join "
+                    "(attached) with your seed:\n  seki join {file} --key YOUR-KEY\nand reply "
+                    "with the seed file it writes attached. Your seed is sealed to the "
+                    "referee; the game is set up when both seeds are in.\n"
+                ).format(game=self.id, other=other(side), file=name)
+                subject = _("both sides have joined: send your seed")
             msg = message(self.settings.sender, self.addresses[side],
-                          f"[seki {self.id}] both sides have joined: send your seed", body,
+                          f"[seki {self.id}] {subject}", body,
                           [(name, self.gd.join(other(side)).read_text())])  # fmt: skip
             queued += self._queue(f"{self.id}-seed-{side}", msg)
         return queued

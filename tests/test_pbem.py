@@ -16,7 +16,7 @@ from sekigahara_pbem.crypto.keystore import read_identity
 from sekigahara_pbem.pbem import chain, game, packets, referee, turns
 from sekigahara_pbem.pbem import verify as checks
 from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.records import writer
+from sekigahara_pbem.pbem.records import context, writer
 from sekigahara_pbem.pbem.store import GameDir, StoreError, locked
 from sekigahara_pbem.rules.invariants import hidden_from
 from sekigahara_pbem.rules.vocab import SIDES
@@ -182,24 +182,24 @@ def test_a_step_killed_anywhere_leaves_a_good_state_and_reruns(tmp_path, monkeyp
     root, ids, definition = _game(tmp_path)
     gd = GameDir(root)
     answer = Bot(ids["alice"], definition, "kill").answer(gd.packet(1, "ishida").read_text(), "p")
-    real_write, real_commit = writer.write_atomic, writer.git_commit
+    real_write, real_commit = writer.write_atomic, context.git_commit
 
     def write(path, data):
         if path.parent.name == kill_at:
             raise KeyboardInterrupt(f"killed writing {path.name}")
         real_write(path, data)
 
-    def commit(root_, message):
+    def commit(root_, message, signer=None):
         if kill_at == "commit" and message.startswith("record 2"):
             raise KeyboardInterrupt("killed at the commit")
-        real_commit(root_, message)
+        real_commit(root_, message, signer)
 
     monkeypatch.setattr(writer, "write_atomic", write)
-    monkeypatch.setattr(writer, "git_commit", commit)
+    monkeypatch.setattr(context, "git_commit", commit)
     with pytest.raises(KeyboardInterrupt):
         referee.adjudicate(root, ids["ref"], [("t", answer.encode())], NOW)
     monkeypatch.setattr(writer, "write_atomic", real_write)
-    monkeypatch.setattr(writer, "git_commit", real_commit)
+    monkeypatch.setattr(context, "git_commit", real_commit)
     game_ = referee.open_game(root, ids["ref"])
     record, _ = referee.current(game_)
     if kill_at in ("public", "commit"):  # the record was in place: the step happened

@@ -160,3 +160,31 @@ def test_the_commands_in_docs_crypto_check_a_document(tmp_path):
     done = subprocess.run(["bash", "-ec", commands], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert 'Good "turn@sekigahara-pbem" signature for alice' in done.stdout + done.stderr
+
+
+def test_git_checks_the_referees_signed_commits(fresh_game):
+    """Issue 16: every commit the referee makes is SSH-signed with its key, and git itself
+    (gpg.format ssh, the game's allowed_signers) says so; a commit made by someone else
+    is not."""
+    from sekigahara_pbem.pbem import joins, referee
+
+    _require(SSH_KEYGEN, "openssh-client")
+    root, ref, players, definition = fresh_game
+    for name, text in joins.opening(definition, players):
+        referee.adjudicate(root, ref, [(name, text.encode())], "2026-11-22T12:00:00Z")
+    signers = f"gpg.ssh.allowedSignersFile={root / 'allowed_signers'}"
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-c", signers, *args], cwd=root, capture_output=True,
+                              text=True)  # fmt: skip
+
+    log = git("log", "--format=%H %G? %GS")
+    commits = log.stdout.split("\n")[:-1]
+    assert len(commits) == 6, log  # created, two joins, two seeds, record 1 (the setup)
+    assert all(line.endswith(" G ref") for line in commits), log.stdout
+    assert git("verify-commit", "HEAD").returncode == 0
+    assert git("fsck", "--strict").returncode == 0
+    (root / "extra.txt").write_text("not the referee's\n")
+    git("add", "extra.txt")
+    git("-c", "user.name=someone", "-c", "user.email=x@y", "commit", "-q", "-m", "mine")
+    assert git("verify-commit", "HEAD").returncode != 0

@@ -146,17 +146,24 @@ def create(
     write_atomic(gd.secrets, _seal_secrets(game_id, referee, Secrets(seed, state_key, commit_key)))
     definition = parse(text, gd.definition.name)
     write_atomic(root / ALLOWED_SIGNERS, allowed_signers(definition))
-    git_commit(root, f"game {game_id}: created")
+    git_commit(root, f"game {game_id}: created", referee)
     return definition
 
 
-def allowed_signers(definition: Definition) -> str:
+def allowed_signers(definition: Definition, git: bool = True) -> str:
     """OpenSSH's allowed_signers file for the game's keys (ssh-keygen(1)): with it,
-    `ssh-keygen -Y verify` checks any of the game's documents without seki
-    (docs/crypto.md, "Check it without seki")."""
-    keys = [definition.referee, *(definition.players[s] for s in SIDES)]
-    namespaces = [signing.NAMESPACE.format(kind="*")]
-    lines = [sshsig.allowed_signers_line(k.name, k.signing, namespaces) for k in keys]
+    `ssh-keygen -Y verify` checks any of the game's documents without seki, and git the
+    referee's signed commits (docs/crypto.md, "Check it without seki"). Games made before
+    commits were signed have the file without `git` (`git=False`)."""
+    documents = signing.NAMESPACE.format(kind="*")
+    lines = [
+        sshsig.allowed_signers_line(
+            k.name,
+            k.signing,
+            [documents, "git"] if git and k is definition.referee else [documents],
+        )
+        for k in [definition.referee, *(definition.players[s] for s in SIDES)]
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -23,7 +23,7 @@ from .records.context import Game, Outcome, current, joined, open_game, read_tur
 from .records.opening import player_seeds
 from .records.writer import recover
 from .steps import Refused
-from .store import git_commit, locked
+from .store import locked
 
 __all__ = [
     "Game", "Outcome", "Refused", "adjudicate", "current", "enforce_deadlines", "joined",
@@ -47,7 +47,7 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
                     name, chain.seal_rejected(game.definition, name, data, str(exc))
                 )
                 outcomes.append(Outcome(name, False, f"{exc} (kept as {kept.name})", exc.code))
-                git_commit(root, f"rejected {name}")
+                game.commit(f"rejected {name}")
                 continue
             except BaseException:  # a bug, or the run stopped: the game as it was
                 recover(game)

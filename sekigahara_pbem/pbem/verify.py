@@ -36,7 +36,7 @@ from .game import (
 )
 from .records import deadline, opening, takeback
 from .records import turn as turn_kind
-from .store import GameDir, StoreError, git_commit, locked, write_atomic
+from .store import GameDir, StoreError, locked, write_atomic
 
 REVEAL_FORMAT = "seki-reveal/1"
 
@@ -77,7 +77,7 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
             "secrets": secrets_text(game.secrets),
         }
         write_atomic(game.gd.reveal, signing.sign(docs.dump(body), ref))
-        git_commit(root, f"reveal after record {record.seq}")
+        game.commit(f"reveal after record {record.seq}")
         return game.gd.reveal
 
 
@@ -92,7 +92,8 @@ def verify(root: Path) -> Report:
     if components_hash() != definition.components:
         raise Discrepancy("game.txt: made with another component set than this tool's")
     signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
-    if signers.is_file() and signers.read_text(encoding="utf-8") != allowed_signers(definition):
+    known = (allowed_signers(definition), allowed_signers(definition, git=False))
+    if signers.is_file() and signers.read_text(encoding="utf-8") not in known:
         raise Discrepancy(f"{ALLOWED_SIGNERS}: not the keys of game.txt")
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
     start_files = _start_files(gd, definition, player_joins, report)

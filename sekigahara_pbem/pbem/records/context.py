@@ -14,7 +14,7 @@ from .. import chain, joins, turns
 from .. import documents as docs
 from ..game import Definition, Secrets, load, open_secrets
 from ..steps import Refused
-from ..store import GameDir, StoreError
+from ..store import GameDir, StoreError, git_commit
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,10 @@ class Game:
     secrets: Secrets
     referee: Identity
     comp: Components
+
+    def commit(self, message: str) -> None:
+        """One git commit of the game directory, signed by the referee's key."""
+        git_commit(self.gd.root, message, self.referee)
 
 
 def open_game(root: Path, referee: Identity) -> Game:

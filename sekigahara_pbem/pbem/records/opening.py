@@ -13,7 +13,7 @@ from .. import documents as docs
 from .. import joins
 from ..game import Definition, tool_version
 from ..steps import Refused, Step
-from ..store import GameDir, git_commit, write_atomic
+from ..store import GameDir, write_atomic
 from . import writer
 from .context import Game, joined
 
@@ -37,7 +37,7 @@ def admit_join(game: Game, name: str, text: str) -> str:
             DUPLICATE,
         )
     write_atomic(game.gd.join(join.side), text)
-    git_commit(game.gd.root, f"{join.side} joined")
+    game.commit(f"{join.side} joined")
     if all(game.gd.join(s).is_file() for s in SIDES):
         return (
             f"{join.side} joined; both sides are in: send each side the other's join "
@@ -61,7 +61,7 @@ def admit_seed(game: Game, name: str, text: str, now: str) -> str:
         raise Refused(f"{name}: {side} has already sent its seed", DUPLICATE)
     joins.open_seed(game.definition, on_file[side], game.referee, seed_file.sealed_seed)
     write_atomic(game.gd.seed(side), text)
-    git_commit(game.gd.root, f"{side} sent its seed")
+    game.commit(f"{side} sent its seed")
     if not all(game.gd.seed(s).is_file() for s in SIDES):
         return f"{side} sent its seed; waiting for {other(side)}'s"
     _start(game, on_file, now)

@@ -14,7 +14,7 @@ from .. import chain, steps, takebacks
 from .. import documents as docs
 from ..game import Definition
 from ..steps import Refused
-from ..store import git_commit, write_atomic
+from ..store import write_atomic
 from . import writer
 from .context import Game, started, state_at
 
@@ -46,7 +46,7 @@ def admit_request(game: Game, name: str, text: str) -> str:
             DUPLICATE,
         )
     write_atomic(path, text)
-    git_commit(game.gd.root, f"takeback of record {request.undo} requested by {request.side}")
+    game.commit(f"takeback of record {request.undo} requested by {request.side}")
     return (
         f"takeback of record {request.undo} requested by {request.side}; waiting for "
         f"{other(request.side)} to accept or refuse"
@@ -69,7 +69,7 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
         )
     if consent.answer == "refuse":
         write_atomic(answer_path, text)
-        git_commit(game.gd.root, f"takeback of record {record.seq} refused by {consent.side}")
+        game.commit(f"takeback of record {record.seq} refused by {consent.side}")
         return f"takeback of record {record.seq} refused by {consent.side}"
     check_undo(request, record, name)
     step = steps.takeback_step(state_at(game, record.seq - 1), record.seq, requester)

@@ -17,7 +17,7 @@ from .. import chain, packets
 from .. import clock as clocks
 from .. import documents as docs
 from ..steps import Step
-from ..store import git_commit, write_atomic
+from ..store import write_atomic
 from .context import Game
 
 
@@ -59,7 +59,7 @@ def write(
         write_atomic(game.gd.packet(seq, side), text)
     write_atomic(game.gd.record(seq), files.record.text)
     write_atomic(game.gd.public_state, files.public)
-    git_commit(game.gd.root, f"record {seq}: {draft.label}")
+    game.commit(f"record {seq}: {draft.label}")
     return files.record
 
 
@@ -137,4 +137,4 @@ def recover(game: Game) -> None:
                 game.definition, game.secrets, seq, docs.read_capped(game.gd.sealed(seq))
             )
             write_atomic(game.gd.public_state, public_text(state, game))
-    git_commit(game.gd.root, "recovered from an interrupted step")
+    game.commit("recovered from an interrupted step")

@@ -184,6 +184,11 @@ def test_git_checks_the_referees_signed_commits(fresh_game):
     assert all(line.endswith(" G ref") for line in commits), log.stdout
     assert git("verify-commit", "HEAD").returncode == 0
     assert git("fsck", "--strict").returncode == 0
+    text = (Path(__file__).parent.parent / "docs" / "crypto.md").read_text()
+    section = text.split("**The archive's history.**")[1]
+    commands = section.split("```sh\n")[1].split("```")[0]  # docs/crypto.md, as written
+    done = subprocess.run(["bash", "-ec", commands], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0 and " G ref record 1: setup (rule 5)" in done.stdout, done
     (root / "extra.txt").write_text("not the referee's\n")
     git("add", "extra.txt")
     git("-c", "user.name=someone", "-c", "user.email=x@y", "commit", "-q", "-m", "mine")

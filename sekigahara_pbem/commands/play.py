@@ -95,12 +95,20 @@ def play(
         mail = mailbox.settings(mail_config) if folder is None or send else None
         if send and mail is None:
             raise ValueError("--send needs your mail settings (see docs/play.md)")
+        opened_games = []
         if packet is None and folder is None and mail is not None:
             folder, fetched, notes = mailbox.collect(mail)
             typer.echo(_("mail: {n} new message(s)").format(n=fetched))
             for note in notes:
                 _show_note(note, identity)
-        packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
+            opened_games = _opening(identity, mail if send else None, choose is None)
+        try:
+            packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
+        except ValueError:
+            if not opened_games:
+                raise
+            typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
+            return
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
@@ -129,6 +137,38 @@ def play(
             typer.echo(mailbox.send(mail, definition, path, subject))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
+
+
+def _opening(identity, mail, interactive: bool) -> list[str]:
+    """Before a game starts: join the invitations the player agrees to, and send the
+    seed when the other side's join has come (play/autoplay.py); by mail with --send,
+    else as files to mail. What was done, in words."""
+    from ..play import autoplay
+
+    def accept(definition, side: str) -> bool:
+        question = _(
+            "You are invited to play {side} in game {game} by the referee {referee} "
+            "(fingerprint {fingerprint}; compare it with the referee by another channel). "
+            "Join?"
+        ).format(side=side, game=definition.game_id, referee=definition.referee.name,
+                 fingerprint=definition.referee.fingerprint)  # fmt: skip
+        if interactive:
+            return typer.confirm(question, default=False)
+        typer.echo(question + " " + _("(answer at a terminal, or: seki join game.txt)"))
+        return False
+
+    def here(definition, path: Path, subject: str) -> str:
+        write_new(Path(path.name), path.read_text(encoding="utf-8"))
+        return _("wrote {path}: mail it to the referee").format(path=path.name)
+
+    report = autoplay.Pass()
+    deliver = autoplay.mailer(mail) if mail is not None else here
+    autoplay.opening(identity, deliver, accept, report)
+    for line in report.sent:
+        typer.echo(line)
+    for line in report.problems:
+        typer.echo(f"seki: {line}", err=True)
+    return report.sent
 
 
 def _show_note(path: Path, identity) -> None:

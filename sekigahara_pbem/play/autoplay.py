@@ -26,6 +26,8 @@ from ..rules.vocab import other
 from . import inbox, mailbox
 
 Decide = Callable[[game.Definition, dict, list], list[dict]]  # definition, view, options
+Deliver = Callable[[game.Definition, Path, str], str]  # the file kept, the mail subject
+Accept = Callable[[game.Definition, str], bool]  # join this game as this side?
 
 
 @dataclass
@@ -40,14 +42,26 @@ def run(identity: Identity, mail: MailSettings, decide: Decide) -> Pass:
     options (a bot of sekigahara_pbem.bot)."""
     folder, fetched, _ = mailbox.collect(mail)
     report = Pass(fetched)
+    deliver = mailer(mail)
+    opening(identity, deliver, lambda definition, side: True, report)
+    for path in sorted(_newest_packets(folder, identity).values()):
+        _try(report, path, lambda p: _answer(identity, deliver, p, decide, report))
+    return report
+
+
+def mailer(mail: MailSettings) -> Deliver:
+    """Deliver a file by mail to the game's referee."""
+    return lambda definition, path, subject: mailbox.send(mail, definition, path, subject)
+
+
+def opening(identity: Identity, deliver: Deliver, accept: Accept, report: Pass) -> None:
+    """Join the invitations `accept` agrees to, and answer each other side's join of a
+    game joined with the seed (pbem/joins.py), each once."""
     home = default_dir()
     for path in sorted((home / "invitations").glob("*.txt")):
-        _try(report, path, lambda p: _join(identity, mail, p, report))
+        _try(report, path, lambda p: _join(identity, deliver, accept, p, report))
     for path in sorted((home / "joins").glob("*.txt")):
-        _try(report, path, lambda p: _seed(identity, mail, p, report))
-    for path in sorted(_newest_packets(folder, identity).values()):
-        _try(report, path, lambda p: _answer(identity, mail, p, decide, report))
-    return report
+        _try(report, path, lambda p: _seed(identity, deliver, p, report))
 
 
 def _try(report: Pass, path: Path, step: Callable[[Path], None]) -> None:
@@ -66,26 +80,26 @@ def _sent(name: str) -> Path:
     return default_dir() / "sent" / name
 
 
-def _mail(mail: MailSettings, definition, name: str, text: str, subject: str, report) -> None:
+def _keep(deliver: Deliver, definition, name: str, text: str, subject: str, report) -> None:
     path = _sent(name)
     write_atomic(path, text)
-    report.sent.append(mailbox.send(mail, definition, path, subject))
+    report.sent.append(deliver(definition, path, subject))
 
 
-def _join(identity: Identity, mail: MailSettings, path: Path, report: Pass) -> None:
-    """Join a game whose definition names this key, once."""
+def _join(identity: Identity, deliver: Deliver, accept: Accept, path: Path, report) -> None:
+    """Join a game whose definition names this key, once, if `accept` agrees."""
     text = docs.read_capped(path)
     definition = game.parse(text, path.name)
     side = definition.side_of(identity.public)
-    if side is None or _joined(definition.game_id).exists():
+    if side is None or _joined(definition.game_id).exists() or not accept(definition, side):
         return
     answer = joins.make_join(definition, identity)
     write_atomic(_joined(definition.game_id), text)
     name = f"join-{definition.game_id}-{side}.txt"
-    _mail(mail, definition, name, answer, f"join {definition.game_id}", report)
+    _keep(deliver, definition, name, answer, f"join {definition.game_id}", report)
 
 
-def _seed(identity: Identity, mail: MailSettings, path: Path, report: Pass) -> None:
+def _seed(identity: Identity, deliver: Deliver, path: Path, report: Pass) -> None:
     """Answer the other side's join of a game this key joined with its seed, once."""
     text = docs.read_capped(path)
     game_id = docs.peek_game(text, path.name)
@@ -99,7 +113,7 @@ def _seed(identity: Identity, mail: MailSettings, path: Path, report: Pass) -> N
     if _sent(name).exists():
         return
     seed = joins.make_seed(definition, identity, text, path.name)
-    _mail(mail, definition, name, seed, f"seed {game_id}", report)
+    _keep(deliver, definition, name, seed, f"seed {game_id}", report)
 
 
 def _newest_packets(folder: Path, identity: Identity) -> dict[str, Path]:
@@ -116,7 +130,7 @@ def _newest_packets(folder: Path, identity: Identity) -> dict[str, Path]:
     return {g: p for g, (_, p) in newest.items()}
 
 
-def _answer(identity, mail: MailSettings, path: Path, decide: Decide, report: Pass) -> None:
+def _answer(identity, deliver: Deliver, path: Path, decide: Decide, report: Pass) -> None:
     """Answer a packet that asks something, once."""
     text = docs.read_capped(path)
     game_id = docs.peek_game(text, path.name)
@@ -128,5 +142,5 @@ def _answer(identity, mail: MailSettings, path: Path, decide: Decide, report: Pa
     body = turns.body(game_id, opened.side, opened.seq, actions)
     sealed = turns.seal(definition, signing.sign(body, identity), identity)
     name = f"turn-{game_id}-{opened.seq}-{opened.side}.signed.txt"
-    _mail(mail, definition, name, sealed, f"record {opened.seq}", report)
+    _keep(deliver, definition, name, sealed, f"record {opened.seq}", report)
     inbox.remember(game_id, opened.seq)

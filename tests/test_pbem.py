@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.crypto import sealing, signing
+from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keystore import read_identity
 from sekigahara_pbem.pbem import chain, game, packets, referee, turns
 from sekigahara_pbem.pbem import verify as checks
 from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.pbem.records import context, writer
 from sekigahara_pbem.pbem.store import GameDir, StoreError, locked
+from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.invariants import hidden_from
 from sekigahara_pbem.rules.vocab import SIDES
 
@@ -83,7 +84,7 @@ def test_a_section_cut_into_another_packet_does_not_open(demo):
     body, _ = signing.split(later)
     forged = re.sub(r"section: \|\n((?:  .*\n)+)", lambda _: "section: |\n" + section, body)
     resigned = signing.sign(forged, ids["referee"])  # even with a valid referee signature
-    with pytest.raises(sealing.SealError):
+    with pytest.raises(Refusal, match="belongs to another packet"):
         packets.open_packet(definition, resigned, ids["ishida"], "forged")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -193,3 +194,43 @@ def test_git_checks_the_referees_signed_commits(fresh_game):
     git("add", "extra.txt")
     git("-c", "user.name=someone", "-c", "user.email=x@y", "commit", "-q", "-m", "mine")
     assert git("verify-commit", "HEAD").returncode != 0
+
+
+def test_age_opens_a_packet_section_as_docs_crypto_says(tmp_path):
+    """Issue 16: a player opens its own packet's section with the real `age`, with its SSH
+    key or with its seki key exported by `seki keys age`, by docs/crypto.md's commands."""
+    from sekigahara_pbem.component_files import components_hash, load_components
+    from sekigahara_pbem.crypto.keystore import write_identity
+    from sekigahara_pbem.pbem import game, packets
+    from sekigahara_pbem.rules.cycle.setup import setup
+
+    _require(shutil.which("age"), "age")
+    _require(SSH_KEYGEN, "openssh-client")
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    key, alice = _ssh_key(home / ".ssh")
+    key.rename(home / ".ssh" / "id_ed25519")
+    write_identity(tmp_path / "seki", alice)
+    referee = keys.generate("ref")
+    players = {"ishida": alice.public, "tokugawa": keys.generate("bob").public}
+    definition = game.create(tmp_path / "g", "g", referee, players, components_hash(), {},
+                             "2026-11-22T12:00:00Z")  # fmt: skip
+    comp = load_components()
+    state, events = setup(comp, "00" * 32, {})
+    packet = packets.build(definition, referee, comp, 1, "0" * 64, state, events, "ishida", {})
+    (tmp_path / "PACKET").write_text(packet)
+    text = (Path(__file__).parent.parent / "docs" / "crypto.md").read_text()
+    commands = text.split("**Open your packet with age.**")[1].split("```sh\n")[1].split("```")[0]
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # seki itself
+    env = {**os.environ, "HOME": str(home), "SEKI_HOME": str(tmp_path / "seki"), "PATH": path}
+    done = subprocess.run(["bash", "-ec", commands], cwd=tmp_path, env=env, capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    import json
+
+    section = json.loads((tmp_path / "section.json").read_text())
+    assert section["bound"] == {"game": "g", "seq": 1, "to": "ishida", "purpose": "packet"}
+    assert section["view"] == packets.open_packet(definition, packet, alice, "p").view
+    first = subprocess.run(["bash", "-ec", commands.split("seki keys age")[0]], cwd=tmp_path,
+                           env=env, capture_output=True, text=True)  # fmt: skip
+    assert first.returncode == 0 and json.loads((tmp_path / "section.json").read_text())

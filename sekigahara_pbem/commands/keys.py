@@ -107,3 +107,22 @@ def show(
         if path.stat().st_mode & 0o077:
             typer.echo(f"warning: {path} is readable by others; run: chmod 600 {path}", err=True)
         _print_public(identity.public)
+
+
+@app.command("age")
+def age(
+    name: Annotated[str, typer.Argument(help="The identity whose key to print.")],
+    directory: DirOption = None,
+) -> None:
+    """Print your encryption key as an age identity (AGE-SECRET-KEY-1…, secret: keep it
+    as private as your key file), so `age -d -i FILE` opens your packets' sections."""
+    from ..crypto import agefile
+    from ..crypto.keys import KeyFormatError
+    from ..crypto.keystore import KeyStoreError, default_dir, identity_path, read_identity
+
+    try:
+        identity = read_identity(identity_path(directory or default_dir(), name))
+    except (KeyFormatError, KeyStoreError) as exc:
+        abort(f"{exc}")
+    typer.echo(f"# recipient: {agefile.age_recipient(identity.public)}", err=True)
+    typer.echo(agefile.age_identity(identity))

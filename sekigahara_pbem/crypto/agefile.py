@@ -1,0 +1,77 @@
+"""Sections a player opens with `age` (issue 16): encrypted with the age format
+(age-encryption.org/v1, through pyrage, a binding of the reference Rust implementation) to
+two recipients of the player's one key, so that either of the player's own tools opens it:
+
+- its seki X25519 key, as an age X25519 recipient; `seki keys age` prints the matching
+  `AGE-SECRET-KEY-1…` identity for `age -d -i`;
+- its Ed25519 signing key as an `ssh-ed25519` recipient, which is the player's own SSH key
+  when its identity was made from one (`seki keys import-ssh`): `age -d -i ~/.ssh/id_ed25519`.
+
+age knows nothing of games: the caller puts where the section belongs (game, sequence,
+recipient, purpose) inside the plaintext and checks it after decryption, so a section cut
+into another document is refused. The ASCII armor is age's own (RFC 7468, strict: 64
+columns), which `age -d` reads as it is.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import bech32
+import pyrage
+
+from . import sshsig
+from .keys import Identity, PublicKey
+from .sealing import SealError
+
+BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
+END = "-----END AGE ENCRYPTED FILE-----"
+COLUMNS = 64
+
+
+def _bech32(hrp: str, raw: bytes) -> str:
+    return bech32.bech32_encode(hrp, bech32.convertbits(raw, 8, 5))
+
+
+def age_recipient(public: PublicKey) -> str:
+    """The player's X25519 key as an age recipient (`age1…`)."""
+    return _bech32("age", public.encryption.public_bytes_raw())
+
+
+def age_identity(identity: Identity) -> str:
+    """The player's X25519 key as an age identity (`AGE-SECRET-KEY-1…`): secret."""
+    return _bech32("age-secret-key-", identity.encryption.private_bytes_raw()).upper()
+
+
+def ssh_recipient(public: PublicKey) -> str:
+    """The player's Ed25519 key as an OpenSSH public key line."""
+    return "ssh-ed25519 " + base64.b64encode(sshsig.public_blob(public.signing)).decode()
+
+
+def is_armored(text: str) -> bool:
+    return text.lstrip().startswith(BEGIN)
+
+
+def seal(plaintext: bytes, public: PublicKey) -> str:
+    """The plaintext encrypted to both of the player's recipients, armored."""
+    recipients = [
+        pyrage.x25519.Recipient.from_str(age_recipient(public)),
+        pyrage.ssh.Recipient.from_str(ssh_recipient(public)),
+    ]
+    data = base64.b64encode(pyrage.encrypt(plaintext, recipients)).decode("ascii")
+    lines = [data[i : i + COLUMNS] for i in range(0, len(data), COLUMNS)]
+    return "\n".join([BEGIN, *lines, END]) + "\n"
+
+
+def open_armored(text: str, identity: Identity, where: str) -> bytes:
+    """Decrypt an armored age file with the player's X25519 key (SealError if it is not
+    one, or not for this key)."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
+        raise SealError(f"{where}: not an age-armored section")
+    try:
+        data = base64.b64decode("".join(lines[1:-1]), validate=True)
+        key = pyrage.x25519.Identity.from_str(age_identity(identity))
+        return pyrage.decrypt(data, [key])
+    except (ValueError, pyrage.DecryptError, pyrage.IdentityError) as exc:
+        raise SealError(f"{where}: the age section does not open with your key ({exc})") from None

@@ -234,3 +234,92 @@ def test_age_opens_a_packet_section_as_docs_crypto_says(tmp_path):
     first = subprocess.run(["bash", "-ec", commands.split("seki keys age")[0]], cwd=tmp_path,
                            env=env, capture_output=True, text=True)  # fmt: skip
     assert first.returncode == 0 and json.loads((tmp_path / "section.json").read_text())
+
+
+def _seki_env(*args: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sekigahara_pbem", *args], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+
+
+def test_an_identity_on_ssh_agent_plays_and_no_copy_of_the_key_is_written(
+    fresh_game, tmp_path, monkeypatch
+):
+    """Issue 16: `seki keys new --ssh-key KEY.pub` signs through ssh-agent (the private key
+    file gone); `--ssh-key KEY` signs with the file where it is. Neither identity file
+    holds the SSH key, and what they sign verifies."""
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.pbem import game, joins
+
+    _require(SSH_KEYGEN, "openssh-client")
+    agent = _require(shutil.which("ssh-agent"), "openssh-client")
+    key, _ = _ssh_key(tmp_path)
+    socket = tmp_path / "agent.sock"
+    process = subprocess.Popen([agent, "-D", "-a", str(socket)], stdout=subprocess.DEVNULL)
+    try:
+        env = {**os.environ, "SSH_AUTH_SOCK": str(socket), "SEKI_HOME": str(tmp_path / "h")}
+        for _ in range(50):
+            if socket.exists():
+                break
+            time.sleep(0.1)
+        subprocess.run([shutil.which("ssh-add"), "-q", str(key)], env=env, check=True)
+        other = tmp_path / "other"
+        subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-f", str(other)],
+                       check=True)  # fmt: skip
+        made = _seki_env("keys", "new", "alice", "--ssh-key", f"{key}.pub", env=env)
+        assert made.returncode == 0, made.stderr
+        assert _seki_env("keys", "new", "bob", "--ssh-key", str(other), env=env).returncode == 0
+        key.unlink()  # only the agent holds alice's key now
+        identities = {n: tmp_path / "h" / f"{n}.identity" for n in ("alice", "bob")}
+        for path in identities.values():
+            assert "OPENSSH PRIVATE KEY" not in path.read_text()
+        root, ref, _, _ = fresh_game
+        alice, bob = (read_identity(identities[n]) for n in ("alice", "bob"))
+        players = {"ishida": alice.public, "tokugawa": bob.public}
+        g = tmp_path / "g2"
+        definition = game.create(g, "g2", ref, players, "x" * 64, {}, "2026-11-22T12:00:00Z")
+        (tmp_path / "game.txt").write_text(definition.text)
+        for name, side in (("alice", "ishida"), ("bob", "tokugawa")):
+            out = tmp_path / f"join-{side}.txt"
+            done = _seki_env("join", str(tmp_path / "game.txt"), "--key", name, "--out",
+                             str(out), env=env)  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            join = joins.parse_join(definition, out.read_text(), out.name)  # signature checked
+            assert join.side == side
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(socket))
+        again = joins.make_join(definition, alice)  # through the agent: the same seed
+        assert again == (tmp_path / "join-ishida.txt").read_text()
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def test_a_passphrase_protected_identity(tmp_path):
+    """Issue 16: `seki keys new --passphrase` locks the identity file with age's scrypt; seki
+    asks for the passphrase at the terminal (or takes $SEKI_PASSPHRASE), refuses a wrong
+    one in one line, and `age -d` opens the file with the same passphrase."""
+    import pexpect
+
+    env = {**os.environ, "SEKI_HOME": str(tmp_path / "h"), "SEKI_PASSPHRASE": "rice and tea"}
+    made = _seki_env("keys", "new", "alice", "--passphrase", env=env)
+    assert made.returncode == 0, made.stderr
+    path = tmp_path / "h" / "alice.identity"
+    assert path.read_text().startswith("-----BEGIN AGE ENCRYPTED FILE-----")
+    shown = _seki_env("keys", "show", "alice", env=env)
+    assert shown.returncode == 0 and "fingerprint" in shown.stdout
+    wrong = _seki_env("keys", "show", "alice", env={**env, "SEKI_PASSPHRASE": "tea"})
+    assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1, wrong.stderr
+    assert "passphrase" in wrong.stderr
+    quiet = {k: v for k, v in env.items() if k != "SEKI_PASSPHRASE"}
+    child = pexpect.spawn(sys.executable, ["-m", "sekigahara_pbem", "keys", "show", "alice"],
+                          env=quiet, encoding="utf-8", timeout=60)  # fmt: skip
+    child.expect("Passphrase for .*alice.identity: ")
+    child.sendline("rice and tea")
+    child.expect("fingerprint")
+    child.expect(pexpect.EOF)
+    age = shutil.which("age")
+    if age is not None:
+        child = pexpect.spawn(age, ["-d", str(path)], encoding="utf-8", timeout=60)
+        child.expect("(?i)passphrase")
+        child.sendline("rice and tea")
+        child.expect("format: seki-identity/1")
+        child.expect(pexpect.EOF)

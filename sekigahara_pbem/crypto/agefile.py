@@ -58,20 +58,45 @@ def seal(plaintext: bytes, public: PublicKey) -> str:
         pyrage.x25519.Recipient.from_str(age_recipient(public)),
         pyrage.ssh.Recipient.from_str(ssh_recipient(public)),
     ]
-    data = base64.b64encode(pyrage.encrypt(plaintext, recipients)).decode("ascii")
-    lines = [data[i : i + COLUMNS] for i in range(0, len(data), COLUMNS)]
+    return armor(pyrage.encrypt(plaintext, recipients))
+
+
+def armor(data: bytes) -> str:
+    """An age file in age's ASCII armor."""
+    text = base64.b64encode(data).decode("ascii")
+    lines = [text[i : i + COLUMNS] for i in range(0, len(text), COLUMNS)]
     return "\n".join([BEGIN, *lines, END]) + "\n"
+
+
+def dearmor(text: str, where: str) -> bytes:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
+        raise SealError(f"{where}: not an age-armored file")
+    try:
+        return base64.b64decode("".join(lines[1:-1]), validate=True)
+    except ValueError:
+        raise SealError(f"{where}: the age armor is not base64") from None
 
 
 def open_armored(text: str, identity: Identity, where: str) -> bytes:
     """Decrypt an armored age file with the player's X25519 key (SealError if it is not
     one, or not for this key)."""
-    lines = [line.strip() for line in text.strip().splitlines()]
-    if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
-        raise SealError(f"{where}: not an age-armored section")
+    data = dearmor(text, where)
     try:
-        data = base64.b64decode("".join(lines[1:-1]), validate=True)
         key = pyrage.x25519.Identity.from_str(age_identity(identity))
         return pyrage.decrypt(data, [key])
     except (ValueError, pyrage.DecryptError, pyrage.IdentityError) as exc:
         raise SealError(f"{where}: the age section does not open with your key ({exc})") from None
+
+
+def lock(plaintext: bytes, passphrase: str) -> str:
+    """Encrypted with a passphrase (age's scrypt recipient), armored: `age -d` opens it."""
+    return armor(pyrage.passphrase.encrypt(plaintext, passphrase))
+
+
+def unlock(text: str, passphrase: str, where: str) -> bytes:
+    try:
+        return pyrage.passphrase.decrypt(dearmor(text, where), passphrase)
+    except (ValueError, pyrage.DecryptError) as exc:
+        raise SealError(f"{where}: wrong passphrase, or not a passphrase-protected file ({exc})")\
+            from None  # fmt: skip

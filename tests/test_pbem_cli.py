@@ -77,7 +77,7 @@ def test_a_game_by_hand(tmp_path):
     ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
             "--key", "alice", cwd=tmp_path))  # fmt: skip
     signed = (tmp_path / "bid.signed.txt").read_text()
-    assert "format: seki-sealed-turn/1" in signed and card not in signed  # sealed, bid unseen
+    assert "format: seki-sealed-turn/2" in signed and card not in signed  # sealed, bid unseen
     assert "record 2" in ok(seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref",
                                  cwd=tmp_path))  # fmt: skip
     again = seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref", cwd=tmp_path)

@@ -7,6 +7,9 @@ two recipients of the player's one key, so that either of the player's own tools
 - its Ed25519 signing key as an `ssh-ed25519` recipient, which is the player's own SSH key
   when its identity was made from one (`seki keys import-ssh`): `age -d -i ~/.ssh/id_ed25519`.
 
+The referee's sealed turn files use the same format, to the game's state key
+(`seal_to_key`), so one envelope format serves every sealed part a person may open.
+
 age knows nothing of games: the caller puts where the section belongs (game, sequence,
 recipient, purpose) inside the plaintext and checks it after decryption, so a section cut
 into another document is refused. The ASCII armor is age's own (RFC 7468, strict: 64
@@ -19,6 +22,7 @@ import base64
 
 import bech32
 import pyrage
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from . import sshsig
 from .keys import Identity, PublicKey
@@ -61,6 +65,12 @@ def seal(plaintext: bytes, public: PublicKey) -> str:
     return armor(pyrage.encrypt(plaintext, recipients))
 
 
+def seal_to_key(plaintext: bytes, key: X25519PublicKey) -> str:
+    """The plaintext encrypted to one X25519 key (a game's state key), armored."""
+    recipient = pyrage.x25519.Recipient.from_str(_bech32("age", key.public_bytes_raw()))
+    return armor(pyrage.encrypt(plaintext, [recipient]))
+
+
 def armor(data: bytes) -> str:
     """An age file in age's ASCII armor."""
     text = base64.b64encode(data).decode("ascii")
@@ -81,10 +91,14 @@ def dearmor(text: str, where: str) -> bytes:
 def open_armored(text: str, identity: Identity, where: str) -> bytes:
     """Decrypt an armored age file with the player's X25519 key (SealError if it is not
     one, or not for this key)."""
+    return open_with_key(text, identity.encryption, where)
+
+
+def open_with_key(text: str, key: X25519PrivateKey, where: str) -> bytes:
     data = dearmor(text, where)
     try:
-        key = pyrage.x25519.Identity.from_str(age_identity(identity))
-        return pyrage.decrypt(data, [key])
+        secret = _bech32("age-secret-key-", key.private_bytes_raw()).upper()
+        return pyrage.decrypt(data, [pyrage.x25519.Identity.from_str(secret)])
     except (ValueError, pyrage.DecryptError, pyrage.IdentityError) as exc:
         raise SealError(f"{where}: the age section does not open with your key ({exc})") from None
 

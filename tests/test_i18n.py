@@ -144,13 +144,13 @@ def hungarian(demo, comp):
         for seq in range(1, result.records + 1):
             state = chain.open_state(definition, secrets, seq, gd.sealed(seq).read_text())
             events = chain.read_record(gd, definition, seq).body["events"]
-            texts.append(render_public_text("demo", seq, view(state, comp, None), events))
+            texts.append(render_public_text("demo", seq, view(state, comp, None), events, comp))
             for side in SIDES:
                 text = gd.packet(seq, side).read_text()
                 opened = packets.open_packet(definition, text, ids[side], "p")
-                texts.append(render_text("demo", opened, all_options=True))
+                texts.append(render_text("demo", opened, comp, all_options=True))
                 if seq == result.records // 2 and side == "ishida":
-                    pages.append(render_html("demo", opened))
+                    pages.append(render_html("demo", opened, comp))
     return texts, pages
 
 

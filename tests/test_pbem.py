@@ -239,7 +239,7 @@ def test_a_turn_file_survives_the_mail(tmp_path):
     assert outcome.accepted, outcome.message
 
 
-def test_turn_check_finds_illegal_orders_offline(tmp_path):
+def test_turn_check_finds_illegal_orders_offline(tmp_path, comp):
     from sekigahara_pbem.pbem.checking import problems_with
 
     root, ids, definition = _game(tmp_path)
@@ -253,7 +253,7 @@ def test_turn_check_finds_illegal_orders_offline(tmp_path):
 
     def check(actions, answers=1):
         turn = turns.Turn("ishida", answers, actions, "")
-        return problems_with(definition, turn, opened)
+        return problems_with(definition, turn, opened, comp)
 
     assert check([{"type": "bid", "card": card}]) == []
     assert "6.3" in check([{"type": "bid", "card": not_held}])[0]

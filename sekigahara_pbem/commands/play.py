@@ -113,8 +113,8 @@ def play(
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(_("packet {path}").format(path=packet))
-    show(definition, opened, render_text(definition.game_id, opened, guided=True), html)
     comp = load_components()
+    show(definition, opened, render_text(definition.game_id, opened, comp, guided=True), html, comp)
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
@@ -128,7 +128,7 @@ def play(
         abort(str(exc))
     try:
         path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-        write_new(path, signed_turn(definition, opened, session.actions, identity))
+        write_new(path, signed_turn(definition, opened, session.actions, identity, comp))
         inbox.remember(definition.game_id, opened.seq)
         wrote = _("wrote {path}") if send else _("wrote {path}: mail it to the referee")
         typer.echo(wrote.format(path=path))

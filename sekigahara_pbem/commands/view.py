@@ -35,6 +35,7 @@ def view(
 ) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you (or,
     for a sealed note from the referee's robot, why it refused your file)."""
+    from ..component_files import load_components
     from ..reports import render_text
 
     use_language(lang)
@@ -49,10 +50,11 @@ def view(
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
-    show(definition, opened, render_text(definition.game_id, opened, all_options), html)
+    comp = load_components()
+    show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
 
 
-def show(definition, opened, text: str, html: Path | None) -> None:
+def show(definition, opened, text: str, html: Path | None, comp) -> None:
     """Print a packet's report (and write its page), then check what it opens: a packet
     that opens items the referee had not committed to stops the command here."""
     from ..pbem.store import write_atomic
@@ -60,7 +62,7 @@ def show(definition, opened, text: str, html: Path | None) -> None:
 
     if html is not None:
         try:
-            write_atomic(html, render_html(definition.game_id, opened, definition.options))
+            write_atomic(html, render_html(definition.game_id, opened, comp, definition.options))
         except OSError as exc:
             abort(_("{path}: cannot write: {reason}").format(path=html, reason=exc.strerror))
     typer.echo(text, nl=False)

@@ -256,7 +256,8 @@ class Mailer:
             events += chain.read_record(self.gd, self.definition, s).body["events"]
         hint = packet_hint(attachments[-1][0])
         state = referee.state_at(self.game, seq)
-        report = render_public_text(self.id, seq, view(state, self.game.comp, None), events,
+        comp = self.game.comp
+        report = render_public_text(self.id, seq, view(state, comp, None), events, comp,
                                     footer=hint)  # fmt: skip
         asked = record.body["asked"].get(side)
         lines = [report.rstrip("\n"), ""]

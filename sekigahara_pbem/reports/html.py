@@ -3,9 +3,9 @@ reference) from templates/report.html.j2 and templates/map.svg.j2."""
 
 from __future__ import annotations
 
-from ..component_files import load_components
 from ..i18n import N_, current
 from ..i18n import gettext as _
+from ..rules.components import Components
 from . import svgmap, text
 from .env import environment
 
@@ -18,11 +18,13 @@ NOTES = {
 }
 
 
-def render(report: dict, view: dict, events: list, reach: dict | None = None) -> str:
+def render(
+    report: dict, view: dict, events: list, comp: Components, reach: dict | None = None
+) -> str:
     """`reach`: where each of the reader's stacks could go (rules/decisions/movement.py),
     highlighted on the map when the reader picks a stack (CSS only, no script)."""
     side = report["side"]
-    m = svgmap.build(view, events, load_components(), side)
+    m = svgmap.build(view, events, comp, side)
     m["reach"] = reach or {}
     return (
         environment()

@@ -8,7 +8,6 @@ An empty view (an old record whose public view is not kept) gives the events alo
 
 from __future__ import annotations
 
-from ..component_files import load_components
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..rules.components import Components
@@ -25,12 +24,12 @@ def build(
     seq: int,
     view: dict,
     events: list,
+    comp: Components,
     side: str | None = None,
     options: list | None = None,
     template: str | None = None,
 ) -> dict:
     """The report of record `seq` for `side` (None: the public)."""
-    comp = load_components()
     own = view.get("own") if side is not None else None
     own_at = {b: loc for loc, bs in (own or {}).get("blocks", {}).items() for b in bs}
     report = {

@@ -47,9 +47,8 @@ def main() -> None:
         gd.root, "bench", ids["referee"], {s: ids[s].public for s in ("ishida", "tokugawa")},
         components_hash(), {}, NOW,
     )  # fmt: skip
-    for side in ("ishida", "tokugawa"):
-        text = joins.make_join(definition, ids[side]).encode()
-        referee.adjudicate(gd.root, ids["referee"], [(side, text)], NOW)
+    for name, text in joins.opening(definition, ids):
+        referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], NOW)
     bots = {s: Bot(ids[s], definition, "bench-7") for s in ("ishida", "tokugawa")}
     timings: dict[int, list[float]] = {}
     for _ in range(5000):

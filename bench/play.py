@@ -130,9 +130,8 @@ def first_question() -> tuple[float, float]:
     definition = game.create(gd.root, "bench", ids["referee"], players, components_hash(), {}, NOW)
     (home / "games").mkdir(parents=True, exist_ok=True)
     (home / "games" / "bench.txt").write_text(definition.text)
-    for side in ("ishida", "tokugawa"):
-        text = joins.make_join(definition, ids[side]).encode()
-        referee.adjudicate(gd.root, ids["referee"], [(side, text)], NOW)
+    for name, text in joins.opening(definition, ids):
+        referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], NOW)
     packet = str(gd.packet(gd.last_seq(), "ishida"))
     play = [sys.executable, "-m", "sekigahara_pbem", "play", packet, "--key", "ishida"]
     seki = [timed(*play, "--choose", "q", home=home) for _ in range(7)]

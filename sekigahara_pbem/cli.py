@@ -35,6 +35,17 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def _language() -> None:
+    """Every command speaks the reader's language (config.toml or the environment);
+    view, play and report also take --lang."""
+    from .commands.common import use_language
+
+    use_language()
+
+
 app.add_typer(keys_cmd.app, name="keys")
 app.add_typer(game_cmd.app, name="game")
 app.command("join")(join_cmd.join)

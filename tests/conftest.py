@@ -8,6 +8,44 @@ import pytest
 from sekigahara_pbem.component_files import load_components
 
 
+def fix_seeds(patch: pytest.MonkeyPatch, tag: str) -> None:
+    """The same games every run: the referee's seeds (from the operating system in play)
+    and the players' (derived from their random test keys) fixed by `tag`."""
+    import hashlib
+
+    from sekigahara_pbem.pbem import game, joins
+
+    counter = iter(range(1000))
+
+    def referee_seed() -> bytes:
+        return hashlib.sha256(f"{tag}-{next(counter)}".encode()).digest()
+
+    def player_seed(definition, identity) -> bytes:
+        side = definition.side_of(identity.public)
+        return hashlib.sha256(f"{tag}-{definition.game_id}-{side}".encode()).digest()
+
+    patch.setattr(game, "new_seed", referee_seed)
+    patch.setattr(joins, "player_seed", player_seed)
+
+
+@pytest.fixture
+def fresh_game(tmp_path):
+    """A game made by a referee for two players, not joined yet: (root, the referee's
+    identity, the players' identities by side, the definition)."""
+    from sekigahara_pbem.component_files import components_hash
+    from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.pbem import game
+
+    people = {n: generate(n) for n in ("ref", "alice", "bob")}
+    players = {"ishida": people["alice"], "tokugawa": people["bob"]}
+    root = tmp_path / "g"
+    publics = {side: identity.public for side, identity in players.items()}
+    definition = game.create(
+        root, "g", people["ref"], publics, components_hash(), {}, "2026-11-22T12:00:00Z"
+    )
+    return root, people["ref"], players, definition
+
+
 @pytest.fixture(scope="session")
 def comp():
     return load_components()
@@ -18,20 +56,11 @@ def demo(tmp_path_factory):
     """One whole demo game, the same every run: the parties' seeds are fixed here (in play
     they come from the operating system), and the bots' choices are seeded. Tests that
     change files work on a copy."""
-    import hashlib
-
-    from sekigahara_pbem.pbem import game, joins
     from sekigahara_pbem.pbem.demo import run_demo
 
     root = tmp_path_factory.mktemp("demo")
-    counter = iter(range(100))
-
-    def fixed_seed() -> bytes:
-        return hashlib.sha256(f"test-seed-{next(counter)}".encode()).digest()
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(game, "new_seed", fixed_seed)
-        patch.setattr(joins, "new_seed", fixed_seed)
+        fix_seeds(patch, "test-seed")
         result = run_demo(root, "test-demo", "2026-11-22T12:00:00Z")
     assert not result.refused
     assert result.records > 100  # a game long enough to exercise combat and the weeks

@@ -127,6 +127,10 @@ class Table:
         for name, path in zip(("alice", "bob"), joins, strict=True):
             self.seki(name, "join", str(self.game / "game.txt"), "--key", name, "--out", str(path))
         self.seki("ref", "adjudicate", str(self.game), *map(str, joins), "--key", "ref")
+        seeds = [root / "seed-alice.txt", root / "seed-bob.txt"]
+        for name, path, theirs in zip(("alice", "bob"), seeds, joins[::-1], strict=True):
+            self.seki(name, "join", str(theirs), "--key", name, "--out", str(path))
+        self.seki("ref", "adjudicate", str(self.game), *map(str, seeds), "--key", "ref")
         self.packet = self.game / "packets" / "000001-ishida.txt"
         self.turn = root / "turn.txt"
         self.seki("alice", "play", str(self.packet), "--key", "alice", "--choose", "1",

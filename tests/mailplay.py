@@ -21,6 +21,7 @@ from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import Identity, generate
 from sekigahara_pbem.crypto.keystore import write_identity
 from sekigahara_pbem.pbem import clock, game, joins, packets, takebacks, turns
+from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.vocab import SIDES, other
@@ -44,7 +45,7 @@ class BriskBot(Bot):
         passes = [o for o in packet.options if o in self.PASSES]
         if passes and rng.below(self.chooser, 2) == 0:
             body = turns.body(self.definition.game_id, packet.side, packet.seq, passes[:1])
-            return signing.sign(body, self.identity)
+            return self.sealed(body)
         return super().answer(packet_text, where)
 
 
@@ -97,6 +98,10 @@ class Player:
                 self.definitions[definition.game_id] = definition
                 self.bots[definition.game_id] = BriskBot(self.identity, definition, "mail")
                 self.send(f"join {definition.game_id}", joins.make_join(definition, self.identity))
+            elif name.startswith("join-"):  # the other side's join: now send the seed
+                definition = self.definitions[docs.peek_game(text, name)]
+                seed = joins.make_seed(definition, self.identity, text, name)
+                self.send(f"seed {definition.game_id}", seed)
             elif name.startswith("packet-"):
                 game_id, seq = name.split("-")[1], int(name.split("-")[2])
                 if seq >= self.latest.get(game_id, (0, ""))[0]:

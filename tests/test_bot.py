@@ -120,6 +120,10 @@ def test_seki_bot_turn_is_accepted_by_the_referee(tmp_path):
         ok(seki(homes[name], "join", "g/game.txt", "--key", name, cwd=tmp_path))
     ok(seki(homes["ref"], "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
             "--key", "ref", cwd=tmp_path))  # fmt: skip
+    ok(seki(homes["alice"], "join", "join-g-tokugawa.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(homes["bob"], "join", "join-g-ishida.txt", "--key", "bob", cwd=tmp_path))
+    ok(seki(homes["ref"], "adjudicate", "g", "seed-g-ishida.txt", "seed-g-tokugawa.txt",
+            "--key", "ref", cwd=tmp_path))  # fmt: skip
     player = {"ishida": "alice", "tokugawa": "bob"}
     answered = []
     for _ in range(6):

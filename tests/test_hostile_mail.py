@@ -80,6 +80,10 @@ def _started(tmp_path: Path):
     seki("alice", "join", str(game / "game.txt"), "--key", "alice", "--out", str(joins[0]))
     seki("bob", "join", str(game / "game.txt"), "--key", "bob", "--out", str(joins[1]))
     seki("ref", "adjudicate", str(game), *map(str, joins), "--key", "ref")
+    seeds = [tmp_path / "sa.txt", tmp_path / "sb.txt"]
+    seki("alice", "join", str(joins[1]), "--key", "alice", "--out", str(seeds[0]))
+    seki("bob", "join", str(joins[0]), "--key", "bob", "--out", str(seeds[1]))
+    seki("ref", "adjudicate", str(game), *map(str, seeds), "--key", "ref")
     return seki, game
 
 

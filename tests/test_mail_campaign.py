@@ -6,13 +6,17 @@ and sends the closing report; `seki verify` checks both archives."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import fix_seeds
 from mailplay import Campaign
 
+from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.pbem import chain, game, turns
 from sekigahara_pbem.pbem.store import GameDir
 
@@ -39,19 +43,8 @@ def _undoable(root: Path, by: str) -> dict | None:
 
 @pytest.fixture
 def fixed_seeds(monkeypatch):
-    """The same game every run: the parties' seeds are fixed (in play they come from the
-    operating system); the bots' choices are seeded."""
-    import hashlib
-
-    from sekigahara_pbem.pbem import joins
-
-    counter = iter(range(1000))
-
-    def fixed_seed() -> bytes:
-        return hashlib.sha256(f"mail-seed-{next(counter)}".encode()).digest()
-
-    monkeypatch.setattr(game, "new_seed", fixed_seed)
-    monkeypatch.setattr(joins, "new_seed", fixed_seed)
+    """The same game every run; the bots' choices are seeded."""
+    fix_seeds(monkeypatch, "mail-seed")
 
 
 def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seeds):
@@ -62,9 +55,12 @@ def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seed
     )  # fmt: skip
     ishida, tokugawa = c.players["ishida"], c.players["tokugawa"]
 
-    # invitations, joins, setup
+    # invitations, joins, the calls for seeds (each side gets the other's join), setup
     c.round()
     assert all("invitation" in " ".join(p.seen_subjects) for p in c.players.values())
+    c.round()
+    assert GameDir(first).last_seq() == 0
+    assert all("send your seed" in " ".join(p.seen_subjects) for p in c.players.values())
     c.round()
     assert GameDir(first).last_seq() >= 1
 
@@ -137,6 +133,64 @@ def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seed
     status = c.cli("status", str(first), str(second), "--now", c.now_text())
     assert status.exit_code == 0, status.output
     assert status.output.count("the game is over") == 2 and "(resignation)" in status.output
+    _no_hidden_id_in_anything_readable(c, [first, second])
+
+
+def _no_hidden_id_in_anything_readable(c: Campaign, roots: list[Path]) -> None:
+    """Issue 11's leak scan over whole campaigns: the ids of the cards and blocks the rules
+    never showed the public in either game appear in no header or part of any mail that
+    crossed the servers or sits in the robot's spool, in no file of the game directories,
+    and in no commit of their git history (sealed sections hold them, opaquely)."""
+    from email import message_from_bytes, policy
+
+    hidden = set.intersection(*(_never_public(root) for root in roots))
+    assert len(hidden) >= 10, hidden  # the scan looks for something
+    token = re.compile("|".join(rf"(?<![\w-]){re.escape(i)}(?![\w-])" for i in sorted(hidden)))
+    texts: dict[str, str] = {}
+    for folder in (c.servers.mail_root, c.spool):
+        for path in folder.rglob("*"):
+            if not path.is_file() or path.suffix in (".json", ".lock"):
+                continue
+            msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+            parts = [f"{k}: {v}" for k, v in msg.items()]
+            for part in msg.walk():
+                if not part.is_multipart():
+                    content = part.get_content()
+                    parts.append(content.decode() if isinstance(content, bytes) else content)
+            texts[str(path)] = "\n".join(parts)
+    assert len(texts) > 100  # every mail of both games
+    for root in roots:
+        for path in root.rglob("*"):
+            if path.is_file() and ".git" not in path.parts:
+                texts[str(path)] = path.read_text(errors="replace")
+        history = subprocess.run(["git", "-C", str(root), "log", "-p", "--all"],
+                                 capture_output=True, text=True, check=True)  # fmt: skip
+        texts[f"{root} history"] = history.stdout
+    for where, text in texts.items():
+        found = token.search(text)
+        assert found is None, (found and found.group(0), where)
+
+
+def _never_public(root: Path) -> set[str]:
+    """The card and block ids no public view and no public event of the game ever named:
+    from the sealed states, opened with the state key the reveal published."""
+    from sekigahara_pbem.component_files import load_components
+    from sekigahara_pbem.pbem import documents as docs
+    from sekigahara_pbem.rules.state import canonical
+    from sekigahara_pbem.rules.views import view
+
+    comp = load_components()
+    gd = GameDir(root)
+    definition = game.load(gd)
+    reveal = docs.load_yaml(signing.split(gd.reveal.read_text())[0], "reveal")
+    secrets = game.parse_secrets(reveal["secrets"], "reveal")
+    shown = []
+    for seq in range(1, gd.last_seq() + 1):
+        state = chain.open_state(definition, secrets, seq, gd.sealed(seq).read_text())
+        shown.append(canonical(view(state, comp, None)))
+        shown.append(canonical(chain.read_record(gd, definition, seq).body["events"]))
+    public = set(re.findall(r"[\w-]+", "\n".join(shown)))
+    return (set(comp.blocks) | set(comp.cards)) - public
 
 
 def _hash(root: Path, seq: int) -> str:

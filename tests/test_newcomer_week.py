@@ -53,6 +53,10 @@ def test_a_newcomer_plays_week_one_by_hand_without_a_rejection(tmp_path):
     for name, path in zip(NAMES.values(), joins, strict=True):
         t.seki(name, "join", str(game / "game.txt"), "--key", name, "--out", path)
     t.seki("ref", "adjudicate", str(game), *joins, "--key", "ref")
+    seeds = [str(tmp_path / f"seed-{name}.txt") for name in NAMES.values()]
+    for name, path, theirs in zip(NAMES.values(), seeds, joins[::-1], strict=True):
+        t.seki(name, "join", theirs, "--key", name, "--out", path)
+    t.seki("ref", "adjudicate", str(game), *seeds, "--key", "ref")
     decisions = 0
     while True:
         state = yaml.safe_load((game / "public" / "state.yaml").read_text())

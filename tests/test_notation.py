@@ -11,6 +11,7 @@ import sys
 from dataclasses import replace
 
 import pytest
+from conftest import fix_seeds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -336,7 +337,6 @@ def test_a_friendly_order_does_what_the_canonical_one_does(comp, seed):
 def test_turn_check_reads_friendly_names(tmp_path, monkeypatch):
     """`seki turn check`, as a real process, on a turn file written with friendly names;
     and a typo reported with a suggestion (the game is made in-process, to be quick)."""
-    import hashlib
 
     from sekigahara_pbem.component_files import components_hash
     from sekigahara_pbem.crypto.keys import generate
@@ -344,17 +344,14 @@ def test_turn_check_reads_friendly_names(tmp_path, monkeypatch):
     from sekigahara_pbem.pbem import game, joins, packets, referee
     from sekigahara_pbem.pbem.store import GameDir
 
-    seeds = iter(hashlib.sha256(f"notation-{i}".encode()).digest() for i in range(10))
-    monkeypatch.setattr(game, "new_seed", lambda: next(seeds))
-    monkeypatch.setattr(joins, "new_seed", lambda: next(seeds))
+    fix_seeds(monkeypatch, "notation")
     now = "2026-11-22T12:00:00Z"
     ids = {n: generate(n) for n in ("ref", "alice", "bob")}
     root = tmp_path / "g"
     players = {"ishida": ids["alice"].public, "tokugawa": ids["bob"].public}
     definition = game.create(root, "g", ids["ref"], players, components_hash(), {}, now)
-    for side, name in (("ishida", "alice"), ("tokugawa", "bob")):
-        text = joins.make_join(definition, ids[name])
-        (outcome,) = referee.adjudicate(root, ids["ref"], [(f"j-{side}", text.encode())], now)
+    for name, text in joins.opening(definition, {"ishida": ids["alice"], "tokugawa": ids["bob"]}):
+        (outcome,) = referee.adjudicate(root, ids["ref"], [(name, text.encode())], now)
         assert outcome.accepted, outcome.message
     home = tmp_path / "alice-home"
     write_identity(home, ids["alice"])

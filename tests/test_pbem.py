@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.crypto import sealing, signing
+from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keystore import read_identity
 from sekigahara_pbem.pbem import chain, game, packets, referee, turns
 from sekigahara_pbem.pbem import verify as checks
 from sekigahara_pbem.pbem.demo import Bot
+from sekigahara_pbem.pbem.records import context, writer
 from sekigahara_pbem.pbem.store import GameDir, StoreError, locked
+from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.invariants import hidden_from
 from sekigahara_pbem.rules.vocab import SIDES
 
@@ -82,7 +84,7 @@ def test_a_section_cut_into_another_packet_does_not_open(demo):
     body, _ = signing.split(later)
     forged = re.sub(r"section: \|\n((?:  .*\n)+)", lambda _: "section: |\n" + section, body)
     resigned = signing.sign(forged, ids["referee"])  # even with a valid referee signature
-    with pytest.raises(sealing.SealError):
+    with pytest.raises(Refusal, match="belongs to another packet"):
         packets.open_packet(definition, resigned, ids["ishida"], "forged")
 
 
@@ -118,9 +120,8 @@ def _game(tmp_path: Path) -> tuple[Path, dict, game.Definition]:
         root, "g", ids["ref"], {"ishida": ids["alice"].public, "tokugawa": ids["bob"].public},
         components_hash(), {}, NOW,
     )  # fmt: skip
-    for side, name in (("ishida", "alice"), ("tokugawa", "bob")):
-        text = joins.make_join(definition, ids[name])
-        (outcome,) = referee.adjudicate(root, ids["ref"], [(f"j-{side}", text.encode())], NOW)
+    for name, text in joins.opening(definition, {"ishida": ids["alice"], "tokugawa": ids["bob"]}):
+        (outcome,) = referee.adjudicate(root, ids["ref"], [(name, text.encode())], NOW)
         assert outcome.accepted, outcome.message
     return root, ids, definition
 
@@ -175,34 +176,34 @@ def test_a_second_adjudication_is_refused_while_one_runs(tmp_path):
         referee.adjudicate(root, ids["ref"], [], NOW)
 
 
-@pytest.mark.parametrize("kill_at", ["sealed", "public", "packets", "records", "commit"])
+@pytest.mark.parametrize("kill_at", ["turns", "sealed", "packets", "records", "public", "commit"])
 def test_a_step_killed_anywhere_leaves_a_good_state_and_reruns(tmp_path, monkeypatch, kill_at):
     """Kill the adjudication as it writes each kind of file (or at its git commit): the
     last good record stays current and readable, and running again succeeds."""
     root, ids, definition = _game(tmp_path)
     gd = GameDir(root)
     answer = Bot(ids["alice"], definition, "kill").answer(gd.packet(1, "ishida").read_text(), "p")
-    real_write, real_commit = chain.write_atomic, referee.git_commit
+    real_write, real_commit = writer.write_atomic, context.git_commit
 
     def write(path, data):
         if path.parent.name == kill_at:
             raise KeyboardInterrupt(f"killed writing {path.name}")
         real_write(path, data)
 
-    def commit(root_, message):
+    def commit(root_, message, signer=None):
         if kill_at == "commit" and message.startswith("record 2"):
             raise KeyboardInterrupt("killed at the commit")
-        real_commit(root_, message)
+        real_commit(root_, message, signer)
 
-    monkeypatch.setattr(chain, "write_atomic", write)
-    monkeypatch.setattr(referee, "git_commit", commit)
+    monkeypatch.setattr(writer, "write_atomic", write)
+    monkeypatch.setattr(context, "git_commit", commit)
     with pytest.raises(KeyboardInterrupt):
         referee.adjudicate(root, ids["ref"], [("t", answer.encode())], NOW)
-    monkeypatch.setattr(chain, "write_atomic", real_write)
-    monkeypatch.setattr(referee, "git_commit", real_commit)
+    monkeypatch.setattr(writer, "write_atomic", real_write)
+    monkeypatch.setattr(context, "git_commit", real_commit)
     game_ = referee.open_game(root, ids["ref"])
     record, _ = referee.current(game_)
-    if kill_at == "commit":  # the record was written: the step happened, only git lags
+    if kill_at in ("public", "commit"):  # the record was in place: the step happened
         assert record.seq == 2
     else:
         assert record.seq == 1
@@ -238,7 +239,7 @@ def test_a_turn_file_survives_the_mail(tmp_path):
     assert outcome.accepted, outcome.message
 
 
-def test_turn_check_finds_illegal_orders_offline(tmp_path):
+def test_turn_check_finds_illegal_orders_offline(tmp_path, comp):
     from sekigahara_pbem.pbem.checking import problems_with
 
     root, ids, definition = _game(tmp_path)
@@ -252,7 +253,7 @@ def test_turn_check_finds_illegal_orders_offline(tmp_path):
 
     def check(actions, answers=1):
         turn = turns.Turn("ishida", answers, actions, "")
-        return problems_with(definition, turn, opened)
+        return problems_with(definition, turn, opened, comp)
 
     assert check([{"type": "bid", "card": card}]) == []
     assert "6.3" in check([{"type": "bid", "card": not_held}])[0]

@@ -5,6 +5,7 @@ verify; and one-line errors for bad input."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,16 @@ def _started(tmp_path: Path) -> tuple[Path, Path, Path]:
     ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
     ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
             cwd=tmp_path))  # fmt: skip
+    _send_seeds(ref, alice, bob, tmp_path)
     return ref, alice, bob
+
+
+def _send_seeds(ref: Path, alice: Path, bob: Path, tmp_path: Path) -> str:
+    """Each player answers the other's join with its seed; the second one sets the game up."""
+    ok(seki(alice, "join", "join-g-tokugawa.txt", "--key", "alice", cwd=tmp_path))
+    ok(seki(bob, "join", "join-g-ishida.txt", "--key", "bob", cwd=tmp_path))
+    return ok(seki(ref, "adjudicate", "g", "seed-g-ishida.txt", "seed-g-tokugawa.txt",
+                   "--key", "ref", cwd=tmp_path))  # fmt: skip
 
 
 def test_a_game_by_hand(tmp_path):
@@ -51,7 +61,8 @@ def test_a_game_by_hand(tmp_path):
     ok(seki(bob, "join", "g/game.txt", "--key", "bob", cwd=tmp_path))
     out = ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
                   "--key", "ref", cwd=tmp_path))  # fmt: skip
-    assert "set up" in out
+    assert "both sides are in" in out
+    assert "set up" in _send_seeds(ref, alice, bob, tmp_path)
     assert "awaiting ishida: bid" in ok(seki(ref, "status", "g", cwd=tmp_path))
     shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
     assert "YOUR DECISION: bid" in shown
@@ -66,7 +77,7 @@ def test_a_game_by_hand(tmp_path):
     ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
             "--key", "alice", cwd=tmp_path))  # fmt: skip
     signed = (tmp_path / "bid.signed.txt").read_text()
-    assert "format: seki-sealed-turn/1" in signed and card not in signed  # sealed, bid unseen
+    assert "format: seki-sealed-turn/2" in signed and card not in signed  # sealed, bid unseen
     assert "record 2" in ok(seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref",
                                  cwd=tmp_path))  # fmt: skip
     again = seki(ref, "adjudicate", "g", "bid.signed.txt", "--key", "ref", cwd=tmp_path)
@@ -129,7 +140,8 @@ def test_a_stale_git_lock_left_by_a_killed_run_does_not_jam_the_game(tmp_path):
     (tmp_path / "g" / ".git" / "index.lock").write_text("")  # as a killed git leaves it
     out = ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
                   "--key", "ref", cwd=tmp_path))  # fmt: skip
-    assert "set up" in out
+    assert "both sides are in" in out
+    assert "set up" in _send_seeds(ref, alice, bob, tmp_path)
     assert not (tmp_path / "g" / ".git" / "index.lock").exists()
 
 
@@ -248,8 +260,9 @@ def test_nothing_hidden_sits_in_clear_in_the_game_directory_or_its_history(tmp_p
     history = subprocess.run(["git", "-C", str(game), "log", "-p", "--all"],
                              capture_output=True, text=True).stdout  # fmt: skip
     assert (game / "rejected").is_dir() and len(history) > 10_000
-    for card in hand:
+    for card in hand:  # as a whole id: card "mori-3" is not block "mori-3a"
+        token = re.compile(rf"(?<![\w-]){re.escape(card)}(?![\w-])")
         for path in files:
-            assert card not in path.read_text(errors="replace"), (card, path)
-        assert card not in history, card
-        assert card not in (tmp_path / "bid.txt").read_text()  # what crossed the mail
+            assert not token.search(path.read_text(errors="replace")), (card, path)
+        assert not token.search(history), card
+        assert not token.search((tmp_path / "bid.txt").read_text())  # what crossed the mail

@@ -15,6 +15,7 @@ import pexpect
 import playscript
 import pytest
 import yaml
+from conftest import fix_seeds
 from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
@@ -49,6 +50,10 @@ class Table:
         for name, path in zip(NAMES.values(), joins, strict=True):
             self.seki(name, "join", str(game / "game.txt"), "--key", name, "--out", path)
         self.seki("ref", "adjudicate", str(game), *joins, "--key", "ref")
+        seeds = [str(self.root / f"seed-{n}.txt") for n in NAMES.values()]
+        for name, path, theirs in zip(NAMES.values(), seeds, joins[::-1], strict=True):
+            self.seki(name, "join", theirs, "--key", name, "--out", path)
+        self.seki("ref", "adjudicate", str(game), *seeds, "--key", "ref")
         return game
 
 
@@ -73,18 +78,7 @@ def _unsealed(table: Table, game: Path, text: str):
 
 
 def _fixed_seeds(monkeypatch, game_seed: int) -> None:
-    """The parties' seeds fixed (in play they come from the operating system)."""
-    import hashlib
-
-    from sekigahara_pbem.pbem import game, joins
-
-    counter = iter(range(100))
-
-    def fixed_seed() -> bytes:
-        return hashlib.sha256(f"play-{game_seed}-{next(counter)}".encode()).digest()
-
-    monkeypatch.setattr(game, "new_seed", fixed_seed)
-    monkeypatch.setattr(joins, "new_seed", fixed_seed)
+    fix_seeds(monkeypatch, f"play-{game_seed}")
 
 
 @pytest.mark.parametrize("game_seed", WEEK_GAMES)

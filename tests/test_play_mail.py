@@ -6,7 +6,6 @@ YAML is written by anyone."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sys
@@ -15,11 +14,11 @@ from pathlib import Path
 import pexpect
 import playscript
 import yaml
+from conftest import fix_seeds
 from mailplay import Campaign, address
 from mailservers import PASSWORD
 
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import game, joins
 from sekigahara_pbem.play import inbox, mailbox
 from sekigahara_pbem.rules.vocab import SIDES
 
@@ -71,18 +70,13 @@ def _play(home: Path, side: str, pairs: list, cwd: Path) -> str:
 
 
 def test_week_one_by_mail_with_seki_play_at_a_terminal(servers, tmp_path, monkeypatch):
-    counter = iter(range(100))
-
-    def fixed_seed() -> bytes:
-        return hashlib.sha256(f"play-mail-{next(counter)}".encode()).digest()
-
-    monkeypatch.setattr(game, "new_seed", fixed_seed)
-    monkeypatch.setattr(joins, "new_seed", fixed_seed)
+    fix_seeds(monkeypatch, "play-mail")
     c = Campaign(tmp_path, servers)
     root = c.new_game("playmail")
     c.round()  # the invitations go out; the players' mail clients join
     homes = {s: _home(c, s, root) for s in SIDES}
-    c.robot()  # the joins: the game is set up and the first packets are mailed
+    c.deliver()  # the joins: each side is sent the other's join and answers with its seed
+    c.robot()  # the seeds: the game is set up and the first packets are mailed
     turns = 0
     while True:
         state = yaml.safe_load((root / "public" / "state.yaml").read_text())

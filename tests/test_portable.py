@@ -60,6 +60,9 @@ def test_player_commands_run_without_posix_only_modules(tmp_path):
     seki(tmp_path, "alice", "join", "g/game.txt", "--key", "alice", "--out", "ja.txt")
     seki(tmp_path, "bob", "join", "g/game.txt", "--key", "bob", "--out", "jb.txt")
     ref("adjudicate", "g", "ja.txt", "jb.txt", "--key", "ref")
+    seki(tmp_path, "alice", "join", "jb.txt", "--key", "alice", "--out", "sa.txt")
+    seki(tmp_path, "bob", "join", "ja.txt", "--key", "bob", "--out", "sb.txt")
+    ref("adjudicate", "g", "sa.txt", "sb.txt", "--key", "ref")
     packet = "g/packets/000001-ishida.txt"
     assert "YOUR DECISION" in seki(tmp_path, "alice", "view", packet, "--key", "alice",
                                    "--html", "page.html")  # fmt: skip

@@ -10,7 +10,17 @@ import pytest
 from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import chain, clock, game, joins, packets, referee, takebacks, turns
+from sekigahara_pbem.pbem import (
+    chain,
+    clock,
+    game,
+    joins,
+    packets,
+    referee,
+    steps,
+    takebacks,
+    turns,
+)
 from sekigahara_pbem.pbem import verify as checks
 from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.pbem.store import GameDir
@@ -38,8 +48,8 @@ class Table:
             root, "timed", self.people["referee"], {s: self.people[s].public for s in SIDES},
             components_hash(), {}, T0, settings,
         )  # fmt: skip
-        for side in SIDES:
-            self.send(joins.make_join(self.definition, self.people[side]), T0)
+        for _, text in joins.opening(self.definition, self.people):
+            self.send(text, T0)
         self.bots = {s: Bot(self.people[s], self.definition, seed) for s in SIDES}
 
     def send(self, text: str, now: str):
@@ -217,7 +227,12 @@ def test_takeback_refused_after_a_draw_the_requester_saw(table, comp):
         r = t.record()
         if r.seq < 2 or r.body.get("openings") or "kind" in r.body:
             return False
-        events = referee.replayed_events(g, r.seq)
+        before = referee.state_at(g, r.seq - 1)  # the draw is ishida's to see, in full
+        turn = referee.read_turn(g, t.gd.root / r.body["inputs"][0]["file"])
+        clock_before = t.record(r.seq - 1).body.get("clock", {})
+        events = steps.turn_step(
+            comp, before, turn, "t", g.definition.deadlines, clock_before
+        ).events
         return any(e["type"] == "draw" and "ishida" in e.get("private", {}) for e in events)
 
     _play_until(table, drew)

@@ -75,22 +75,22 @@ def steps(demo, comp):
 
 
 @pytest.fixture(scope="module")
-def rendered(steps):
+def rendered(steps, comp):
     """Every report of the game, once: per record, both players' text (first options and
     all options) and HTML, and the public text and HTML."""
     out = []
     for seq, _, opened, public, evts in steps:
         reports = {
             s: (
-                render_text("demo", opened[s]),
-                render_text("demo", opened[s], all_options=True),
-                render_html("demo", opened[s]),
+                render_text("demo", opened[s], comp),
+                render_text("demo", opened[s], comp, all_options=True),
+                render_html("demo", opened[s], comp),
             )
             for s in SIDES
         }
         reports[None] = (
-            render_public_text("demo", seq, public, evts),
-            render_public_html("demo", seq, public, evts),
+            render_public_text("demo", seq, public, evts, comp),
+            render_public_html("demo", seq, public, evts, comp),
         )
         out.append(reports)
     return out
@@ -172,7 +172,7 @@ def test_unknown_or_malformed_events_get_a_generic_line(comp):
     assert events.describe({"type": "deploy", "blocks": 3}, comp).startswith("deploy: ")
 
 
-def test_odd_events_and_options_never_break_a_report(steps):
+def test_odd_events_and_options_never_break_a_report(steps, comp):
     """Events of unknown types or unexpected shapes (a newer engine, a hand-edited record)
     are still listed, and the report, text and HTML, is still made."""
     from dataclasses import replace
@@ -187,10 +187,10 @@ def test_odd_events_and_options_never_break_a_report(steps):
     ]
     packet = next(p for _, _, opened, _, _ in steps for p in opened.values() if p.options)
     odd_packet = replace(packet, events=odd, options=[*packet.options, {"type": "dance"}, "x"])
-    text = render_text("demo", odd_packet, all_options=True)
+    text = render_text("demo", odd_packet, comp, all_options=True)
     assert "comet: location [kyoto]; side x 1" in text and "dance" in text
-    assert "<svg" in render_html("demo", odd_packet)
-    assert "comet" in render_public_html("demo", 1, {}, odd)
+    assert "<svg" in render_html("demo", odd_packet, comp)
+    assert "comet" in render_public_html("demo", 1, {}, odd, comp)
 
 
 def test_every_option_pastes_back_as_itself(steps):
@@ -206,9 +206,9 @@ def test_every_option_pastes_back_as_itself(steps):
     assert checked > 500
 
 
-def test_the_turn_template_in_the_report_is_a_turn_file(steps):
+def test_the_turn_template_in_the_report_is_a_turn_file(steps, comp):
     seq, _, opened, _, _ = next(s for s in steps if s[2]["ishida"].options)
-    text = render_text("demo", opened["ishida"])
+    text = render_text("demo", opened["ishida"], comp)
     header = text.split("Turn template")[1].split("\nformat:")[1]
     body = yaml.safe_load("format:" + header)
     expected = {"format": "seki-turn/1", "game": "demo", "side": "ishida", "answers": seq}
@@ -217,16 +217,16 @@ def test_the_turn_template_in_the_report_is_a_turn_file(steps):
     assert "\n".join(choices.pasteable(option, "         ")) in text
 
 
-def test_the_public_mail_body_ends_with_the_packet_hint(steps):
+def test_the_public_mail_body_ends_with_the_packet_hint(steps, comp):
     seq, _, _, public, evts = steps[-1]
-    text = render_public_text("demo", seq, public, evts)
+    text = render_public_text("demo", seq, public, evts, comp)
     assert " ".join(text.split()).endswith(" ".join(packet_hint().split()))
-    assert "packet-7.txt" in render_public_text("demo", seq, public, evts,
+    assert "packet-7.txt" in render_public_text("demo", seq, public, evts, comp,
                                                 footer=packet_hint("packet-7.txt"))  # fmt: skip
-    assert "seki view" not in render_public_text("demo", seq, public, evts, footer="")
+    assert "seki view" not in render_public_text("demo", seq, public, evts, comp, footer="")
 
 
-def test_seki_report_prints_a_records_public_report(demo, steps, tmp_path):
+def test_seki_report_prints_a_records_public_report(demo, steps, tmp_path, comp):
     """The last record from public/state.yaml, an earlier one from the game directory's
     git history (both checked against the record's hash); a tampered view is refused."""
     root, result = demo
@@ -241,7 +241,7 @@ def test_seki_report_prints_a_records_public_report(demo, steps, tmp_path):
     seq, _, _, public, evts = steps[40]
     earlier = runner.invoke(app, ["report", str(game_dir), "--seq", str(seq)])
     assert earlier.exit_code == 0, earlier.output
-    assert earlier.output == render_public_text("demo", seq, public, evts, footer="")
+    assert earlier.output == render_public_text("demo", seq, public, evts, comp, footer="")
     state_file = game_dir / "public" / "state.yaml"
     state_file.write_text(state_file.read_text() + "extra: 1\n")
     tampered = runner.invoke(app, ["report", str(game_dir)])
@@ -250,7 +250,7 @@ def test_seki_report_prints_a_records_public_report(demo, steps, tmp_path):
     assert missing.exit_code == 1 and "does not exist" in missing.output
 
 
-def test_seki_view_writes_the_html_report(demo, steps, tmp_path, monkeypatch):
+def test_seki_view_writes_the_html_report(demo, steps, tmp_path, monkeypatch, comp):
     root, _ = demo
     monkeypatch.setenv("SEKI_HOME", str(tmp_path / "home"))
     (tmp_path / "home" / "games").mkdir(parents=True)
@@ -263,7 +263,7 @@ def test_seki_view_writes_the_html_report(demo, steps, tmp_path, monkeypatch):
     )  # fmt: skip
     assert done.exit_code == 0, done.output
     assert "packet 10 for Tokugawa" in done.output and f"wrote {out}" in done.output
-    assert out.read_text() == render_html("demo", steps[9][2]["tokugawa"])
+    assert out.read_text() == render_html("demo", steps[9][2]["tokugawa"], comp)
 
 
 def test_the_html_report_refers_to_nothing_outside_itself(rendered):
@@ -340,12 +340,12 @@ def test_the_player_picks_a_stack_and_the_map_shows_where_it_can_go(steps, comp,
     packet = next(
         opened["ishida"]
         for _, _, opened, _, _ in steps
-        if opened["ishida"].view["step"] == "movement" and _reach(opened["ishida"], None)
+        if opened["ishida"].view["step"] == "movement" and _reach(opened["ishida"], comp, None)
     )
-    reach = _reach(packet, None)
+    reach = _reach(packet, comp, None)
     origin, places = next(iter(reach.items()))
     path = tmp_path / "move.html"
-    path.write_text(render_html("demo", packet), encoding="utf-8")
+    path.write_text(render_html("demo", packet, comp), encoding="utf-8")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         try:

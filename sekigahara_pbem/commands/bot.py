@@ -55,3 +55,50 @@ def turn(
         abort(str(exc))
     kinds = ", ".join(a["type"] for a in actions)
     typer.echo(f"wrote {out}: {len(actions)} action(s) ({kinds}); mail it to the referee")
+
+
+@app.command("run")
+def run(
+    key: KeyOption,
+    mail: Annotated[
+        Path | None,
+        typer.Option(help="Your mail settings (default: mail.toml in your key directory)."),
+    ] = None,
+    bot: Annotated[str, typer.Option("--bot", help="heuristic, search or random.")] = "heuristic",
+    budget: Annotated[
+        float, typer.Option(help="The search bot's seconds of thought per decision.")
+    ] = 1.0,
+    seed: Annotated[
+        str, typer.Option(help="Seed of the bot's tie-breaks (and the search bot's samples).")
+    ] = "bot",
+    plans: Annotated[
+        bool,
+        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+    ] = False,
+) -> None:
+    """One pass at your mailbox, for cron: join the games you are invited to, send your
+    seed, answer every packet that asks something of you, and mail it all to the referee."""
+    from ..bot import make_player
+    from ..component_files import load_components
+    from ..play import autoplay, mailbox
+
+    try:
+        identity = load_identity(key)
+        settings = mailbox.settings(mail)
+        if settings is None:
+            raise ValueError("seki bot run needs your mail settings (docs/play.md): --mail FILE")
+        comp = load_components()
+        make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
+
+        def decide(definition, view, options):
+            player = make_player(bot, comp, definition.options, seed, plans, budget)
+            return player.actions(view, options)
+
+        report = autoplay.run(identity, settings, decide)
+    except (ValueError, RuntimeError, OSError) as exc:
+        abort(str(exc))
+    typer.echo(f"{report.fetched} new message(s); {len(report.sent)} file(s) mailed")
+    for line in report.sent:
+        typer.echo(f"  {line}")
+    for line in report.problems:
+        typer.echo(f"  not used: {line}", err=True)

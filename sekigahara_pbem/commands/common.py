@@ -31,6 +31,28 @@ KeyOption = Annotated[
 ]
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="The language you read: en or hu (default: lang in config.toml in your key "
+        "directory, else $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else English).",
+    ),
+]
+
+
+def use_language(option: str | None = None) -> None:
+    """Put this command's words in the reader's language (i18n.choose); a language asked
+    for but not shipped is a one-line note, and English is used."""
+    from .. import i18n
+    from ..crypto.keystore import default_dir
+
+    lang, note = i18n.choose(option, default_dir())
+    if note:
+        typer.echo(f"seki: note: {note}", err=True)
+    i18n.activate(lang)
+
+
 def load_identity(name: str) -> Identity:
     """An identity by name (from the key directory) or by path. A key directory others
     may read is closed (mode 0700); an identity file others may read is used, with a

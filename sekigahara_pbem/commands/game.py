@@ -32,6 +32,14 @@ def new(
             "repeatable (needed by seki referee run)."
         ),
     ] = None,
+    lang: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--lang",
+            help="A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
+            "is in it; repeatable (default English).",
+        ),
+    ] = None,
     deadline_hours: Annotated[
         int | None, typer.Option(help="Hours per decision; without it there are no deadlines.")
     ] = None,
@@ -70,6 +78,7 @@ def new(
             utc_now(),
             deadlines,
             dict(_email(e) for e in email or []),
+            dict(_language(x) for x in lang or []),
         )
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
@@ -88,6 +97,13 @@ def _option(text: str) -> tuple[str, bool]:
     if not sep or value.lower() not in ("true", "false"):
         raise ValueError(f"--option {text!r}: expected NAME=true or NAME=false")
     return name, value.lower() == "true"
+
+
+def _language(text: str) -> tuple[str, str]:
+    who, sep, code = text.partition("=")
+    if not sep:
+        raise ValueError(f"--lang {text!r}: expected WHO=LANG, e.g. ishida=hu")
+    return who, code
 
 
 def _email(text: str) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""`seki join`: a player answers the referee's game definition with a sealed seed."""
+"""`seki join`: a player answers the referee's game definition with a commitment to its
+seed, then the other side's join with the seed itself (pbem/joins.py)."""
 
 from __future__ import annotations
 
@@ -11,29 +12,69 @@ from .common import KeyOption, abort, load_identity, read_text
 
 
 def join(
-    request: Annotated[Path, typer.Argument(help="The game definition the referee sent.")],
+    request: Annotated[
+        Path,
+        typer.Argument(
+            help="The game definition the referee sent or, once both sides have joined, "
+            "the other side's join it sent next."
+        ),
+    ],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Where to write the join file.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Where to write your answer.")] = None,
+    game_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--game", help="The game definition (default: the one remembered when you joined)."
+        ),
+    ] = None,
 ) -> None:
-    """Check the game definition, remember it, and write your signed join file."""
+    """Join a game (to its definition), or send your seed (to the other side's join)."""
+    from ..crypto import signing
     from ..crypto.keystore import default_dir
+    from ..pbem import documents as docs
     from ..pbem import game, joins
     from ..pbem.store import write_atomic
 
     try:
         identity = load_identity(key)
         text = read_text(request)
-        definition = game.parse(text, str(request))
-        answer = joins.make_join(definition, identity)
+        body, _ = signing.split(text)
+        if f"format: {game.GAME_FORMAT}" in body.splitlines():
+            definition = game.parse(text, str(request))
+            answer = joins.make_join(definition, identity)
+            write_atomic(default_dir() / "games" / f"{definition.game_id}.txt", text)
+            what = "join"
+        else:
+            game_id = docs.peek_game(text, str(request))
+            definition = _definition(game_file, default_dir() / "games" / f"{game_id}.txt")
+            answer = joins.make_seed(definition, identity, text, str(request))
+            what = "seed"
         side = definition.side_of(identity.public)
-        write_atomic(default_dir() / "games" / f"{definition.game_id}.txt", text)
-        out = out or Path(f"join-{definition.game_id}-{side}.txt")
+        out = out or Path(f"{what}-{definition.game_id}-{side}.txt")
         write_atomic(out, answer)
-    except (ValueError, RuntimeError) as exc:
+    except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(f"game {definition.game_id}: you play {side}")
-    typer.echo(
-        f"  referee {definition.referee.name} fingerprint {definition.referee.fingerprint} "
-        "(compare it with the referee by another channel)"
-    )
-    typer.echo(f"wrote {out}: mail it to the referee")
+    if what == "join":
+        typer.echo(
+            f"  referee {definition.referee.name} fingerprint {definition.referee.fingerprint} "
+            "(compare it with the referee by another channel)"
+        )
+        typer.echo(
+            f"wrote {out}: mail it to the referee. Once both sides have joined, the referee "
+            "sends you the other's join: answer it with seki join again to send your seed."
+        )
+    else:
+        typer.echo(f"wrote {out}: your seed, sealed to the referee; mail it to the referee")
+
+
+def _definition(given: Path | None, remembered: Path):
+    from ..pbem import game
+
+    path = given or remembered
+    if not path.is_file():
+        raise ValueError(
+            f"{path.name}: no game definition remembered for this game; "
+            "give it with --game game.txt"
+        )
+    return game.parse(read_text(path), str(path))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -36,19 +35,39 @@ def new(
     ssh_key: Annotated[
         Path | None,
         typer.Option(
-            "--ssh-key", help="Use this OpenSSH Ed25519 private key for signing.", dir_okay=False
+            "--ssh-key",
+            help="Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
+            "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
+            "seki never copies it.",
+            dir_okay=False,
         ),
     ] = None,
+    protect: Annotated[
+        bool,
+        typer.Option(
+            "--passphrase",
+            help="Lock the identity file with a passphrase (asked at every use, or taken "
+            "from $SEKI_PASSPHRASE).",
+        ),
+    ] = False,
 ) -> None:
     """Create a new identity, store it privately (mode 0600) and print its public line."""
+    import os
+
     from ..crypto.keys import KeyFormatError, generate
-    from ..crypto.keystore import KeyStoreError, default_dir, write_identity
+    from ..crypto.keystore import PASSPHRASE_ENV, KeyStoreError, default_dir, write_identity
+    from ..crypto.ssh_signer import SshSignerError
 
     directory = directory or default_dir()
     try:
         identity = generate(name) if ssh_key is None else _from_ssh(name, ssh_key)
-        path = write_identity(directory, identity)
-    except (KeyFormatError, KeyStoreError) as exc:
+        secret = None
+        if protect:
+            secret = os.environ.get(PASSPHRASE_ENV) or typer.prompt(
+                "Passphrase for the new identity", hide_input=True, confirmation_prompt=True
+            )
+        path = write_identity(directory, identity, secret)
+    except (KeyFormatError, KeyStoreError, SshSignerError) as exc:
         abort(f"{exc}")
     typer.echo(f"wrote {path} (mode 0600; keep it secret)")
     _print_public(identity.public)
@@ -56,28 +75,31 @@ def new(
 
 
 def _from_ssh(name: str, path: Path) -> Identity:
-    """Adopt an SSH key; prompt for its passphrase only when one is needed and we can ask."""
-    from ..crypto.keys import KeyFormatError, from_ssh_key
+    """An identity that signs with the SSH key at `path` where it is, through ssh-keygen
+    (crypto/ssh_signer.py): a `.pub` file means ssh-agent holds the key."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    from ..crypto.keys import Identity, KeyFormatError, check_name, load_ssh_signing_key
+    from ..crypto.ssh_signer import SshKeygenSigner, parse_public
 
     try:
-        data = path.read_bytes()
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        abort(f"{path}: cannot read SSH key: {exc.strerror}")
-    try:
-        return from_ssh_key(name, data)
-    except KeyFormatError as exc:
-        if "password" not in str(exc).lower() or not sys.stdin.isatty():
-            raise KeyFormatError(f"{path}: {exc}") from None
-    passphrase = typer.prompt(f"Passphrase for {path}", hide_input=True)
-    try:
-        identity = from_ssh_key(name, data, passphrase.encode("utf-8"))
-    except KeyFormatError as exc:
-        raise KeyFormatError(f"{path}: {exc}") from None
-    typer.echo(
-        "warning: the identity file holds an unencrypted copy of this key (mode 0600)",
-        err=True,
-    )
-    return identity
+        raise KeyFormatError(f"{path}: cannot read SSH key: {exc.strerror}") from None
+    if not text.startswith("-----BEGIN OPENSSH PRIVATE KEY-----"):  # a public key: ssh-agent
+        signer = SshKeygenSigner(parse_public(text, str(path)))
+    else:
+        public = path.with_name(path.name + ".pub")
+        if public.is_file():
+            key = parse_public(public.read_text(encoding="utf-8"), str(public))
+        else:
+            try:
+                key = load_ssh_signing_key(text.encode("utf-8")).public_key()
+            except KeyFormatError as exc:
+                raise KeyFormatError(f"{path}: {exc} (or put its {public.name} beside it)")\
+                    from None  # fmt: skip
+        signer = SshKeygenSigner(key, path.resolve())
+    return Identity(check_name(name), signer, X25519PrivateKey.generate())
 
 
 @app.command("show")
@@ -107,3 +129,22 @@ def show(
         if path.stat().st_mode & 0o077:
             typer.echo(f"warning: {path} is readable by others; run: chmod 600 {path}", err=True)
         _print_public(identity.public)
+
+
+@app.command("age")
+def age(
+    name: Annotated[str, typer.Argument(help="The identity whose key to print.")],
+    directory: DirOption = None,
+) -> None:
+    """Print your encryption key as an age identity (AGE-SECRET-KEY-1…, secret: keep it
+    as private as your key file), so `age -d -i FILE` opens your packets' sections."""
+    from ..crypto import agefile
+    from ..crypto.keys import KeyFormatError
+    from ..crypto.keystore import KeyStoreError, default_dir, identity_path, read_identity
+
+    try:
+        identity = read_identity(identity_path(directory or default_dir(), name))
+    except (KeyFormatError, KeyStoreError) as exc:
+        abort(f"{exc}")
+    typer.echo(f"# recipient: {agefile.age_recipient(identity.public)}", err=True)
+    typer.echo(agefile.age_identity(identity))

@@ -9,7 +9,17 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_note, open_own_packet, write_new
+from ..i18n import gettext as _
+from .common import (
+    KeyOption,
+    LangOption,
+    abort,
+    load_identity,
+    open_own_note,
+    open_own_packet,
+    use_language,
+    write_new,
+)
 
 
 def play(
@@ -58,6 +68,7 @@ def play(
             "from plain questions; it rides with your turn, or goes alone.",
         ),
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """Play your turn: show the packet's report, ask for your decision step by step with
     numbered choices (every legal action can be built; u undoes), then sign the turn file
@@ -70,10 +81,13 @@ def play(
     from ..rules.shadow import shadow_state
     from .view import show
 
+    use_language(lang)
     if choose is None and not sys.stdin.isatty():
         abort(
-            "seki play asks its questions at a terminal; without one, give the answers "
-            "with --choose (see seki play --help)",
+            _(
+                "seki play asks its questions at a terminal; without one, give the answers "
+                "with --choose (see seki play --help)"
+            ),
             2,
         )
     try:
@@ -81,22 +95,30 @@ def play(
         mail = mailbox.settings(mail_config) if folder is None or send else None
         if send and mail is None:
             raise ValueError("--send needs your mail settings (see docs/play.md)")
+        opened_games = []
         if packet is None and folder is None and mail is not None:
             folder, fetched, notes = mailbox.collect(mail)
-            typer.echo(f"mail: {fetched} new message(s)")
+            typer.echo(_("mail: {n} new message(s)").format(n=fetched))
             for note in notes:
                 _show_note(note, identity)
-        packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
+            opened_games = _opening(identity, mail if send else None, choose is None)
+        try:
+            packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
+        except ValueError:
+            if not opened_games:
+                raise
+            typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
+            return
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
-    typer.echo(f"packet {packet}")
-    show(definition, opened, render_text(definition.game_id, opened, guided=True), html)
+    typer.echo(_("packet {path}").format(path=packet))
     comp = load_components()
+    show(definition, opened, render_text(definition.game_id, opened, comp, guided=True), html, comp)
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
-        abort(f"{packet}: nothing is asked of you in this packet")
+        abort(_("{path}: nothing is asked of you in this packet").format(path=packet))
     ask = console.script(choose) if choose is not None else console.terminal()
     try:
         console.run(session, comp, opened.view, ask, typer.echo)
@@ -106,14 +128,47 @@ def play(
         abort(str(exc))
     try:
         path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-        write_new(path, signed_turn(definition, opened, session.actions, identity))
+        write_new(path, signed_turn(definition, opened, session.actions, identity, comp))
         inbox.remember(definition.game_id, opened.seq)
-        typer.echo(f"wrote {path}" + ("" if send else ": mail it to the referee"))
+        wrote = _("wrote {path}") if send else _("wrote {path}: mail it to the referee")
+        typer.echo(wrote.format(path=path))
         if send:
             subject = f"{opened.side}: answer to packet {opened.seq}"
             typer.echo(mailbox.send(mail, definition, path, subject))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
+
+
+def _opening(identity, mail, interactive: bool) -> list[str]:
+    """Before a game starts: join the invitations the player agrees to, and send the
+    seed when the other side's join has come (play/autoplay.py); by mail with --send,
+    else as files to mail. What was done, in words."""
+    from ..play import autoplay
+
+    def accept(definition, side: str) -> bool:
+        question = _(
+            "You are invited to play {side} in game {game} by the referee {referee} "
+            "(fingerprint {fingerprint}; compare it with the referee by another channel). "
+            "Join?"
+        ).format(side=side, game=definition.game_id, referee=definition.referee.name,
+                 fingerprint=definition.referee.fingerprint)  # fmt: skip
+        if interactive:
+            return typer.confirm(question, default=False)
+        typer.echo(question + " " + _("(answer at a terminal, or: seki join game.txt)"))
+        return False
+
+    def here(definition, path: Path, subject: str) -> str:
+        write_new(Path(path.name), path.read_text(encoding="utf-8"))
+        return _("wrote {path}: mail it to the referee").format(path=path.name)
+
+    report = autoplay.Pass()
+    deliver = autoplay.mailer(mail) if mail is not None else here
+    autoplay.opening(identity, deliver, accept, report)
+    for line in report.sent:
+        typer.echo(line)
+    for line in report.problems:
+        typer.echo(f"seki: {line}", err=True)
+    return report.sent
 
 
 def _show_note(path: Path, identity) -> None:
@@ -122,8 +177,9 @@ def _show_note(path: Path, identity) -> None:
     try:
         reasons = open_own_note(path, identity) or []
     except (ValueError, OSError) as exc:
-        typer.echo(f"seki: a note from the referee could not be opened: {exc}", err=True)
+        text = _("seki: a note from the referee could not be opened: {reason}")
+        typer.echo(text.format(reason=exc), err=True)
         return
-    typer.echo(f"The referee refused a file of yours ({path.name}):")
+    typer.echo(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
         typer.echo(f"  - {reason}")

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from .common import abort
+from ..i18n import gettext as _
+from .common import LangOption, abort, use_language
 
 
 def report(
@@ -18,14 +19,17 @@ def report(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write the report as an HTML page here.")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Print what happened in a record and the situation after it, as a spectator sees it:
     the record's public events and the public view. Nothing sealed is opened."""
+    from ..component_files import load_components
     from ..pbem import chain, game
     from ..pbem.store import GameDir, write_atomic
     from ..reports import render_public_html, render_public_text
     from ..reports.archive import public_view
 
+    use_language(lang)
     gd = GameDir(directory)
     try:
         definition = game.load(gd)
@@ -36,13 +40,15 @@ def report(
         if not 1 <= number <= last:
             raise ValueError(f"--seq: record {number} does not exist (records 1 to {last})")
         record = chain.read_record(gd, definition, number)
-        view, _ = public_view(gd, number, record.body["public_state"])
+        view, _source = public_view(gd, number, record.body["public_state"])
         events = record.body.get("events", [])
-        text = render_public_text(definition.game_id, number, view, events, footer="")
+        comp = load_components()
+        text = render_public_text(definition.game_id, number, view, events, comp, footer="")
         if html is not None:
-            write_atomic(html, render_public_html(definition.game_id, number, view, events))
+            page = render_public_html(definition.game_id, number, view, events, comp)
+            write_atomic(html, page)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
     typer.echo(text, nl=False)
     if html is not None:
-        typer.echo(f"wrote {html}")
+        typer.echo(_("wrote {path}").format(path=html))

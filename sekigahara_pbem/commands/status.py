@@ -47,7 +47,10 @@ def _game_status(directory: Path, now: str) -> list[str]:
     seq = gd.last_seq()
     if seq == 0:
         missing = [s for s in definition.players if not gd.join(s).is_file()]
-        return [f"game {definition.game_id}: waiting for joins from {', '.join(missing)}"]
+        if missing:
+            return [f"game {definition.game_id}: waiting for joins from {', '.join(missing)}"]
+        missing = [s for s in definition.players if not gd.seed(s).is_file()]
+        return [f"game {definition.game_id}: waiting for seeds from {', '.join(missing)}"]
     body = chain.read_record(gd, definition, seq).body
     lines = [f"game {definition.game_id}: record {seq} ({body['label']}) at {body['time']}"]
     if not body["pending"]:

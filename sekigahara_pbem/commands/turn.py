@@ -63,6 +63,7 @@ def check(
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
     the first problem is reported with its rule."""
+    from ..component_files import load_components
     from ..pbem.checking import problems_with
 
     try:
@@ -70,7 +71,7 @@ def check(
         packet_game, opened = open_own_packet(packet, load_identity(key))
         if packet_game.game_id != definition.game_id:
             raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
-        problems = problems_with(definition, turn, opened)
+        problems = problems_with(definition, turn, opened, load_components())
     except (ValueError, RuntimeError) as exc:
         abort(str(exc))
     for problem in problems:
@@ -92,6 +93,7 @@ def sign(
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
     only if it passes, sign it with your key and seal it for the referee's eyes only,
     ready to mail."""
+    from ..component_files import load_components
     from ..crypto import signing
     from ..pbem.checking import problems_with, stamped
     from ..pbem.store import write_atomic
@@ -105,7 +107,7 @@ def sign(
         packet_game, opened = open_own_packet(packet, identity)
         if packet_game.game_id != definition.game_id:
             raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
-        problems = problems_with(definition, turn, opened)
+        problems = problems_with(definition, turn, opened, load_components())
         for problem in problems:
             typer.echo(f"{file}: {problem}", err=True)
         if problems:

@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_note, open_own_packet
+from ..i18n import gettext as _
+from .common import (
+    KeyOption,
+    LangOption,
+    abort,
+    load_identity,
+    open_own_note,
+    open_own_packet,
+    use_language,
+)
 
 
 def view(
@@ -22,26 +31,30 @@ def view(
         Path | None,
         typer.Option("--html", help="Also write the report, with a map, as an HTML page here."),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you (or,
     for a sealed note from the referee's robot, why it refused your file)."""
+    from ..component_files import load_components
     from ..reports import render_text
 
+    use_language(lang)
     try:
         identity = load_identity(key)
         reasons = open_own_note(packet, identity)
         if reasons is not None:
-            typer.echo("The referee refused your file:")
+            typer.echo(_("The referee refused your file:"))
             for reason in reasons:
                 typer.echo(f"  - {reason}")
             return
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(str(exc))
-    show(definition, opened, render_text(definition.game_id, opened, all_options), html)
+    comp = load_components()
+    show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
 
 
-def show(definition, opened, text: str, html: Path | None) -> None:
+def show(definition, opened, text: str, html: Path | None, comp) -> None:
     """Print a packet's report (and write its page), then check what it opens: a packet
     that opens items the referee had not committed to stops the command here."""
     from ..pbem.store import write_atomic
@@ -49,16 +62,16 @@ def show(definition, opened, text: str, html: Path | None) -> None:
 
     if html is not None:
         try:
-            write_atomic(html, render_html(definition.game_id, opened, definition.options))
+            write_atomic(html, render_html(definition.game_id, opened, comp, definition.options))
         except OSError as exc:
-            abort(f"{html}: cannot write: {exc.strerror}")
+            abort(_("{path}: cannot write: {reason}").format(path=html, reason=exc.strerror))
     typer.echo(text, nl=False)
     if html is not None:
-        typer.echo(f"wrote {html} (open it in any browser)")
+        typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
     ok, message = check_openings(definition.game_id, opened)
     typer.echo(message)
     if not ok:
-        abort("this packet opens items the referee had not committed to")
+        abort(_("this packet opens items the referee had not committed to"))
 
 
 def check_openings(game_id: str, packet) -> tuple[bool, str]:
@@ -77,17 +90,14 @@ def check_openings(game_id: str, packet) -> tuple[bool, str]:
         roots[str(packet.seq)] = packet.root
         write_atomic(path, json.dumps(roots, sort_keys=True))
     if not packet.openings:
-        return True, "commitments: nothing opened in this packet"
+        return True, _("commitments: nothing opened in this packet")
     previous = roots.get(str(packet.seq - 1))
     if previous is None:
-        return True, (
-            f"commitments: {len(packet.openings)} opening(s) not checked: view packet "
-            f"{packet.seq - 1} first"
-        )
+        text = _("commitments: {n} opening(s) not checked: view packet {seq} first")
+        return True, text.format(n=len(packet.openings), seq=packet.seq - 1)
     bad = [o["value"] for o in packet.openings if not check_opening(o, previous)]
     if bad:
-        return False, f"COMMITMENTS BROKEN: {bad} were not committed in packet {packet.seq - 1}"
-    return True, (
-        f"commitments: all {len(packet.openings)} item(s) shown here were committed in "
-        f"packet {packet.seq - 1}"
-    )
+        text = _("COMMITMENTS BROKEN: {items} were not committed in packet {seq}")
+        return False, text.format(items=bad, seq=packet.seq - 1)
+    text = _("commitments: all {n} item(s) shown here were committed in packet {seq}")
+    return True, text.format(n=len(packet.openings), seq=packet.seq - 1)

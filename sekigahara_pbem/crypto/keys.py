@@ -26,6 +26,7 @@ import binascii
 import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import yaml
 from cryptography.exceptions import UnsupportedAlgorithm
@@ -33,14 +34,18 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from ..refusal import BAD_KEY, Refusal
+
 PUBLIC_PREFIX = "seki1"
 IDENTITY_FORMAT = "seki-identity/1"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _B64URL = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
-class KeyFormatError(ValueError):
+class KeyFormatError(Refusal):
     """A public line, identity file or SSH key could not be used; the message says why."""
+
+    code = BAD_KEY
 
 
 def check_name(name: str) -> str:
@@ -183,13 +188,39 @@ def _indent(block: str) -> str:
     return "".join("  " + line + "\n" for line in block.strip().splitlines())
 
 
-def identity_to_text(identity: Identity) -> str:
-    """The identity file. Unencrypted: the caller writes it with mode 0600."""
-    ssh = identity.signing.private_bytes(
+def _signing_text(signing) -> str:
+    """The signing key's lines of an identity file: the key itself, or, for a key seki
+    never copies (crypto/ssh_signer.py), its public line and where ssh-keygen finds it."""
+    from .ssh_signer import SshKeygenSigner, public_line
+
+    if isinstance(signing, SshKeygenSigner):
+        where = str(signing.path) if signing.path is not None else "ssh-agent"
+        return f"signing-ssh: {public_line(signing.public)}\nsigning-ssh-key: {where}\n"
+    ssh = signing.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.OpenSSH,
         serialization.NoEncryption(),
     ).decode("ascii")
+    return "signing-key: |\n" + _indent(ssh)
+
+
+def _signing_from(data: dict):
+    from .ssh_signer import SshKeygenSigner, parse_public
+
+    if "signing-ssh" not in data:
+        if not isinstance(data.get("signing-key"), str):
+            raise KeyFormatError("identity file: field 'signing-key' is missing or not text")
+        return load_ssh_signing_key(data["signing-key"].encode("ascii", "replace"))
+    where = data.get("signing-ssh-key")
+    if not isinstance(data["signing-ssh"], str) or not isinstance(where, str):
+        raise KeyFormatError("identity file: signing-ssh and signing-ssh-key must be text")
+    public = parse_public(data["signing-ssh"], "identity file: signing-ssh")
+    return SshKeygenSigner(public, None if where == "ssh-agent" else Path(where))
+
+
+def identity_to_text(identity: Identity) -> str:
+    """The identity file. Unencrypted: the caller writes it with mode 0600 (or sealed with
+    a passphrase, crypto/keystore.py)."""
     x25519 = identity.encryption.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -200,8 +231,7 @@ def identity_to_text(identity: Identity) -> str:
         f"format: {IDENTITY_FORMAT}\n"
         f"name: {identity.name}\n"
         f"public: {identity.public.line()}\n"
-        "signing-key: |\n"
-        f"{_indent(ssh)}"
+        f"{_signing_text(identity.signing)}"
         "encryption-key: |\n"
         f"{_indent(x25519)}"
     )
@@ -219,11 +249,11 @@ def identity_from_text(text: str) -> Identity:
         raise KeyFormatError(
             f"identity file format must be {IDENTITY_FORMAT!r}, got {data.get('format')!r}"
         )
-    for field in ("name", "public", "signing-key", "encryption-key"):
+    for field in ("name", "public", "encryption-key"):
         if not isinstance(data.get(field), str):
             raise KeyFormatError(f"identity file: field {field!r} is missing or not text")
     name = check_name(data["name"])
-    signing = load_ssh_signing_key(data["signing-key"].encode("ascii", "replace"))
+    signing = _signing_from(data)
     try:
         encryption = serialization.load_pem_private_key(
             data["encryption-key"].encode("ascii", "replace"), password=None

@@ -1,7 +1,8 @@
 """Where a person's private identities live on disk, and how they are written safely.
 
 The directory is ``$SEKI_HOME`` if set, else ``$XDG_CONFIG_HOME/seki``, else
-``~/.config/seki``. Each identity is ``<name>.identity`` (keys.identity_to_text). Files are
+``~/.config/seki``. Each identity is ``<name>.identity`` (keys.identity_to_text, or that
+text locked with a passphrase as an age file, crypto/agefile.py). Files are
 created with mode 0600 in one `open(O_CREAT | O_EXCL)` call, so a key is never readable by
 others even for a moment, and an existing identity is never overwritten (losing a key
 would lose the ability to sign for, or read, a running game).
@@ -9,17 +10,25 @@ would lose the ability to sign for, or read, a running game).
 
 from __future__ import annotations
 
+import getpass
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..refusal import BAD_KEY, Refusal
+from . import agefile
 from .keys import Identity, KeyFormatError, check_name, identity_from_text, identity_to_text
+from .sealing import SealError
 
 SUFFIX = ".identity"
+PASSPHRASE_ENV = "SEKI_PASSPHRASE"
 
 
-class KeyStoreError(ValueError):
+class KeyStoreError(Refusal):
     """A key file could not be written or read; the message names the file."""
+
+    code = BAD_KEY
 
 
 def default_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -36,8 +45,9 @@ def identity_path(directory: Path, name: str) -> Path:
     return directory / f"{check_name(name)}{SUFFIX}"
 
 
-def write_identity(directory: Path, identity: Identity) -> Path:
-    """Create `<dir>/<name>.identity` with mode 0600; refuse if it exists."""
+def write_identity(directory: Path, identity: Identity, passphrase: str | None = None) -> Path:
+    """Create `<dir>/<name>.identity` with mode 0600; refuse if it exists. With a
+    passphrase, the file is an age file locked with it (`age -d` opens it too)."""
     path = identity_path(directory, identity.name)
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -46,8 +56,11 @@ def write_identity(directory: Path, identity: Identity) -> Path:
         raise KeyStoreError(f"{path}: already exists; not overwriting an identity") from None
     except OSError as exc:
         raise KeyStoreError(f"{path}: cannot create: {exc.strerror}") from None
+    text = identity_to_text(identity)
+    if passphrase:
+        text = agefile.lock(text.encode("ascii"), passphrase)
     with os.fdopen(fd, "w", encoding="ascii") as handle:
-        handle.write(identity_to_text(identity))
+        handle.write(text)
     os.chmod(path, 0o600)  # in case a umask or filesystem widened it
     return path
 
@@ -61,9 +74,24 @@ def read_identity(path: Path) -> Identity:
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyStoreError(f"{path}: cannot read: {exc}") from None
     try:
+        if agefile.is_armored(text):
+            text = agefile.unlock(text, passphrase(path), str(path)).decode("utf-8")
         return identity_from_text(text)
-    except KeyFormatError as exc:
+    except (KeyFormatError, SealError, UnicodeDecodeError) as exc:
         raise KeyStoreError(f"{path}: {exc}") from None
+
+
+def passphrase(path: Path) -> str:
+    """The passphrase of a protected identity: $SEKI_PASSPHRASE (for cron), else asked at
+    the terminal."""
+    given = os.environ.get(PASSPHRASE_ENV)
+    if given:
+        return given
+    if not sys.stdin.isatty():
+        raise KeyStoreError(
+            f"{path}: protected by a passphrase: run at a terminal, or set {PASSPHRASE_ENV}"
+        )
+    return getpass.getpass(f"Passphrase for {path}: ")
 
 
 def list_identities(directory: Path) -> list[Path]:

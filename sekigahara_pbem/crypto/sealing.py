@@ -27,6 +27,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
+from ..refusal import BAD_SEAL, Refusal
 from .framing import frame
 from .keys import check_name
 
@@ -38,8 +39,10 @@ _TAG_LEN = 16
 _WHITESPACE = re.compile(r"\s+")
 
 
-class SealError(ValueError):
+class SealError(Refusal):
     """A sealed section could not be opened or parsed; the message says why."""
+
+    code = BAD_SEAL
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 
+from ..refusal import BAD_SIGNATURE, Refusal
 from . import sshsig
 from .canonical import canonical_lines, canonicalise
 from .keys import NAME_PATTERN, Identity, PublicKey
@@ -60,8 +61,10 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _B64 = re.compile(r"[A-Za-z0-9+/]{86}==")
 
 
-class SignatureError(ValueError):
+class SignatureError(Refusal):
     """A signed document could not be accepted; subclasses say why."""
+
+    code = BAD_SIGNATURE
 
 
 class NoSignatureBlock(SignatureError):

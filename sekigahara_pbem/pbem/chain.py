@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity
 from ..rules.components import Components
-from ..rules.engine import pending
 from ..rules.state import canonical
-from ..rules.views import VIEW_FORMAT, redact_event, view
-from . import commitments, packets
+from ..rules.views import redact_event, view
+from . import commitments
 from . import documents as docs
 from .game import Definition, Secrets
-from .store import GameDir, write_atomic
+from .store import GameDir
 
 RECORD_FORMAT = "seki-record/1"
 STATE_RECIPIENT = "referee-state"
@@ -103,56 +102,8 @@ def commitment_fields(key: bytes, seq: int, before: dict | None, state: dict, ev
     }
 
 
-def write_step(
-    gd: GameDir,
-    definition: Definition,
-    referee: Identity,
-    secrets: Secrets,
-    comp: Components,
-    seq: int,
-    prev: str,
-    before: dict | None,
-    state: dict,
-    events: list,
-    inputs: list[dict],
-    label: str,
-    now: str,
-    asked: dict,
-    extra: dict | None = None,
-) -> Record:
-    """Write everything for record `seq`, the record itself last. `extra` holds the
-    optional fields: kind (deadline, takeback), undo, clock."""
-    committed = commitment_fields(secrets.commit_key, seq, before, state, events)
-    sealed_text = seal_state(definition, seq, state)
-    write_atomic(gd.sealed(seq), sealed_text)
-    public = view(state, comp, None)
-    write_atomic(gd.public_state, docs.dump(json.loads(canonical(public))))
-    body = {
-        "format": RECORD_FORMAT,
-        "game": definition.game_id,
-        "seq": seq,
-        "prev": prev,
-        "time": now,
-        "label": label,
-        "inputs": inputs,
-        "view_format": VIEW_FORMAT,
-        "public_state": public_hash(state, comp),
-        "sealed_state": docs.sha256(sealed_text),
-        "pending": pending(state),
-        "asked": asked,
-        "events": [redact_event(e, None) for e in events],
-        **committed,
-        **(extra or {}),
-    }
-    text = signing.sign(docs.dump(body), referee)
-    record = Record(seq, body, text)
-    for side in definition.players:
-        packet = packets.build(
-            definition, referee, comp, seq, record.hash, state, events, side, committed
-        )
-        write_atomic(gd.packet(seq, side), packet)
-    write_atomic(gd.record(seq), text)
-    return record
+def sign_record(referee: Identity, seq: int, body: dict) -> Record:
+    return Record(seq, body, signing.sign(docs.dump(body), referee))
 
 
 def read_record(gd: GameDir, definition: Definition, seq: int) -> Record:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import yaml
 
-from ..component_files import components_hash, load_components
+from ..component_files import components_hash
+from ..rules.components import Components
 from ..rules.engine import ANYTIME, apply, pending
 from ..rules.shadow import shadow_state
 from ..rules.vocab import Malformed, RuleViolation
@@ -52,7 +53,9 @@ def template(game_id: str, packet: Packet) -> str:
     return "\n".join(lines)
 
 
-def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[str]:
+def problems_with(
+    definition: Definition, turn: Turn, packet: Packet, comp: Components
+) -> list[str]:
     out = []
     if turn.side != packet.side:
         out.append(f"side: the packet is for {packet.side}, the file says {turn.side}")
@@ -60,7 +63,6 @@ def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[st
         out.append(f"answers: the packet is number {packet.seq}, the file says {turn.answers}")
     if out:
         return out
-    comp = load_components()
     state = shadow_state(comp, packet.view, definition.options)
     for i, action in enumerate(turn.actions):
         waiting = pending(state)
@@ -78,14 +80,16 @@ def problems_with(definition: Definition, turn: Turn, packet: Packet) -> list[st
     return []
 
 
-def signed_turn(definition: Definition, packet: Packet, actions: list[dict], identity) -> str:
+def signed_turn(
+    definition: Definition, packet: Packet, actions: list[dict], identity, comp: Components
+) -> str:
     """A signed turn file answering `packet` with `actions`, checked as `seki turn sign`
     checks one (ValueError naming the first problem), and sealed for the referee."""
     from ..crypto import signing
     from .turns import body, parse_body, seal
 
     text = body(definition.game_id, packet.side, packet.seq, actions)
-    problems = problems_with(definition, parse_body(definition, text, "turn"), packet)
+    problems = problems_with(definition, parse_body(definition, text, "turn"), packet, comp)
     if problems:
         raise ValueError(f"the turn does not check: {problems[0]}")
     return seal(definition, signing.sign(text, identity), identity)

@@ -91,8 +91,11 @@ class Bot:
         if self.plans and packet.view["week"] != self.filed_week:
             actions.insert(0, {"type": "plan", "plan": STANDING_ORDERS})
             self.filed_week = packet.view["week"]
-        body = turns.body(self.definition.game_id, packet.side, packet.seq, actions)
-        return signing.sign(body, self.identity)
+        return self.sealed(turns.body(self.definition.game_id, packet.side, packet.seq, actions))
+
+    def sealed(self, body: str) -> str:
+        """The turn file signed and sealed to the referee, as a player's tool sends it."""
+        return turns.seal(self.definition, signing.sign(body, self.identity), self.identity)
 
 
 def run_demo(
@@ -122,9 +125,8 @@ def run_demo(
         now,
     )
     result = DemoResult(gd.root)
-    for side in SIDES:
-        text = joins.make_join(definition, people[side])
-        _adjudicate(gd, people["referee"], f"join-{side}.txt", text, now, result)
+    for name, text in joins.opening(definition, people):
+        _adjudicate(gd, people["referee"], name, text, now, result)
     bots = {s: Bot(people[s], definition, seed, plans, bot, budget) for s in SIDES}
     for _ in range(max_steps):
         seq = gd.last_seq()

@@ -32,6 +32,7 @@ SECRETS_FORMAT = "seki-referee-secrets/1"
 REFEREE = "referee"
 ALLOWED_SIGNERS = "allowed_signers"  # OpenSSH's file of the game's keys, for ssh-keygen -Y verify
 ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9.-]{1,253}")
+LANGUAGE = re.compile(r"[a-z]{2,3}")
 
 
 def tool_version() -> str:
@@ -58,6 +59,7 @@ class Definition:
     text: str  # the signed document as stored
     deadlines: clocks.Settings | None = None
     addresses: dict[str, str] | None = None  # side or "referee" -> mail address
+    languages: dict[str, str] | None = None  # side -> the language its robot mail is in
 
     @property
     def hash(self) -> str:
@@ -98,9 +100,11 @@ def create(
     now: str,
     deadlines: clocks.Settings | None = None,
     addresses: dict[str, str] | None = None,
+    languages: dict[str, str] | None = None,
 ) -> Definition:
     """Write game.txt and the sealed referee secrets, start the git archive."""
     check_game_id(game_id)
+    _languages(languages, "--lang", shipped_only=True)
     for who, address in (addresses or {}).items():
         if who not in (*SIDES, REFEREE):
             raise ValueError(f"mail address for {who!r}: expected ishida, tokugawa or referee")
@@ -132,6 +136,8 @@ def create(
         body["deadlines"] = deadlines.as_dict()
     if addresses:
         body["mail"] = dict(sorted(addresses.items()))
+    if languages:
+        body["languages"] = dict(sorted(languages.items()))
     gd = GameDir(root)
     root.mkdir(parents=True, exist_ok=True)
     git_init(root)
@@ -140,17 +146,24 @@ def create(
     write_atomic(gd.secrets, _seal_secrets(game_id, referee, Secrets(seed, state_key, commit_key)))
     definition = parse(text, gd.definition.name)
     write_atomic(root / ALLOWED_SIGNERS, allowed_signers(definition))
-    git_commit(root, f"game {game_id}: created")
+    git_commit(root, f"game {game_id}: created", referee)
     return definition
 
 
-def allowed_signers(definition: Definition) -> str:
+def allowed_signers(definition: Definition, git: bool = True) -> str:
     """OpenSSH's allowed_signers file for the game's keys (ssh-keygen(1)): with it,
-    `ssh-keygen -Y verify` checks any of the game's documents without seki
-    (docs/crypto.md, "Check it without seki")."""
-    keys = [definition.referee, *(definition.players[s] for s in SIDES)]
-    namespaces = [signing.NAMESPACE.format(kind="*")]
-    lines = [sshsig.allowed_signers_line(k.name, k.signing, namespaces) for k in keys]
+    `ssh-keygen -Y verify` checks any of the game's documents without seki, and git the
+    referee's signed commits (docs/crypto.md, "Check it without seki"). Games made before
+    commits were signed have the file without `git` (`git=False`)."""
+    documents = signing.NAMESPACE.format(kind="*")
+    lines = [
+        sshsig.allowed_signers_line(
+            k.name,
+            k.signing,
+            [documents, "git"] if git and k is definition.referee else [documents],
+        )
+        for k in [definition.referee, *(definition.players[s] for s in SIDES)]
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -185,6 +198,7 @@ def parse(text: str, where: str) -> Definition:
         )
         deadlines = clocks.parse_settings(body["deadlines"], where) if "deadlines" in body else None
         addresses = _addresses(body.get("mail"), where)
+        languages = _languages(body.get("languages"), f"{where}: languages")
     except ValueError as exc:
         raise docs.DocumentError(where, str(exc)) from None
     signing.verify(text, [referee])
@@ -199,7 +213,26 @@ def parse(text: str, where: str) -> Definition:
         text=text,
         deadlines=deadlines,
         addresses=addresses,
+        languages=languages,
     )
+
+
+def _languages(raw: object, where: str, shipped_only: bool = False) -> dict[str, str] | None:
+    """Side -> language code. A game.txt may name a language this copy of seki does not
+    ship (its robot then writes English); a new game may only name shipped ones."""
+    from ..i18n import available
+
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: expected a mapping of side to language, e.g. ishida: hu")
+    for who, lang in raw.items():
+        if who not in SIDES or not isinstance(lang, str) or not LANGUAGE.fullmatch(lang):
+            raise ValueError(f"{where}: {who!r}: expected ishida or tokugawa and a code like hu")
+        if shipped_only and lang not in available():
+            shipped = ", ".join(available())
+            raise ValueError(f"{where}: no '{lang}' translation (available: {shipped})")
+    return dict(raw)
 
 
 def _addresses(raw: object, where: str) -> dict[str, str] | None:

@@ -1,8 +1,9 @@
 """Packets: what the referee sends each player after every record.
 
 A packet is signed by the referee. Its public part says which game, record and sequence
-it belongs to and what the game waits for. Its one sealed section (zlib-compressed JSON)
-opens only for its recipient, only in this game at this sequence, and holds the
+it belongs to and what the game waits for. Its one sealed section (JSON in an age file,
+crypto/agefile.py, which the player can also open with `age -d`) opens only for its
+recipient, is refused in any other packet than its own, and holds the
 recipient's view, this step's events as the recipient may see them, and the legal
 options of the decision asked of it. Everything in it comes from the engine's redacted
 view (rules/views.py).
@@ -11,11 +12,11 @@ view (rules/views.py).
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass
 
-from ..crypto import sealing, signing
+from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
+from ..refusal import WRONG_GAME
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
@@ -24,9 +25,10 @@ from . import documents as docs
 from .game import Definition, tool_version
 
 PACKET_FORMAT = "seki-packet/1"
-SECTION_FORMAT = "seki-packet-section/1"
+SECTION_FORMAT = "seki-packet-section/2"  # JSON in an age file (crypto/agefile.py)
+SECTION_FORMAT_V1 = "seki-packet-section/1"  # zlib JSON sealed by crypto/sealing.py
 PAD = 1024  # sealed sections are padded to a multiple of this
-SEALED_ROOM = 512  # more than any sealed decision adds, compressed (a half-hand discard)
+SEALED_ROOM = 512  # more than any sealed decision adds (a half-hand discard)
 
 
 @dataclass(frozen=True)
@@ -58,14 +60,12 @@ def build(
 ) -> str:
     section = {
         "format": SECTION_FORMAT,
+        "bound": _bound(definition, seq, side),
         "view": view(state, comp, side),
         "events": [redact_event(e, side) for e in events],
         "options": options(state, comp, side),
     }
-    plain = _padded(section)
-    token = sealing.seal_text(
-        plain, definition.players[side].encryption, _context(definition, seq, side)
-    )
+    token = agefile.seal(_padded(section), definition.players[side])
     body = {
         "format": PACKET_FORMAT,
         "game": definition.game_id,
@@ -76,27 +76,56 @@ def build(
         "components": definition.components,
         "pending": pending(state),
         **committed,
-        "section": docs.wrap(token),
+        "section": token,
     }
     return signing.sign(docs.dump(body), referee)
 
 
-def _compressed(section: dict) -> bytes:
-    return zlib.compress(json.dumps(section, sort_keys=True, ensure_ascii=False).encode(), 9)
+def _bound(definition: Definition, seq: int, side: str) -> dict:
+    """Where a section belongs, inside its plaintext: age does not bind it (agefile.py)."""
+    return {"game": definition.game_id, "seq": seq, "to": side, "purpose": "packet"}
+
+
+def _json(section: dict) -> bytes:
+    return json.dumps(section, sort_keys=True, ensure_ascii=False, indent=1).encode("utf-8")
 
 
 def _padded(section: dict) -> bytes:
-    """The compressed section, padded with zero bytes (after the zlib stream, which ends
-    by itself) to a size that does not depend on the side's sealed decision (issue 19):
-    the length of the same section with that decision left out, plus room for any
-    decision, rounded up to PAD. Otherwise the public length of a packet could tell
-    which card was bid."""
+    """The section as JSON, padded with blank lines (JSON ignores them) to a size that does
+    not depend on the side's sealed decision (issue 19): the length of the same section
+    with that decision left out, plus room for any decision, rounded up to PAD. Otherwise
+    the public length of a packet could tell which card was bid."""
     blank = {**section, "view": {**section["view"], "own": {**section["view"]["own"]}}}
     blank["view"]["own"]["sealed"] = None
-    size = -(-(len(_compressed(blank)) + SEALED_ROOM) // PAD) * PAD
-    plain = _compressed(section)
+    size = -(-(len(_json(blank)) + SEALED_ROOM) // PAD) * PAD
+    plain = _json(section)
     size = max(size, -(-len(plain) // PAD) * PAD)
-    return plain + b"\0" * (size - len(plain))
+    return plain + b"\n" * (size - len(plain))
+
+
+def _open_section(definition: Definition, token: str, identity: Identity, seq: int, side: str,
+                  where: str) -> dict:  # fmt: skip
+    """The opened section: an age file (SECTION_FORMAT) whose binding must name this
+    packet, or, in archives from before, a section of crypto/sealing.py (zlib JSON)."""
+    if not agefile.is_armored(token):
+        plain = sealing.open_text(
+            docs.unwrap(token), identity.encryption, _context(definition, seq, side)
+        )
+        text, wanted = docs.inflate(plain, f"{where}: section"), SECTION_FORMAT_V1
+    else:
+        text = agefile.open_armored(token, identity, f"{where}: section")
+        wanted = SECTION_FORMAT
+    if len(text) > docs.MAX_INFLATED:
+        raise docs.DocumentError(f"{where}: section", "too large")
+    try:
+        section = json.loads(text)
+    except ValueError:
+        raise docs.DocumentError(f"{where}: section", "does not hold JSON") from None
+    if not isinstance(section, dict) or section.get("format") != wanted:
+        raise docs.DocumentError(f"{where}: section", f"expected {wanted}")
+    if wanted == SECTION_FORMAT and section.get("bound") != _bound(definition, seq, side):
+        raise docs.DocumentError(f"{where}: section", "belongs to another packet")
+    return section
 
 
 def open_packet(definition: Definition, text: str, identity: Identity, where: str) -> Packet:
@@ -104,20 +133,13 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, where, PACKET_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) is None or definition.players[side] != identity.public:
         raise docs.DocumentError(f"{where}: to", f"this packet is for {side}, not for your key")
     seq = docs.field(body, "seq", int, where)
-    token = docs.unwrap(docs.field(body, "section", str, where))
-    plain = sealing.open_text(token, identity.encryption, _context(definition, seq, side))
-    inflated = docs.inflate(plain, f"{where}: section")
-    try:
-        section = json.loads(inflated)
-    except ValueError:
-        raise docs.DocumentError(f"{where}: section", "does not hold JSON") from None
-    if not isinstance(section, dict) or section.get("format") != SECTION_FORMAT:
-        raise docs.DocumentError(f"{where}: section", f"expected {SECTION_FORMAT}")
+    token = docs.field(body, "section", str, where)
+    section = _open_section(definition, token, identity, seq, side, where)
     return Packet(
         seq=seq,
         side=side,

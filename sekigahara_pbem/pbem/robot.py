@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
+from .. import i18n
 from ..crypto.keys import Identity
+from ..i18n import gettext as _
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
 from . import chain, mail_in, notes, referee
@@ -66,6 +68,21 @@ class Games:
 
     def addresses(self) -> set[str]:
         return {a.lower() for d in self.definitions.values() for a in (d.addresses or {}).values()}
+
+    def language_of(self, address: str) -> str:
+        """The language of the player at this address (the first game naming one)."""
+        for d in self.definitions.values():
+            for side, a in (d.addresses or {}).items():
+                if a.lower() == address.lower() and side in (d.languages or {}):
+                    return language(d, side)
+        return i18n.DEFAULT
+
+
+def language(definition: Definition, side: str) -> str:
+    """The language of a side's mail, from game.txt (English if it names none, or one
+    this copy of seki does not ship)."""
+    lang = (definition.languages or {}).get(side, i18n.DEFAULT)
+    return lang if lang in i18n.available() else i18n.DEFAULT
 
 
 def read_inbox(spool: Spool, games: Games, ref: Identity, settings: MailSettings, now: str,
@@ -138,6 +155,13 @@ def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, repo
         first = (public or [f"a file for {g} was refused" for g in refusals])[0]
         report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({first})")
         return
+    with i18n.using(games.language_of(who)):
+        reply = _reply_message(games, ref, settings, msg, who, subject, public, refusals)
+    if spool.queue(f"reply-{name}", reply):
+        report.queued.append(f"reply-{name}")
+
+
+def _reply_message(games: Games, ref, settings, msg, who, subject, public, refusals):
     lines = [f"  - {p}" for p in public]
     attached = []
     for game_id, reasons in refusals.items():
@@ -145,35 +169,34 @@ def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, repo
         side = next((s for s, a in (definition.addresses or {}).items()
                      if a.lower() == who.lower() and s in SIDES), None)  # fmt: skip
         if side is None:
-            lines.append(f"  - a file for game {game_id} was refused")
+            lines.append("  - " + _("a file for game {game} was refused").format(game=game_id))
             continue
         seq = GameDir(games.roots[game_id]).last_seq()
         note = f"note-{game_id}-{seq}-{side}.txt"
         attached.append((note, notes.build(definition, ref, side, seq, reasons)))
-        lines.append(
-            f"  - {len(reasons)} file(s) for game {game_id} refused: the reasons are in "
-            f"the attached sealed note, for your eyes only: seki view {note} --key YOUR-KEY"
+        text = _(
+            "{n} file(s) for game {game} refused: the reasons are in the attached sealed "
+            "note, for your eyes only: seki view {note} --key YOUR-KEY"
         )
+        lines.append("  - " + text.format(n=len(reasons), game=game_id, note=note))
     body = "\n".join(
         [
-            "Hello,",
+            _("Hello,"),
             "",
-            "thank you for your mail. The referee's robot could not use it:",
+            _("thank you for your mail. The referee's robot could not use it:"),
             "",
             *lines,
             "",
-            "Nothing in the game has changed. Please fix the file and send it again;",
-            "`seki turn check` shows problems before you sign and mail a file.",
+            _("Nothing in the game has changed. Please fix the file and send it again;"),
+            _("`seki turn check` shows problems before you sign and mail a file."),
             "",
-            "-- the seki referee robot",
+            _("-- the seki referee robot"),
         ]
     )
-    reply = message(
-        settings.sender, who, "Re: " + subject if subject else "Your mail to the referee",
+    return message(
+        settings.sender, who, "Re: " + subject if subject else _("Your mail to the referee"),
         body, attached, reply_to=msg, automatic="auto-replied",
     )  # fmt: skip
-    if spool.queue(f"reply-{name}", reply):
-        report.queued.append(f"reply-{name}")
 
 
 class Mailer:
@@ -196,12 +219,13 @@ class Mailer:
         queued = []
         last = self.gd.last_seq()
         if last == 0:
-            queued += self._invitations()
+            queued += self._invitations() + self._seed_calls()
         for seq in range(min(done.values()) + 1, last + 1):
             record = chain.read_record(self.gd, self.definition, seq)
             for side in SIDES:
                 if done[side] < seq and self._calls_for_mail(record, side, last):
-                    queued += self._packets(side, done[side] + 1, record)
+                    with i18n.using(language(self.definition, side)):
+                        queued += self._packets(side, done[side] + 1, record)
                     done[side] = seq
         queued += self._reminders(last)
         queued += self._takeback_notices(last)
@@ -232,20 +256,23 @@ class Mailer:
             events += chain.read_record(self.gd, self.definition, s).body["events"]
         hint = packet_hint(attachments[-1][0])
         state = referee.state_at(self.game, seq)
-        report = render_public_text(self.id, seq, view(state, self.game.comp, None), events,
+        comp = self.game.comp
+        report = render_public_text(self.id, seq, view(state, comp, None), events, comp,
                                     footer=hint)  # fmt: skip
         asked = record.body["asked"].get(side)
         lines = [report.rstrip("\n"), ""]
         if asked is not None:
             lines += self._deadline_lines(record, side)
-            lines.append(
-                f"Answer with a signed turn file (seki turn new {attachments[-1][0]} --key "
-                "YOUR-KEY; then seki turn check and seki turn sign) attached to a reply."
+            text = _(
+                "Answer with a signed turn file (seki turn new {packet} --key YOUR-KEY; then "
+                "seki turn check and seki turn sign) attached to a reply."
             )
-        what = "your move" if asked is not None else "for your information"
+            lines.append(text.format(packet=attachments[-1][0]))
+        what = _("your move") if asked is not None else _("for your information")
         if not record.body["pending"]:
-            what = "the game is over"
-        subject = f"[seki {self.id}] record {seq}: {record.body['label']} — {what}"
+            what = _("the game is over")
+        text = _("record {seq}: {label} — {what}")
+        subject = f"[seki {self.id}] " + text.format(seq=seq, label=record.body["label"], what=what)
         msg = message(self.settings.sender, self.addresses[side], subject, "\n".join(lines),
                       attachments)  # fmt: skip
         return self._queue(f"{self.id}-{seq:06d}-{side}", msg)
@@ -256,13 +283,15 @@ class Mailer:
         if entry is None or settings is None:
             return []
         left = clocks.time_left(entry["due"], self.now)
-        lines = [f"Your deadline: {entry['due']} ({left}); then the game applies the "
-                 f"'{settings.policy}' policy for you."]  # fmt: skip
+        text = _(
+            "Your deadline: {due} ({left}); then the game applies the '{policy}' policy for you."
+        )
+        lines = [text.format(due=entry["due"], left=left, policy=settings.policy)]
         if entry["extensions"] < settings.max_extensions:
-            lines.append(
-                f"Need more time? seki turn extension PACKET --key YOUR-KEY gives "
-                f"{settings.extension_hours} h more."
+            text = _(
+                "Need more time? seki turn extension PACKET --key YOUR-KEY gives {hours} h more."
             )
+            lines.append(text.format(hours=settings.extension_hours))
         return lines
 
     def _reminders(self, last: int) -> list[str]:
@@ -278,14 +307,16 @@ class Mailer:
             left = clocks.time_left(entry["due"], self.now)
             name = f"{self.id}-reminder-{asked:06d}-{side}-{entry['extensions']}"
             packet = (f"packet-{self.id}-{last}-{side}.txt", self.gd.packet(last, side).read_text())
-            body = (
-                f"A reminder: game {self.id} waits for your decision since packet {asked}.\n"
-                f"Your deadline is {entry['due']} ({left}); after it the game applies the "
-                f"'{settings.policy}' policy for you.\nThe latest packet is attached again.\n"
-            )
+            with i18n.using(language(self.definition, side)):
+                body = _(
+                    "A reminder: game {game} waits for your decision since packet {seq}.\n"
+                    "Your deadline is {due} ({left}); after it the game applies the '{policy}' "
+                    "policy for you.\nThe latest packet is attached again.\n"
+                ).format(game=self.id, seq=asked, due=entry["due"], left=left,
+                         policy=settings.policy)  # fmt: skip
+                subject = _("reminder: your move is due {due}").format(due=entry["due"])
             msg = message(self.settings.sender, self.addresses[side],
-                          f"[seki {self.id}] reminder: your move is due {entry['due']}", body,
-                          [packet])  # fmt: skip
+                          f"[seki {self.id}] {subject}", body, [packet])  # fmt: skip
             queued += self._queue(name, msg)
         return queued
 
@@ -297,21 +328,25 @@ class Mailer:
                 continue
             answer = self.gd.request(last, "consent", other(side))
             if not answer.is_file():
-                body = (
-                    f"{side} asks to take back record {last} of game {self.id} (the request "
-                    f"is attached).\nTo answer: seki takeback answer {request.name} --accept "
-                    "(or --refuse) --key YOUR-KEY, and mail the signed answer back.\n"
-                )
+                with i18n.using(language(self.definition, other(side))):
+                    body = _(
+                        "{side} asks to take back record {seq} of game {game} (the request is "
+                        "attached).\nTo answer: seki takeback answer {request} --accept (or "
+                        "--refuse) --key YOUR-KEY, and mail the signed answer back.\n"
+                    ).format(side=side, seq=last, game=self.id, request=request.name)
+                    subject = _("takeback of record {seq} requested by {side}")
+                    subject = subject.format(seq=last, side=side)
                 msg = message(self.settings.sender, self.addresses[other(side)],
-                              f"[seki {self.id}] takeback of record {last} requested by {side}",
+                              f"[seki {self.id}] {subject}",
                               body, [(request.name, request.read_text())])  # fmt: skip
                 queued += self._queue(f"{self.id}-takeback-{last:06d}-{side}", msg)
             elif "answer: refuse" in answer.read_text().splitlines():
+                with i18n.using(language(self.definition, side)):
+                    subject = _("takeback of record {seq} refused").format(seq=last)
+                    body = _("{side} refused to take back record {seq}; play goes on.\n")
+                    body = body.format(side=other(side), seq=last)
                 msg = message(
-                    self.settings.sender,
-                    self.addresses[side],
-                    f"[seki {self.id}] takeback of record {last} refused",
-                    f"{other(side)} refused to take back record {last}; play goes on.\n",
+                    self.settings.sender, self.addresses[side], f"[seki {self.id}] {subject}", body
                 )
                 queued += self._queue(f"{self.id}-takeback-refused-{last:06d}", msg)
         return queued
@@ -325,8 +360,10 @@ class Mailer:
         text = closing_text(self.id, statistics(self.gd, self.definition))
         queued = []
         for side in SIDES:
+            with i18n.using(language(self.definition, side)):
+                subject = _("the game is over: closing report")
             msg = message(self.settings.sender, self.addresses[side],
-                          f"[seki {self.id}] the game is over: closing report", text,
+                          f"[seki {self.id}] {subject}", text,
                           [("reveal.txt", self.gd.reveal.read_text())])  # fmt: skip
             queued += self._queue(f"{self.id}-closing-{side}", msg)
         return queued
@@ -336,15 +373,41 @@ class Mailer:
         for side in SIDES:
             if self.gd.join(side).is_file():
                 continue
-            body = (
-                f"You are invited to play {side} in game {self.id}. The game definition is "
-                "attached: check its fingerprints, then\n  seki join game.txt --key YOUR-KEY\n"
-                "and reply with the join file it writes attached.\n"
-            )
+            with i18n.using(language(self.definition, side)):
+                body = _(
+                    "You are invited to play {side} in game {game}. The game definition is "
+                    "attached: check its fingerprints, then\n  seki join game.txt --key "
+                    "YOUR-KEY\nand reply with the join file it writes attached.\n"
+                ).format(side=side, game=self.id)
+                subject = _("invitation to play {side}").format(side=side)
             msg = message(self.settings.sender, self.addresses[side],
-                          f"[seki {self.id}] invitation to play {side}", body,
+                          f"[seki {self.id}] {subject}", body,
                           [("game.txt", self.gd.definition.read_text())])  # fmt: skip
             queued += self._queue(f"{self.id}-invite-{side}", msg)
+        return queued
+
+    def _seed_calls(self) -> list[str]:
+        """Once both sides have joined, each is sent the other's join and asked for its
+        seed (pbem/joins.py: no seed is sent before every commitment is in)."""
+        if not all(self.gd.join(s).is_file() for s in SIDES):
+            return []
+        queued = []
+        for side in SIDES:
+            if self.gd.seed(side).is_file():
+                continue
+            name = f"join-{self.id}-{other(side)}.txt"
+            with i18n.using(language(self.definition, side)):
+                body = _(
+                    "Both sides have joined game {game}. To start it, answer {other}'s join "
+                    "(attached) with your seed:\n  seki join {file} --key YOUR-KEY\nand reply "
+                    "with the seed file it writes attached. Your seed is sealed to the "
+                    "referee; the game is set up when both seeds are in.\n"
+                ).format(game=self.id, other=other(side), file=name)
+                subject = _("both sides have joined: send your seed")
+            msg = message(self.settings.sender, self.addresses[side],
+                          f"[seki {self.id}] {subject}", body,
+                          [(name, self.gd.join(other(side)).read_text())])  # fmt: skip
+            queued += self._queue(f"{self.id}-seed-{side}", msg)
         return queued
 
 

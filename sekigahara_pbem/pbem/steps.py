@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import refusal
+from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.defaults import passive_action
 from ..rules.engine import apply, pending
@@ -21,8 +23,8 @@ ANYTIME = ("resign", "plan")  # engine actions a side may send when nothing is a
 MAX_POLICY_ACTIONS = 200
 
 
-class Refused(ValueError):
-    """An input that is understood but cannot be applied now."""
+class Refused(Refusal):
+    """An input that is understood but cannot be applied now; the code says why."""
 
 
 @dataclass(frozen=True)
@@ -88,12 +90,13 @@ def turn_step(
             who = ", ".join(f"{d['side']} ({d['decision']})" for d in pending(state)) or "nobody"
             raise Refused(
                 f"{name}: actions[{i}]: it is no longer {turn.side}'s decision (waiting for "
-                f"{who}); send the remaining actions when asked"
+                f"{who}); send the remaining actions when asked",
+                refusal.NOT_ASKED,
             )
         try:
             state, new_events = apply(state, comp, turn.side, action)
         except (RuleViolation, Malformed) as exc:
-            raise Refused(f"{name}: actions[{i}]: {exc}") from None
+            raise Refused(f"{name}: actions[{i}]: {exc}", exc.code, exc.rule) from None
         events += new_events
     return Step(state, events, turn.side)
 
@@ -102,14 +105,21 @@ def _extension(
     state: dict, side: str, name: str, settings: clocks.Settings | None, clock: dict
 ) -> Step:
     if settings is None:
-        raise Refused(f"{name}: this game has no deadlines, so there is nothing to extend")
+        raise Refused(
+            f"{name}: this game has no deadlines, so there is nothing to extend",
+            refusal.NO_EXTENSION,
+        )
     if side not in clock:
-        raise Refused(f"{name}: no decision is asked of {side}, so there is no deadline to extend")
+        raise Refused(
+            f"{name}: no decision is asked of {side}, so there is no deadline to extend",
+            refusal.NO_EXTENSION,
+        )
     used = clock[side]["extensions"]
     if used >= settings.max_extensions:
         raise Refused(
             f"{name}: {side} has had {used} extension(s) for this decision; the game allows "
-            f"{settings.max_extensions}"
+            f"{settings.max_extensions}",
+            refusal.NO_EXTENSION,
         )
     event = {"type": "extension", "side": side, "hours": settings.extension_hours}
     return Step(state, [event], None, extended=side)

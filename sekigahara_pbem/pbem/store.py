@@ -3,7 +3,8 @@ two adjudications apart, and the git commit that closes each step.
 
 Layout (docs/protocol.md):
   game.txt                    the signed game definition
-  joins/<side>.txt            the players' signed joins (their seeds, sealed)
+  joins/<side>.txt            the players' signed joins (commitments to their seeds)
+  joins/<side>-seed.txt       each player's seed, sealed to the referee (pbem/joins.py)
   referee/secrets.txt         the referee seed and the game's state key, sealed to the referee
   turns/<seq>-<side>.txt      accepted turn files, named by the record that applied them
   records/<seq>.txt           the signed hash chain, one record per accepted input
@@ -29,6 +30,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..crypto.keys import Identity
+
 SEQ_DIGITS = 6
 _RECORD = re.compile(r"(\d{6})\.txt")
 
@@ -51,6 +54,9 @@ class GameDir:
 
     def join(self, side: str) -> Path:
         return self.root / "joins" / f"{side}.txt"
+
+    def seed(self, side: str) -> Path:
+        return self.root / "joins" / f"{side}-seed.txt"
 
     @property
     def secrets(self) -> Path:
@@ -149,7 +155,7 @@ def locked(root: Path) -> Iterator[None]:
         lock.release()
 
 
-def _git(root: Path, *args: str) -> str:
+def _git(root: Path, *args: str, stdin: str | None = None, check: bool = True) -> str:
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "seki referee",
@@ -158,14 +164,13 @@ def _git(root: Path, *args: str) -> str:
         "GIT_COMMITTER_EMAIL": "referee@seki.invalid",
     }
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=root, capture_output=True, text=True, env=env, check=False
-        )
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                              env=env, check=False, input=stdin)  # fmt: skip
     except FileNotFoundError:
         raise StoreError("git is not installed; the game archive needs it") from None
-    if done.returncode != 0:
+    if done.returncode != 0 and check:
         raise StoreError(f"git {args[0]} failed: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
+    return done.stdout if done.returncode == 0 else ""
 
 
 def git_init(root: Path) -> None:
@@ -173,12 +178,38 @@ def git_init(root: Path) -> None:
     (root / ".gitignore").write_text(".lock\n.*.tmp\n", encoding="utf-8")
 
 
-def git_commit(root: Path, message: str) -> None:
+def git_commit(root: Path, message: str, signer: Identity | None = None) -> None:
     """Commit everything in the game directory (nothing to commit is fine). It runs under
     the game's lock, so a `.git/index.lock` found here was left by a git killed with an
     earlier seki run (Ctrl-C, an OOM kill): it is stale, and removed, or every later
-    commit would fail until a person deleted it."""
+    commit would fail until a person deleted it. With `signer` (the referee), the commit
+    is SSH-signed."""
     (root / ".git" / "index.lock").unlink(missing_ok=True)
     _git(root, "add", "--all")
-    if _git(root, "status", "--porcelain"):
+    if not _git(root, "status", "--porcelain"):
+        return
+    if signer is None:
         _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)
+        return
+    _signed_commit(root, message, signer)
+
+
+def _signed_commit(root: Path, message: str, signer: Identity) -> None:
+    """The commit git would make, with an SSH signature of the referee's key in its
+    `gpgsig` header (namespace "git", as `git commit -S` with gpg.format=ssh makes it),
+    made here so that no copy of the key is handed to another program. `git log
+    --show-signature` checks it against the game's allowed_signers (docs/crypto.md)."""
+    from ..crypto import sshsig
+
+    tree = _git(root, "write-tree").strip()
+    parent = _git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip()
+    lines = [f"tree {tree}"] + ([f"parent {parent}"] if parent else [])
+    lines += [f"author {_git(root, 'var', 'GIT_AUTHOR_IDENT').strip()}",
+              f"committer {_git(root, 'var', 'GIT_COMMITTER_IDENT').strip()}"]  # fmt: skip
+    body = message.strip() + "\n"
+    payload = "\n".join(lines) + "\n\n" + body
+    armour = sshsig.sign(signer.signing, "git", payload.encode("utf-8")).rstrip("\n")
+    header = "gpgsig " + armour.replace("\n", "\n ")
+    commit = "\n".join([*lines, header]) + "\n\n" + body
+    sha = _git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit).strip()
+    _git(root, "update-ref", "-m", f"commit: {message.strip()}", "HEAD", sha, parent or "")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..crypto import signing
+from ..refusal import WRONG_GAME, WRONG_SIDE
 from ..rules.vocab import SIDES, other
 from . import documents as docs
 from .game import Definition
@@ -82,13 +83,15 @@ def _signed_by_side(definition: Definition, text: str, fmt: str, where: str) -> 
     verified = signing.verify(text, definition.players.values())
     body = docs.load(verified.body, where, fmt)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
     if definition.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
-            f"{where}: side", f"signed by {verified.signer.name}, who does not play {side}"
+            f"{where}: side",
+            f"signed by {verified.signer.name}, who does not play {side}",
+            WRONG_SIDE,
         )
     return body, side
 
@@ -115,16 +118,18 @@ def check_consent(request: Request, consent: Consent, where: str) -> None:
         raise docs.DocumentError(f"{where}: side", "only the other player can answer a request")
 
 
-def why_not_undoable(seq: int, record_body: dict, events: list, requester: str) -> str | None:
-    """The reason record `seq` cannot be taken back at `requester`'s request, or None."""
+def why_not_undoable(seq: int, record_body: dict, requester: str) -> str | None:
+    """The reason record `seq` cannot be taken back at `requester`'s request, or None.
+    Everything it needs is in the record's public part (a draw's event names the side
+    that saw the drawn items), so verify asks it before the reveal too."""
     if seq < 2:
         return "the setup (record 1) cannot be taken back"
     if record_body.get("kind") == "takeback":
         return f"record {seq} is itself a takeback"
     if record_body.get("openings"):
         return f"record {seq} revealed committed items ({len(record_body['openings'])} opening(s))"
-    for e in events:
-        if e.get("type") in RANDOM_EVENTS and requester in e.get("private", {}):
+    for e in record_body.get("events") or []:
+        if e.get("type") in RANDOM_EVENTS and e.get("side") == requester:
             return f"record {seq} showed {requester} a random draw ({e['type']}, rule {e['rule']})"
     if record_body.get("events") and record_body["events"][-1].get("type") == "game_over":
         return f"record {seq} ended the game"

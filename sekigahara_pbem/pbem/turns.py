@@ -21,13 +21,14 @@ and that is signed by its player (or, for a file that reached the referee unseal
 the referee, who seals it at rest). Mail servers, the game repository and spectators
 see no order before the reveal; `verify` opens them with it.
 
-    format: seki-sealed-turn/1
+    format: seki-sealed-turn/2
     game: <game id>
     side: ishida | tokugawa
     answers: <seq>
     anytime: false
     extension: false
-    sealed: <the signed turn file, sealed, padded to a multiple of 1 KiB>
+    sealed: <the signed turn file, padded to a multiple of 1 KiB, in an armored age file
+             to the state key (crypto/agefile.py); in /1, sealed with crypto/sealing.py>
 """
 
 from __future__ import annotations
@@ -37,15 +38,17 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..component_files import components_hash
-from ..crypto import sealing, signing
+from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity, PublicKey
+from ..refusal import WRONG_GAME, WRONG_SIDE, WRONG_VERSION
 from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
 from . import documents as docs
 from .game import Definition, tool_version
 
 TURN_FORMAT = "seki-turn/1"
-SEALED_FORMAT = "seki-sealed-turn/1"
+SEALED_FORMAT = "seki-sealed-turn/2"
+SEALED_FORMATS = ("seki-sealed-turn/1", SEALED_FORMAT)
 MAX_ACTIONS = 200
 PAD = 1024
 EXTENSION = {"type": "extension"}  # a request for more time (pbem/clock.py)
@@ -86,6 +89,7 @@ def check_versions(definition: Definition, body_: dict, where: str) -> str | Non
             f"{where}: components",
             f"made with component set {str(components)[:16]}…{yours}, but this game uses "
             f"{definition.components[:16]}… (see game.txt's tool line); install that version",
+            WRONG_VERSION,
         )
     return tool if isinstance(tool, str) else None
 
@@ -94,7 +98,7 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     """Check an (unsigned) turn body's shape."""
     body_ = docs.load(text, where, TURN_FORMAT)
     if docs.field(body_, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body_, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
@@ -114,7 +118,9 @@ def parse(definition: Definition, text: str, where: str) -> Turn:
     turn = parse_body(definition, verified.body, where)
     if definition.players[turn.side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
-            f"{where}: side", f"signed by {verified.signer.name}, who does not play {turn.side}"
+            f"{where}: side",
+            f"signed by {verified.signer.name}, who does not play {turn.side}",
+            WRONG_SIDE,
         )
     return Turn(turn.side, turn.answers, turn.actions, text, turn.tool)
 
@@ -148,7 +154,7 @@ def _context(definition: Definition, side: str, answers: int) -> sealing.SealCon
 
 
 def is_sealed(text: str) -> bool:
-    return f"format: {SEALED_FORMAT}" in text[:400]
+    return any(f"format: {f}" in text[:400] for f in SEALED_FORMATS)
 
 
 def seal(definition: Definition, signed: str, signer: Identity) -> str:
@@ -157,9 +163,7 @@ def seal(definition: Definition, signed: str, signer: Identity) -> str:
     turn = parse(definition, signed, "turn file")
     padded = signed.encode("utf-8")
     padded += b"\n" * (-len(padded) % PAD)  # blank lines after the document: ignored
-    token = sealing.seal_text(
-        padded, definition.state_key, _context(definition, turn.side, turn.answers)
-    )
+    token = agefile.seal_to_key(padded, definition.state_key)
     body = {
         "format": SEALED_FORMAT,
         "game": definition.game_id,
@@ -167,7 +171,7 @@ def seal(definition: Definition, signed: str, signer: Identity) -> str:
         "answers": turn.answers,
         "anytime": shown(turn, definition).anytime,
         "extension": shown(turn, definition).extension,
-        "sealed": docs.wrap(token),
+        "sealed": token,
     }
     return signing.sign(docs.dump(body), signer)
 
@@ -176,9 +180,11 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
     """A sealed turn file's public part, checked: signed by the player of its side or by
     the referee."""
     verified = signing.verify(text, [*definition.players.values(), definition.referee])
-    body = docs.load(verified.body, where, SEALED_FORMAT)
+    body = docs.load_yaml(verified.body, where)
+    if not isinstance(body, dict) or body.get("format") not in SEALED_FORMATS:
+        raise docs.DocumentError(f"{where}: format", f"expected {SEALED_FORMAT!r}")
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}")
+        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
@@ -199,8 +205,12 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
 def unseal(definition: Definition, text: str, state_key: X25519PrivateKey, where: str) -> str:
     """The signed turn file inside a sealed one, checked against its envelope."""
     env = envelope(definition, text, where)
-    token = docs.unwrap(docs.field(env.body, "sealed", str, where))
-    plain = sealing.open_text(token, state_key, _context(definition, env.side, env.answers))
+    token = docs.field(env.body, "sealed", str, where)
+    if env.body["format"] == SEALED_FORMAT:  # the inner file is checked against the envelope
+        plain = agefile.open_with_key(token, state_key, where)
+    else:  # sealed before turn files were age files
+        context = _context(definition, env.side, env.answers)
+        plain = sealing.open_text(docs.unwrap(token), state_key, context)
     inner = plain.decode("utf-8", errors="replace")
     said = shown(parse(definition, inner, where), definition)
     if (said.side, said.answers, said.anytime, said.extension) != (

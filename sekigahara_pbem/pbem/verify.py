@@ -16,12 +16,13 @@ from ..component_files import components_hash, load_components
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed, verify_seed
+from ..refusal import Refusal
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
 from ..rules.state import canonical
 from ..rules.views import VIEW_FORMAT, redact_event
 from ..rules.vocab import SIDES
-from . import chain, commitments, joins, referee, steps, takebacks, turns
+from . import chain, commitments, joins, referee, steps, turns
 from . import clock as clocks
 from . import documents as docs
 from .game import (
@@ -33,7 +34,9 @@ from .game import (
     parse_secrets,
     secrets_text,
 )
-from .store import GameDir, StoreError, git_commit, locked, write_atomic
+from .records import deadline, opening, takeback
+from .records import turn as turn_kind
+from .store import GameDir, StoreError, locked, write_atomic
 
 REVEAL_FORMAT = "seki-reveal/1"
 
@@ -62,11 +65,8 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
         record, state = at
         if state["result"] is None and not force:
             raise StoreError("the game is not over; reveal only by agreement (--force)")
-        seeds = {REFEREE: game.secrets.seed.hex()}
-        for side in SIDES:
-            path = game.gd.join(side)
-            join = joins.parse_join(game.definition, path.read_text(encoding="utf-8"), str(path))
-            seeds[side] = joins.open_seed(game.definition, join, ref).hex()
+        players = referee.player_seeds(game, referee.joined(game))
+        seeds = {REFEREE: game.secrets.seed.hex(), **{s: players[s].hex() for s in SIDES}}
         body = {
             "format": REVEAL_FORMAT,
             "game": game.definition.game_id,
@@ -77,7 +77,7 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
             "secrets": secrets_text(game.secrets),
         }
         write_atomic(game.gd.reveal, signing.sign(docs.dump(body), ref))
-        git_commit(root, f"reveal after record {record.seq}")
+        game.commit(f"reveal after record {record.seq}")
         return game.gd.reveal
 
 
@@ -92,9 +92,11 @@ def verify(root: Path) -> Report:
     if components_hash() != definition.components:
         raise Discrepancy("game.txt: made with another component set than this tool's")
     signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
-    if signers.is_file() and signers.read_text(encoding="utf-8") != allowed_signers(definition):
+    known = (allowed_signers(definition), allowed_signers(definition, git=False))
+    if signers.is_file() and signers.read_text(encoding="utf-8") not in known:
         raise Discrepancy(f"{ALLOWED_SIGNERS}: not the keys of game.txt")
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
+    start_files = _start_files(gd, definition, player_joins, report)
     revealed = _revealed(gd, definition, player_joins)
     report.revealed = revealed is not None
     if not report.revealed:
@@ -110,7 +112,7 @@ def verify(root: Path) -> Report:
     replay = _Replay(gd, definition, comp, revealed[1] if revealed else None, state, events)
     last = gd.last_seq()
     for seq in range(1, last + 1):
-        replay.record(seq, player_joins, report)
+        replay.record(seq, start_files, report)
     if last:
         _check_last(gd, definition, last, revealed[2] if revealed else None)
     if replay.state is not None:
@@ -152,9 +154,9 @@ class _Replay:
         self._extended: str | None = None  # who asked for an extension in this record
         self.prev, self.asked, self.clock = definition.hash, {}, {}
         self.answered: dict[str, int] = {}  # side -> the packet its last file answered
-        self.previous_root, self.previous_body, self.time = None, {}, None
+        self.previous_root, self.previous, self.time = None, None, None
 
-    def record(self, seq: int, player_joins: dict, report: Report) -> None:
+    def record(self, seq: int, start_files: list, report: Report) -> None:
         where = f"records/{seq:06d}.txt"
         try:
             record = chain.read_record(self.gd, self.definition, seq)
@@ -167,7 +169,7 @@ class _Replay:
         before_state = None if seq == 1 else self.state
         self._extended = None
         if seq == 1:
-            _check_inputs(where, body, [(f"joins/{s}.txt", player_joins[s].text) for s in SIDES])
+            _check_inputs(where, body, start_files)
             step = None if self.state is None else steps.Step(self.state, self.events, None)
         else:
             step = self._step(where, seq, body, report)
@@ -201,7 +203,7 @@ class _Replay:
         self._check_clock(where, seq, body, step)
         report.packets += _check_packets(self.gd, self.definition, where, seq, record)
         self.prev, self.asked = record.hash, body.get("asked", {})
-        self.clock, self.previous_body = body.get("clock", {}), body
+        self.clock, self.previous = body.get("clock", {}), record
         self.previous_root = (body.get("commitments") or {}).get("root")
         report.records = seq
 
@@ -226,10 +228,11 @@ class _Replay:
         shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
         side = shown.side
-        answered = self.answered.get(side)
-        problem = steps.stale(side, shown.answers, shown.anytime, self.asked, seq - 1, answered)
-        if problem is not None or (side not in self.asked and not shown.anytime):
-            raise Discrepancy(f"{where}: the turn file's {problem or 'side was not asked'}")
+        try:
+            turn_kind.check_timing(where, side, shown.answers, shown.anytime, self.asked, seq - 1,
+                                   self.answered.get(side))  # fmt: skip
+        except Refusal as exc:
+            raise Discrepancy(f"the referee accepted a turn file out of time: {exc}") from None
         self.answered[side] = shown.answers
         report.turn_files += 1
         if shown.extension:
@@ -248,47 +251,25 @@ class _Replay:
     def _deadline(self, where: str, body: dict) -> steps.Step | None:
         settings = self.definition.deadlines
         spec = (body.get("inputs") or [None])[0]
-        if settings is None or not isinstance(spec, dict):
-            raise Discrepancy(f"{where}: a deadline record in a game without deadlines")
-        side, due = spec.get("deadline"), spec.get("due")
-        if side not in self.clock or self.clock[side].get("due") != due:
-            raise Discrepancy(f"{where}: names a deadline the record before did not set")
-        if spec.get("policy") != settings.policy:
-            raise Discrepancy(f"{where}: applies another policy than game.txt declares")
-        if not clocks.overdue({side: self.clock[side]}, body["time"]):
-            raise Discrepancy(f"{where}: applied the policy before the deadline had passed")
+        try:
+            side = deadline.check(spec, self.clock, settings, body["time"])
+        except Refusal as exc:
+            raise Discrepancy(f"{where}: {exc}") from None
         if self.state is None:
             return None
-        return steps.deadline_step(self.comp, self.state, side, due, settings.policy)
+        return steps.deadline_step(self.comp, self.state, side, spec["due"], settings.policy)
 
     def _takeback(self, where: str, seq: int, body: dict) -> steps.Step | None:
-        inputs = body.get("inputs") or []
-        texts = []
-        for item in inputs:
-            name = str(item.get("file", "")) if isinstance(item, dict) else ""
-            path = self.gd.root / name
-            if path.parent.name != "requests" or not path.is_file():
-                raise Discrepancy(f"{where}: input {name} is missing")
-            texts.append((name, path.read_text(encoding="utf-8")))
-        if len(texts) != 2:
-            raise Discrepancy(f"{where}: a takeback needs a request and a consent")
-        _check_inputs(where, body, texts)
         try:
-            request = takebacks.parse_request(self.definition, texts[0][1], texts[0][0])
-            consent = takebacks.parse_consent(self.definition, texts[1][1], texts[1][0])
-            takebacks.check_consent(request, consent, texts[1][0])
-        except ValueError as exc:
+            requester, texts = takeback.recheck(
+                self.gd.root, self.definition, where, body, self.previous
+            )
+        except Refusal as exc:
             raise Discrepancy(str(exc)) from None
-        if consent.answer != "accept":
-            raise Discrepancy(f"{where}: the takeback was refused, not accepted")
-        if request.undo != seq - 1 or request.record != self.prev or body.get("undo") != seq - 1:
-            raise Discrepancy(f"{where}: the takeback does not undo the record before it")
+        _check_inputs(where, body, texts)
         if self.state is None:
             return None
-        reason = takebacks.why_not_undoable(seq - 1, self.previous_body, self.events, request.side)
-        if reason:
-            raise Discrepancy(f"{where}: takeback not allowed: {reason}")
-        return steps.takeback_step(self.states[seq - 2], seq - 1, request.side)
+        return steps.takeback_step(self.states[seq - 2], seq - 1, requester)
 
     def _check_clock(self, where: str, seq: int, body: dict, step: steps.Step | None) -> None:
         settings = self.definition.deadlines
@@ -310,6 +291,22 @@ def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
         return joins.parse_join(definition, path.read_text(encoding="utf-8"), f"joins/{side}.txt")
     except (ValueError, OSError) as exc:
         raise Discrepancy(f"joins/{side}.txt: {exc}") from None
+
+
+def _start_files(gd: GameDir, definition: Definition, player_joins: dict, report: Report):
+    """Record 1's inputs as (name, text), checked as the referee checks them
+    (records/opening.py); none yet while the seeds are on their way."""
+    if any(player_joins[s].first_format for s in SIDES):
+        report.notes.append(
+            f"joined with {joins.JOIN_FORMAT_V1}: the referee held the first seed before the "
+            "second player committed, so the fairness of the setup draw rests on the referee"
+        )
+    elif gd.last_seq() == 0 and not all(gd.seed(s).is_file() for s in SIDES):
+        return []
+    try:
+        return opening.start_documents(gd, definition, player_joins)
+    except (ValueError, OSError) as exc:
+        raise Discrepancy(str(exc)) from None
 
 
 def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
@@ -364,8 +361,8 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
 def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
     """Every item a record opens was committed under the previous record's root; this
     needs no secret, so it holds before the reveal too."""
-    for i, opening in enumerate(body.get("openings") or []):
-        if previous_root is None or not commitments.check_opening(opening, previous_root):
+    for i, item in enumerate(body.get("openings") or []):
+        if previous_root is None or not commitments.check_opening(item, previous_root):
             raise Discrepancy(f"{where}: openings[{i}] was not committed in the record before")
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 import yaml
 
+from ..i18n import gettext as _
 from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
@@ -37,28 +38,28 @@ def parse(raw: str, question: Question) -> list | object:
     values = [c.value for c in question.choices]
     if not text:
         if question.default is None and question.pick not in ("any",):
-            raise ValueError("type a number")
+            raise ValueError(_("type a number"))
         return question.default if question.default is not None else []
     numbers = [p for p in SEPARATORS.split(text) if p]
     if not all(p.isdigit() for p in numbers):
-        raise ValueError(f"'{raw.strip()}' is not a number of the list")
+        raise ValueError(_("'{answer}' is not a number of the list").format(answer=raw.strip()))
     picked = []
     for p in numbers:
         i = int(p)
         if not 1 <= i <= len(values):
-            raise ValueError(f"{i} is not in the list (1-{len(values)})")
+            raise ValueError(_("{n} is not in the list (1-{last})").format(n=i, last=len(values)))
         if values[i - 1] not in picked:
             picked.append(values[i - 1])
     if question.pick == "one":
         if len(picked) != 1:
-            raise ValueError("choose one")
+            raise ValueError(_("choose one"))
         return picked[0]
     if isinstance(question.pick, int) and len(picked) != question.pick:
-        raise ValueError(f"choose exactly {question.pick}")
+        raise ValueError(_("choose exactly {n}").format(n=question.pick))
     if question.pick == "some" and not picked:
-        raise ValueError("choose at least one")
+        raise ValueError(_("choose at least one"))
     if question.limit is not None and len(picked) > question.limit:
-        raise ValueError(f"choose at most {question.limit}")
+        raise ValueError(_("choose at most {n}").format(n=question.limit))
     return picked
 
 
@@ -71,10 +72,14 @@ def render(question: Question, comp: Components, view: dict, side: str) -> list[
         mark = "*" if chosen and default not in (None, []) else " "
         lines.append(f" {mark}{i:>2}. {labels.label(choice, question, comp, view, side)}")
     multi = question.pick != "one"
-    hint = "numbers separated by spaces" if multi else "a number"
-    if default not in (None, []):
-        hint += ", Enter for the marked"
-    lines.append(f"    ({hint}; u undo, q stop)")
+    marked = default not in (None, [])
+    hints = {
+        (True, True): _("numbers separated by spaces, Enter for the marked; u undo, q stop"),
+        (True, False): _("numbers separated by spaces; u undo, q stop"),
+        (False, True): _("a number, Enter for the marked; u undo, q stop"),
+        (False, False): _("a number; u undo, q stop"),
+    }
+    lines.append(f"    ({hints[multi, marked]})")
     return lines
 
 
@@ -92,9 +97,9 @@ def run(
             say(line)
         raw = ask("> ", question)
         if raw.strip().lower() == QUIT:
-            raise Stopped("stopped: nothing written")
+            raise Stopped(_("stopped: nothing written"))
         if raw.strip().lower() == UNDO:
-            say("undone" if session.undo() else "nothing to undo")
+            say(_("undone") if session.undo() else _("nothing to undo"))
             continue
         try:
             value = parse(raw, question)
@@ -108,27 +113,27 @@ def confirm(
     session: TurnSession, comp: Components, view: dict, ask: Asker, say: Callable[[str], None]
 ) -> bool:
     """The whole turn, then: sign it (True), or undo its last answer (False)."""
-    say("Your turn:")
+    say(_("Your turn:"))
     for i, action in enumerate(session.actions, 1):
         if action["type"] == "plan":
-            say(f"  {i}. file this battle plan (only you see it):")
+            say(f"  {i}. " + _("file this battle plan (only you see it):"))
             plan = yaml.safe_dump(action["plan"], sort_keys=False, width=70).splitlines()
             for line in plan or ["{}"]:
                 say(f"       {line}")
             continue
         say(f"  {i}. {describe_option(action, comp, view, session.side)}")
     while True:
-        say("Sign it?  1. yes, sign and write the turn file    (u undo, q stop)")
+        say(_("Sign it?  1. yes, sign and write the turn file    (u undo, q stop)"))
         raw = ask("> ", CONFIRM).strip().lower()
         if raw in ("", "1"):
             return True
         if raw == QUIT:
-            raise Stopped("stopped: nothing written")
+            raise Stopped(_("stopped: nothing written"))
         if raw == UNDO:
             session.undo()
-            say("undone")
+            say(_("undone"))
             return False
-        say("  type 1, u or q")
+        say("  " + _("type 1, u or q"))
 
 
 def script(answers: str) -> Asker:
@@ -142,7 +147,7 @@ def script(answers: str) -> Asker:
         except StopIteration:
             if question is CONFIRM:
                 return ""  # a script that answered every question signs the turn
-            ran_out = "the answers given with --choose ran out before the turn was complete"
+            ran_out = _("the answers given with --choose ran out before the turn was complete")
             raise Stopped(ran_out) from None
         return "" if item == "-" else item
 

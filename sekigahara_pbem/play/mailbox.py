@@ -5,7 +5,8 @@ file mailed to the game's referee by SMTP.
 
 Mail is fetched into a spool in the key directory (`mail/`), as the referee's robot does;
 every packet found in a message is kept as `packets/<game>-<seq>-<side>.txt`, where
-`seki play` looks for the newest one to answer.
+`seki play` looks for the newest one to answer; invitations and the other side's joins
+are kept for `seki bot run` (play/autoplay.py).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..crypto.keystore import default_dir
+from ..pbem import documents as docs
 from ..pbem import mail_config, mail_in
-from ..pbem.game import Definition
+from ..pbem.game import GAME_FORMAT, Definition
+from ..pbem.joins import JOIN_FORMAT
 from ..pbem.mail_config import MailSettings
 from ..pbem.mail_out import Spool, message, send_outbox
 from ..pbem.notes import is_note
 from ..pbem.store import write_atomic
+from ..rules.vocab import SIDES
 from .inbox import public_part
 
 
@@ -56,6 +60,8 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
                 write_atomic(target, document)
                 new_notes.append(target)
                 continue
+            if _keep_opening(home, document):
+                continue
             head = public_part(document)
             if head is None:
                 continue
@@ -64,6 +70,27 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
                 write_atomic(folder / name, document)
         path.replace(spool.folder("processed") / path.name)
     return folder, fetched, new_notes
+
+
+def _keep_opening(home: Path, document: str) -> bool:
+    """An invitation (a game definition) or the other side's join, kept for `seki bot
+    run` under invitations/ and joins/ (unchecked here: checked when used)."""
+    kinds = {f"format: {GAME_FORMAT}": "invitations", f"format: {JOIN_FORMAT}": "joins"}
+    folder = next((f for tag, f in kinds.items() if tag in document[:600]), None)
+    if folder is None:
+        return False
+    try:
+        game_id = docs.peek_game(document, "mail")
+    except ValueError:
+        return True
+    side = ""
+    if folder == "joins":
+        side = next((s for s in SIDES if f"side: {s}" in document[:600]), "")
+        side = f"-{side}" if side else ""
+    name = f"{game_id}{side}.txt"
+    if _safe(name) and not (home / folder / name).exists():
+        write_atomic(home / folder / name, document)
+    return True
 
 
 def _safe(name: str) -> bool:

@@ -12,49 +12,51 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..i18n import gettext as _
 from . import html, model, text
 
 if TYPE_CHECKING:
     from ..pbem.packets import Packet
+    from ..rules.components import Components
 
 DEFAULT_PACKET_NAME = "packet.txt"
 
 
 def packet_hint(packet_name: str = DEFAULT_PACKET_NAME) -> str:
     """The line that ends a mail body: where the recipient's secrets are."""
-    return (
-        f"Your hand, blocks and legal options are in the attached packet: "
-        f"seki view {packet_name} --key YOUR-KEY (add --html report.html for the map)."
+    text = _(
+        "Your hand, blocks and legal options are in the attached packet: seki view {packet} "
+        "--key YOUR-KEY (add --html report.html for the map)."
     )
+    return text.format(packet=packet_name)
 
 
 def render_text(
-    game_id: str, packet: Packet, all_options: bool = False, guided: bool = False
+    game_id: str, packet: Packet, comp: Components, all_options: bool = False, guided: bool = False
 ) -> str:
     """The recipient's report of a packet: its view, its events and its options (not the
     options when `guided`: seki play asks for the decision)."""
-    return text.render(_packet_report(game_id, packet), all_options, guided=guided)
+    return text.render(_packet_report(game_id, packet, comp), all_options, guided=guided)
 
 
 def render_public_text(
-    game_id: str, seq: int, view: dict, events: list, *, footer: str | None = None
+    game_id: str, seq: int, view: dict, events: list, comp: Components, *, footer: str | None = None
 ) -> str:
     """The spectator's report from the public view and the record's public events. It
     ends with `footer`, by default `packet_hint()` (pass "" for none)."""
-    report = model.build(game_id, seq, view, events)
+    report = model.build(game_id, seq, view, events, comp)
     return text.render(report, footer=packet_hint() if footer is None else footer)
 
 
-def render_html(game_id: str, packet: Packet, options: dict | None = None) -> str:
+def render_html(game_id: str, packet: Packet, comp: Components, options: dict | None = None) -> str:
     """The recipient's report as one self-contained HTML page with the SVG map; in its
     Movement Phase, where each of its stacks can go (computed on its shadow state, with
     the game's `options`)."""
-    report = _packet_report(game_id, packet)
-    return html.render(report, packet.view, packet.events, _reach(packet, options))
+    report = _packet_report(game_id, packet, comp)
+    return html.render(report, packet.view, packet.events, comp, _reach(packet, comp, options))
 
 
-def _reach(packet: Packet, options: dict | None) -> dict:
-    from ..component_files import load_components
+def _reach(packet: Packet, comp: Components, options: dict | None) -> dict:
     from ..rules.decisions.movement import reach
     from ..rules.shadow import shadow_state
     from ..rules.state import DEFAULT_OPTIONS
@@ -64,17 +66,16 @@ def _reach(packet: Packet, options: dict | None) -> dict:
     asked = any(d["side"] == packet.side for d in v.get("pending", []))
     if not asked or v.get("step") != MOVEMENT or "own" not in v:
         return {}
-    comp = load_components()
     state = shadow_state(comp, v, options if options is not None else DEFAULT_OPTIONS)
     return reach(state, comp, packet.side)
 
 
-def render_public_html(game_id: str, seq: int, view: dict, events: list) -> str:
+def render_public_html(game_id: str, seq: int, view: dict, events: list, comp: Components) -> str:
     """The spectator's report as one self-contained HTML page with the SVG map."""
-    return html.render(model.build(game_id, seq, view, events), view, events)
+    return html.render(model.build(game_id, seq, view, events, comp), view, events, comp)
 
 
-def _packet_report(game_id: str, packet: Packet) -> dict:
+def _packet_report(game_id: str, packet: Packet, comp: Components) -> dict:
     from dataclasses import replace
 
     from ..pbem.checking import template
@@ -85,6 +86,7 @@ def _packet_report(game_id: str, packet: Packet) -> dict:
         packet.seq,
         packet.view,
         packet.events,
+        comp,
         side=packet.side,
         options=packet.options,
         # the turn file's header; the report lists the options itself

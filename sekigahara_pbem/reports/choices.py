@@ -7,49 +7,67 @@ from __future__ import annotations
 import json
 import re
 
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..rules.combat.impact import deployment_impact
 from ..rules.components import Components
 from . import names as n
-from .events import LEVEL_TEXT, impact_sum
+from .events import impact_sum, level_text
 
 YAML_WIDTH = 68  # an option's flow YAML; indented under its number it fits 80 columns
+
+
+DECISIONS = {
+    "bid": N_(
+        "bid one card face down; the higher number wins the bid and chooses the first player (6.3)"
+    ),
+    "choose_first": N_("you won the bid: choose the first player for this week (6.3)"),
+    "movement": N_(
+        "your Movement Phase: choose the movement level, then muster, bring Mōri blocks and "
+        "move stacks, one action at a time, and end it with end_movement (7)"
+    ),
+    "declare": N_("choose where to fight next (8.1)"),
+    "castle": N_(
+        "your castle at {where} is attacked: stay inside (a siege) or come out and fight a "
+        "battle (8.9.2)"
+    ),
+    "deploy": N_("combat at {where}: deploy a block, or finish (8.5)"),
+    "challenge": N_(
+        "combat at {where}: challenge the loyalty of the deployment just made, or decline (8.6)"
+    ),
+    "losses": N_("combat at {where}: choose the units you lose (8.7.2, 8.9.4)"),
+    "retreat": N_("you lost the battle at {where}: choose where your force retreats (8.8)"),
+}
 
 
 def decision_text(asked: dict, view: dict, comp: Components) -> str:
     """What the decision is and which rule governs it."""
     kind = asked.get("decision")
     where = n.loc(comp, asked["location"]) if asked.get("location") else ""
-    texts = {
-        "discard": f"discard {n.plural(asked.get('count', 0), 'card')}, half your hand "
-        "rounded down, face down (6.2)",
-        "bid": "bid one card face down; the higher number wins the bid and chooses the first "
-        "player (6.3)",
-        "choose_first": "you won the bid: choose the first player for this week (6.3)",
-        "movement": "your Movement Phase: choose the movement level, then muster, bring Mōri "
-        "blocks and move stacks, one action at a time, and end it with end_movement (7)",
-        "declare": "choose where to fight next (8.1)",
-        "castle": f"your castle at {where} is attacked: stay inside (a siege) or come out "
-        "and fight a battle (8.9.2)",
-        "deploy": f"combat at {where}: deploy a block, or finish (8.5)",
-        "challenge": f"combat at {where}: challenge the loyalty of the deployment just made, "
-        "or decline (8.6)",
-        "losses": f"combat at {where}: choose the units you lose (8.7.2, 8.9.4)",
-        "retreat": f"you lost the battle at {where}: choose where your force retreats (8.8)",
-    }
-    return texts.get(kind, f"{kind}{' at ' + where if where else ''}")
+    if kind == "discard":
+        text = _("discard {cards}, half your hand rounded down, face down (6.2)")
+        return text.format(cards=n.count(asked.get("count", 0), "card"))
+    if kind in DECISIONS:
+        return _(DECISIONS[kind]).format(where=where)
+    if where:
+        return _("{decision} at {where}").format(decision=kind, where=where)
+    return str(kind)
+
+
+GROUPS = {
+    "level": N_("Movement level (7.1)"),
+    "mori": N_("From the Mōri Box (9.3)"),
+    "muster": N_("Muster from your Recruitment Box (7.2)"),
+    "end_movement": N_("End of movement"),
+}
 
 
 def group_of(option: dict, comp: Components) -> str:
     """A heading that options of one kind share (empty: no heading)."""
     kind = option.get("type")
     if kind == "move":
-        return f"Stack moves from {n.loc(comp, option.get('from'))} (7.3)"
-    return {
-        "level": "Movement level (7.1)",
-        "mori": "From the Mōri Box (9.3)",
-        "muster": "Muster from your Recruitment Box (7.2)",
-        "end_movement": "End of movement",
-    }.get(kind, "")
+        return _("Stack moves from {where} (7.3)").format(where=n.loc(comp, option.get("from")))
+    return _(GROUPS[kind]) if kind in GROUPS else ""
 
 
 def describe_option(option: dict, comp: Components, view: dict, side: str) -> str:
@@ -111,59 +129,78 @@ def pasteable(option: object, indent: str = "  ") -> list[str]:
 
 def _discard(o: dict, comp: Components, view: dict, side: str) -> str:
     keep = [c for c in view.get("own", {}).get("hand", []) if c not in o["cards"]]
-    kept = f"; keep {n.listing(keep)}" if keep else ""
-    return f"Discard {n.listing(o['cards'])}{kept}"
+    if keep:
+        return _("Discard {cards}; keep {kept}").format(
+            cards=n.listing(o["cards"]), kept=n.listing(keep)
+        )
+    return _("Discard {cards}").format(cards=n.listing(o["cards"]))
 
 
 def _bid(o: dict, comp: Components, view: dict, side: str) -> str:
-    return f"Bid {n.card(comp, o['card'])}"
+    return _("Bid {card}").format(card=n.card(comp, o["card"]))
 
 
 def _choose_first(o: dict, comp: Components, view: dict, side: str) -> str:
-    return f"{n.side(o['first'])} moves first in both turns this week"
+    return _("{side} moves first in both turns this week").format(side=n.side(o["first"]))
 
 
 def _level(o: dict, comp: Components, view: dict, side: str) -> str:
-    text = LEVEL_TEXT.get(o["level"], o["level"])
     if o["level"] == "none":
-        return "No movement (you may instead name cards to discard and redraw as many)"
-    cost = f", paying {n.listing(o['cards'])}" if o.get("cards") else ", free"
-    return f"{text[0].upper()}{text[1:]}{cost}"
+        return _("No movement (you may instead name cards to discard and redraw as many)")
+    text = level_text(o["level"])
+    text = text[:1].upper() + text[1:]
+    if o.get("cards"):
+        return _("{level}, paying {cards}").format(level=text, cards=n.listing(o["cards"]))
+    return _("{level}, free").format(level=text)
 
 
 def _end_movement(o: dict, comp: Components, view: dict, side: str) -> str:
-    return "End your Movement Phase; your Combat Phase follows (8.1)"
+    return _("End your Movement Phase; your Combat Phase follows (8.1)")
 
 
 def _muster(o: dict, comp: Components, view: dict, side: str) -> str:
-    how = "option A, shown to the enemy" if o["option"] == "A" else "option B, unseen"
-    return f"Muster {n.listing(o['blocks'])} at {n.loc(comp, o['to'])} ({how})"
+    if o["option"] == "A":
+        text = _("Muster {blocks} at {where} (option A, shown to the enemy)")
+    else:
+        text = _("Muster {blocks} at {where} (option B, unseen)")
+    return text.format(blocks=n.listing(o["blocks"]), where=n.loc(comp, o["to"]))
 
 
 def _mori(o: dict, comp: Components, view: dict, side: str) -> str:
-    to = n.loc(comp, comp.mori_entry)
-    return f"Bring {n.listing(o['blocks'])} to {to}, discarding {n.listing(o['cards'])}"
+    return _("Bring {blocks} to {where}, discarding {cards}").format(
+        blocks=n.listing(o["blocks"]),
+        where=n.loc(comp, comp.mori_entry),
+        cards=n.listing(o["cards"]),
+    )
 
 
 def _move(o: dict, comp: Components, view: dict, side: str) -> str:
     parts = []
     for g in o["groups"]:
-        march = f" (force march, discarding {g['force_march']})" if g.get("force_march") else ""
-        parts.append(f"{n.listing(g['blocks'])} along {n.path(comp, g['path'])}{march}")
-    lead = f"; leader {o['leader']} gives +1" if o.get("leader") else ""
-    return f"Move {'; '.join(parts)}{lead}"
+        words = {"blocks": n.listing(g["blocks"]), "path": n.path(comp, g["path"])}
+        if g.get("force_march"):
+            text = _("{blocks} along {path} (force march, discarding {card})")
+            parts.append(text.format(card=g["force_march"], **words))
+        else:
+            parts.append(_("{blocks} along {path}").format(**words))
+    if o.get("leader"):
+        text = _("Move {groups}; leader {leader} gives +1")
+        return text.format(groups="; ".join(parts), leader=o["leader"])
+    return _("Move {groups}").format(groups="; ".join(parts))
 
 
 def _declare(o: dict, comp: Components, view: dict, side: str) -> str:
     counts = view.get("stacks", {}).get(o["location"], {})
     sizes = ", ".join(f"{n.side(s)} {counts[s]}" for s in n.SIDE_NAMES if counts.get(s))
-    return f"Fight at {n.loc(comp, o['location'])} next ({sizes})"
+    return _("Fight at {where} next ({sizes})").format(
+        where=n.loc(comp, o["location"]), sizes=sizes
+    )
 
 
 def _castle(o: dict, comp: Components, view: dict, side: str) -> str:
     if o["inside"]:
-        return "Stay inside the castle: a siege, only the attacker deploys (8.9.4)"
-    return "Come out and fight a battle (8.2)"
+        return _("Stay inside the castle: a siege, only the attacker deploys (8.9.4)")
+    return _("Come out and fight a battle (8.2)")
 
 
 def _deploy(o: dict, comp: Components, view: dict, side: str) -> str:
@@ -181,32 +218,39 @@ def _deploy(o: dict, comp: Components, view: dict, side: str) -> str:
         imp = deployment_impact(comp.blocks[b], already, special)
         impacts.append({"mon": imp.mon, "same_daimyo": imp.same_daimyo, "special": imp.special})
         already.append(comp.blocks[b])
-    how = f"with {o['card']}" if o.get("card") else "without a card (leader, 8.2.4)"
-    return f"Deploy {n.blocks(comp, o['blocks'])} {how}: impact {impact_sum(impacts)}"
+    words = {"blocks": n.blocks(comp, o["blocks"]), "impact": impact_sum(impacts)}
+    if o.get("card"):
+        return _("Deploy {blocks} with {card}: impact {impact}").format(card=o["card"], **words)
+    return _("Deploy {blocks} without a card (leader, 8.2.4): impact {impact}").format(**words)
 
 
 def _finish(o: dict, comp: Components, view: dict, side: str) -> str:
-    return "Finish: deploy no more in this combat (8.5)"
+    return _("Finish: deploy no more in this combat (8.5)")
 
 
 def _challenge(o: dict, comp: Components, view: dict, side: str) -> str:
-    return f"Challenge with {o['card']}: unless refuted, the block(s) defect to you (8.6)"
+    text = _("Challenge with {card}: unless refuted, the block(s) defect to you (8.6)")
+    return text.format(card=o["card"])
 
 
 def _decline(o: dict, comp: Components, view: dict, side: str) -> str:
-    return "Let the deployment stand (no challenge)"
+    return _("Let the deployment stand (no challenge)")
 
 
 def _losses(o: dict, comp: Components, view: dict, side: str) -> str:
-    return f"Lose {n.listing([n.unit(comp, u) for u in o['units']])}"
+    return _("Lose {units}").format(units=n.listing([n.unit(comp, u) for u in o["units"]]))
 
 
 def _retreat(o: dict, comp: Components, view: dict, side: str) -> str:
-    stay = f"{n.listing(o['castle'])} into the castle" if o.get("castle") else ""
+    stay = ""
+    if o.get("castle"):
+        stay = _("{blocks} into the castle").format(blocks=n.listing(o["castle"]))
     if o.get("to") is None:
-        return f"Retreat every block into the castle: {stay}"
-    rest = "the rest" if stay else "the whole force"
-    return f"Retreat {rest} to {n.loc(comp, o['to'])}{'; ' + stay if stay else ''}"
+        return _("Retreat every block into the castle: {stay}").format(stay=stay)
+    where = n.loc(comp, o["to"])
+    if stay:
+        return _("Retreat the rest to {where}; {stay}").format(where=where, stay=stay)
+    return _("Retreat the whole force to {where}").format(where=where)
 
 
 OPTION_DESCRIBERS = {

@@ -7,6 +7,8 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from .. import i18n
+
 WIDTH = 80  # every line of a text report fits an 80-column terminal
 
 
@@ -36,6 +38,11 @@ def numbered(text: str, number: int, indent: int = 2) -> str:
     )
 
 
+def underline(heading: str, char: str = "-") -> str:
+    """A Markdown heading: the text, then a rule as long as it (in any language)."""
+    return f"{heading}\n{char * len(heading)}"
+
+
 @cache
 def environment() -> Environment:
     env = Environment(
@@ -45,7 +52,11 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=lambda name: bool(name) and name.endswith((".html.j2", ".svg.j2")),
+        extensions=["jinja2.ext.i18n"],
     )
+    # gettext in templates reads the reader's language at render time (i18n.using)
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
     env.filters["wrap"] = wrap
     env.filters["numbered"] = numbered
+    env.filters["underline"] = underline
     return env

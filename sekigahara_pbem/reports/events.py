@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..rules.components import Components
 from . import names as n
 
@@ -52,79 +54,99 @@ def _plain(value: object) -> str:
 
 
 def _draw(e: dict, comp: Components) -> str:
-    what = n.plural(e["count"], "card")
+    what = n.count(e["count"], "card")
     if e.get("cards"):
-        return f"{n.side(e['side'])} draws {what}: {n.cards(comp, e['cards'])}"
-    return f"{n.side(e['side'])} draws {what}"
+        return _("{side} draws {what}: {cards}").format(
+            side=n.side(e["side"]), what=what, cards=n.cards(comp, e["cards"])
+        )
+    return _("{side} draws {what}").format(side=n.side(e["side"]), what=what)
 
 
 def _reshuffle(e: dict, comp: Components) -> str:
-    return (
-        f"{n.side(e['side'])}'s draw pile is empty: the {n.plural(e['cards'], 'discard')} "
-        "are shuffled into a new one"
+    return _("{side}'s draw pile is empty: the {discards} are shuffled into a new one").format(
+        side=n.side(e["side"]), discards=n.count(e["cards"], "discard")
     )
 
 
 WHY = {
-    "bid": "as its bid",
-    "reinforcement step": "(half the hand, Reinforcement Step)",
-    "force march": "to force march",
-    "played in combat": "(played in the combat just ended)",
-    "Mōri blocks to Osaka": "to bring Mōri blocks to Ōsaka",
+    "bid": N_("{side} discards {cards} as its bid"),
+    "reinforcement step": N_("{side} discards {cards} (half the hand, Reinforcement Step)"),
+    "force march": N_("{side} discards {cards} to force march"),
+    "played in combat": N_("{side} discards {cards} (played in the combat just ended)"),
+    "Mōri blocks to Osaka": N_("{side} discards {cards} to bring Mōri blocks to Ōsaka"),
+    "minimal movement": N_("{side} discards {cards} to pay for minimal movement"),
+    "limited movement": N_("{side} discards {cards} to pay for limited movement"),
+    "total movement": N_("{side} discards {cards} to pay for total movement"),
 }
 
 
 def _discard(e: dict, comp: Components) -> str:
     why = e.get("why", "")
-    reason = WHY.get(why, f"({why})" if why else "")
-    if why.endswith(" movement") and why.split()[0] in ("minimal", "limited", "total"):
-        reason = f"to pay for {why}"
-    return f"{n.side(e['side'])} discards {n.cards(comp, e['cards'])} {reason}".rstrip()
+    words = {"side": n.side(e["side"]), "cards": n.cards(comp, e["cards"])}
+    if why in WHY:
+        return _(WHY[why]).format(**words)
+    if why:
+        return _("{side} discards {cards} ({why})").format(why=why, **words)
+    return _("{side} discards {cards}").format(**words)
 
 
 def _setup_random(e: dict, comp: Components) -> str:
-    what = n.blocks(comp, e["blocks"]) if e.get("blocks") else n.plural(e["count"], "block")
-    where = n.loc(comp, e["location"])
-    return f"Setup: {n.side(e['side'])} places {what}, drawn at random, at {where}"
+    what = n.blocks(comp, e["blocks"]) if e.get("blocks") else n.count(e["count"], "block")
+    return _("Setup: {side} places {what}, drawn at random, at {where}").format(
+        side=n.side(e["side"]), what=what, where=n.loc(comp, e["location"])
+    )
 
 
 def _reinforcements(e: dict, comp: Components) -> str:
-    what = n.plural(e["count"], "block")
-    into = "from its bag into its Recruitment Box"
+    words = {"side": n.side(e["side"]), "what": n.count(e["count"], "block")}
     if e.get("blocks"):
-        return f"{n.side(e['side'])} draws {what} {into}: {n.blocks(comp, e['blocks'])}"
-    return f"{n.side(e['side'])} draws {what} {into}"
+        return _("{side} draws {what} from its bag into its Recruitment Box: {blocks}").format(
+            blocks=n.blocks(comp, e["blocks"]), **words
+        )
+    return _("{side} draws {what} from its bag into its Recruitment Box").format(**words)
 
 
 def _sealed(e: dict, comp: Components) -> str:
-    what = {"bid": "its bid", "discard": "its discard"}.get(e.get("step"), "its choice")
-    return f"{n.side(e['side'])} has sealed {what}"
+    text = {
+        "bid": N_("{side} has sealed its bid"),
+        "discard": N_("{side} has sealed its discard"),
+    }.get(e.get("step"), N_("{side} has sealed its choice"))
+    return _(text).format(side=n.side(e["side"]))
 
 
 def _bids(e: dict, comp: Components) -> str:
     shown = [f"{n.side(s)} {n.card(comp, c)}" for s, c in sorted(e["bids"].items())]
-    bids = "; ".join(shown) if shown else "no cards"
-    return f"Bids revealed: {bids}; {n.side(e['winner'])} wins the bid"
+    bids = "; ".join(shown) if shown else _("no cards")
+    return _("Bids revealed: {bids}; {winner} wins the bid").format(
+        bids=bids, winner=n.side(e["winner"])
+    )
 
 
 def _first_player(e: dict, comp: Components) -> str:
-    return f"{n.side(e['side'])} makes {n.side(e['first'])} the first player this week"
+    return _("{side} makes {first} the first player this week").format(
+        side=n.side(e["side"]), first=n.side(e["first"])
+    )
 
 
 def _week(e: dict, comp: Components) -> str:
-    return f"Week {e['week']} begins"
+    return _("Week {week} begins").format(week=e["week"])
 
 
 LEVEL_TEXT = {
-    "none": "no movement",
-    "minimal": "minimal movement (1 stack move)",
-    "limited": "limited movement (3 stack moves)",
-    "total": "total movement (every stack)",
+    "none": N_("no movement"),
+    "minimal": N_("minimal movement (1 stack move)"),
+    "limited": N_("limited movement (3 stack moves)"),
+    "total": N_("total movement (every stack)"),
 }
 
 
+def level_text(level: str) -> str:
+    """A movement level in words (7.1)."""
+    return _(LEVEL_TEXT[level]) if level in LEVEL_TEXT else str(level)
+
+
 def _movement_level(e: dict, comp: Components) -> str:
-    return f"{n.side(e['side'])} chooses {LEVEL_TEXT.get(e['level'], e['level'])}"
+    return _("{side} chooses {level}").format(side=n.side(e["side"]), level=level_text(e["level"]))
 
 
 def _move(e: dict, comp: Components, own_at: dict | None = None) -> str:
@@ -134,76 +156,111 @@ def _move(e: dict, comp: Components, own_at: dict | None = None) -> str:
     for i, g in enumerate(e["groups"]):
         if isinstance(g, dict):
             ids = (e.get("blocks") or [])[i] if i < len(e.get("blocks") or []) else None
-            who = n.listing(ids) if ids else n.plural(g["count"], "block")
-            march = " (force march)" if g.get("force_march") else ""
-            parts.append(f"{who} along {n.path(comp, g['path'])}{march}")
+            who = n.listing(ids) if ids else n.count(g["count"], "block")
+            along = _("{who} along {path} (force march)") if g.get("force_march") else None
+            along = along or _("{who} along {path}")
+            parts.append(along.format(who=who, path=n.path(comp, g["path"])))
         else:
             there = (own_at or {}).get(g[0]) if g else None
-            to = f" to {n.loc(comp, there)}" if there and there != e["from"] else ""
-            parts.append(f"{n.listing(list(g))}{to}")
-    lead = f"; leadership: {e['leadership']}" if e.get("leadership") else ""
-    return f"{n.side(e['side'])} moves from {n.loc(comp, e['from'])}: {'; '.join(parts)}{lead}"
+            if there and there != e["from"]:
+                to = _("{blocks} to {where}").format(
+                    blocks=n.listing(list(g)), where=n.loc(comp, there)
+                )
+                parts.append(to)
+            else:
+                parts.append(n.listing(list(g)))
+    words = {"side": n.side(e["side"]), "where": n.loc(comp, e["from"]), "groups": "; ".join(parts)}
+    if e.get("leadership"):
+        text = _("{side} moves from {where}: {groups}; leadership: {leader}")
+        return text.format(leader=e["leadership"], **words)
+    return _("{side} moves from {where}: {groups}").format(**words)
 
 
 def _muster(e: dict, comp: Components) -> str:
-    how = "option A, shown" if e.get("option") == "A" else "option B, unseen"
-    what = n.blocks(comp, e["blocks"]) if e.get("blocks") else n.plural(e["count"], "block")
-    return f"{n.side(e['side'])} musters {what} at {n.loc(comp, e['to'])} ({how})"
+    what = n.blocks(comp, e["blocks"]) if e.get("blocks") else n.count(e["count"], "block")
+    if e.get("option") == "A":
+        text = _("{side} musters {what} at {where} (option A, shown)")
+    else:
+        text = _("{side} musters {what} at {where} (option B, unseen)")
+    return text.format(side=n.side(e["side"]), what=what, where=n.loc(comp, e["to"]))
 
 
 def _mori(e: dict, comp: Components) -> str:
-    return f"From the Mōri Box, {n.blocks(comp, e['blocks'])} arrive at {n.loc(comp, e['to'])}"
+    return _("From the Mōri Box, {blocks} arrive at {where}").format(
+        blocks=n.blocks(comp, e["blocks"]), where=n.loc(comp, e["to"])
+    )
 
 
 def _overrun(e: dict, comp: Components) -> str:
-    return (
-        f"Overrun at {n.loc(comp, e['location'])}: {n.plural(e['blocks'], 'block')} of "
-        f"{n.side(e['side'])} destroy {n.blocks(comp, e['eliminated'])} (at least 4 to 1)"
+    text = _("Overrun at {where}: {count} of {side} destroy {blocks} (at least 4 to 1)")
+    return text.format(
+        where=n.loc(comp, e["location"]),
+        count=n.count(e["blocks"], "block"),
+        side=n.side(e["side"]),
+        blocks=n.blocks(comp, e["eliminated"]),
     )
 
 
 def _control(e: dict, comp: Components) -> str:
-    return f"{n.side(e['side'])} takes control of {n.loc(comp, e['location'])}"
+    return _("{side} takes control of {where}").format(
+        side=n.side(e["side"]), where=n.loc(comp, e["location"])
+    )
 
 
 def _end_movement(e: dict, comp: Components) -> str:
-    return f"{n.side(e['side'])} ends its Movement Phase; its Combat Phase follows"
+    return _("{side} ends its Movement Phase; its Combat Phase follows").format(
+        side=n.side(e["side"])
+    )
 
 
 def _declare(e: dict, comp: Components) -> str:
-    return f"{n.side(e['attacker'])} declares combat at {n.loc(comp, e['location'])}"
+    return _("{side} declares combat at {where}").format(
+        side=n.side(e["attacker"]), where=n.loc(comp, e["location"])
+    )
 
 
 def _castle_choice(e: dict, comp: Components) -> str:
-    where = n.loc(comp, e["location"])
-    how = "stays inside the castle" if e["inside"] else "comes out to fight a battle"
-    return f"At {where}, {n.side(e['side'])} {how}"
+    if e["inside"]:
+        text = _("At {where}, {side} stays inside the castle")
+    else:
+        text = _("At {where}, {side} comes out to fight a battle")
+    return text.format(where=n.loc(comp, e["location"]), side=n.side(e["side"]))
 
 
 def _no_combat(e: dict, comp: Components) -> str:
-    return (
-        f"No combat at {n.loc(comp, e['location'])}: {n.side(e['side'])} holds the castle "
-        "and stays inside"
+    return _("No combat at {where}: {side} holds the castle and stays inside").format(
+        where=n.loc(comp, e["location"]), side=n.side(e["side"])
     )
 
 
 def _forces(e: dict) -> str:
-    return ", ".join(f"{n.side(s)} {n.plural(c, 'block')}" for s, c in e["forces"].items())
+    return ", ".join(f"{n.side(s)} {n.count(c, 'block')}" for s, c in e["forces"].items())
 
 
 def _battle(e: dict, comp: Components) -> str:
-    return (
-        f"Battle at {n.loc(comp, e['location'])}: {n.side(e['attacker'])} attacks "
-        f"{n.side(e['defender'])} ({_forces(e)})"
+    return _("Battle at {where}: {attacker} attacks {defender} ({forces})").format(
+        where=n.loc(comp, e["location"]),
+        attacker=n.side(e["attacker"]),
+        defender=n.side(e["defender"]),
+        forces=_forces(e),
     )
 
 
 def _siege(e: dict, comp: Components) -> str:
-    disks = f" and disks {n.listing(e['disks'])}" if e.get("disks") else ""
-    return (
-        f"Siege of {n.loc(comp, e['location'])}: {n.side(e['attacker'])} besieges "
-        f"{n.side(e['defender'])} in the castle ({_forces(e)}{disks})"
-    )
+    words = {
+        "where": n.loc(comp, e["location"]),
+        "attacker": n.side(e["attacker"]),
+        "defender": n.side(e["defender"]),
+        "forces": _forces(e),
+    }
+    if e.get("disks"):
+        text = _(
+            "Siege of {where}: {attacker} besieges {defender} in the castle "
+            "({forces} and disks {disks})"
+        )
+        return text.format(disks=n.listing(e["disks"]), **words)
+    text = _("Siege of {where}: {attacker} besieges {defender} in the castle ({forces})")
+    return text.format(**words)
 
 
 def impact_sum(impacts: list) -> str:
@@ -212,104 +269,153 @@ def impact_sum(impacts: list) -> str:
     total = 0
     for i in impacts:
         mon, same, special = i["mon"], i["same_daimyo"], i["special"]
-        terms.append(f"{mon} mon")
+        terms.append(_("{n} mon").format(n=mon))
         if same:
-            terms.append(f"{same} same daimyo")
+            terms.append(_("{n} same daimyo").format(n=same))
         if special:
-            terms.append(f"{special} special attack")
+            terms.append(_("{n} special attack").format(n=special))
         total += mon + same + special
     return f"{' + '.join(terms)} = {total}" if len(terms) > 1 else f"{total}"
 
 
-def _totals(impact: dict) -> str:
+def totals(impact: dict) -> str:
+    """'Ishida 10, Tokugawa 7'."""
     return ", ".join(f"{n.side(s)} {v}" for s, v in impact.items())
 
 
 def _deploy(e: dict, comp: Components) -> str:
-    how = f"with {n.card(comp, e['card'])}" if e.get("card") else "without a card (a leader)"
-    return (
-        f"At {n.loc(comp, e['location'])}, {n.side(e['side'])} deploys "
-        f"{n.blocks(comp, e['blocks'])} {how}: impact {impact_sum(e['impacts'])}; "
-        f"totals {_totals(e['impact'])}"
+    words = {
+        "where": n.loc(comp, e["location"]),
+        "side": n.side(e["side"]),
+        "blocks": n.blocks(comp, e["blocks"]),
+        "impact": impact_sum(e["impacts"]),
+        "totals": totals(e["impact"]),
+    }
+    if e.get("card"):
+        text = _(
+            "At {where}, {side} deploys {blocks} with {card}: impact {impact}; totals {totals}"
+        )
+        return text.format(card=n.card(comp, e["card"]), **words)
+    text = _(
+        "At {where}, {side} deploys {blocks} without a card (a leader): impact {impact}; "
+        "totals {totals}"
     )
+    return text.format(**words)
 
 
 def _finish(e: dict, comp: Components) -> str:
-    why = f" ({e['why']})" if e.get("why") else ""
-    return f"At {n.loc(comp, e['location'])}, {n.side(e['side'])} deploys no more{why}"
+    words = {"where": n.loc(comp, e["location"]), "side": n.side(e["side"])}
+    if e.get("why"):
+        return _("At {where}, {side} deploys no more ({why})").format(why=e["why"], **words)
+    return _("At {where}, {side} deploys no more").format(**words)
 
 
 def _challenge(e: dict, comp: Components) -> str:
-    head = (
-        f"At {n.loc(comp, e['location'])}, {n.side(e['side'])} challenges with "
-        f"{n.card(comp, e['card'])} the loyalty of "
-        f"{n.listing(e['blocks'])}"
-    )
+    words = {
+        "where": n.loc(comp, e["location"]),
+        "side": n.side(e["side"]),
+        "card": n.card(comp, e["card"]),
+        "blocks": n.listing(e["blocks"]),
+    }
     if e.get("result") == "loyal":
-        return f"{head}: refuted, the deployer shows {n.card(comp, e['shown'])}; no defection"
-    return f"{head}: not refuted, the block(s) defect; totals {_totals(e['impact'])}"
+        text = _(
+            "At {where}, {side} challenges with {card} the loyalty of {blocks}: refuted, the "
+            "deployer shows {shown}; no defection"
+        )
+        return text.format(shown=n.card(comp, e["shown"]), **words)
+    text = _(
+        "At {where}, {side} challenges with {card} the loyalty of {blocks}: not refuted, "
+        "the block(s) defect; totals {totals}"
+    )
+    return text.format(totals=totals(e["impact"]), **words)
 
 
 def _battle_result(e: dict, comp: Components) -> str:
     losses = ", ".join(f"{n.side(s)} {v}" for s, v in e["losses"].items())
-    return (
-        f"{n.side(e['winner'])} wins the battle at {n.loc(comp, e['location'])}, impact "
-        f"{_totals(e['impact'])} (a tie goes to the defender). Losses: {losses} (1 per "
-        "full 7 impact received, +1 for the loser)"
+    text = _(
+        "{winner} wins the battle at {where}, impact {totals} (a tie goes to the defender). "
+        "Losses: {losses} (1 per full 7 impact received, +1 for the loser)"
+    )
+    return text.format(
+        winner=n.side(e["winner"]),
+        where=n.loc(comp, e["location"]),
+        totals=totals(e["impact"]),
+        losses=losses,
     )
 
 
 def _siege_result(e: dict, comp: Components) -> str:
     losses = sum(e["losses"].values())
-    return (
-        f"The siege of {n.loc(comp, e['location'])} ends, impact {_totals(e['impact'])}: "
-        f"the defenders lose {n.plural(losses, 'unit')} (1 per full 7 impact)"
+    text = _(
+        "The siege of {where} ends, impact {totals}: the defenders lose {units} "
+        "(1 per full 7 impact)"
+    )
+    return text.format(
+        where=n.loc(comp, e["location"]), totals=totals(e["impact"]), units=n.count(losses, "unit")
     )
 
 
 def _losses(e: dict, comp: Components) -> str:
-    units = n.listing([n.unit(comp, u) for u in e["units"]])
-    return f"{n.side(e['side'])} loses {units} at {n.loc(comp, e['location'])}"
+    return _("{side} loses {units} at {where}").format(
+        side=n.side(e["side"]),
+        units=n.listing([n.unit(comp, u) for u in e["units"]]),
+        where=n.loc(comp, e["location"]),
+    )
 
 
 def _castle_falls(e: dict, comp: Components) -> str:
-    return f"The castle at {n.loc(comp, e['location'])} falls to {n.side(e['side'])}"
+    return _("The castle at {where} falls to {side}").format(
+        where=n.loc(comp, e["location"]), side=n.side(e["side"])
+    )
 
 
 def _retreat(e: dict, comp: Components) -> str:
-    where = n.loc(comp, e["location"])
     parts = []
     if e.get("to") is not None:
-        who = n.listing(e["blocks"]) if e.get("blocks") else n.plural(e["count"], "block")
-        parts.append(f"{who} to {n.loc(comp, e['to'])}")
+        who = n.listing(e["blocks"]) if e.get("blocks") else n.count(e["count"], "block")
+        parts.append(_("{blocks} to {where}").format(blocks=who, where=n.loc(comp, e["to"])))
     if e.get("castle"):
         inside = n.listing(e["castle_blocks"]) if e.get("castle_blocks") else e["castle"]
-        parts.append(f"{inside} into the castle")
-    return f"{n.side(e['side'])} retreats from {where}: {'; '.join(parts) or 'nothing'}"
+        parts.append(_("{blocks} into the castle").format(blocks=inside))
+    return _("{side} retreats from {where}: {parts}").format(
+        side=n.side(e["side"]),
+        where=n.loc(comp, e["location"]),
+        parts="; ".join(parts) or _("nothing"),
+    )
 
 
 def _game_over(e: dict, comp: Components) -> str:
     winner = n.side(e["winner"])
     if e.get("how") == "points":
         score = ", ".join(f"{n.side(s)} {v}" for s, v in e["points"].items())
-        return f"GAME OVER: {winner} wins on victory points ({score}; a tie goes to Ishida)"
-    reason = f": {e['reason']}" if e.get("reason") else ""
-    return f"GAME OVER: {winner} wins ({e.get('how', 'result')}{reason})"
+        text = _("GAME OVER: {winner} wins on victory points ({score}; a tie goes to Ishida)")
+        return text.format(winner=winner, score=score)
+    how = e.get("how", "result")
+    if e.get("reason"):
+        text = _("GAME OVER: {winner} wins ({how}: {reason})")
+        return text.format(winner=winner, how=how, reason=e["reason"])
+    return _("GAME OVER: {winner} wins ({how})").format(winner=winner, how=how)
 
 
 def _plan(e: dict, comp: Components) -> str:
     if e.get("filed"):
-        return f"{n.side(e['side'])} files a battle plan (its contents stay secret)"
-    return f"{n.side(e['side'])} withdraws its battle plan"
+        return _("{side} files a battle plan (its contents stay secret)").format(
+            side=n.side(e["side"])
+        )
+    return _("{side} withdraws its battle plan").format(side=n.side(e["side"]))
 
 
 def _by_plan(e: dict, comp: Components) -> str:
-    where = f" at {n.loc(comp, e['location'])}" if e.get("location") else ""
-    text = f"{n.side(e['side'])}'s battle plan answers its {e['decision']} decision{where}"
+    words = {"side": n.side(e["side"]), "decision": e["decision"]}
+    if e.get("location"):
+        text = _("{side}'s battle plan answers its {decision} decision at {where}")
+        text = text.format(where=n.loc(comp, e["location"]), **words)
+    else:
+        text = _("{side}'s battle plan answers its {decision} decision").format(**words)
     if e.get("action"):  # the plan's owner sees which answer, and from which entry
         text += f": {_plain(e['action'])}"
         if e.get("entry"):
-            text += f" (from {_plain(e['entry'])})"
+            text += " " + _("(from {entry})").format(entry=_plain(e["entry"]))
     return text
 
 

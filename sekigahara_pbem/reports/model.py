@@ -8,7 +8,8 @@ An empty view (an old record whose public view is not kept) gives the events alo
 
 from __future__ import annotations
 
-from ..component_files import load_components
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..rules.components import Components
 from ..rules.vocab import LAST_WEEK
 from . import choices
@@ -23,12 +24,12 @@ def build(
     seq: int,
     view: dict,
     events: list,
+    comp: Components,
     side: str | None = None,
     options: list | None = None,
     template: str | None = None,
 ) -> dict:
     """The report of record `seq` for `side` (None: the public)."""
-    comp = load_components()
     own = view.get("own") if side is not None else None
     own_at = {b: loc for loc, bs in (own or {}).get("blocks", {}).items() for b in bs}
     report = {
@@ -62,23 +63,31 @@ def build(
     return report
 
 
+ACTIVE_STEPS = {
+    "movement": N_("{side}'s Movement Phase"),
+    "combat": N_("{side}'s Combat Phase"),
+}
+
+
 def _when(v: dict) -> str:
-    step = n.STEP_NAMES.get(v["step"], v["step"])
-    if v["step"] in ("movement", "combat") and v.get("active"):
-        step = f"{n.side(v['active'])}'s {step}"
-    return f"Week {v['week']} of {LAST_WEEK}, turn {v['turn']}: {step}"
+    key = v["step"]
+    step = n.step(key)
+    if key in ACTIVE_STEPS and v.get("active"):
+        step = _(ACTIVE_STEPS[key]).format(side=n.side(v["active"]))
+    text = _("Week {week} of {last}, turn {turn}: {step}")
+    return text.format(week=v["week"], last=LAST_WEEK, turn=v["turn"], step=step)
 
 
 def _first(v: dict) -> str | None:
-    if not v.get("first") and not v.get("bid_winner"):
-        return None
-    parts = []
-    if v.get("first"):
-        parts.append(f"first player this week: {n.side(v['first'])}")
-    if v.get("bid_winner"):
-        parts.append(f"bid won by {n.side(v['bid_winner'])}")
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:]
+    first, winner = v.get("first"), v.get("bid_winner")
+    if first and winner:
+        text = _("First player this week: {first}; bid won by {winner}")
+        return text.format(first=n.side(first), winner=n.side(winner))
+    if first:
+        return _("First player this week: {first}").format(first=n.side(first))
+    if winner:
+        return _("Bid won by {winner}").format(winner=n.side(winner))
+    return None
 
 
 def _result(v: dict) -> str | None:
@@ -87,10 +96,12 @@ def _result(v: dict) -> str | None:
         return None
     how = r.get("how", "")
     if how == "points" and isinstance(r.get("points"), dict):
-        how = "on points: " + ", ".join(f"{n.side(s)} {p}" for s, p in r["points"].items())
+        score = ", ".join(f"{n.side(s)} {p}" for s, p in r["points"].items())
+        how = _("on points: {score}").format(score=score)
     reason = f": {r['reason']}" if r.get("reason") else ""
-    rule = f" (rule {r['rule']})" if r.get("rule") else ""
-    return f"GAME OVER: {n.side(r.get('winner'))} wins {how}{reason}{rule}"
+    rule = " " + _("(rule {rule})").format(rule=r["rule"]) if r.get("rule") else ""
+    text = _("GAME OVER: {winner} wins {how}").format(winner=n.side(r.get("winner")), how=how)
+    return f"{text}{reason}{rule}"
 
 
 def _phase(v: dict, comp: Components) -> str | None:
@@ -99,24 +110,34 @@ def _phase(v: dict, comp: Components) -> str | None:
         return None
     who = n.side(v["active"])
     if phase["level"] is None:
-        return f"{who} has not chosen a movement level yet (7.1)"
+        return _("{side} has not chosen a movement level yet (7.1)").format(side=who)
     left = phase["moves_left"]
-    moves = "every stack may move" if left is None else f"{n.plural(left, 'stack move')} left"
-    mustered = "has mustered" if phase["mustered"] else "has not mustered"
-    moved = (
-        f"; stacks moved from {n.listing([n.loc(comp, s) for s in phase['sources']])}"
-        if phase["sources"]
-        else ""
+    if left is None:
+        moves = _("every stack may move")
+    else:
+        moves = _("{moves} left").format(moves=n.count(left, "stack move"))
+    mustered = _("has mustered") if phase["mustered"] else _("has not mustered")
+    level = phase["level"]
+    text = _("{side}: {level} movement, {moves}, {mustered} (7.1, 7.2)").format(
+        side=who,
+        level=_(LEVELS[level]) if level in LEVELS else level,
+        moves=moves,
+        mustered=mustered,
     )
-    return f"{who}: {phase['level']} movement, {moves}, {mustered} (7.1, 7.2){moved}"
+    if phase["sources"]:
+        places = n.listing([n.loc(comp, s) for s in phase["sources"]])
+        text += "; " + _("stacks moved from {places}").format(places=places)
+    return text
 
 
+LEVELS = {"none": N_("none"), "minimal": N_("minimal"), "limited": N_("limited"),
+          "total": N_("total")}  # fmt: skip
 STAGES = {
-    "castle": "the castle's owner: inside or outside (8.9.2)",
-    "deploy": "a deployment or a finish (8.5)",
-    "challenge": "a Loyalty Challenge or not (8.6)",
-    "losses": "the choice of losses (8.7.2)",
-    "retreat": "the retreat (8.8)",
+    "castle": N_("the castle's owner: inside or outside (8.9.2)"),
+    "deploy": N_("a deployment or a finish (8.5)"),
+    "challenge": N_("a Loyalty Challenge or not (8.6)"),
+    "losses": N_("the choice of losses (8.7.2)"),
+    "retreat": N_("the retreat (8.8)"),
 }
 
 
@@ -127,36 +148,59 @@ def _combat(v: dict, comp: Components) -> list[str] | None:
     lines = []
     if combat.get("resolved"):
         done = n.listing([n.loc(comp, x) for x in combat["resolved"]])
-        lines.append(f"{n.side(combat['side'])}'s Combat Phase; fought or declared: {done}")
+        text = _("{side}'s Combat Phase; fought or declared: {places}")
+        lines.append(text.format(side=n.side(combat["side"]), places=done))
     fight = combat.get("fight")
     if not fight:
         return lines or None
-    where = n.loc(comp, fight["location"])
-    kind = fight.get("kind") or "to be decided (inside or outside the castle)"
-    forces = fight.get("forces") or {}
-    sizes = ", ".join(f"{n.side(s)} {n.plural(c, 'block')}" for s, c in forces.items())
-    lines.append(
-        f"Fight at {where}: {kind}; {n.side(fight['attacker'])} attacks"
-        + (f" ({sizes})" if sizes else "")
-    )
+    lines.append(_fight_line(fight, comp))
     for d in fight.get("deployments", []):
-        card = d["card"] or "no card"
-        turned = f", now fighting for {n.side(d['for'])}" if d["for"] != d["side"] else ""
-        lines.append(
-            f"deployed by {n.side(d['side'])}: {n.blocks(comp, d['blocks'])} with {card}{turned}"
-        )
+        words = {
+            "side": n.side(d["side"]),
+            "blocks": n.blocks(comp, d["blocks"]),
+            "card": d["card"] or _("no card"),
+        }
+        if d["for"] != d["side"]:
+            text = _("deployed by {side}: {blocks} with {card}, now fighting for {other}")
+            lines.append(text.format(other=n.side(d["for"]), **words))
+        else:
+            lines.append(_("deployed by {side}: {blocks} with {card}").format(**words))
     if fight.get("impact"):
-        lines.append(f"impact: {', '.join(f'{n.side(s)} {i}' for s, i in fight['impact'].items())}")
+        impact = ", ".join(f"{n.side(s)} {i}" for s, i in fight["impact"].items())
+        lines.append(_("impact: {totals}").format(totals=impact))
     if fight.get("disks"):
-        lines.append(f"disks inside: {n.listing(fight['disks'])}")
+        lines.append(_("disks inside: {disks}").format(disks=n.listing(fight["disks"])))
     if fight.get("finished"):
-        lines.append(f"finished deploying: {n.listing([n.side(s) for s in fight['finished']])}")
+        sides = n.listing([n.side(s) for s in fight["finished"]])
+        lines.append(_("finished deploying: {sides}").format(sides=sides))
     if fight.get("lost"):
         for s, units in fight["lost"].items():
             if units:
-                lines.append(f"lost by {n.side(s)}: {n.listing(units)}")
-    lines.append(f"waiting for {STAGES.get(fight.get('stage'), fight.get('stage'))}")
+                text = _("lost by {side}: {units}")
+                lines.append(text.format(side=n.side(s), units=n.listing(units)))
+    stage = fight.get("stage")
+    stage_text = _(STAGES[stage]) if stage in STAGES else stage
+    lines.append(_("waiting for {stage}").format(stage=stage_text))
     return lines
+
+
+FIGHT_KINDS = {"battle": N_("battle"), "siege": N_("siege")}
+
+
+def _fight_line(fight: dict, comp: Components) -> str:
+    kind = fight.get("kind")
+    if kind:
+        kind = _(FIGHT_KINDS[kind]) if kind in FIGHT_KINDS else kind
+    else:
+        kind = _("to be decided (inside or outside the castle)")
+    forces = fight.get("forces") or {}
+    sizes = ", ".join(f"{n.side(s)} {n.count(c, 'block')}" for s, c in forces.items())
+    words = {"where": n.loc(comp, fight["location"]), "kind": kind,
+             "attacker": n.side(fight["attacker"])}  # fmt: skip
+    if sizes:
+        text = _("Fight at {where}: {kind}; {attacker} attacks ({sizes})")
+        return text.format(sizes=sizes, **words)
+    return _("Fight at {where}: {kind}; {attacker} attacks").format(**words)
 
 
 def _by_side(items: dict, comp: Components) -> dict[str, list[str]]:
@@ -177,7 +221,8 @@ def _held(by_side: dict[str, list[str]]) -> list[str]:
 def _castles(v: dict, comp: Components) -> list[str]:
     lines = _held(_by_side(v["castles"], comp))
     for loc, s in sorted(v.get("besieged", {}).items()):
-        lines.append(f"{n.loc(comp, loc)}: {n.side(s)} besieged inside (8.9.6)")
+        text = _("{where}: {side} besieged inside (8.9.6)")
+        lines.append(text.format(where=n.loc(comp, loc), side=n.side(s)))
     return lines
 
 
@@ -186,7 +231,7 @@ def _resources(v: dict, comp: Components) -> list[str]:
     lines = _held(_by_side({r: v["control"][r] for r in resources if r in v["control"]}, comp))
     free = sorted((n.loc(comp, r) for r in resources if r not in v["control"]), key=n.alphabetical)
     if free:
-        lines.append(f"nobody {len(free)}: {', '.join(free)}")
+        lines.append(f"{n.side('nobody')} {len(free)}: {', '.join(free)}")
     return lines
 
 
@@ -207,11 +252,11 @@ def _counts(v: dict) -> list[dict]:
 def _boxes(v: dict, comp: Components) -> list[tuple[str, str]]:
     boxes = []
     if v.get("mori_box"):
-        boxes.append(("Mōri Box", n.blocks(comp, v["mori_box"])))
+        boxes.append((_("Mōri Box"), n.blocks(comp, v["mori_box"])))
     if v.get("eliminated"):
-        boxes.append(("Eliminated blocks", ", ".join(v["eliminated"])))
+        boxes.append((_("Eliminated blocks"), ", ".join(v["eliminated"])))
     if v.get("disks_eliminated"):
-        boxes.append(("Eliminated disks", ", ".join(v["disks_eliminated"])))
+        boxes.append((_("Eliminated disks"), ", ".join(v["disks_eliminated"])))
     return boxes
 
 
@@ -219,15 +264,17 @@ def _own(own: dict, comp: Components) -> dict:
     on_map = sum(len(bs) for bs in own.get("blocks", {}).values())
     lines = []
     if own.get("moved"):
-        lines.append(f"moved this turn: {n.listing(own['moved'])} (7.3.1)")
+        lines.append(_("moved this turn: {blocks} (7.3.1)").format(blocks=n.listing(own["moved"])))
     if own.get("arrived"):
-        lines.append(f"arrived this turn, cannot move: {n.listing(own['arrived'])} (7.2, 9.3)")
+        text = _("arrived this turn, cannot move: {blocks} (7.2, 9.3)")
+        lines.append(text.format(blocks=n.listing(own["arrived"])))
     if own.get("plan") is not None:
-        lines.append(f"your battle plan on file: {choices.flow_yaml(own['plan'], 10**6)[0]}")
+        plan = choices.flow_yaml(own["plan"], 10**6)[0]
+        lines.append(_("your battle plan on file: {plan}").format(plan=plan))
     if own.get("sealed") is not None:
         sealed = own["sealed"]
         sealed = n.listing(sealed) if isinstance(sealed, list) else sealed
-        lines.append(f"your sealed choice: {sealed}")
+        lines.append(_("your sealed choice: {sealed}").format(sealed=sealed))
     return {
         "hand": [n.card(comp, c) for c in own.get("hand", [])],
         "recruit": [n.block(comp, b) for b in own.get("recruit", [])],
@@ -246,19 +293,21 @@ def _stacks(v: dict, comp: Components, own: dict | None) -> list[dict]:
         tags = []
         if spec is not None and spec.castle:
             holder = v["castles"].get(loc)
-            tags.append(f"castle ({n.SIDE_COLOURS.get(spec.castle)}) of {n.side(holder)}")
+            text = _("castle ({colour}) of {side}")
+            tags.append(text.format(colour=n.colour(spec.castle), side=n.side(holder)))
         if loc in v.get("besieged", {}):
-            tags.append(f"{n.side(v['besieged'][loc])} besieged")
+            tags.append(_("{side} besieged").format(side=n.side(v["besieged"][loc])))
         if spec is not None and spec.resource:
-            tags.append(f"resource of {n.side(v['control'].get(loc, 'nobody'))}")
+            text = _("resource of {side}")
+            tags.append(text.format(side=n.side(v["control"].get(loc, "nobody"))))
         sides = []
         for s in n.SIDE_NAMES:
             if s == me and mine.get(loc):
                 sides.append(f"{n.side(s)}: " + ", ".join(_short(comp, b) for b in mine[loc]))
             elif counts.get(s):
-                sides.append(f"{n.side(s)} {n.plural(counts[s], 'block')}")
+                sides.append(f"{n.side(s)} {n.count(counts[s], 'block')}")
         if counts.get("disks"):
-            sides.append("disks " + ", ".join(counts["disks"]))
+            sides.append(_("disks {disks}").format(disks=", ".join(counts["disks"])))
         rows.append({"name": n.loc(comp, loc), "tags": tags, "sides": sides})
     return sorted(rows, key=lambda r: n.alphabetical(r["name"]))
 
@@ -278,11 +327,15 @@ def _short(comp: Components, block_id: str) -> str:
 
 def _waiting(v: dict, comp: Components) -> str:
     if not v["pending"]:
-        return "nobody, the game is over"
+        return _("nobody, the game is over")
     parts = []
     for d in v["pending"]:
-        where = f" at {n.loc(comp, d['location'])}" if d.get("location") else ""
-        parts.append(f"{n.side(d['side'])} ({d['decision']}{where})")
+        words = {"side": n.side(d["side"]), "decision": d["decision"]}
+        if d.get("location"):
+            text = _("{side} ({decision} at {where})")
+            parts.append(text.format(where=n.loc(comp, d["location"]), **words))
+        else:
+            parts.append(_("{side} ({decision})").format(**words))
     return n.listing(parts)
 
 

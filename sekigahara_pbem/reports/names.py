@@ -7,23 +7,48 @@ these helpers can describe an id but never discover one.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
+from ..i18n import N_, gettext, ngettext
 from ..rules.components import Components
 
-SIDE_NAMES = {"ishida": "Ishida", "tokugawa": "Tokugawa"}
-SIDE_COLOURS = {"ishida": "gold", "tokugawa": "black"}
+SIDE_NAMES = {"ishida": N_("Ishida"), "tokugawa": N_("Tokugawa")}
+OTHER_NAMES = {"nobody": N_("nobody")}
+SIDE_COLOURS = {"ishida": N_("gold"), "tokugawa": N_("black")}
 STEP_NAMES = {
-    "discard": "Reinforcement Step (discard half the hand)",
-    "bid": "Turn Order Step (sealed bids)",
-    "choose_first": "Turn Order Step (choosing the first player)",
-    "movement": "Movement Phase",
-    "combat": "Combat Phase",
-    "over": "game over",
+    "discard": N_("Reinforcement Step (discard half the hand)"),
+    "bid": N_("Turn Order Step (sealed bids)"),
+    "choose_first": N_("Turn Order Step (choosing the first player)"),
+    "movement": N_("Movement Phase"),
+    "combat": N_("Combat Phase"),
+    "over": N_("game over"),
+}
+ABILITIES = {"gun": N_("gun"), "cavalry": N_("cavalry")}
+COUNTED: dict[str, Callable[[int], str]] = {
+    "block": lambda k: ngettext("{n} block", "{n} blocks", k),
+    "card": lambda k: ngettext("{n} card", "{n} cards", k),
+    "discard": lambda k: ngettext("{n} discard", "{n} discards", k),
+    "stack move": lambda k: ngettext("{n} stack move", "{n} stack moves", k),
+    "move": lambda k: ngettext("{n} move", "{n} moves", k),
+    "unit": lambda k: ngettext("{n} unit", "{n} units", k),
 }
 
 
 def side(s: object) -> str:
-    return SIDE_NAMES.get(s, str(s)) if isinstance(s, str) else str(s)
+    """A side (or 'nobody') by its name in the reader's language."""
+    if not isinstance(s, str):
+        return str(s)
+    name = SIDE_NAMES.get(s) or OTHER_NAMES.get(s)
+    return gettext(name) if name else s
+
+
+def colour(s: str) -> str:
+    """A side's colour, as the rulebook names it (3.1)."""
+    return gettext(SIDE_COLOURS[s]) if s in SIDE_COLOURS else str(s)
+
+
+def step(s: str) -> str:
+    return gettext(STEP_NAMES[s]) if s in STEP_NAMES else str(s)
 
 
 def loc(comp: Components, location: object) -> str:
@@ -45,11 +70,13 @@ def listing(items: list) -> str:
     words = [str(i) for i in items]
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return gettext("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+def count(k: int, what: str) -> str:
+    """'1 block', '3 blocks': `what` is a key of COUNTED, the plural by the language's
+    rule (Hungarian keeps the singular after a number: '3 tömb')."""
+    return COUNTED[what](k).format(n=k)
 
 
 def block_traits(comp: Components, block_id: str) -> str:
@@ -57,15 +84,17 @@ def block_traits(comp: Components, block_id: str) -> str:
     spec = comp.blocks.get(block_id)
     if spec is None:
         return ""
-    traits = [comp.clan_names.get(spec.clan, spec.clan), f"{spec.mon} mon"]
+    traits = [comp.clan_names.get(spec.clan, spec.clan), gettext("{n} mon").format(n=spec.mon)]
     if spec.ability:
-        traits.append(spec.ability)
+        traits.append(
+            gettext(ABILITIES[spec.ability]) if spec.ability in ABILITIES else spec.ability
+        )
     if spec.leader == 3:
-        traits.append("protagonist")
+        traits.append(gettext("protagonist"))
     elif spec.leader:
-        traits.append("leader")
+        traits.append(gettext("leader"))
     if spec.any_card:
-        traits.append("any card")
+        traits.append(gettext("any card"))
     return ", ".join(traits)
 
 
@@ -79,7 +108,7 @@ def unit(comp: Components, unit_id: str) -> str:
     """A block, or a disk by its name."""
     disk = comp.disks.get(unit_id)
     if disk is not None:
-        return f"{unit_id} (disk: {disk.name})"
+        return gettext("{id} (disk: {name})").format(id=unit_id, name=disk.name)
     return block(comp, unit_id)
 
 
@@ -88,10 +117,13 @@ def card_traits(comp: Components, card_id: str) -> str:
     if spec is None:
         return ""
     if spec.kind == "loyalty":
-        return f"Loyalty Challenge, bid {spec.bid}"
-    kind = {"plain": "", "swords": ", swords", "double": ", double"}.get(spec.kind, "")
+        return gettext("Loyalty Challenge, bid {bid}").format(bid=spec.bid)
     clan = comp.clan_names.get(spec.clan or "", spec.clan or "?")
-    return f"{clan} mon{kind}, bid {spec.bid}"
+    if spec.kind == "swords":
+        return gettext("{clan} mon, swords, bid {bid}").format(clan=clan, bid=spec.bid)
+    if spec.kind == "double":
+        return gettext("{clan} mon, double, bid {bid}").format(clan=clan, bid=spec.bid)
+    return gettext("{clan} mon, bid {bid}").format(clan=clan, bid=spec.bid)
 
 
 def card(comp: Components, card_id: str) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from collections import deque
 
+from ..i18n import gettext as _
 from ..rules.components import Components
 from . import names as n
 from .events import describe
+from .model import FIGHT_KINDS
 
 SCALE = 12  # board units (0-100) to SVG user units
 MARGIN = 30
@@ -75,6 +77,7 @@ def star(cx: float, cy: float, r: float) -> str:
 def _roads(view: dict, comp: Components) -> list[dict]:
     used = set((view.get("phase") or {}).get("roads", []))
     out = []
+    kinds = {True: _("highway"), False: _("road")}
     for pair, highway in comp.roads.items():
         a, b = sorted(pair)
         (x1, y1), (x2, y2) = xy(comp, a), xy(comp, b)
@@ -83,7 +86,7 @@ def _roads(view: dict, comp: Components) -> list[dict]:
                 "x1": x1, "y1": y1, "x2": x2, "y2": y2,
                 "highway": highway,
                 "used": f"{a}|{b}" in used,
-                "title": f"{n.loc(comp, a)} – {n.loc(comp, b)}: {'highway' if highway else 'road'}",
+                "title": f"{n.loc(comp, a)} – {n.loc(comp, b)}: {kinds[bool(highway)]}",
             }
         )  # fmt: skip
     return sorted(out, key=lambda r: r["highway"])  # highways drawn over roads
@@ -97,19 +100,22 @@ def _location(view: dict, comp: Components, loc: str, own: dict, clan_colour: di
     control = view.get("control", {})
     facts = [spec.name]
     if spec.castle:
-        facts.append(
-            f"castle ({n.SIDE_COLOURS[spec.castle]}), held by {n.side(castles.get(loc))}"
-            if castles
-            else f"castle ({n.SIDE_COLOURS[spec.castle]})"
-        )
+        colour = n.colour(spec.castle)
+        if castles:
+            text = _("castle ({colour}), held by {side}")
+            facts.append(text.format(colour=colour, side=n.side(castles.get(loc))))
+        else:
+            facts.append(_("castle ({colour})").format(colour=colour))
     if spec.resource:
-        facts.append(f"resource, controlled by {n.side(control.get(loc, 'nobody'))}")
+        text = _("resource, controlled by {side}")
+        facts.append(text.format(side=n.side(control.get(loc, "nobody"))))
     if spec.capital:
-        facts.append(f"capital of {n.side(spec.capital)}")
+        facts.append(_("capital of {side}").format(side=n.side(spec.capital)))
     if spec.recruit:
-        facts.append("recruits " + ", ".join(comp.clan_names.get(c, c) for c in spec.recruit))
+        clans = ", ".join(comp.clan_names.get(c, c) for c in spec.recruit)
+        facts.append(_("recruits {clans}").format(clans=clans))
     if loc in view.get("besieged", {}):
-        facts.append(f"{n.side(view['besieged'][loc])} besieged inside")
+        facts.append(_("{side} besieged inside").format(side=n.side(view["besieged"][loc])))
     mine = own.get("blocks", {}).get(loc, [])
     blocks = []
     for i, b in enumerate(mine):
@@ -133,20 +139,20 @@ def _location(view: dict, comp: Components, loc: str, own: dict, clan_colour: di
         if counts.get(s) and s != own.get("side"):
             badges.append(
                 {"side": s, "count": counts[s], "x": x + 13, "y": by,
-                 "title": f"{n.side(s)}: {n.plural(counts[s], 'block')}"}
+                 "title": f"{n.side(s)}: {n.count(counts[s], 'block')}"}
             )  # fmt: skip
             by += BLOCK + GAP + 1
     if mine:
-        facts.append(f"your blocks: {', '.join(mine)}")
+        facts.append(_("your blocks: {blocks}").format(blocks=", ".join(mine)))
     for s in n.SIDE_NAMES:
         if counts.get(s) and s != own.get("side"):
-            facts.append(f"{n.side(s)} {n.plural(counts[s], 'block')}")
+            facts.append(f"{n.side(s)} {n.count(counts[s], 'block')}")
     disks = [
         {"letter": d[:1].upper(), "title": f"{d} ({comp.disks[d].name})" if d in comp.disks else d}
         for d in counts.get("disks", [])
     ]
     if disks:
-        facts.append("disks: " + ", ".join(d["title"] for d in disks))
+        facts.append(_("disks: {disks}").format(disks=", ".join(d["title"] for d in disks)))
     return {
         "id": loc,
         "name": spec.name,
@@ -326,7 +332,9 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict) -> list[dic
     if isinstance(fight.get("location"), str) and fight["location"] in comp.locations:
         mark = marks.setdefault(fight["location"], {"kind": "battle", "lines": []})
         mark["now"] = True
-        mark["lines"].append(f"combat in progress: {fight.get('kind') or 'starting'}")
+        kind = fight.get("kind")
+        kind = _(FIGHT_KINDS[kind]) if kind in FIGHT_KINDS else kind or _("starting")
+        mark["lines"].append(_("combat in progress: {kind}").format(kind=kind))
     out = []
     for loc, mark in marks.items():
         x, y = xy(comp, loc)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
+from ..i18n import gettext as _
 from . import model
 from .env import environment
 
-MISSING_VIEW = (
+MISSING_VIEW = N_(
     "The public view of this record is not available (public/state.yaml holds only the "
     "last one, and no git history of the game directory has it); its events follow."
 )
@@ -15,8 +17,10 @@ def title(game_id: str, seq: int, side: str | None) -> str:
     from .names import side as side_name
 
     if side is None:
-        return f"Sekigahara, game {game_id}: public report after record {seq}"
-    return f"Sekigahara, game {game_id}: packet {seq} for {side_name(side)}"
+        text = _("Sekigahara, game {game}: public report after record {seq}")
+        return text.format(game=game_id, seq=seq)
+    text = _("Sekigahara, game {game}: packet {seq} for {side}")
+    return text.format(game=game_id, seq=seq, side=side_name(side))
 
 
 def render(
@@ -30,7 +34,7 @@ def render(
         title=title(report["game"], report["seq"], report["side"]),
         all_options=all_options,
         max_shown=model.MAX_OPTIONS_SHOWN,
-        missing_view=MISSING_VIEW,
+        missing_view=_(MISSING_VIEW),
         footer=footer,
         guided=guided,
     )

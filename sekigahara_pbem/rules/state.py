@@ -21,6 +21,7 @@ import json
 import marshal
 
 from .components import Components
+from .state_types import State
 from .vocab import BAG
 
 FORMAT = "sekigahara-state/1"
@@ -33,7 +34,7 @@ DEFAULT_OPTIONS = {
 }
 
 
-def new_state(comp: Components, options: dict, generator: dict, step: str) -> dict:
+def new_state(comp: Components, options: dict, generator: dict, step: str) -> State:
     """The skeleton every game starts from: week 1, turn A, all blocks in their bags,
     disks at their castles (9.1, 9.2), nothing controlled, no cards dealt."""
     return {
@@ -60,7 +61,7 @@ def new_state(comp: Components, options: dict, generator: dict, step: str) -> di
     }
 
 
-def clone(state: dict) -> dict:
+def clone(state: State) -> State:
     """A deep copy; marshal is exact for plain data and much faster than deepcopy."""
     return marshal.loads(marshal.dumps(state))
 

@@ -5,6 +5,8 @@ Nothing else lives here, so every other module can import it without cycles.
 
 from __future__ import annotations
 
+from ..refusal import ILLEGAL, Refusal
+
 ISHIDA = "ishida"
 TOKUGAWA = "tokugawa"
 SIDES = (ISHIDA, TOKUGAWA)
@@ -51,16 +53,17 @@ def other(side: str) -> str:
     return TOKUGAWA if side == ISHIDA else ISHIDA
 
 
-class RuleViolation(Exception):
+class RuleViolation(Refusal):
     """An order that is understood but not allowed; names the rule it breaks."""
 
+    code = ILLEGAL
+
     def __init__(self, rule: str, message: str):
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
+        super().__init__(f"{rule}: {message}", rule=rule)
         self.message = message
 
 
-class Malformed(Exception):
+class Malformed(Refusal):
     """An order that cannot be understood (wrong shape, unknown id); names the field."""
 
     def __init__(self, field: str, message: str):

@@ -1,0 +1,116 @@
+"""Sections a player opens with `age` (issue 16): encrypted with the age format
+(age-encryption.org/v1, through pyrage, a binding of the reference Rust implementation) to
+two recipients of the player's one key, so that either of the player's own tools opens it:
+
+- its seki X25519 key, as an age X25519 recipient; `seki keys age` prints the matching
+  `AGE-SECRET-KEY-1…` identity for `age -d -i`;
+- its Ed25519 signing key as an `ssh-ed25519` recipient, which is the player's own SSH key
+  when its identity was made from one (`seki keys import-ssh`): `age -d -i ~/.ssh/id_ed25519`.
+
+The referee's sealed turn files use the same format, to the game's state key
+(`seal_to_key`), so one envelope format serves every sealed part a person may open.
+
+age knows nothing of games: the caller puts where the section belongs (game, sequence,
+recipient, purpose) inside the plaintext and checks it after decryption, so a section cut
+into another document is refused. The ASCII armor is age's own (RFC 7468, strict: 64
+columns), which `age -d` reads as it is.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import bech32
+import pyrage
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from . import sshsig
+from .keys import Identity, PublicKey
+from .sealing import SealError
+
+BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
+END = "-----END AGE ENCRYPTED FILE-----"
+COLUMNS = 64
+
+
+def _bech32(hrp: str, raw: bytes) -> str:
+    return bech32.bech32_encode(hrp, bech32.convertbits(raw, 8, 5))
+
+
+def age_recipient(public: PublicKey) -> str:
+    """The player's X25519 key as an age recipient (`age1…`)."""
+    return _bech32("age", public.encryption.public_bytes_raw())
+
+
+def age_identity(identity: Identity) -> str:
+    """The player's X25519 key as an age identity (`AGE-SECRET-KEY-1…`): secret."""
+    return _bech32("age-secret-key-", identity.encryption.private_bytes_raw()).upper()
+
+
+def ssh_recipient(public: PublicKey) -> str:
+    """The player's Ed25519 key as an OpenSSH public key line."""
+    return "ssh-ed25519 " + base64.b64encode(sshsig.public_blob(public.signing)).decode()
+
+
+def is_armored(text: str) -> bool:
+    return text.lstrip().startswith(BEGIN)
+
+
+def seal(plaintext: bytes, public: PublicKey) -> str:
+    """The plaintext encrypted to both of the player's recipients, armored."""
+    recipients = [
+        pyrage.x25519.Recipient.from_str(age_recipient(public)),
+        pyrage.ssh.Recipient.from_str(ssh_recipient(public)),
+    ]
+    return armor(pyrage.encrypt(plaintext, recipients))
+
+
+def seal_to_key(plaintext: bytes, key: X25519PublicKey) -> str:
+    """The plaintext encrypted to one X25519 key (a game's state key), armored."""
+    recipient = pyrage.x25519.Recipient.from_str(_bech32("age", key.public_bytes_raw()))
+    return armor(pyrage.encrypt(plaintext, [recipient]))
+
+
+def armor(data: bytes) -> str:
+    """An age file in age's ASCII armor."""
+    text = base64.b64encode(data).decode("ascii")
+    lines = [text[i : i + COLUMNS] for i in range(0, len(text), COLUMNS)]
+    return "\n".join([BEGIN, *lines, END]) + "\n"
+
+
+def dearmor(text: str, where: str) -> bytes:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
+        raise SealError(f"{where}: not an age-armored file")
+    try:
+        return base64.b64decode("".join(lines[1:-1]), validate=True)
+    except ValueError:
+        raise SealError(f"{where}: the age armor is not base64") from None
+
+
+def open_armored(text: str, identity: Identity, where: str) -> bytes:
+    """Decrypt an armored age file with the player's X25519 key (SealError if it is not
+    one, or not for this key)."""
+    return open_with_key(text, identity.encryption, where)
+
+
+def open_with_key(text: str, key: X25519PrivateKey, where: str) -> bytes:
+    data = dearmor(text, where)
+    try:
+        secret = _bech32("age-secret-key-", key.private_bytes_raw()).upper()
+        return pyrage.decrypt(data, [pyrage.x25519.Identity.from_str(secret)])
+    except (ValueError, pyrage.DecryptError, pyrage.IdentityError) as exc:
+        raise SealError(f"{where}: the age section does not open with your key ({exc})") from None
+
+
+def lock(plaintext: bytes, passphrase: str) -> str:
+    """Encrypted with a passphrase (age's scrypt recipient), armored: `age -d` opens it."""
+    return armor(pyrage.passphrase.encrypt(plaintext, passphrase))
+
+
+def unlock(text: str, passphrase: str, where: str) -> bytes:
+    try:
+        return pyrage.passphrase.decrypt(dearmor(text, where), passphrase)
+    except (ValueError, pyrage.DecryptError) as exc:
+        raise SealError(f"{where}: wrong passphrase, or not a passphrase-protected file ({exc})")\
+            from None  # fmt: skip

@@ -1,0 +1,88 @@
+"""Signing with the player's own OpenSSH key, which seki never copies (issue 16).
+
+OpenSSH's `ssh-keygen -Y sign` makes the signature: from the key file, asking its
+passphrase itself at the terminal, or, when the identity names a public key, through
+ssh-agent. Its SSHSIG is exactly the one seki makes with a key in hand (the test suite
+checks it byte for byte), so nothing else changes; seki checks each signature against the
+public key before using it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from ..refusal import BAD_KEY, Refusal
+from . import sshsig
+
+TIMEOUT = 300  # seconds: a person may be typing a passphrase
+
+
+class SshSignerError(Refusal):
+    code = BAD_KEY
+
+
+def public_line(key: Ed25519PublicKey) -> str:
+    raw = key.public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+    return raw.decode("ascii")
+
+
+def parse_public(line: str, where: str) -> Ed25519PublicKey:
+    try:
+        key = serialization.load_ssh_public_key(line.strip().encode("ascii"))
+    except (ValueError, UnicodeEncodeError) as exc:
+        raise SshSignerError(f"{where}: not an OpenSSH public key: {exc}") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise SshSignerError(f"{where}: not Ed25519 (create one with: ssh-keygen -t ed25519)")
+    return key
+
+
+@dataclass(frozen=True)
+class SshKeygenSigner:
+    """An Ed25519 key that `ssh-keygen -Y sign` signs with: `path` is the private key file,
+    or None when the key is held by ssh-agent."""
+
+    public: Ed25519PublicKey
+    path: Path | None = None
+
+    def public_key(self) -> Ed25519PublicKey:
+        return self.public
+
+    def sshsig(self, namespace: str, message: bytes) -> str:
+        """The armoured SSHSIG of `message`, made by ssh-keygen and checked here."""
+        program = shutil.which("ssh-keygen")
+        if program is None:
+            raise SshSignerError(
+                "this identity signs with OpenSSH's ssh-keygen, which is not installed"
+            )
+        with tempfile.TemporaryDirectory() as folder:
+            key = self.path
+            if key is None:  # ssh-keygen finds the private half in ssh-agent
+                key = Path(folder) / "key.pub"
+                key.write_text(public_line(self.public) + "\n", encoding="ascii")
+            command = [program, "-Y", "sign", "-n", namespace, "-f", str(key)]
+            if self.path is None:
+                command.append("-U")
+            try:
+                done = subprocess.run(command, input=message, capture_output=True,
+                                      timeout=TIMEOUT, check=False)  # fmt: skip
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise SshSignerError(f"ssh-keygen -Y sign failed: {exc}") from None
+        armoured = done.stdout.decode("ascii", "replace")
+        if done.returncode != 0 or sshsig.BEGIN not in armoured:
+            why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            where = "ssh-agent" if self.path is None else str(self.path)
+            raise SshSignerError(
+                f"ssh-keygen could not sign with {where}: {why[-1] if why else 'no signature'}"
+            )
+        try:
+            sshsig.verify(self.public, namespace, message, armoured)
+        except (ValueError, sshsig.SshsigError) as exc:
+            raise SshSignerError(f"ssh-keygen signed with another key: {exc}") from None
+        return armoured

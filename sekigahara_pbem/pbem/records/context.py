@@ -1,0 +1,101 @@
+"""A game loaded for adjudication: its directory, definition, the referee's secrets and
+key, and the component set, with the reads every record kind needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...component_files import components_hash, load_components
+from ...crypto.keys import Identity
+from ...refusal import NOT_STARTED
+from ...rules.components import Components
+from .. import chain, joins, turns
+from .. import documents as docs
+from ..game import Definition, Secrets, load, open_secrets
+from ..steps import Refused
+from ..store import GameDir, StoreError, git_commit
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    accepted: bool
+    message: str
+    code: str | None = None  # why it was refused (refusal.py)
+
+
+@dataclass
+class Game:
+    """Everything an adjudication needs, loaded once."""
+
+    gd: GameDir
+    definition: Definition
+    secrets: Secrets
+    referee: Identity
+    comp: Components
+
+    def commit(self, message: str) -> None:
+        """One git commit of the game directory, signed by the referee's key."""
+        git_commit(self.gd.root, message, self.referee)
+
+
+def open_game(root: Path, referee: Identity) -> Game:
+    gd = GameDir(root)
+    definition = load(gd)
+    secrets = open_secrets(gd, definition, referee)
+    comp = load_components()
+    if components_hash() != definition.components:
+        raise StoreError(
+            "this game was created with another component set "
+            f"({definition.components[:16]}…); this tool has {components_hash()[:16]}…"
+        )
+    return Game(gd, definition, secrets, referee, comp)
+
+
+def current(game: Game) -> tuple[chain.Record, dict] | None:
+    """The last record and the state after it (None before the game has started)."""
+    seq = game.gd.last_seq()
+    if seq == 0:
+        return None
+    record = chain.read_record(game.gd, game.definition, seq)
+    text = docs.read_capped(game.gd.sealed(seq))
+    if docs.sha256(text) != record.body["sealed_state"]:
+        raise StoreError(f"sealed/{seq:06d}.txt does not match record {seq}")
+    return record, chain.open_state(game.definition, game.secrets, seq, text)
+
+
+def started(game: Game, name: str) -> tuple[chain.Record, dict]:
+    """The last record and state, or the input is refused: the game has not started."""
+    now_at = current(game)
+    if now_at is None:
+        raise Refused(
+            f"{name}: the game has not started (both players must join and send their seeds)",
+            NOT_STARTED,
+        )
+    return now_at
+
+
+def state_at(game: Game, seq: int) -> dict:
+    """The full state after record `seq` (the referee's secret)."""
+    text = docs.read_capped(game.gd.sealed(seq))
+    return chain.open_state(game.definition, game.secrets, seq, text)
+
+
+def joined(game: Game) -> dict[str, joins.Join]:
+    """The joins on file, by side."""
+    found = {}
+    for side in game.definition.players:
+        path = game.gd.join(side)
+        if path.is_file():
+            found[side] = joins.parse_join(game.definition, docs.read_capped(path), str(path))
+    return found
+
+
+def read_turn(game: Game, path: Path) -> turns.Turn:
+    """An accepted turn file from turns/: sealed (opened with the game's state key) or,
+    in games from before sealing, clear."""
+    text = docs.read_capped(path)
+    if turns.is_sealed(text):
+        text = turns.unseal(game.definition, text, game.secrets.state_key, str(path))
+    return turns.parse(game.definition, text, str(path))

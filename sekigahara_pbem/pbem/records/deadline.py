@@ -1,0 +1,67 @@
+"""A missed deadline: the game's declared no-move policy answers for the side (docs/
+referee.md). `check` is asked when the referee applies the policy and by `verify` of every
+deadline record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...crypto.keys import Identity
+from ...rules.vocab import SIDES
+from .. import clock as clocks
+from .. import steps
+from ..steps import Refused
+from ..store import locked
+from . import writer
+from .context import Game, Outcome, current, open_game
+from .turn import decision_label
+
+KIND = "deadline"
+
+
+def check(spec: object, clock: dict, settings: clocks.Settings | None, time: str) -> str:
+    """The side whose deadline the record's input names, if the record before set that
+    deadline, the policy is the game's and the deadline has passed at `time`."""
+    if settings is None or not isinstance(spec, dict):
+        raise Refused("a deadline record in a game without deadlines")
+    side, due = spec.get("deadline"), spec.get("due")
+    if side not in clock or clock[side].get("due") != due:
+        raise Refused("names a deadline the record before did not set")
+    if spec.get("policy") != settings.policy:
+        raise Refused("applies another policy than game.txt declares")
+    if not clocks.overdue({side: clock[side]}, time):
+        raise Refused("applied the policy before the deadline had passed")
+    return side
+
+
+def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
+    """Apply the game's no-move policy for every side whose deadline has passed."""
+    outcomes: list[Outcome] = []
+    with locked(root):
+        game = open_game(root, referee)
+        settings = game.definition.deadlines
+        if settings is None:
+            return outcomes
+        for _ in range(len(SIDES) * steps.MAX_POLICY_ACTIONS):
+            at = current(game)
+            if at is None:
+                break
+            record, state = at
+            late = clocks.overdue(record.body.get("clock", {}), now)
+            if not late:
+                break
+            outcomes.append(_apply(game, record, state, late[0], now))
+    return outcomes
+
+
+def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
+    settings = game.definition.deadlines
+    clock = record.body["clock"]
+    due = clock[side]["due"]
+    spec = {"deadline": side, "due": due, "policy": settings.policy}
+    check(spec, clock, settings, now)
+    step = steps.deadline_step(game.comp, state, side, due, settings.policy)
+    label = f"{decision_label(state, side)}: deadline {due} missed, policy {settings.policy}"
+    draft = writer.Draft(step, [spec], label, now, {"kind": KIND})
+    new = writer.write(game, record, state, draft)
+    return Outcome(f"deadline:{side}", True, f"record {new.seq}: {label}")

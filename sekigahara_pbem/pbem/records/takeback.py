@@ -1,0 +1,110 @@
+"""A takeback: a signed request to undo the last record, the other side's signed answer,
+and, when accepted, a record restoring the state before (pbem/takebacks.py has the
+documents). `check_undo` is asked when the referee admits a request or an acceptance and
+by `verify` of every takeback record; it needs only the undone record, so verify checks
+it before the reveal too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...refusal import DUPLICATE, NOT_UNDOABLE
+from ...rules.vocab import other
+from .. import chain, steps, takebacks
+from .. import documents as docs
+from ..game import Definition
+from ..steps import Refused
+from ..store import write_atomic
+from . import writer
+from .context import Game, started, state_at
+
+KIND = "takeback"
+
+
+def check_undo(request: takebacks.Request, record: chain.Record, name: str) -> None:
+    """The request names the last record, by number and hash, and that record may be
+    undone (not the setup, a takeback, an opening of commitments, a draw the requester
+    saw, or the end of the game)."""
+    if request.undo != record.seq or request.record != record.hash:
+        raise Refused(
+            f"{name}: undo: only the last adjudication (record {record.seq}) can be taken back",
+            NOT_UNDOABLE,
+        )
+    reason = takebacks.why_not_undoable(record.seq, record.body, request.side)
+    if reason:
+        raise Refused(f"{name}: takeback refused: {reason}", NOT_UNDOABLE)
+
+
+def admit_request(game: Game, name: str, text: str) -> str:
+    request = takebacks.parse_request(game.definition, text, name)
+    record, _ = started(game, name)
+    check_undo(request, record, name)
+    path = game.gd.request(request.undo, "takeback", request.side)
+    if path.exists():
+        raise Refused(
+            f"{name}: {request.side} has already asked to take back record {request.undo}",
+            DUPLICATE,
+        )
+    write_atomic(path, text)
+    game.commit(f"takeback of record {request.undo} requested by {request.side}")
+    return (
+        f"takeback of record {request.undo} requested by {request.side}; waiting for "
+        f"{other(request.side)} to accept or refuse"
+    )
+
+
+def admit_consent(game: Game, name: str, text: str, now: str) -> str:
+    consent = takebacks.parse_consent(game.definition, text, name)
+    record, state = started(game, name)
+    requester = other(consent.side)
+    path = game.gd.request(record.seq, "takeback", requester)
+    if not path.is_file():
+        raise Refused(f"{name}: there is no open takeback request of record {record.seq}")
+    request = takebacks.parse_request(game.definition, docs.read_capped(path), str(path))
+    takebacks.check_consent(request, consent, name)
+    answer_path = game.gd.request(record.seq, "consent", consent.side)
+    if answer_path.exists():
+        raise Refused(
+            f"{name}: the takeback of record {record.seq} has already been answered", DUPLICATE
+        )
+    if consent.answer == "refuse":
+        write_atomic(answer_path, text)
+        game.commit(f"takeback of record {record.seq} refused by {consent.side}")
+        return f"takeback of record {record.seq} refused by {consent.side}"
+    check_undo(request, record, name)
+    step = steps.takeback_step(state_at(game, record.seq - 1), record.seq, requester)
+    inputs = [
+        {"file": f"requests/{p.name}", "sha256": docs.sha256(t)}
+        for p, t in ((path, request.text), (answer_path, text))
+    ]
+    label = f"takeback of record {record.seq} (asked by {requester}, accepted by {consent.side})"
+    draft = writer.Draft(
+        step, inputs, label, now, {"kind": KIND, "undo": record.seq}, {answer_path: text}
+    )
+    new = writer.write(game, record, state, draft)
+    return f"record {new.seq}: {label}"
+
+
+def recheck(
+    root: Path, definition: Definition, where: str, body: dict, undone: chain.Record
+) -> tuple[str, list[tuple[str, str]]]:
+    """A takeback record in the archive: its request and accepted answer, signed by the
+    two sides, undo the record before it. Returns the requester and the input files."""
+    texts = []
+    for item in body.get("inputs") or []:
+        name = str(item.get("file", "")) if isinstance(item, dict) else ""
+        path = root / name
+        if path.parent.name != "requests" or not path.is_file():
+            raise Refused(f"{where}: input {name} is missing")
+        texts.append((name, docs.read_capped(path)))
+    if len(texts) != 2:
+        raise Refused(f"{where}: a takeback needs a request and a consent")
+    request = takebacks.parse_request(definition, texts[0][1], texts[0][0])
+    consent = takebacks.parse_consent(definition, texts[1][1], texts[1][0])
+    takebacks.check_consent(request, consent, texts[1][0])
+    if consent.answer != "accept":
+        raise Refused(f"{where}: the takeback was refused, not accepted")
+    if body.get("undo") != undone.seq:
+        raise Refused(f"{where}: the takeback does not undo the record before it")
+    check_undo(request, undone, where)
+    return request.side, texts

@@ -5,7 +5,8 @@ Random playouts are hopeless in a game of some 250 decisions, and the heuristic 
 sound default policy and the opponent the search is measured against. A rollout stops
 after a horizon of movement phases (the decision's own phase, the enemy's answer...),
 where a score in points (2.2) says more than the end of the game could: castles and
-resources held, blocks and cards kept, and the game itself if it ended.
+resources held, blocks and cards kept, the game itself if it ended, and what the guards
+round the protagonist and Hideyori still lack (the danger the horizon cut off).
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from ..rules.victory import points
 from ..rules.views import view
 from ..rules.vocab import ELIMINATED, MOVEMENT, Malformed, RuleViolation, other
 from .heuristic import HeuristicPlayer
+from .knowledge import Knowledge
 
 WIN = 30.0  # a game won or lost, in points: more than any lead seen in play
 MATERIAL = 0.5  # points per mon of a block eliminated: blocks never come back (8.7)
 LEADER = 1.0  # more for a leader: it moves its stack and deploys without a card (8.2.4)
 CARD = 0.3  # points per card in hand: the next battle's deployments (8.2.2)
+GUARD = 1.0  # points per unit of strength missing from a guard (as the heuristic counts)
 MAX_ACTIONS = 600  # a safety bound; a phase of the heuristic takes a few dozen
 
 
@@ -58,8 +61,8 @@ def _phase_key(state: dict) -> tuple | None:
 
 def value(comp: Components, state: dict, side: str) -> float:
     """The state's worth to `side` in points: the game's result if it is over; otherwise
-    the point difference (2.2), the enemy's eliminated blocks less ours, and the cards in
-    hand against the enemy's."""
+    the point difference (2.2), the enemy's eliminated blocks less ours, the cards in
+    hand against the enemy's, less what our guards lack (`unguarded`)."""
     enemy = other(side)
     result = state["result"]
     if result is not None:
@@ -72,4 +75,19 @@ def value(comp: Components, state: dict, side: str) -> float:
             lost[spec.side] += MATERIAL * spec.mon + (LEADER if spec.leader else 0.0)
     hands = state["cards"]
     cards = len(hands[side]["hand"]) - len(hands[enemy]["hand"])
-    return score[side] - score[enemy] + lost[enemy] - lost[side] + CARD * cards
+    worth = score[side] - score[enemy] + lost[enemy] - lost[side] + CARD * cards
+    return worth - GUARD * unguarded(comp, state, side)
+
+
+def unguarded(comp: Components, state: dict, side: str) -> float:
+    """How far the guards the heuristic keeps (round the protagonist, and for Ishida at
+    Hideyori's Osaka: Knowledge.guard_needed) fall short, seen from our view: the danger
+    a rollout cut off at its horizon has not met yet (2.1). Without it the search may
+    trade a guard for points it can see before the horizon."""
+    k = Knowledge(comp, view(state, comp, side), side)
+    short = 0.0
+    for loc in k.view["stacks"]:
+        need = k.guard_needed(loc)
+        if need:
+            short += max(0.0, need - k.strength(k.blocks.get(loc, [])))
+    return short

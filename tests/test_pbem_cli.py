@@ -197,9 +197,14 @@ def test_verify_finds_a_chain_cut_short_and_a_changed_public_state(tmp_path):
     done = seki(ref, "verify", "cut", cwd=tmp_path)
     assert done.returncode == 1 and "records are missing" in done.stderr, done.stderr
     state = tmp_path / "g" / "public" / "state.yaml"
-    state.write_text(state.read_text().replace("week: 1", "week: 2"))
+    shown = state.read_text()
+    state.write_text(shown.replace("week: 1", "week: 2"))
     done = seki(ref, "verify", "g", cwd=tmp_path)
     assert done.returncode == 1 and "public/state.yaml" in done.stderr, done.stderr
+    # the same content with a key given twice (YAML keeps the last): found by the fuzzer
+    state.write_text(shown.replace("week: 1", "week: 3\nweek: 1"))
+    done = seki(ref, "verify", "g", cwd=tmp_path)
+    assert done.returncode == 1 and "the form the referee writes" in done.stderr, done.stderr
 
 
 def test_a_battle_plan_file_is_taken_once_and_never_over_a_newer_one(tmp_path):

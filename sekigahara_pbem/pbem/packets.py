@@ -87,7 +87,7 @@ def _bound(definition: Definition, seq: int, side: str) -> dict:
 
 
 def _json(section: dict) -> bytes:
-    return json.dumps(section, sort_keys=True, ensure_ascii=False, indent=1).encode("utf-8")
+    return json.dumps(section, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _padded(section: dict) -> bytes:

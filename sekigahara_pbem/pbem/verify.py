@@ -8,6 +8,7 @@ the inputs' hashes and the turn files' signers.
 
 from __future__ import annotations
 
+import json
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,11 +137,14 @@ def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
         if record_hash is not None and record_hash != record.hash:
             raise Discrepancy(f"reveal.txt: record {last} is not the record the reveal pinned")
     try:
-        public = docs.load_yaml(docs.read_capped(gd.public_state), "public/state.yaml")
+        text = docs.read_capped(gd.public_state)
+        public = docs.load_yaml(text, "public/state.yaml")
     except (ValueError, OSError) as exc:
         raise Discrepancy(f"public/state.yaml: {exc}") from None
     if docs.sha256(canonical(public)) != record.body.get("public_state"):
         raise Discrepancy(f"public/state.yaml: not the public view of record {last}")
+    if docs.dump(json.loads(canonical(public))) != text:  # e.g. a key given twice
+        raise Discrepancy("public/state.yaml: not in the form the referee writes")
 
 
 class _Replay:

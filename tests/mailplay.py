@@ -271,3 +271,15 @@ class Campaign:
         out = self.deliver()
         self.moves(skip, hours)
         return out
+
+
+def player_mail_settings(servers: Servers, side: str) -> str:
+    """A player's mail.toml: its own SMTP and IMAP accounts on the loopback servers."""
+    return (
+        f'from = "{address(side)}"\n'
+        f'[smtp]\nhost = "127.0.0.1"\nport = {servers.smtp.port}\nsecurity = "starttls"\n'
+        f'user = "{side}"\nca_file = "{servers.certs.ca}"\n'
+        f'[imap]\nhost = "127.0.0.1"\nport = {servers.dovecot.imaps_port}\nsecurity = "tls"\n'
+        f'user = "{side}"\nca_file = "{servers.certs.ca}"\n'
+        "[retry]\nattempts = 3\ndelay_seconds = 0\n"
+    )

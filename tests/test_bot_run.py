@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from conftest import fix_seeds
-from mailplay import Campaign, address
+from mailplay import Campaign, player_mail_settings
 from mailservers import PASSWORD
 from typer.testing import CliRunner
 
@@ -26,15 +26,7 @@ def _home(c: Campaign, side: str) -> Path:
     """A bot's key directory: its identity and its mail settings, nothing else."""
     home = c.base / f"bot-{side}"
     write_identity(home, c.people[side])
-    s = c.servers
-    (home / "mail.toml").write_text(
-        f'from = "{address(side)}"\n'
-        f'[smtp]\nhost = "127.0.0.1"\nport = {s.smtp.port}\nsecurity = "starttls"\n'
-        f'user = "{side}"\nca_file = "{s.certs.ca}"\n'
-        f'[imap]\nhost = "127.0.0.1"\nport = {s.dovecot.imaps_port}\nsecurity = "tls"\n'
-        f'user = "{side}"\nca_file = "{s.certs.ca}"\n'
-        "[retry]\nattempts = 3\ndelay_seconds = 0\n"
-    )
+    (home / "mail.toml").write_text(player_mail_settings(c.servers, side))
     return home
 
 

@@ -15,7 +15,7 @@ import pexpect
 import playscript
 import yaml
 from conftest import fix_seeds
-from mailplay import Campaign, address
+from mailplay import Campaign, player_mail_settings
 from mailservers import PASSWORD
 
 from sekigahara_pbem.crypto.keystore import write_identity
@@ -31,15 +31,7 @@ def _home(c: Campaign, side: str, root: Path) -> Path:
     write_identity(home, c.people[side])
     (home / "games").mkdir(parents=True, exist_ok=True)
     shutil.copy(root / "game.txt", home / "games" / f"{root.name}.txt")
-    s = c.servers
-    (home / "mail.toml").write_text(
-        f'from = "{address(side)}"\n'
-        f'[smtp]\nhost = "127.0.0.1"\nport = {s.smtp.port}\nsecurity = "starttls"\n'
-        f'user = "{side}"\nca_file = "{s.certs.ca}"\n'
-        f'[imap]\nhost = "127.0.0.1"\nport = {s.dovecot.imaps_port}\nsecurity = "tls"\n'
-        f'user = "{side}"\nca_file = "{s.certs.ca}"\n'
-        "[retry]\nattempts = 3\ndelay_seconds = 0\n"
-    )
+    (home / "mail.toml").write_text(player_mail_settings(c.servers, side))
     return home
 
 

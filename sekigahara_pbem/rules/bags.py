@@ -1,8 +1,9 @@
-"""The draw bags (5.2.2, 6.2): blocks drawn at random, unseen by the opponent."""
+"""The draw bags (5.2.2, 6.2): blocks drawn at random, unseen by the opponent. A two-party
+game's bag holds unbound slots (rules/slots.py): any n of them are as good as others."""
 
 from __future__ import annotations
 
-from . import rng
+from . import rng, slots
 from .components import Components
 from .vocab import BAG
 
@@ -16,6 +17,8 @@ def draw_blocks(state: dict, comp: Components, side: str, n: int) -> list[str]:
     """Draw up to n blocks at random; an empty bag gives fewer.
     The caller must place them before drawing again."""
     contents = bag(state, comp, side)
+    if slots.unbound(state):
+        return contents[:n]
     drawn = []
     for _ in range(min(n, len(contents))):
         drawn.append(contents.pop(rng.below(state["rng"], len(contents))))

@@ -1,9 +1,10 @@
 """Drawing and discarding cards (3.3): draws from the top; an empty pile is rebuilt by
-shuffling the discards; every discard and play is public."""
+shuffling the discards; every discard and play is public. A two-party game's pile holds
+unbound slots (rules/slots.py), and the rebuilt pile new ones."""
 
 from __future__ import annotations
 
-from . import rng
+from . import rng, slots
 from .vocab import RuleViolation
 
 
@@ -15,9 +16,12 @@ def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
         if not pile["deck"]:
             if not pile["discard"]:
                 break
-            pile["deck"] = sorted(pile["discard"])
+            if slots.unbound(state):
+                pile["deck"] = slots.mint(state, side, len(pile["discard"]))
+            else:
+                pile["deck"] = sorted(pile["discard"])
+                rng.shuffle(state["rng"], pile["deck"])
             pile["discard"] = []
-            rng.shuffle(state["rng"], pile["deck"])
             events.append(
                 {"type": "reshuffle", "rule": "3.3", "side": side, "cards": len(pile["deck"])}
             )

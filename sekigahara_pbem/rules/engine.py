@@ -46,6 +46,19 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         ANYTIME[kind](new, comp, side, action, events)
         follow(new, comp, events)  # battle plans answer what they cover
         return new, events
+    owner = asked_kind(state, side, kind)
+    action = normalise(state, comp, side, action)  # friendly names -> ids (docs/protocol.md)
+    new = clone(state)
+    events = []
+    act(new, comp, owner, side, action, events)
+    follow(new, comp, events)  # battle plans answer what they cover
+    return new, events
+
+
+def asked_kind(state: dict, side: str, kind: str) -> Kind:
+    """The kind of decision an action of type `kind` by `side` answers now; RuleViolation
+    if the step takes no such action or the decision is not the side's."""
+    step = state["step"]
     owner = STEP_ACTIONS.get(step, {}).get(kind)
     if owner is None:
         allowed = ", ".join(STEP_ACTIONS.get(step, {})) or "nothing"
@@ -58,12 +71,7 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
         waiting = ", ".join(sorted({d["side"] for d in asked}))
         rule = turn_rule(state, current(state), kind)
         raise RuleViolation(rule, f"not {side}'s decision now; waiting for {waiting}")
-    action = normalise(state, comp, side, action)  # friendly names -> ids (docs/protocol.md)
-    new = clone(state)
-    events = []
-    act(new, comp, owner, side, action, events)
-    follow(new, comp, events)  # battle plans answer what they cover
-    return new, events
+    return owner
 
 
 def act(state: dict, comp: Components, kind: Kind, side: str, action: dict, events: list) -> None:

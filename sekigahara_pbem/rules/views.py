@@ -130,7 +130,7 @@ def _own(state: dict, comp: Components, side: str) -> dict:
         if comp.blocks[b].side == side and where in comp.locations:
             blocks.setdefault(where, []).append(b)
     phase = state["phase"] or {"moved": [], "arrived": {}}
-    mine = set(comp.side_blocks(side))
+    mine = {b for b in state["blocks"] if comp.blocks[b].side == side}
     return {
         "side": side,
         "hand": sorted(state["cards"][side]["hand"]),

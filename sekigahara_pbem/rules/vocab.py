@@ -1,4 +1,5 @@
-"""Shared vocabulary of the engine: sides, steps, box names and the two error kinds.
+"""Shared vocabulary of the engine: sides, steps, box names, the two error kinds, and the
+signal that a copy of the state lacks a value.
 
 Nothing else lives here, so every other module can import it without cycles.
 """
@@ -70,3 +71,13 @@ class Malformed(Refusal):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class Unknown(Exception):
+    """The state at hand does not hold a value this step reads: in a two-party game each
+    side's copy holds only its own secrets (docs/two-party.md), so the step is the other
+    side's to compute. Not a refusal: nothing is wrong with the order."""
+
+    def __init__(self, what: str):
+        super().__init__(f"needs {what}")
+        self.what = what

@@ -8,33 +8,43 @@ reinforcement draws (5.2.3).
 
 from __future__ import annotations
 
-from .. import rng
+from .. import rng, slots
 from ..bags import draw_blocks
 from ..cards import draw
 from ..components import Components
 from ..state import DEFAULT_OPTIONS, new_state
-from ..vocab import BID, MORI_BOX, RECRUIT, SIDES
+from ..vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
 
 STARTING_HAND = 5  # 5.1
 FIRST_REINFORCEMENTS = 4  # 5.2.3
 
 
-def setup(comp: Components, seed_hex: str, options: dict | None = None) -> tuple[dict, list]:
-    """Rule 5: a new game ready for week 1's Turn Order Step (6.2 is skipped in week 1)."""
+def setup(comp: Components, seed_hex: str | None, options: dict | None = None) -> tuple[dict, list]:
+    """Rule 5: a new game ready for week 1's Turn Order Step (6.2 is skipped in week 1).
+    Without a seed, a two-party game: bags and piles of unbound slots (rules/slots.py)."""
     opts = dict(DEFAULT_OPTIONS)
     unknown = set(options or {}) - set(DEFAULT_OPTIONS)
     if unknown:
         raise ValueError(f"unknown game options: {', '.join(sorted(unknown))}")
     opts.update(options or {})
     events: list = []
-    state = new_state(comp, opts, rng.new(seed_hex), BID)  # 5.1: week 1
+    if seed_hex is None:
+        state = new_state(comp, opts, {}, BID)
+        state["slots"] = dict.fromkeys(SIDES, 0)
+    else:
+        state = new_state(comp, opts, rng.new(seed_hex), BID)  # 5.1: week 1
     for side in SIDES:  # 5.1: shuffle both decks
         deck = sorted(comp.deck(side))
-        rng.shuffle(state["rng"], deck)
+        if seed_hex is None:
+            deck = slots.mint(state, side, len(deck))
+        else:
+            rng.shuffle(state["rng"], deck)
         state["cards"][side] = {"deck": deck, "hand": [], "discard": []}
     for side in SIDES:  # 5.1: five cards each
         draw(state, side, STARTING_HAND, events, "5.1")
     _place_fixed(state, comp)  # 5.2.1
+    if seed_hex is None:
+        _bag_slots(state, comp)
     for loc in comp.locations.values():  # 5.2.2, in manifest order
         if loc.random_blocks:
             side, count = loc.random_blocks
@@ -80,3 +90,15 @@ def _place_fixed(state: dict, comp: Components) -> None:
     for b in comp.blocks.values():
         if b.setup:
             state["blocks"][b.id] = by_symbol[b.setup]
+
+
+def _bag_slots(state: dict, comp: Components) -> None:
+    """A two-party game's bags hold slots in place of the blocks left in them."""
+    bagged = {
+        s: [b for b, w in state["blocks"].items() if w == BAG and comp.blocks[b].side == s]
+        for s in SIDES
+    }
+    for side, blocks in bagged.items():
+        for b in blocks:
+            del state["blocks"][b]
+        state["blocks"].update(dict.fromkeys(slots.mint(state, side, len(blocks)), BAG))

@@ -1,0 +1,22 @@
+"""Unbound slots: how a two-party game (docs/two-party.md) draws with no one knowing what
+is drawn. Its draw piles and bags hold slots, named in the public state; a draw takes
+slots in a fixed order, and only the owner learns, afterwards and from randomness neither
+side could steer, which card or block each slot is. A referee's game has no slots: its
+piles and bags hold the real cards and blocks, drawn with the game's generator.
+"""
+
+from __future__ import annotations
+
+SLOT = "?"
+
+
+def unbound(state: dict) -> bool:
+    """Whether the game draws slots (a two-party game)."""
+    return "slots" in state
+
+
+def mint(state: dict, side: str, n: int) -> list[str]:
+    """n new slots of `side`, named in the order they are made."""
+    first = state["slots"][side]
+    state["slots"][side] = first + n
+    return [f"{SLOT}{side}-s{first + i}" for i in range(n)]

@@ -1,0 +1,250 @@
+"""The two-party exchange (docs/two-party.md): each side's records, as data.
+
+A record is a list of entries. Each entry is one action of its author and the forced
+steps its author's copy could take after it (or forced steps alone), the author's items
+the rules showed (opened against the author's commitments), and the public form of the
+state after it. The receiver opens what it is shown, retraces the entry on its own copy
+and refuses a result it computes differently. Where its copy lacks a value (`Unknown`),
+it takes the author's result as a claim, which `verify` checks when both sides reveal
+their secrets at the end. A side's drawn slots are bound, by its own secret and the other
+side's contribution, when the first record of the other side after the draw arrives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from ..crypto.commitments import commit
+from ..refusal import Refusal
+from ..rules.components import Components
+from ..rules.cycle.setup import setup
+from ..rules.engine import pending
+from ..rules.vocab import SIDES, Unknown, other
+from . import knowledge as kn
+from .steps import carry_on, handle
+
+# Actions whose cards the rules show as they are made: sealed choices once both sides have
+# chosen (6.2, 6.3), a Loyalty Challenge (8.6). Made when the other side's values are
+# needed, they are opened at once, so the other side can compute them.
+SHOWN = ("bid", "discard", "challenge")
+
+Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
+
+
+class Cheat(Refusal):
+    """A record the receiver's copy proves wrong: a bad opening or a different result."""
+
+    code = "cheat"
+
+
+@dataclasses.dataclass
+class Entry:
+    author: str
+    action: dict | None  # public form; None: carry on (after the held action, if any)
+    steps: int  # forced steps after; -1: the action's own rule needs the other side
+    opened: dict[str, tuple[str, str]]  # own handle -> (real id, salt hex)
+    public: dict | None  # public form after the entry (None when steps == -1)
+
+
+@dataclasses.dataclass
+class Record:
+    side: str
+    seq: int
+    entries: list[Entry]
+    commitments: dict[str, str]  # own handles bound or dealt since the last record
+    contribution: bytes
+
+
+def first_difference(a: object, b: object, path: str = "") -> str | None:
+    """The path of the first place two public forms differ, None if they are equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            found = first_difference(a.get(k), b.get(k), f"{path}/{k}")
+            if found is not None:
+                return found
+        return None
+    return None if a == b else path or "/"
+
+
+def contribution(secret: bytes, seq: int) -> bytes:
+    """A record's fresh randomness: unforeseeable without the secret, and not chosen."""
+    return kn._prf(secret, b"contribution", str(seq).encode())
+
+
+def start(comp: Components, books: dict[str, kn.Book]) -> dict:
+    """The public form of the set-up game: slots everywhere the setup draws, and each
+    side's chart-placed blocks under handles it dealt."""
+    state, _ = setup(kn.knowing(comp), None)
+    for side in SIDES:
+        fixed = [b for b, w in state["blocks"].items() if not kn.is_handle(b)]
+        mine = [b for b in fixed if comp.blocks[b].side == side]
+        books[side].deal(kn.hidden_reals(state, comp, kn.shown_names(state, comp)) & set(mine))
+    names = {r: h for b in books.values() for r, h in b.own.items()}
+    return kn.replace(state, names)
+
+
+class Party:
+    """One side: its book, the agreed public form, and its commitments and the other's."""
+
+    def __init__(self, side: str, comp: Components, book: kn.Book, public: dict):
+        self.side = side
+        self.comp = comp
+        self.kc = kn.knowing(comp)
+        self.book = book
+        self.public = public
+        self.seq = 0
+        self.held: tuple[str, dict] | None = None  # an action whose rule needs the reader
+        self.theirs: dict[str, str] = {}  # the other side's commitments
+        self.opened: set[str] = set()  # own handles shown so far
+        self.fresh: set[str] = set(book.own.values())  # own handles not yet committed
+        self.owed: dict[str, tuple[str, str]] = {}  # own handles to open in the next record
+        self.plan: dict | None = None
+
+    # -- the working copy --------------------------------------------------------------
+
+    def copy(self) -> dict:
+        return kn.working(self.public, self.book, self.plan)
+
+    def _hide_fresh(self, public: dict) -> dict:
+        """`public` with own items not yet shown as handles (as the other side writes it)."""
+        return kn.replace(public, {r: h for r, h in self.book.own.items() if h not in self.opened})
+
+    def _open(self, state: dict, events: list) -> dict[str, tuple[str, str]]:
+        """Own items the rules now show (in public places or public events), not yet opened."""
+        shown = kn.names_in(self._conceal(state))
+        for e in events:
+            shown |= kn.names_in({k: v for k, v in e.items() if k != "private"})
+        out = {}
+        for real, h in self.book.own.items():
+            if real in shown and h not in self.opened:
+                out[h] = (real, self.book.salt(h).hex())
+                self.opened.add(h)
+        return out
+
+    def _conceal(self, state: dict) -> dict:
+        return kn.conceal(state, self.comp, self.book)
+
+    # -- writing a record --------------------------------------------------------------
+
+    def write(self, choose: Chooser) -> Record:
+        """This side's next record: the held action, forced steps and its own decisions,
+        as far as its copy knows."""
+        self.seq += 1
+        entries: list[Entry] = []
+        opened, self.owed = self.owed, {}
+        if self.held is not None:
+            author, action = self.held
+            self.held = None
+            new, events = handle(
+                self.copy(), self.kc, author, kn.replace(action, self.book.reals())
+            )
+            entries.append(self._entry(None, new, events, opened))
+            opened = {}
+        while self.public["result"] is None:
+            run = carry_on(self.copy(), self.kc)
+            if run.steps or opened:
+                entries.append(self._after(None, run, opened))
+                opened = {}
+            if run.lacked is not None:
+                break
+            state = run.state
+            if not any(d["side"] == self.side for d in pending(state)):
+                break
+            action = choose(state, self.kc, self.side)
+            try:
+                new, events = handle(state, self.kc, self.side, action)
+            except Unknown:
+                entries.append(self._held(action))
+                break
+            entries.append(self._entry(action, new, events, {}))
+            if entries[-1].steps < 0 or self._stopped:
+                break
+        return self._record(entries)
+
+    _stopped = False
+
+    def _entry(self, action: dict | None, new: dict, events: list, opened: dict) -> Entry:
+        run = carry_on(new, self.kc)
+        run.events[:0] = events
+        return self._after(action, run, opened)
+
+    def _after(self, action: dict | None, run, opened: dict) -> Entry:
+        self._stopped = run.lacked is not None
+        opened = {**opened, **self._open(run.state, run.events)}
+        self.public = self._conceal(run.state)
+        steps = run.steps
+        return Entry(self.side, self._public_action(action), steps, opened, self.public)
+
+    def _held(self, action: dict) -> Entry:
+        """An action whose own rule needs the other side's values: a sealed choice made
+        last, or a Loyalty Challenge. Its cards are opened, as the rules show them."""
+        opened = {}
+        if action["type"] in SHOWN:
+            for real in kn.names_in(action):
+                h = self.book.own.get(real)
+                if h is not None and h not in self.opened:
+                    opened[h] = (real, self.book.salt(h).hex())
+                    self.opened.add(h)
+        self.held = (self.side, self._public_action(action))
+        return Entry(self.side, self._public_action(action), -1, opened, None)
+
+    def _public_action(self, action: dict | None) -> dict | None:
+        if action is None:
+            return None
+        return kn.replace(action, {r: h for r, h in self.book.own.items() if h not in self.opened})
+
+    def _record(self, entries: list[Entry]) -> Record:
+        commitments = {h: self.book.commitment(h) for h in sorted(self.fresh)}
+        self.fresh = set()
+        return Record(
+            self.side, self.seq, entries, commitments, contribution(self.book.secret, self.seq)
+        )
+
+    # -- reading the other side's record -----------------------------------------------
+
+    def read(self, record: Record) -> None:
+        """Check and take in the other side's record; raise Cheat where it is proved wrong."""
+        if record.side != other(self.side):
+            raise Cheat("the record is not the other side's")
+        self.theirs.update(record.commitments)
+        for e in record.entries:
+            self._retrace(e)
+        # own items the other side's steps put in public places: open them next record
+        self.owed = self._open(self.copy(), [])
+        if self.owed:
+            self.public = kn.replace(self.public, {h: r for h, (r, _) in self.owed.items()})
+        state = self.copy()
+        bound = kn.bind(state, self.comp, self.book, record.contribution)
+        self.fresh.update(bound)
+
+    def _retrace(self, e: Entry) -> None:
+        for h, (real, salt) in e.opened.items():
+            if self.theirs.get(h) != commit(real, bytes.fromhex(salt)):
+                raise Cheat(f"{h} does not open to {real}")
+            self.book.shown[h] = real
+        if e.opened:
+            self.public = kn.replace(self.public, {h: r for h, (r, _) in e.opened.items()})
+        if e.steps < 0:
+            self.held = (e.author, e.action)
+            return
+        state = self.copy()
+        try:
+            if e.action is not None:
+                state, _ = handle(state, self.kc, e.author, kn.replace(e.action, self.book.reals()))
+            elif self.held is not None:
+                author, action = self.held
+                state, _ = handle(state, self.kc, author, kn.replace(action, self.book.reals()))
+            self.held = None
+            run = carry_on(state, self.kc, limit=e.steps)
+        except Unknown:
+            run = None
+        self.held = None
+        if run is None or run.steps < e.steps:
+            self.public = e.public  # a claim: verify checks it at the end
+            return
+        mine = self._hide_fresh(self._conceal(run.state))
+        where = first_difference(mine, e.public)
+        if where is not None:
+            raise Cheat(f"{e.author}'s result differs from this side's engine at {where}")
+        self.public = e.public

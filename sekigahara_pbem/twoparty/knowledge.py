@@ -1,0 +1,250 @@
+"""What one side's copy of a two-party game knows, and how the copies are made.
+
+The public form of a state names every hidden item (a block in a bag, Recruitment Box or
+unrevealed on the map; a card in a hand or draw pile) by a handle that says whose item it
+is and nothing else: an unbound slot (rules/slots.py) or, for a block placed by the setup
+chart, a handle its owner deals in an order only it knows. A side's working copy puts
+back its own items and those of the other side it has been shown; the rest stay handles,
+and the components answer for a handle only its side (`HiddenBlock`, `HiddenCard`), so any
+rule that reads more raises `Unknown`: a step the copy cannot decide is never decided on a
+guess.
+
+Every list or mapping that holds a handle is sorted, so the order of handles says nothing
+about what they stand for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+from typing import Any
+
+from ..crypto.commitments import commit
+from ..rules import rng
+from ..rules.components import Components
+from ..rules.slots import SLOT
+from ..rules.views import view
+from ..rules.vocab import BAG, Unknown
+
+DECKS = ("deck",)
+
+
+def is_handle(value: object) -> bool:
+    return isinstance(value, str) and value.startswith(SLOT)
+
+
+def handle_side(handle: str) -> str:
+    return handle[1:].split("-", 1)[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class HiddenBlock:
+    """A block seen from a copy that does not know it: whose it is, nothing more."""
+
+    id: str
+    side: str
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unknown(f"the {name} of {self.id}")
+
+
+@dataclasses.dataclass(frozen=True)
+class HiddenCard:
+    """A card seen from a copy that does not know it: whose deck it is from, nothing more."""
+
+    id: str
+    deck: str
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unknown(f"the {name} of {self.id}")
+
+
+class _Known(dict):
+    """The real components by id; a handle gives a stand-in that knows only its side."""
+
+    def __init__(self, real: dict, make: type) -> None:
+        super().__init__(real)
+        self._make = make
+
+    def __missing__(self, key: object) -> Any:
+        if is_handle(key):
+            return self._make(key, handle_side(key))
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or is_handle(key)
+
+
+_KNOWING: dict[int, tuple[Components, Components]] = {}
+
+
+def knowing(comp: Components) -> Components:
+    """The components as a copy reads them (a handle answers its side only). Made once
+    per component set: the rules keep indexes per set (rules/notation.py)."""
+    hit = _KNOWING.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        made = dataclasses.replace(
+            comp, blocks=_Known(comp.blocks, HiddenBlock), cards=_Known(comp.cards, HiddenCard)
+        )
+        hit = _KNOWING[id(comp)] = (comp, made)
+    return hit[1]
+
+
+@dataclasses.dataclass
+class Book:
+    """One side's knowledge: its secret, the handle of each of its own items it knows
+    (`own`, real id -> handle), and the other side's handles it has been shown (`shown`,
+    handle -> real id)."""
+
+    side: str
+    secret: bytes
+    own: dict[str, str] = dataclasses.field(default_factory=dict)
+    shown: dict[str, str] = dataclasses.field(default_factory=dict)
+    dealt: int = 0
+
+    def salt(self, handle: str) -> bytes:
+        return _prf(self.secret, b"salt", handle.encode())
+
+    def commitment(self, handle: str) -> str:
+        """The public commitment to what the handle stands for."""
+        return commit(self.reals()[handle], self.salt(handle))
+
+    def deal(self, real: list[str]) -> list[str]:
+        """Handles for own items known from the start (the setup chart's blocks), dealt in
+        an order drawn from the secret."""
+        fresh = sorted(real, key=lambda r: _prf(self.secret, b"deal", r.encode()))
+        made = []
+        for r in fresh:
+            self.own[r] = f"{SLOT}{self.side}-f{self.dealt}"
+            self.dealt += 1
+            made.append(self.own[r])
+        return made
+
+    def reals(self) -> dict[str, str]:
+        out = {h: r for r, h in self.own.items()}
+        out.update(self.shown)
+        return out
+
+
+def _prf(key: bytes, *parts: bytes) -> bytes:
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    for p in parts:
+        mac.update(len(p).to_bytes(4, "big") + p)
+    return mac.digest()
+
+
+def _strings(value: object, found: set[str]) -> None:
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            found.add(k)
+            _strings(v, found)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _strings(v, found)
+
+
+def names_in(value: object) -> set[str]:
+    """Every string a value holds, keys included."""
+    found: set[str] = set()
+    _strings(value, found)
+    return found
+
+
+def shown_names(state: dict, comp: Components, events: list = ()) -> set[str]:
+    """Every name the public view of `state` and the public part of `events` show."""
+    found = names_in(view(state, knowing(comp), None))
+    for e in events:
+        _strings({k: v for k, v in e.items() if k != "private"}, found)
+    return found
+
+
+def hidden_reals(state: dict, comp: Components, shown: set[str]) -> set[str]:
+    """The real ids (of either side) in hidden places of `state`: blocks in a bag, the
+    Recruitment Box or on the map, cards in a hand or pile, anything sealed."""
+    out: set[str] = set()
+    kc = knowing(comp)
+    for b, where in state["blocks"].items():
+        if not is_handle(b) and (where in ("bag", "recruit") or where in kc.locations):
+            out.add(b)
+    for pile in state["cards"].values():
+        out.update(c for c in pile["hand"] + pile["deck"] if not is_handle(c))
+    out.update(r for r in names_in(state["sealed"]) if r in kc.cards or r in kc.blocks)
+    return out - shown - {h for h in out if is_handle(h)}
+
+
+def conceal(state: dict, comp: Components, book: Book) -> dict:
+    """The public form of a working copy: every item in a hidden place as its handle.
+    Own items and shown ones keep the handle they had; an item seen by both sides before
+    it went to a hidden place without one (a Mōri block, 9.3) stays named."""
+    shown = shown_names(state, comp)
+    hidden = hidden_reals(state, comp, shown)
+    names = {r: h for h, r in book.reals().items() if r in hidden}
+    out = _replace(state, names)  # a hidden item without a handle was public: it stays named
+    out["rng"] = {}
+    out["plans"] = {}
+    return out
+
+
+def working(public: dict, book: Book, plan: dict | None = None) -> dict:
+    """A side's working copy: the public form with what the side knows put back."""
+    out = _replace(public, book.reals())
+    out["plans"] = {} if plan is None else {book.side: plan}
+    return out
+
+
+def _replace(value: Any, names: dict[str, str]) -> Any:
+    """A copy with every name in `names` replaced; a list or mapping holding a handle is
+    sorted, so its order says nothing of what the handles stand for."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        out = [_replace(v, names) for v in value]
+        return sorted(out) if any(is_handle(v) for v in out) else out
+    if isinstance(value, dict):
+        pairs = [(names.get(k, k), _replace(v, names)) for k, v in value.items()]
+        if any(is_handle(k) for k, _ in pairs):
+            pairs.sort()
+        return dict(pairs)
+    return value
+
+
+def replace(value: Any, names: dict[str, str]) -> Any:
+    """`value` with names replaced (and lists holding handles sorted)."""
+    return _replace(value, names)
+
+
+def unbound_out(state: dict, side: str) -> list[str]:
+    """`side`'s slots that have left its pile or bag: drawn, not yet bound."""
+    out = [
+        b
+        for b, w in state["blocks"].items()
+        if is_handle(b) and handle_side(b) == side and w != BAG
+    ]
+    pile = state["cards"][side]
+    out += [c for c in pile["hand"] + pile["discard"] if is_handle(c) and handle_side(c) == side]
+    return sorted(h for h in out if "-s" in h)
+
+
+def bind(state: dict, comp: Components, book: Book, contribution: bytes) -> list[str]:
+    """Bind the side's drawn slots in its working copy (in place): each becomes a card
+    or block picked from those not yet in play, by randomness from the side's secret and
+    the other side's contribution, which neither could steer. Returns the handles bound."""
+    side = book.side
+    todo = unbound_out(state, side)
+    if not todo:
+        return []
+    present = names_in(state)
+    pool_cards = sorted(c for c in comp.deck(side) if c not in present)
+    pool_blocks = sorted(b for b in comp.side_blocks(side) if b not in present)
+    names = {}
+    for h in todo:
+        pool = pool_blocks if h in state["blocks"] else pool_cards
+        gen = rng.new(_prf(book.secret, b"bind", contribution, h.encode()).hex())
+        real = pool.pop(rng.below(gen, len(pool)))
+        names[h] = real
+        book.own[real] = h
+    state.update(_replace(state, names))
+    return todo

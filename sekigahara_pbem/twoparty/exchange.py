@@ -194,6 +194,11 @@ class Party:
             return None
         return kn.replace(action, {r: h for r, h in self.book.own.items() if h not in self.opened})
 
+    def join(self) -> Record:
+        """The first record (seq 0): commitments to the chart-placed blocks' handles and
+        the randomness the other side's setup draws are bound with."""
+        return self._record([])
+
     def _record(self, entries: list[Entry]) -> Record:
         commitments = {h: self.book.commitment(h) for h in sorted(self.fresh)}
         self.fresh = set()

@@ -1,0 +1,128 @@
+"""Checking a finished two-party game once both sides have revealed their secrets.
+
+Two checks, each naming the first record that fails it:
+- **honesty**: each side's records are exactly what its engine, with its revealed secret
+  and its own recorded choices, writes — so every opening, binding, commitment,
+  contribution and claimed result is the one the rules and its secret give;
+- **knowledge**: a copy that knows both sides' secrets retraces every entry and reaches
+  the same public form, so no step was decided on what its computing side did not know.
+"""
+
+from __future__ import annotations
+
+from ..rules.components import Components
+from ..rules.vocab import SIDES, other
+from . import knowledge as kn
+from .exchange import Cheat, Entry, Party, Record, first_difference, start
+from .steps import carry_on, handle
+
+
+def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -> int:
+    """Check every record; return how many entries were retraced with full knowledge.
+    Raises Cheat naming the first record that is not what its author's secret gives."""
+    books = {s: kn.Book(s, secrets[s]) for s in SIDES}
+    public = start(comp, books)
+    parties = {s: Party(s, comp, books[s], public) for s in SIDES}
+    observer = Observer(comp, books, public)
+    joins = {r.side: r for r in records[:2]}
+    if set(joins) != set(SIDES) or any(r.seq != 0 for r in joins.values()):
+        raise Cheat("the game does not open with one join of each side")
+    for side, join in joins.items():
+        _same(join, parties[side].join())
+    for side, join in joins.items():
+        parties[other(side)].read(join)
+    retraced = 0
+    for record in records[2:]:
+        author = parties[record.side]
+        _same(record, author.write(_recorded(record, author)))
+        for i, e in enumerate(record.entries):
+            where = f"record {record.seq} ({record.side}), entry {i + 1} ({_what(e)})"
+            observer.retrace(e, where)
+            retraced += 1
+        parties[other(record.side)].read(record)
+    return retraced
+
+
+def _recorded(record: Record, party: Party):
+    """A chooser that makes the recorded choices again, in order."""
+    actions = [e.action for e in record.entries if e.action is not None]
+
+    def choose(state: dict, comp: Components, side: str) -> dict:
+        if not actions:
+            raise Cheat(f"record {record.seq} ({record.side}) stops before its engine would")
+        return kn.replace(actions.pop(0), party.book.reals())
+
+    return choose
+
+
+def _same(recorded: Record, made: Record) -> None:
+    where = f"record {recorded.seq} ({recorded.side})"
+    for field in ("seq", "commitments", "contribution"):
+        if getattr(recorded, field) != getattr(made, field):
+            raise Cheat(f"{where}: its {field} are not what its secret gives")
+    if len(recorded.entries) != len(made.entries):
+        raise Cheat(
+            f"{where}: {len(recorded.entries)} entries where its engine makes {len(made.entries)}"
+        )
+    for i, (a, b) in enumerate(zip(recorded.entries, made.entries, strict=True)):
+        diff = _entry_difference(a, b)
+        if diff is not None:
+            raise Cheat(f"{where}, entry {i + 1} ({_what(a)}): {diff}")
+
+
+def _entry_difference(a: Entry, b: Entry) -> str | None:
+    if a.action != b.action:
+        return "its action is not the one its engine took"
+    if a.opened != b.opened:
+        return "its openings are not what its secret gives"
+    if a.steps != b.steps:
+        return f"it takes {a.steps} forced steps where its engine takes {b.steps}"
+    if a.public != b.public:
+        return f"its result differs at {first_difference(a.public, b.public)}"
+    return None
+
+
+def _what(e: Entry) -> str:
+    return "forced steps" if e.action is None else e.action.get("type", "?")
+
+
+class Observer:
+    """A copy that knows both sides' items as the sides bind them, retracing each entry
+    without ever taking a claim on trust."""
+
+    def __init__(self, comp: Components, books: dict[str, kn.Book], public: dict):
+        self.comp = comp
+        self.kc = kn.knowing(comp)
+        self.books = books
+        self.public = public
+        self.held: tuple[str, dict] | None = None
+        self.opened: set[str] = set()
+
+    def retrace(self, e: Entry, where: str) -> None:
+        self.opened |= set(e.opened)
+        self.public = kn.replace(self.public, {h: r for h, (r, _) in e.opened.items()})
+        if e.steps < 0:
+            self.held = (e.author, e.action)
+            return
+        reals = {h: r for b in self.books.values() for r, h in b.own.items()}
+        state = kn.working(self.public, kn.Book("both", b"", shown=reals))
+        author, action = (
+            (e.author, e.action) if e.action is not None else self.held or (e.author, None)
+        )
+        self.held = None
+        if action is not None:
+            state, _ = handle(state, self.kc, author, kn.replace(action, reals))
+        run = carry_on(state, self.kc, limit=e.steps)
+        if run.steps < e.steps:
+            raise Cheat(
+                f"{where}: with both sides' secrets the engine stops after {run.steps} "
+                f"of its {e.steps} forced steps"
+            )
+        hidden = {r: h for h, r in reals.items() if h not in self.opened}
+        mine = kn.replace(
+            kn.conceal(run.state, self.comp, kn.Book("both", b"", shown=reals)), hidden
+        )
+        diff = first_difference(mine, e.public)
+        if diff is not None:
+            raise Cheat(f"{where}: with both sides' secrets the result differs at {diff}")
+        self.public = e.public

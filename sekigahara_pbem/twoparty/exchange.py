@@ -20,6 +20,7 @@ from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
+from ..rules.views import view
 from ..rules.vocab import SIDES, Unknown, other
 from . import knowledge as kn
 from .steps import carry_on, handle
@@ -122,6 +123,11 @@ class Party:
                 self.opened.add(h)
         return out
 
+    def _unopened(self, state: dict) -> list[str]:
+        """The other side's handles in public places of the copy: it owes their opening."""
+        public = kn.names_in(view(state, self.kc, None))
+        return sorted(h for h in public if kn.is_handle(h) and kn.handle_side(h) != self.side)
+
     def _conceal(self, state: dict) -> dict:
         return kn.conceal(state, self.comp, self.book)
 
@@ -151,6 +157,10 @@ class Party:
             state = run.state
             if not any(d["side"] == self.side for d in pending(state)):
                 break
+            if kn.unbound_out(state, self.side):
+                break  # its draws are bound with the other side's next contribution
+            if self._unopened(state):
+                break  # the rules show items of the other side that it has not opened yet
             action = choose(state, self.kc, self.side)
             try:
                 new, events = handle(state, self.kc, self.side, action)

@@ -15,6 +15,11 @@ def unbound(state: dict) -> bool:
     return "slots" in state
 
 
+def is_stand_in(name: str) -> bool:
+    """A name that stands for an unknown item: a slot, or a two-party copy's handle."""
+    return name.startswith(SLOT)
+
+
 def mint(state: dict, side: str, n: int) -> list[str]:
     """n new slots of `side`, named in the order they are made."""
     first = state["slots"][side]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from . import slots
 from .components import Components
 from .control import castle_counts, forget_owners, resource_counts
-from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA
+from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA, Unknown
 
 
 def points(state: dict, comp: Components) -> dict[str, int]:
@@ -18,14 +19,27 @@ def _instant_winners(state: dict, comp: Components) -> list[tuple[str, str]]:
     wins = []
     ishida = comp.protagonist(ISHIDA)
     tokugawa = comp.protagonist(TOKUGAWA)
-    if state["blocks"].get(ishida) == ELIMINATED:
+    if _eliminated(state, comp, ishida):
         wins.append((TOKUGAWA, f"{ishida} killed"))
     for disk in comp.disks.values():
         if disk.instant_loss and state["disks"].get(disk.id) == ELIMINATED:
             wins.append((TOKUGAWA, f"{disk.name} captured"))
-    if state["blocks"].get(tokugawa) == ELIMINATED:
+    if _eliminated(state, comp, tokugawa):
         wins.append((ISHIDA, f"{tokugawa} killed"))
     return wins
+
+
+def _eliminated(state: dict, comp: Components, block: str | None) -> bool:
+    """Whether a protagonist is eliminated. A two-party copy that knows the block only as
+    a stand-in cannot tell while a stand-in of its side lies eliminated, unopened."""
+    where = state["blocks"].get(block)
+    if where is not None or not slots.unbound(state):
+        return where == ELIMINATED
+    side = comp.blocks[block].side
+    for b, w in state["blocks"].items():
+        if w == ELIMINATED and slots.is_stand_in(b) and comp.blocks[b].side == side:
+            raise Unknown(f"whether {block} is among the eliminated")
+    return False
 
 
 def check_instant(state: dict, comp: Components, events: list) -> bool:

@@ -10,6 +10,7 @@ Two checks, each naming the first record that fails it:
 
 from __future__ import annotations
 
+from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import knowledge as kn
@@ -34,7 +35,14 @@ def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -
     retraced = 0
     for record in records[2:]:
         author = parties[record.side]
-        _same(record, author.write(_recorded(record, author)))
+        where = f"record {record.seq} ({record.side})"
+        if record.commitments != {h: author.book.commitment(h) for h in sorted(author.fresh)}:
+            raise Cheat(f"{where}: its commitments are not what its secret gives (its draws)")
+        try:
+            made = author.write(_recorded(record, author))
+        except Refusal as refused:
+            raise Cheat(f"{where}: with its secret, its choices are refused: {refused}") from None
+        _same(record, made)
         for i, e in enumerate(record.entries):
             where = f"record {record.seq} ({record.side}), entry {i + 1} ({_what(e)})"
             observer.retrace(e, where)

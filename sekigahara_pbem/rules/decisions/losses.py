@@ -14,7 +14,11 @@ MAX_LISTED = 200  # a packet lists this many selections at most; the dialogue ha
 
 
 def deciders(state: dict) -> list[dict]:
+    """The side that owes losses; none once all are taken (the step then carries on, or in
+    a two-party copy waits for the side that knows how)."""
     fight = state["combat"]["fight"]
+    if not fight["losing"]:
+        return []
     return [{"side": fight["losing"][0], "decision": LOSSES, "location": fight["location"]}]
 
 

@@ -21,20 +21,38 @@ from .steps import carry_on, handle
 def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -> int:
     """Check every record; return how many entries were retraced with full knowledge.
     Raises Cheat naming the first record that is not what its author's secret gives."""
-    books = {s: kn.Book(s, secrets[s]) for s in SIDES}
-    public = start(comp, books)
-    parties = {s: Party(s, comp, books[s], public) for s in SIDES}
-    observer = Observer(comp, books, public)
-    joins = {r.side: r for r in records[:2]}
-    if set(joins) != set(SIDES) or any(r.seq != 0 for r in joins.values()):
-        raise Cheat("the game does not open with one join of each side")
-    for side, join in joins.items():
-        _same(join, parties[side].join())
-    for side, join in joins.items():
-        parties[other(side)].read(join)
-    retraced = 0
+    audit = Audit(comp, secrets)
+    audit.joins(records[:2])
     for record in records[2:]:
-        author = parties[record.side]
+        audit.record(record)
+    return audit.retraced
+
+
+class Audit:
+    """The replay, one record at a time (a reader of files decodes each record's changes
+    from `base`, the public form its reader held)."""
+
+    def __init__(self, comp: Components, secrets: dict[str, bytes]):
+        books = {s: kn.Book(s, secrets[s]) for s in SIDES}
+        public = start(comp, books)
+        self.parties = {s: Party(s, comp, books[s], public) for s in SIDES}
+        self.observer = Observer(comp, books, public)
+        self.retraced = 0
+
+    def base(self, author: str) -> dict:
+        return self.parties[other(author)].public
+
+    def joins(self, records: list[Record]) -> None:
+        joins = {r.side: r for r in records}
+        if set(joins) != set(SIDES) or any(r.seq != 0 for r in joins.values()):
+            raise Cheat("the game does not open with one join of each side")
+        for side, join in joins.items():
+            _same(join, self.parties[side].join())
+        for side, join in joins.items():
+            self.parties[other(side)].read(join)
+
+    def record(self, record: Record) -> None:
+        author = self.parties[record.side]
         where = f"record {record.seq} ({record.side})"
         if record.commitments != {h: author.book.commitment(h) for h in sorted(author.fresh)}:
             raise Cheat(f"{where}: its commitments are not what its secret gives (its draws)")
@@ -44,11 +62,9 @@ def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -
             raise Cheat(f"{where}: with its secret, its choices are refused: {refused}") from None
         _same(record, made)
         for i, e in enumerate(record.entries):
-            where = f"record {record.seq} ({record.side}), entry {i + 1} ({_what(e)})"
-            observer.retrace(e, where)
-            retraced += 1
-        parties[other(record.side)].read(record)
-    return retraced
+            self.observer.retrace(e, f"{where}, entry {i + 1} ({_what(e)})")
+            self.retraced += 1
+        self.parties[other(record.side)].read(record)
 
 
 def _recorded(record: Record, party: Party):

@@ -75,14 +75,50 @@ def contribution(secret: bytes, seq: int) -> bytes:
 
 def start(comp: Components, books: dict[str, kn.Book]) -> dict:
     """The public form of the set-up game: slots everywhere the setup draws, and each
-    side's chart-placed blocks under handles it dealt."""
+    side's chart-placed blocks under handles it dealt (both sides at once, in memory)."""
+    public = start_half(comp, books[SIDES[0]])
+    return adopt_dealt(public, comp, SIDES[1], dealt(start_half(comp, books[SIDES[1]]), SIDES[1]))
+
+
+def start_half(comp: Components, book: kn.Book) -> dict:
+    """The set-up game with the book's side's chart-placed blocks under its handles; the
+    other side's are still named (the chart shows them) until its join deals them."""
     state, _ = setup(kn.knowing(comp), None)
-    for side in SIDES:
-        fixed = [b for b, w in state["blocks"].items() if not kn.is_handle(b)]
-        mine = [b for b in fixed if comp.blocks[b].side == side]
-        books[side].deal(kn.hidden_reals(state, comp, kn.shown_names(state, comp)) & set(mine))
-    names = {r: h for b in books.values() for r, h in b.own.items()}
-    return kn.replace(state, names)
+    hidden = kn.hidden_reals(state, comp, kn.shown_names(state, comp))
+    book.deal(sorted(b for b in hidden if comp.blocks[b].side == book.side))
+    return kn.replace(state, book.own)
+
+
+def dealt(public: dict, side: str) -> dict[str, str]:
+    """Where each of a side's dealt handles stands (its join shows this)."""
+    return {
+        h: w
+        for h, w in public["blocks"].items()
+        if kn.is_handle(h) and kn.handle_side(h) == side and "-f" in h
+    }
+
+
+def adopt_dealt(public: dict, comp: Components, side: str, handles: dict[str, str]) -> dict:
+    """The other side's chart-placed blocks under the handles its join deals: at each
+    place as many handles as it has blocks there (Refusal otherwise)."""
+    named = {
+        b: w
+        for b, w in public["blocks"].items()
+        if not kn.is_handle(b) and b in comp.blocks and comp.blocks[b].side == side
+    }
+    hidden = kn.hidden_reals(public, comp, kn.shown_names(public, comp)) & set(named)
+    by_place: dict[str, list[str]] = {}
+    for b in sorted(hidden):
+        by_place.setdefault(named[b], []).append(b)
+    offered: dict[str, list[str]] = {}
+    for h, w in sorted(handles.items()):
+        if not kn.is_handle(h) or kn.handle_side(h) != side:
+            raise Cheat(f"{h} is not a handle of {side}")
+        offered.setdefault(w, []).append(h)
+    if {w: len(v) for w, v in offered.items()} != {w: len(v) for w, v in by_place.items()}:
+        raise Cheat(f"{side}'s dealt handles do not stand where the setup chart puts its blocks")
+    names = {b: h for w, bs in by_place.items() for b, h in zip(bs, offered[w], strict=True)}
+    return kn.replace(public, names)
 
 
 class Party:
@@ -101,6 +137,40 @@ class Party:
         self.fresh: set[str] = set(book.own.values())  # own handles not yet committed
         self.owed: dict[str, tuple[str, str]] = {}  # own handles to open in the next record
         self.plan: dict | None = None
+        self.agreed = public  # the last public form both sides hold (records' changes start here)
+
+    # -- kept between runs (sealed to the side's own key) --------------------------------
+
+    def to_data(self) -> dict:
+        b = self.book
+        return {
+            "side": self.side,
+            "book": {"secret": b.secret.hex(), "own": b.own, "shown": b.shown, "dealt": b.dealt},
+            "public": self.public,
+            "agreed": self.agreed,
+            "seq": self.seq,
+            "held": list(self.held) if self.held else None,
+            "theirs": self.theirs,
+            "opened": sorted(self.opened),
+            "fresh": sorted(self.fresh),
+            "owed": {h: list(v) for h, v in self.owed.items()},
+            "plan": self.plan,
+        }
+
+    @classmethod
+    def from_data(cls, comp: Components, data: dict) -> Party:
+        b = data["book"]
+        book = kn.Book(data["side"], bytes.fromhex(b["secret"]), b["own"], b["shown"], b["dealt"])
+        party = cls(data["side"], comp, book, data["public"])
+        party.agreed = data["agreed"]
+        party.seq = data["seq"]
+        party.held = tuple(data["held"]) if data["held"] else None
+        party.theirs = data["theirs"]
+        party.opened = set(data["opened"])
+        party.fresh = set(data["fresh"])
+        party.owed = {h: tuple(v) for h, v in data["owed"].items()}
+        party.plan = data["plan"]
+        return party
 
     # -- the working copy --------------------------------------------------------------
 
@@ -225,6 +295,7 @@ class Party:
         self.theirs.update(record.commitments)
         for e in record.entries:
             self._retrace(e)
+        self.agreed = self.public
         # own items the other side's steps put in public places: open them next record
         self.owed = self._open(self.copy(), [])
         if self.owed:

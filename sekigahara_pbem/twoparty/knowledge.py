@@ -196,16 +196,17 @@ def working(public: dict, book: Book, plan: dict | None = None) -> dict:
 
 
 def _replace(value: Any, names: dict[str, str]) -> Any:
-    """A copy with every name in `names` replaced; a list or mapping holding a handle is
-    sorted, so its order says nothing of what the handles stand for."""
+    """A copy with every name in `names` replaced; a list or mapping that holds a handle,
+    before or after, is sorted, so its order says nothing of what the handles stand for
+    (and is the same whichever side opened them)."""
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, list):
         out = [_replace(v, names) for v in value]
-        return sorted(out) if any(is_handle(v) for v in out) else out
+        return sorted(out) if any(map(is_handle, value)) or any(map(is_handle, out)) else out
     if isinstance(value, dict):
         pairs = [(names.get(k, k), _replace(v, names)) for k, v in value.items()]
-        if any(is_handle(k) for k, _ in pairs):
+        if any(map(is_handle, value)) or any(is_handle(k) for k, _ in pairs):
             pairs.sort()
         return dict(pairs)
     return value

@@ -1,0 +1,67 @@
+"""A public form as the change from the one before: records carry these, not whole
+states (a whole public form is about 6 KB; the change of one entry, a few lines)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def diff(before: dict, after: dict) -> list[list]:
+    """[path..., value] to set, or [path...] to delete, in key order; lists are set whole."""
+    out: list[list] = []
+    _diff(before, after, [], out)
+    return out
+
+
+def _diff(a: Any, b: Any, path: list, out: list[list]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if k not in b:
+                out.append([*path, k])
+            elif k not in a:
+                out.append([*path, k, {"=": b[k]}])
+            else:
+                _diff(a[k], b[k], [*path, k], out)
+    elif a != b or type(a) is not type(b):
+        out.append([*path, {"=": b}])
+
+
+def patch(before: dict, changes: list[list]) -> dict:
+    """The public form `changes` (from `diff`) make of `before`; ValueError if one does
+    not fit."""
+    out = copy.deepcopy(before)
+    for change in changes:
+        if not isinstance(change, list) or not change:
+            raise ValueError("a change is not a non-empty list")
+        *path, last = change
+        if isinstance(last, dict) and set(last) == {"="}:
+            if not path:
+                if not isinstance(last["="], dict):
+                    raise ValueError("a public form is a mapping")
+                out = last["="]
+                continue
+            *above, key = path
+            _at(out, above)[_key(key)] = last["="]
+        else:
+            parent = _at(out, path)
+            if _key(last) not in parent:
+                raise ValueError(f"nothing to delete at {'/'.join(map(str, change))}")
+            del parent[_key(last)]
+    return out
+
+
+def _key(key: object) -> str:
+    if not isinstance(key, str):
+        raise ValueError("a path step is not text")
+    return key
+
+
+def _at(value: dict, path: list) -> dict:
+    for step in path:
+        if not isinstance(value, dict) or _key(step) not in value:
+            raise ValueError(f"no place {'/'.join(map(str, path))}")
+        value = value[step]
+    if not isinstance(value, dict):
+        raise ValueError(f"{'/'.join(map(str, path))} is not a mapping")
+    return value

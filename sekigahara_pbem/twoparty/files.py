@@ -1,0 +1,231 @@
+"""The two-party documents (docs/two-party.md, "Files"): the game, the records, the
+reveals. Each is a signed document of the usual envelope (crypto/signing.py); records
+form a chain, each naming the hash of the one before.
+
+    seki-2p-game/1     game id, components, options, both players' keys; signed by its
+                       creator, joined by the other side's first record
+    seki-2p-record/1   n (its place in the exchange: the joins are 0 and 1), side, prev
+                       (hash of record n-1; the joins name the game), the side's
+                       commitments and contribution, and the entries, each with its
+                       public form as the change from the one before and that form's hash
+    seki-2p-reveal/1   the side's secret, at the end: the audit replays the game with it
+
+A side's secret is derived from its key's signature over the game (deterministic Ed25519,
+as a referee game's player seed), so the same key gives it again and nothing is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from ..crypto import signing, sshsig
+from ..crypto.framing import frame
+from ..crypto.keys import Identity, PublicKey, parse_public_line
+from ..pbem import documents as docs
+from ..pbem.game import check_game_id
+from ..refusal import WRONG_GAME, WRONG_SIDE, Refusal
+from ..rules.state import canonical
+from ..rules.vocab import SIDES
+from .changes import diff, patch
+from .exchange import Entry, Record
+
+GAME_FORMAT = "seki-2p-game/1"
+RECORD_FORMAT = "seki-2p-record/1"
+REVEAL_FORMAT = "seki-2p-reveal/1"
+DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's derivation
+DERIVATION_SALT = b"seki-2p-secret/1"
+
+
+@dataclass(frozen=True)
+class Game:
+    game_id: str
+    components: str
+    options: dict
+    players: dict[str, PublicKey]
+    text: str
+
+    @property
+    def hash(self) -> str:
+        return docs.sha256(self.text)
+
+    def side_of(self, key: PublicKey) -> str | None:
+        return next((s for s, k in self.players.items() if k.key_id == key.key_id), None)
+
+
+def make_game(
+    game_id: str, components: str, options: dict, players: dict[str, PublicKey], creator: Identity
+) -> str:
+    """The signed game: its creator must be one of the two players."""
+    check_game_id(game_id)
+    if creator.public.key_id not in {k.key_id for k in players.values()}:
+        raise ValueError("the creator of a two-party game must be one of its players")
+    body = {
+        "format": GAME_FORMAT,
+        "game": game_id,
+        "components": components,
+        "options": options,
+        "players": {s: players[s].line() for s in SIDES},
+    }
+    return signing.sign(docs.dump(body), creator)
+
+
+def read_game(text: str, where: str) -> Game:
+    """The game as signed by one of the players it names."""
+    body, _ = signing.split(text)
+    data = docs.load(body, where, GAME_FORMAT)
+    players_raw = docs.field(data, "players", dict, where)
+    players = {}
+    for s in SIDES:
+        line = docs.field(players_raw, s, str, f"{where}: players")
+        players[s] = parse_public_line(line)
+    signing.verify(text, players.values())
+    options = docs.field(data, "options", dict, where)
+    return Game(
+        check_game_id(docs.field(data, "game", str, where)),
+        docs.field(data, "components", str, where),
+        options,
+        players,
+        text,
+    )
+
+
+def secret(game: Game, identity: Identity) -> bytes:
+    """The side's secret for this game: HKDF of its key's signature over the game."""
+    side = game.side_of(identity.public)
+    if side is None:
+        raise Refusal("this key is not one of the game's players", WRONG_SIDE)
+    message = frame(game.game_id, game.hash, side)
+    signature = sshsig.sign(identity.signing, DERIVATION, message)
+    hkdf = HKDF(hashes.SHA256(), 32, salt=DERIVATION_SALT, info=message)
+    return hkdf.derive(signature.encode("ascii"))
+
+
+def secret_commitment(game: Game, side: str, value: bytes) -> str:
+    """SHA-256 over the framed tag, game, side and secret: the secret is 32 random-looking
+    bytes, so it needs no salt to stay hidden."""
+    return hashlib.sha256(frame("seki-2p-secret/1", game.game_id, side, value.hex())).hexdigest()
+
+
+def record_text(
+    game: Game, record: Record, n: int, prev: str, base: dict, identity: Identity, extra: dict
+) -> str:
+    """A record signed by its side; its entries' public forms as changes from `base`."""
+    entries = []
+    for e in record.entries:
+        opened = {h: list(pair) for h, pair in e.opened.items()}
+        item: dict = {"action": e.action, "steps": e.steps, "opened": opened}
+        if e.public is not None:
+            item["change"] = diff(base, e.public)
+            item["public"] = public_hash(e.public)
+            base = e.public
+        entries.append(item)
+    body = {
+        "format": RECORD_FORMAT,
+        "game": game.game_id,
+        "n": n,
+        "side": record.side,
+        "seq": record.seq,
+        "prev": prev,
+        "contribution": record.contribution.hex(),
+        "commitments": record.commitments,
+        **extra,
+        "entries": entries,
+    }
+    return signing.sign(docs.dump(body), identity)
+
+
+def public_hash(public: dict) -> str:
+    return hashlib.sha256(canonical(public).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Received:
+    record: Record
+    n: int
+    prev: str
+    body: dict
+
+
+def read_record(
+    game: Game, text: str, where: str, base_for: Callable[[str, int], dict]
+) -> Received:
+    """A record of either side, signature checked, its public forms rebuilt from
+    `base_for(side, seq)`, the public form its reader holds. Raises a Refusal naming the
+    field that is wrong."""
+    verified = signing.verify(text, game.players.values())
+    data = docs.load(verified.body, where, RECORD_FORMAT)
+    if docs.field(data, "game", str, where) != game.game_id:
+        raise docs.DocumentError(where, "the record is for another game", WRONG_GAME)
+    side = docs.field(data, "side", str, where)
+    if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
+        raise docs.DocumentError(where, "the record is not signed by the side it names", WRONG_SIDE)
+    seq = docs.field(data, "seq", int, where)
+    base = base_for(side, seq)
+    entries = []
+    for i, item in enumerate(docs.field(data, "entries", list, where)):
+        at = f"{where}: entries[{i}]"
+        if not isinstance(item, dict):
+            raise docs.DocumentError(at, "expected a mapping")
+        action = item.get("action")
+        if action is not None and not isinstance(action, dict):
+            raise docs.DocumentError(at, "action: expected a mapping or null")
+        steps = docs.field(item, "steps", int, at)
+        opened = _opened(docs.field(item, "opened", dict, at), at)
+        public = None
+        if steps >= 0:
+            try:
+                public = patch(base, docs.field(item, "change", list, at))
+            except ValueError as exc:
+                raise docs.DocumentError(at, f"change: {exc}") from None
+            if public_hash(public) != docs.field(item, "public", str, at):
+                raise docs.DocumentError(at, "public: not the hash of the changed public form")
+            base = public
+        entries.append(Entry(side, action, steps, opened, public))
+    commitments = docs.field(data, "commitments", dict, where)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in commitments.items()):
+        raise docs.DocumentError(where, "commitments: expected handle: commitment")
+    try:
+        contribution = bytes.fromhex(docs.field(data, "contribution", str, where))
+    except ValueError:
+        raise docs.DocumentError(where, "contribution: not hex") from None
+    record = Record(side, seq, entries, commitments, contribution)
+    return Received(
+        record, docs.field(data, "n", int, where), docs.field(data, "prev", str, where), data
+    )
+
+
+def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
+    out = {}
+    for h, pair in raw.items():
+        if not (isinstance(h, str) and isinstance(pair, list) and len(pair) == 2):
+            raise docs.DocumentError(where, "opened: expected handle: [id, salt]")
+        if not all(isinstance(x, str) for x in pair):
+            raise docs.DocumentError(where, "opened: expected handle: [id, salt]")
+        out[h] = (pair[0], pair[1])
+    return out
+
+
+def reveal_text(game: Game, side: str, value: bytes, identity: Identity) -> str:
+    body = {"format": REVEAL_FORMAT, "game": game.game_id, "side": side, "secret": value.hex()}
+    return signing.sign(docs.dump(body), identity)
+
+
+def read_reveal(game: Game, text: str, where: str, commitment: str) -> tuple[str, bytes]:
+    """A side's revealed secret, checked against the commitment in its join."""
+    verified = signing.verify(text, game.players.values())
+    data = docs.load(verified.body, where, REVEAL_FORMAT)
+    side = docs.field(data, "side", str, where)
+    if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
+        raise docs.DocumentError(where, "the reveal is not signed by the side it names", WRONG_SIDE)
+    try:
+        value = bytes.fromhex(docs.field(data, "secret", str, where))
+    except ValueError:
+        raise docs.DocumentError(where, "secret: not hex") from None
+    if secret_commitment(game, side, value) != commitment:
+        raise docs.DocumentError(where, "secret: does not match the commitment in the side's join")
+    return side, value

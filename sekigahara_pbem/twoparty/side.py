@@ -1,0 +1,190 @@
+"""One side's directory of a two-party game, and what the side does with it.
+
+    game.txt                  the signed game (seki-2p-game/1)
+    records/NNNN-<side>.txt   every record of the exchange, both sides', in order
+    private.age               this side's knowledge, sealed to its own key (age)
+    reveals/<side>.txt        the secrets, once the game is over
+
+Nothing else is kept: the side's secret comes from its key. Every change is written
+whole before the private file that refers to it, so a run stopped halfway leaves the
+directory as it was or one record ahead, which the next run notices.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..component_files import load_components
+from ..crypto import agefile
+from ..crypto.keys import Identity
+from ..pbem import documents as docs
+from ..pbem.store import write_atomic
+from ..refusal import NOT_ASKED, STALE, WRONG_SIDE, Refusal
+from ..rules.components import Components
+from ..rules.vocab import SIDES, other
+from . import audit, files
+from . import knowledge as kn
+from .exchange import Chooser, Party, adopt_dealt, dealt, start_half
+
+PRIVATE = "private.age"
+
+
+@dataclass
+class Side:
+    root: Path
+    game: files.Game
+    identity: Identity
+    comp: Components
+
+    @property
+    def side(self) -> str:
+        side = self.game.side_of(self.identity.public)
+        if side is None:
+            raise Refusal("this key is not one of the game's players", WRONG_SIDE)
+        return side
+
+    # -- files ---------------------------------------------------------------------------
+
+    def result(self) -> dict | None:
+        return self.load().public["result"]
+
+    def records(self) -> list[Path]:
+        return sorted((self.root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
+
+    def record_path(self, n: int, side: str) -> Path:
+        return self.root / "records" / f"{n:04d}-{side}.txt"
+
+    def last_hash(self) -> str:
+        found = self.records()
+        return docs.sha256(found[-1].read_text(encoding="utf-8")) if found else self.game.hash
+
+    def load(self) -> Party:
+        text = (self.root / PRIVATE).read_text(encoding="utf-8")
+        data = agefile.open_armored(text, self.identity, PRIVATE)
+        return Party.from_data(self.comp, json.loads(data))
+
+    def save(self, party: Party) -> None:
+        data = json.dumps(party.to_data(), sort_keys=True, separators=(",", ":"))
+        write_atomic(self.root / PRIVATE, agefile.seal(data.encode(), self.identity.public))
+
+    def _write_record(self, party: Party, record, base: dict, extra: dict) -> str:
+        n = len(self.records()) if record.seq else SIDES.index(self.side)
+        prev = self.game.hash if record.seq == 0 else self.last_hash()
+        text = files.record_text(self.game, record, n, prev, base, self.identity, extra)
+        write_atomic(self.record_path(n, self.side), text)
+        self.save(party)
+        return text
+
+    # -- what a side does ----------------------------------------------------------------
+
+    def join(self) -> str:
+        """This side's join: commitments to its secret and to its chart-placed blocks'
+        handles, where those stand, and its first randomness."""
+        (self.root / "records").mkdir(parents=True, exist_ok=True)
+        value = files.secret(self.game, self.identity)
+        book = kn.Book(self.side, value)
+        public = start_half(self.comp, book)
+        party = Party(self.side, self.comp, book, public)
+        extra = {
+            "definition": self.game.hash,
+            "secret_commitment": files.secret_commitment(self.game, self.side, value),
+            "dealt": dealt(public, self.side),
+        }
+        return self._write_record(party, party.join(), public, extra)
+
+    def receive(self, text: str, where: str) -> None:
+        """Check and take in the other side's record; a Refusal leaves nothing changed."""
+        party = self.load()
+        received = files.read_record(self.game, text, where, lambda side, seq: party.public)
+        if received.record.side != other(self.side):
+            raise Refusal(f"{where}: the record is not the other side's", WRONG_SIDE)
+        expected = (
+            SIDES.index(received.record.side) if received.record.seq == 0 else len(self.records())
+        )
+        if received.n != expected:
+            raise Refusal(f"{where}: record {received.n} where {expected} comes next", STALE)
+        prev = self.game.hash if received.record.seq == 0 else self.last_hash()
+        if received.prev != prev:
+            raise Refusal(f"{where}: it does not follow the last record (prev)", STALE)
+        if received.record.seq == 0:
+            self._adopt_join(party, received, where)
+        party.read(received.record)
+        write_atomic(self.record_path(received.n, received.record.side), text)
+        self.save(party)
+
+    def _adopt_join(self, party: Party, received, where: str) -> None:
+        handles = received.body.get("dealt")
+        if not isinstance(handles, dict) or received.body.get("definition") != self.game.hash:
+            raise docs.DocumentError(where, "a join names the game and the handles it deals")
+        party.public = party.agreed = adopt_dealt(
+            party.public, self.comp, other(self.side), handles
+        )
+
+    def turn(self, choose: Chooser) -> str:
+        """This side's next record, as far as its copy knows; its text, to send."""
+        party = self.load()
+        if len(self.records()) < 2:
+            raise Refusal("both sides must join first", NOT_ASKED)
+        last = self.records()[-1].name
+        if last.endswith(f"-{self.side}.txt") and len(self.records()) > 2:
+            raise Refusal(
+                "this side's record is the last one: waiting for the other side", NOT_ASKED
+            )
+        base = party.agreed
+        record = party.write(choose)
+        return self._write_record(party, record, base, {})
+
+    def reveal(self) -> str:
+        party = self.load()
+        text = files.reveal_text(self.game, self.side, party.book.secret, self.identity)
+        (self.root / "reveals").mkdir(exist_ok=True)
+        write_atomic(self.root / "reveals" / f"{self.side}.txt", text)
+        return text
+
+
+def open_side(root: Path, identity: Identity, comp: Components | None = None) -> Side:
+    game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    return Side(root, game, identity, comp or load_components())
+
+
+def verify(root: Path, comp: Components | None = None) -> int:
+    """The whole exchange checked with both revealed secrets: the chain, the signatures,
+    each join's commitments and dealt handles, and the audit (exchange.audit); returns
+    how many entries were retraced."""
+    comp = comp or load_components()
+    game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
+    texts = {p: p.read_text(encoding="utf-8") for p in paths}
+    if len(paths) < 2:
+        raise Refusal("the game has fewer than two joins", STALE)
+    joins = [
+        files.read_record(game, texts[p], f"records/{p.name}", lambda s, q: {}) for p in paths[:2]
+    ]
+    commitments = {j.record.side: j.body.get("secret_commitment") for j in joins}
+    secrets = {}
+    for s in SIDES:
+        where = f"reveals/{s}.txt"
+        side, value = files.read_reveal(
+            game, (root / where).read_text(encoding="utf-8"), where, commitments.get(s, "")
+        )
+        secrets[side] = value
+    for j in joins:
+        book = kn.Book(j.record.side, secrets[j.record.side])
+        if (
+            j.body.get("dealt") != dealt(start_half(comp, book), j.record.side)
+            or j.prev != game.hash
+        ):
+            raise Refusal(f"the join of {j.record.side} does not deal what its secret gives", STALE)
+    replay = audit.Audit(comp, secrets)
+    replay.joins([j.record for j in joins])
+    prev = docs.sha256(texts[paths[1]])
+    for i, path in enumerate(paths[2:], start=2):
+        where = f"records/{path.name}"
+        received = files.read_record(game, texts[path], where, lambda side, seq: replay.base(side))
+        if received.n != i or received.prev != prev:
+            raise Refusal(f"{where}: it is not record {i} following record {i - 1}", STALE)
+        prev = docs.sha256(texts[path])
+        replay.record(received.record)
+    return replay.retraced

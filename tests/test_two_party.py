@@ -13,7 +13,7 @@ import pytest
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.options import options
-from sekigahara_pbem.rules.vocab import SIDES
+from sekigahara_pbem.rules.vocab import SIDES, other
 from sekigahara_pbem.twoparty import audit, knowledge
 from sekigahara_pbem.twoparty.exchange import Cheat, Record
 from sekigahara_pbem.twoparty.match import play, player_chooser
@@ -41,7 +41,10 @@ def random_match(comp, seed: int, deliver=lambda r: r):
 def test_random_two_party_games_end_and_pass_the_audit(comp, seed):
     match = random_match(comp, seed)
     assert match.result is not None
-    assert match.parties["ishida"].public == match.parties["tokugawa"].public
+    last = [e.public for r in match.log for e in r.entries if e.public is not None][-1]
+    writer = match.parties[match.log[-1].side]
+    reader = match.parties[other(match.log[-1].side)]
+    assert writer.public == reader.agreed == last
     retraced = audit.replay(comp, secrets(seed), match.log)
     assert retraced == sum(len(r.entries) for r in match.log) > 20
 

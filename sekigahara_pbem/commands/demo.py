@@ -28,6 +28,14 @@ def demo(
     budget: Annotated[
         float, typer.Option(help="The search bots' seconds of thought per decision.")
     ] = 1.0,
+    two_party: Annotated[
+        bool,
+        typer.Option(
+            "--two-party",
+            help="No referee: each bot keeps its own secrets in its own directory "
+            "(docs/two-party.md).",
+        ),
+    ] = False,
 ) -> None:
     """Play a whole demo game between two bots, by the real files.
 
@@ -46,6 +54,9 @@ def demo(
         directory = Path(tempfile.mkdtemp(prefix="seki-demo-"))
     if directory.exists() and any(directory.iterdir()):
         abort(f"{directory} exists and is not empty")
+    if two_party:
+        _two_party(directory, bot, seed)
+        return
     start = time.perf_counter()
     try:
         result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
@@ -62,3 +73,29 @@ def demo(
     typer.echo(f"check it yourself: seki verify {result.game_dir}")
     if result.refused:
         abort(f"{len(result.refused)} turn file(s) were refused: {result.refused[0]}")
+
+
+def _two_party(directory: Path, bot: str, seed: str) -> None:
+    from ..refusal import Refusal
+    from ..twoparty.demo import run
+
+    if bot == "search":
+        abort("--two-party: the demo plays heuristic or random bots")
+    start = time.perf_counter()
+    try:
+        result = run(directory, bot, seed)
+    except Refusal as exc:
+        abort(str(exc))
+    outcome = result.result or {}
+    typer.echo(
+        f"two-party demo game over after {result.records} records in "
+        f"{time.perf_counter() - start:.1f} s: {outcome.get('winner')} wins "
+        f"({outcome.get('how')}), week {result.weeks}; both sides revealed and each "
+        f"verified the whole exchange ({result.retraced} entries replayed)"
+    )
+    typer.echo(
+        f"records: median {sorted(result.sizes)[len(result.sizes) // 2]} bytes; "
+        f"reading one took {result.median_receive_ms:.0f} ms (median, in process)"
+    )
+    typer.echo(f"sides: {directory / 'ishida'} and {directory / 'tokugawa'}")
+    typer.echo(f"check it yourself: seki verify {directory / 'ishida'}")

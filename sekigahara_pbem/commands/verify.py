@@ -32,7 +32,11 @@ def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")
     """Replay the game from genesis and check every signature, commitment, draw, state hash,
     sealed state and packet; exit 1 at the first discrepancy."""
     from ..pbem import verify as checks
+    from ..twoparty import side as two_party
 
+    if two_party.is_two_party(directory):
+        _verify_two_party(directory)
+        return
     try:
         report = checks.verify(directory)
     except checks.Discrepancy as exc:
@@ -45,3 +49,20 @@ def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")
     )
     for note in report.notes:
         typer.echo(f"note: {note}")
+
+
+def _verify_two_party(directory: Path) -> None:
+    from ..refusal import Refusal
+    from ..twoparty import side as two_party
+    from ..twoparty.exchange import Cheat
+
+    try:
+        retraced = two_party.verify(directory)
+    except Cheat as exc:
+        abort(f"does not verify: {exc}")
+    except (Refusal, OSError) as exc:
+        abort(str(exc))
+    typer.echo(
+        f"verified a two-party game: every record's signature and chain, both sides' "
+        f"reveals, and {retraced} entries replayed from each side's secret and with both"
+    )

@@ -124,7 +124,7 @@ class Observer:
 
     def retrace(self, e: Entry, where: str) -> None:
         self.opened |= set(e.opened)
-        self.public = kn.replace(self.public, {h: r for h, (r, _) in e.opened.items()})
+        self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
             self.held = (e.author, e.action)
             return

@@ -25,10 +25,11 @@ from ..rules.vocab import SIDES, Unknown, other
 from . import knowledge as kn
 from .steps import carry_on, handle
 
-# Actions whose cards the rules show as they are made: sealed choices once both sides have
-# chosen (6.2, 6.3), a Loyalty Challenge (8.6). Made when the other side's values are
-# needed, they are opened at once, so the other side can compute them.
-SHOWN = ("bid", "discard", "challenge")
+# What the rules show of an action as it is made, by field: sealed choices once both sides
+# have chosen (6.2, 6.3), a Loyalty Challenge's card (8.6), the leader a move declares
+# (7.3.4). An action whose own rule needs the other side's values is held for the other
+# side to compute, and these are opened with it.
+SHOWN = {"bid": ("card",), "discard": ("cards",), "challenge": ("card",), "move": ("leader",)}
 
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
 
@@ -260,13 +261,14 @@ class Party:
         """An action whose own rule needs the other side's values: a sealed choice made
         last, or a Loyalty Challenge. Its cards are opened, as the rules show them."""
         opened = {}
-        if action["type"] in SHOWN:
-            for real in kn.names_in(action):
+        for name in SHOWN.get(action["type"], ()):
+            for real in kn.names_in(action.get(name)):
                 h = self.book.own.get(real)
                 if h is not None and h not in self.opened:
                     opened[h] = (real, self.book.salt(h).hex())
                     self.opened.add(h)
         self.held = (self.side, self._public_action(action))
+        self.public = kn.open_in(self.public, self.comp, opened)
         return Entry(self.side, self._public_action(action), -1, opened, None)
 
     def _public_action(self, action: dict | None) -> dict | None:
@@ -299,7 +301,7 @@ class Party:
         # own items the other side's steps put in public places: open them next record
         self.owed = self._open(self.copy(), [])
         if self.owed:
-            self.public = kn.replace(self.public, {h: r for h, (r, _) in self.owed.items()})
+            self.public = kn.open_in(self.public, self.comp, self.owed)
         state = self.copy()
         bound = kn.bind(state, self.comp, self.book, record.contribution)
         self.fresh.update(bound)
@@ -310,7 +312,7 @@ class Party:
                 raise Cheat(f"{h} does not open to {real}")
             self.book.shown[h] = real
         if e.opened:
-            self.public = kn.replace(self.public, {h: r for h, (r, _) in e.opened.items()})
+            self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
             self.held = (e.author, e.action)
             return

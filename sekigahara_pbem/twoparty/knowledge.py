@@ -188,6 +188,15 @@ def conceal(state: dict, comp: Components, book: Book) -> dict:
     return out
 
 
+def open_in(public: dict, comp: Components, opened: dict[str, tuple[str, str]]) -> dict:
+    """The public form once handles are opened: their ids where the place is public; a
+    handle in a hidden place stays (the side that saw the opening keeps it in its book)."""
+    if not opened:
+        return public
+    shown = {h: real for h, (real, _) in opened.items()}
+    return conceal(_replace(public, shown), comp, Book("public", b"", shown=shown))
+
+
 def working(public: dict, book: Book, plan: dict | None = None) -> dict:
     """A side's working copy: the public form with what the side knows put back."""
     out = _replace(public, book.reals())

@@ -57,7 +57,7 @@ def _verify_two_party(directory: Path) -> None:
     from ..twoparty.exchange import Cheat
 
     try:
-        retraced = two_party.verify(directory)
+        retraced = two_party.verify(directory).retraced
     except Cheat as exc:
         abort(f"does not verify: {exc}")
     except (Refusal, OSError) as exc:

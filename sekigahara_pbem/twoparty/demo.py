@@ -69,7 +69,7 @@ def run(root: Path, bot: str = "heuristic", seed: str = "demo") -> TwoPartyDemo:
     for s in SIDES:
         shutil.copy(root / s / "reveals" / f"{s}.txt", root / other(s) / "reveals" / f"{s}.txt")
     for s in SIDES:
-        demo.retraced = verify(root / s, comp)
+        demo.retraced = verify(root / s, comp).retraced
     return demo
 
 

@@ -158,10 +158,10 @@ def open_side(root: Path, identity: Identity, comp: Components | None = None) ->
     return Side(root, game, identity, comp or load_components())
 
 
-def verify(root: Path, comp: Components | None = None) -> int:
+def verify(root: Path, comp: Components | None = None) -> audit.Audit:
     """The whole exchange checked with both revealed secrets: the chain, the signatures,
-    each join's commitments and dealt handles, and the audit (exchange.audit); returns
-    how many entries were retraced."""
+    each join's commitments and dealt handles, and the audit (twoparty/audit.py), which
+    it returns (how many entries it retraced, and both sides' replayed knowledge)."""
     comp = comp or load_components()
     game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
@@ -196,4 +196,4 @@ def verify(root: Path, comp: Components | None = None) -> int:
             raise Refusal(f"{where}: it is not record {i} following record {i - 1}", STALE)
         prev = docs.sha256(texts[path])
         replay.record(received.record)
-    return replay.retraced
+    return replay

@@ -1,0 +1,143 @@
+"""Two-party games through the files (issue 14): the demo's two directories, `seki verify`
+on each, and the files a side refuses or the audit names."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sekigahara_pbem.crypto import signing
+from sekigahara_pbem.pbem import documents as docs
+from sekigahara_pbem.refusal import Refusal
+from sekigahara_pbem.rules.vocab import SIDES, other
+from sekigahara_pbem.twoparty import demo as two_party_demo
+from sekigahara_pbem.twoparty import files
+from sekigahara_pbem.twoparty.side import Side, verify
+
+
+def seki(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sekigahara_pbem", *args], capture_output=True, text=True
+    )
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("two-party")
+    result = two_party_demo.run(root, "heuristic", "files")
+    assert result.result is not None and result.retraced > 100
+    return root
+
+
+def test_seki_verify_checks_each_side_directory(played):
+    for side in SIDES:
+        done = seki("verify", str(played / side))
+        assert done.returncode == 0, done.stderr
+        assert "verified a two-party game" in done.stdout
+
+
+def test_both_directories_hold_the_same_records_and_only_their_own_key(played):
+    names = {s: sorted(p.name for p in (played / s / "records").iterdir()) for s in SIDES}
+    assert names["ishida"] == names["tokugawa"] and len(names["ishida"]) > 50
+    for name in names["ishida"]:
+        a = (played / "ishida" / "records" / name).read_bytes()
+        assert a == (played / "tokugawa" / "records" / name).read_bytes()
+    for s in SIDES:
+        text = (played / s / "private.age").read_text()
+        assert text.startswith("-----BEGIN AGE ENCRYPTED FILE-----")
+
+
+def copy_of(played: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "copy"
+    shutil.copytree(played, root)
+    return root
+
+
+def test_verify_names_a_record_changed_after_the_game(played, tmp_path):
+    root = copy_of(played, tmp_path)
+    path = sorted((root / "ishida" / "records").iterdir())[20]
+    text = path.read_text()
+    path.write_text(text.replace("steps: 0", "steps: 1", 1))
+    done = seki("verify", str(root / "ishida"))
+    assert done.returncode == 1
+    assert "bad signature" in done.stderr or path.name in done.stderr
+
+
+def test_verify_refuses_a_reveal_that_is_not_the_joined_secret(played, tmp_path):
+    root = copy_of(played, tmp_path)
+    reveal = root / "ishida" / "reveals" / "tokugawa.txt"
+    game = files.read_game((root / "ishida" / "game.txt").read_text(), "game.txt")
+    with pytest.raises(Refusal, match="does not match the commitment"):
+        files.read_reveal(game, reveal.read_text(), "reveal", "0" * 64)
+    reveal.write_text(reveal.read_text().replace("secret: ", "secret: 00", 1))
+    done = seki("verify", str(root / "ishida"))
+    assert done.returncode == 1
+
+
+def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path):
+    """Each refusal leaves the directory as it was."""
+    from sekigahara_pbem.bot import make_player
+    from sekigahara_pbem.component_files import components_hash, load_components
+    from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.twoparty.match import player_chooser
+
+    comp = load_components()
+    keys = {s: generate(s) for s in SIDES}
+    players = {s: k.public for s, k in keys.items()}
+    text = files.make_game("g2", components_hash(), {}, players, keys["tokugawa"])
+    game = files.read_game(text, "game.txt")
+    sides = {}
+    for s in SIDES:
+        (tmp_path / s).mkdir()
+        (tmp_path / s / "game.txt").write_text(text)
+        sides[s] = Side(tmp_path / s, game, keys[s], comp)
+    joins = {s: sides[s].join() for s in SIDES}
+    for s in SIDES:
+        sides[other(s)].receive(joins[s], "join")
+    choose = player_chooser(make_player("heuristic", comp, {}, "x"))
+    first = sides["ishida"].turn(choose)
+
+    def snapshot() -> dict:
+        root = tmp_path / "tokugawa"
+        return {p.name: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+    before = snapshot()
+    forged = first.replace("seq: 1", "seq: 2", 1)
+    with pytest.raises(Refusal, match="signature"):
+        sides["tokugawa"].receive(forged, "forged")
+    assert snapshot() == before
+    with pytest.raises(Refusal, match="not the other side's"):
+        sides["tokugawa"].receive(joins["tokugawa"], "own")
+    assert snapshot() == before
+    sides["tokugawa"].receive(first, "first")
+    after = snapshot()
+    with pytest.raises(Refusal, match="comes next"):
+        sides["tokugawa"].receive(first, "again")
+    assert snapshot() == after
+    with pytest.raises(Refusal, match="waiting for the other side"):
+        sides["ishida"].turn(choose)
+
+
+def test_no_file_a_side_receives_names_a_hidden_item_before_it_is_opened(played):
+    """Secrecy through the files: each record, scanned for every item of its author (all
+    it ever bound or dealt, from the audit with the revealed secrets) not opened yet."""
+    audit = verify(played / "ishida")
+    own = {s: set(audit.parties[s].book.own) for s in SIDES}
+    opened: dict[str, set[str]] = {s: set() for s in SIDES}
+    checked = 0
+    for path in sorted((played / "ishida" / "records").iterdir()):
+        text = path.read_text()
+        side = path.stem.split("-", 1)[1]
+        body, _ = signing.split(text)
+        for entry in docs.load_yaml(body, path.name)["entries"]:
+            opened[side] |= {pair[0] for pair in entry["opened"].values()}
+        hidden = own[side] - opened[side]
+        leaked = sorted(hidden & set(re.findall(r"[\w-]+", text)))
+        assert not leaked, f"{path.name} names {leaked}"
+        checked += len(hidden)
+    assert checked > 1000

@@ -17,6 +17,7 @@ from .common import (
     load_identity,
     open_own_note,
     open_own_packet,
+    read_text,
     use_language,
     write_new,
 )
@@ -26,7 +27,19 @@ def play(
     key: KeyOption,
     packet: Annotated[
         Path | None,
-        typer.Argument(help="The packet to answer. Default: the newest unanswered one in --from."),
+        typer.Argument(
+            help="The packet to answer, or your directory of a two-party game. Default: the "
+            "newest unanswered packet in --from."
+        ),
+    ] = None,
+    receive: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--receive",
+            "-r",
+            help="Two-party game: a file the other player sent (its record or its reveal) "
+            "to check and take in first; repeatable.",
+        ),
     ] = None,
     folder: Annotated[
         Path | None,
@@ -82,6 +95,9 @@ def play(
     from .view import show
 
     use_language(lang)
+    if packet is not None and packet.is_dir():
+        _two_party(packet, key, receive or [], choose)
+        return
     if choose is None and not sys.stdin.isatty():
         abort(
             _(
@@ -183,3 +199,58 @@ def _show_note(path: Path, identity) -> None:
     typer.echo(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
         typer.echo(f"  - {reason}")
+
+
+def _two_party(directory: Path, key: str, received: list[Path], choose: str | None) -> None:
+    """A two-party game's turn (docs/two-party.md): take in what the other side sent, show
+    the report, ask this side's decisions, and write its next record to send."""
+    from ..play import console
+    from ..play import two_party as ui
+    from ..refusal import Refusal
+    from ..twoparty import side as sides
+
+    if not sides.is_two_party(directory):
+        abort(_("{path} is not a two-party game's directory").format(path=directory))
+    try:
+        side = sides.open_side(directory, load_identity(key))
+        for path in received:
+            typer.echo(_take(side, path))
+        party = side.load()
+    except (Refusal, ValueError, OSError) as exc:
+        abort(str(exc))
+    game_id = side.game.game_id
+    if party.public["result"] is not None:
+        typer.echo(_("the game is over: {result}").format(result=party.public["result"]))
+        typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
+            dir=directory, key=key))  # fmt: skip
+        return
+    if side.whose_turn() != side.side:
+        typer.echo(_("waiting for the other side's record"))
+        return
+    if choose is None and not sys.stdin.isatty():
+        abort(_("seki play asks its questions at a terminal; without one, give the answers "
+                "with --choose (see seki play --help)"), 2)  # fmt: skip
+    n = len(side.records())
+    typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
+    ask = console.script(choose) if choose is not None else console.terminal()
+    try:
+        side.turn(ui.chooser(ask, typer.echo))
+    except console.Stopped as exc:
+        abort(str(exc))
+    except (Refusal, ValueError, OSError) as exc:
+        abort(str(exc))
+    path = side.records()[-1]
+    typer.echo(_("wrote {path}: send it to the other player").format(path=path))
+
+
+def _take(side, path: Path) -> str:
+    """One received file: a record of the other side, or its reveal."""
+    text = read_text(path)
+    if "format: seki-2p-reveal/1" in text:
+        kept = side.take_reveal(text, str(path))
+        return _("took {path}: the other side's secret, kept in {kept}").format(
+            path=path, kept=kept)  # fmt: skip
+    if any(p.read_text(encoding="utf-8") == text for p in side.records()):
+        return _("{path} is already on file").format(path=path)
+    side.receive(text, str(path))
+    return _("took {path}: checked against your own engine").format(path=path)

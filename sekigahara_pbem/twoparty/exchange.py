@@ -20,7 +20,7 @@ from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
-from ..rules.views import view
+from ..rules.views import redact_event, view
 from ..rules.vocab import SIDES, Unknown, other
 from . import knowledge as kn
 from .steps import carry_on, handle
@@ -139,6 +139,7 @@ class Party:
         self.owed: dict[str, tuple[str, str]] = {}  # own handles to open in the next record
         self.plan: dict | None = None
         self.agreed = public  # the last public form both sides hold (records' changes start here)
+        self.seen: list = []  # the events of the other side's last record, as this side saw them
 
     # -- kept between runs (sealed to the side's own key) --------------------------------
 
@@ -156,6 +157,7 @@ class Party:
             "fresh": sorted(self.fresh),
             "owed": {h: list(v) for h, v in self.owed.items()},
             "plan": self.plan,
+            "seen": self.seen,
         }
 
     @classmethod
@@ -171,6 +173,7 @@ class Party:
         party.fresh = set(data["fresh"])
         party.owed = {h: tuple(v) for h, v in data["owed"].items()}
         party.plan = data["plan"]
+        party.seen = data.get("seen", [])
         return party
 
     # -- the working copy --------------------------------------------------------------
@@ -295,6 +298,7 @@ class Party:
         if record.side != other(self.side):
             raise Cheat("the record is not the other side's")
         self.theirs.update(record.commitments)
+        self.seen = []
         for e in record.entries:
             self._retrace(e)
         self.agreed = self.public
@@ -310,24 +314,26 @@ class Party:
         for h, (real, salt) in e.opened.items():
             if self.theirs.get(h) != commit(real, bytes.fromhex(salt)):
                 raise Cheat(f"{h} does not open to {real}")
-            self.book.shown[h] = real
+            self.book.show(h, real)
         if e.opened:
             self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
             self.held = (e.author, e.action)
             return
         state = self.copy()
+        events: list = []
+        author, action = (e.author, e.action) if e.action is not None else self.held or ("", None)
+        self.held = None
         try:
-            if e.action is not None:
-                state, _ = handle(state, self.kc, e.author, kn.replace(e.action, self.book.reals()))
-            elif self.held is not None:
-                author, action = self.held
-                state, _ = handle(state, self.kc, author, kn.replace(action, self.book.reals()))
-            self.held = None
+            if action is not None:
+                state, events = handle(
+                    state, self.kc, author, kn.replace(action, self.book.reals())
+                )
             run = carry_on(state, self.kc, limit=e.steps)
         except Unknown:
             run = None
-        self.held = None
+        if run is not None:
+            self.seen += [redact_event(x, self.side) for x in events + run.events]
         if run is None or run.steps < e.steps:
             self.public = e.public  # a claim: verify checks it at the end
             return

@@ -121,6 +121,13 @@ class Book:
             made.append(self.own[r])
         return made
 
+    def show(self, handle: str, real: str) -> None:
+        """The other side opened `handle` as `real`. A card comes back under a new handle
+        once reshuffled; the handle it had before no longer stands for it."""
+        for h in [h for h, r in self.shown.items() if r == real]:
+            del self.shown[h]
+        self.shown[handle] = real
+
     def reals(self) -> dict[str, str]:
         out = {h: r for r, h in self.own.items()}
         out.update(self.shown)
@@ -205,19 +212,17 @@ def working(public: dict, book: Book, plan: dict | None = None) -> dict:
 
 
 def _replace(value: Any, names: dict[str, str]) -> Any:
-    """A copy with every name in `names` replaced; a list or mapping that holds a handle,
-    before or after, is sorted, so its order says nothing of what the handles stand for
-    (and is the same whichever side opened them)."""
+    """A copy with every name in `names` replaced; a list that holds a handle, before or
+    after, is sorted, so its order says nothing of what the handles stand for (and is the
+    same whichever side opened them). Mappings come out in key order: both sides' copies
+    then iterate alike, as a referee's state does once stored in canonical form."""
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, list):
         out = [_replace(v, names) for v in value]
         return sorted(out) if any(map(is_handle, value)) or any(map(is_handle, out)) else out
     if isinstance(value, dict):
-        pairs = [(names.get(k, k), _replace(v, names)) for k, v in value.items()]
-        if any(map(is_handle, value)) or any(is_handle(k) for k, _ in pairs):
-            pairs.sort()
-        return dict(pairs)
+        return dict(sorted((names.get(k, k), _replace(v, names)) for k, v in value.items()))
     return value
 
 

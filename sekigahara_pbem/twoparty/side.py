@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..component_files import load_components
-from ..crypto import agefile
+from ..crypto import agefile, signing
 from ..crypto.keys import Identity
 from ..pbem import documents as docs
 from ..pbem.store import write_atomic
@@ -124,17 +124,34 @@ class Side:
 
     def turn(self, choose: Chooser) -> str:
         """This side's next record, as far as its copy knows; its text, to send."""
-        party = self.load()
         if len(self.records()) < 2:
             raise Refusal("both sides must join first", NOT_ASKED)
-        last = self.records()[-1].name
-        if last.endswith(f"-{self.side}.txt") and len(self.records()) > 2:
-            raise Refusal(
-                "this side's record is the last one: waiting for the other side", NOT_ASKED
-            )
+        if self.whose_turn() != self.side:
+            raise Refusal("waiting for the other side's record", NOT_ASKED)
+        party = self.load()
         base = party.agreed
         record = party.write(choose)
         return self._write_record(party, record, base, {})
+
+    def take_reveal(self, text: str, where: str) -> Path:
+        """The other side's reveal, checked against its join's commitment, kept."""
+        joins = [p for p in self.records()[:2] if p.name.endswith(f"-{other(self.side)}.txt")]
+        if not joins:
+            raise Refusal(f"{where}: the other side has not joined", STALE)
+        body, _ = signing.split(joins[0].read_text(encoding="utf-8"))
+        commitment = docs.load_yaml(body, joins[0].name).get("secret_commitment", "")
+        side, _value = files.read_reveal(self.game, text, where, commitment)
+        path = self.root / "reveals" / f"{side}.txt"
+        path.parent.mkdir(exist_ok=True)
+        write_atomic(path, text)
+        return path
+
+    def whose_turn(self) -> str | None:
+        """The side that writes the next record (None once the game is over)."""
+        found = self.records()
+        if len(found) < 2 or self.result() is not None:
+            return None
+        return other(found[-1].stem.split("-", 1)[1]) if len(found) > 2 else SIDES[0]
 
     def reveal(self) -> str:
         party = self.load()
@@ -142,6 +159,21 @@ class Side:
         (self.root / "reveals").mkdir(exist_ok=True)
         write_atomic(self.root / "reveals" / f"{self.side}.txt", text)
         return text
+
+
+def create(root: Path, game_text: str, identity: Identity) -> Side:
+    """A side's new directory for the game, with its join written: the creator's, or the
+    other player's answering the game it was sent."""
+    game = files.read_game(game_text, "game.txt")
+    if game.side_of(identity.public) is None:
+        raise Refusal("this key is not one of the game's players", WRONG_SIDE)
+    if root.exists() and any(root.iterdir()):
+        raise Refusal(f"{root} exists and is not empty", STALE)
+    root.mkdir(parents=True, exist_ok=True)
+    write_atomic(root / "game.txt", game_text)
+    side = Side(root, game, identity, load_components())
+    side.join()
+    return side
 
 
 def is_two_party(root: Path) -> bool:

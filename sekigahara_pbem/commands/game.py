@@ -49,10 +49,23 @@ def new(
     no_move_policy: Annotated[
         str, typer.Option(help="On a missed deadline: pass (passive choices) or forfeit.")
     ] = "pass",
+    two_party: Annotated[
+        bool,
+        typer.Option(
+            "--two-party",
+            help="No referee: you are one of the players (--key), each side keeps its own "
+            "secrets (docs/two-party.md).",
+        ),
+    ] = False,
 ) -> None:
-    """Write the signed game definition with your seed commitment, and the join requests."""
+    """Write the signed game definition with your seed commitment, and the join requests;
+    with --two-party, the game between you and the other player, and your join."""
     from ..component_files import components_hash
     from ..pbem import clock, game
+
+    if two_party:
+        _two_party(directory, ishida, tokugawa, key, game_id, option)
+        return
 
     try:
         referee = load_identity(key)
@@ -111,3 +124,28 @@ def _email(text: str) -> tuple[str, str]:
     if not sep:
         raise ValueError(f"--email {text!r}: expected WHO=ADDRESS, e.g. ishida=anna@example.org")
     return who, address
+
+
+def _two_party(
+    directory: Path, ishida: str, tokugawa: str, key: str, game_id: str | None, option
+) -> None:
+    from ..component_files import components_hash
+    from ..refusal import Refusal
+    from ..twoparty import files
+    from ..twoparty import side as sides
+
+    try:
+        me = load_identity(key)
+        players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
+        options = dict(_option(o) for o in option or [])
+        text = files.make_game(game_id or directory.name, components_hash(), options, players, me)
+        side = sides.create(directory, text, me)
+    except (Refusal, ValueError, OSError) as exc:
+        abort(str(exc))
+    other = next(s for s in players if s != side.side)
+    typer.echo(f"created two-party game {side.game.game_id} in {directory}: you play {side.side}")
+    typer.echo(f"  {other}: {players[other].name} fingerprint {players[other].fingerprint}")
+    typer.echo(
+        f"Send {directory / 'game.txt'} and {side.records()[0]} to the other player; "
+        "they answer with: seki join game.txt --key NAME"
+    )

@@ -20,7 +20,13 @@ def join(
         ),
     ],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Where to write your answer.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to write your answer (a two-party game: your new game directory, "
+            "default GAME-SIDE)."
+        ),
+    ] = None,
     game_file: Annotated[
         Path | None,
         typer.Option(
@@ -39,6 +45,9 @@ def join(
         identity = load_identity(key)
         text = read_text(request)
         body, _ = signing.split(text)
+        if "format: seki-2p-game/1" in body.splitlines():
+            _two_party(text, identity, out)
+            return
         if f"format: {game.GAME_FORMAT}" in body.splitlines():
             definition = game.parse(text, str(request))
             answer = joins.make_join(definition, identity)
@@ -78,3 +87,24 @@ def _definition(given: Path | None, remembered: Path):
             "give it with --game game.txt"
         )
     return game.parse(read_text(path), str(path))
+
+
+def _two_party(text: str, identity, out: Path | None) -> None:
+    """Join a two-party game: your own directory for it, with your join record."""
+    from ..twoparty import files
+    from ..twoparty import side as sides
+
+    game = files.read_game(text, "game.txt")
+    side = game.side_of(identity.public)
+    root = out or Path(f"{game.game_id}-{side}")
+    joined = sides.create(root, text, identity)
+    other = next(s for s in game.players if s != side)
+    typer.echo(f"game {game.game_id}: you play {side} (two-party: no referee)")
+    typer.echo(
+        f"  {other}: {game.players[other].name} fingerprint {game.players[other].fingerprint} "
+        "(compare it with the other player by another channel)"
+    )
+    typer.echo(
+        f"wrote {joined.records()[0]}: send it to the other player; take theirs with: "
+        f"seki play {root} --key {identity.name} --receive THEIR-JOIN"
+    )

@@ -228,6 +228,9 @@ def _two_party(directory: Path, key: str, received: list[Path], choose: str | No
         typer.echo(_("waiting for the other side's record"))
         return
     if choose is None and not sys.stdin.isatty():
+        if received:  # taking the files was the whole request
+            typer.echo(_("your turn: play it at a terminal, or give the answers with --choose"))
+            return
         abort(_("seki play asks its questions at a terminal; without one, give the answers "
                 "with --choose (see seki play --help)"), 2)  # fmt: skip
     n = len(side.records())

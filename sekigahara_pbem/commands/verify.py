@@ -18,8 +18,14 @@ def reveal(
         bool, typer.Option(help="Reveal before the game is over (by agreement).")
     ] = False,
 ) -> None:
-    """Publish every seed and the game's state key in reveal.txt, signed."""
+    """Publish every seed and the game's state key in reveal.txt, signed; in a two-party
+    game, your own secret (send it to the other player)."""
     from ..pbem import verify as checks
+    from ..twoparty import side as two_party
+
+    if two_party.is_two_party(directory):
+        _reveal_two_party(directory, key, force)
+        return
 
     try:
         path = checks.reveal(directory, load_identity(key), utc_now(), force)
@@ -65,4 +71,22 @@ def _verify_two_party(directory: Path) -> None:
     typer.echo(
         f"verified a two-party game: every record's signature and chain, both sides' "
         f"reveals, and {retraced} entries replayed from each side's secret and with both"
+    )
+
+
+def _reveal_two_party(directory: Path, key: str, force: bool) -> None:
+    from ..refusal import Refusal
+    from ..twoparty import side as two_party
+
+    try:
+        side = two_party.open_side(directory, load_identity(key))
+        if side.result() is None and not force:
+            abort("the game is not over: reveal only at its end (or by agreement: --force)")
+        side.reveal()
+    except (Refusal, ValueError, OSError) as exc:
+        abort(str(exc))
+    path = directory / "reveals" / f"{side.side}.txt"
+    typer.echo(
+        f"wrote {path}: send it to the other player; with theirs taken in "
+        f"(seki play {directory} --receive THEIR-REVEAL), anyone can run: seki verify {directory}"
     )

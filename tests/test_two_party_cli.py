@@ -1,0 +1,63 @@
+"""Two people playing a two-party game with the commands a person types (issue 14):
+`seki game new --two-party`, `seki join`, then `seki play DIR --receive FILE` turn by turn
+with numbered answers, and `seki reveal` refusing before the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sekigahara_pbem.cli import app
+
+NAMES = {"ishida": "alice", "tokugawa": "bob"}
+ANSWERS = ",".join(["1"] * 60)  # the first choice of every question, more than enough
+
+
+class Players:
+    def __init__(self, root: Path):
+        self.root, self.runner = root, CliRunner()
+
+    def seki(self, who: str, *args: str, code: int = 0) -> str:
+        result = self.runner.invoke(
+            app, list(args), env={"SEKI_HOME": str(self.root / who)}, catch_exceptions=False
+        )
+        assert result.exit_code == code, (args, result.output)
+        assert "Traceback" not in result.output
+        return result.output
+
+
+def test_two_people_start_a_two_party_game_and_play_by_files(tmp_path):
+    t = Players(tmp_path)
+    for name in NAMES.values():
+        (tmp_path / f"{name}.pub").write_text(t.seki(name, "keys", "new", name))
+    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
+    said = t.seki("alice", "game", "new", str(alice), "--two-party", "--key", "alice", *keys)
+    assert "you play ishida" in said and "seki join game.txt" in said
+    said = t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
+    assert "you play tokugawa" in said and "alice" in said
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
+    )
+    said = t.seki(
+        "bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt")
+    )
+    assert "waiting for the other side's record" in said
+    dirs = {"alice": alice, "bob": bob}
+    sent: dict[str, str] = {}
+    turn, other = "alice", "bob"
+    for _ in range(10):
+        taking = ["-r", sent[other]] if other in sent else []
+        said = t.seki(turn, "play", str(dirs[turn]), "--key", turn, *taking, "--choose", ANSWERS)
+        if taking:
+            assert "checked against your own engine" in said
+        assert "send it to the other player" in said
+        sent[turn] = str(sorted((dirs[turn] / "records").iterdir())[-1])
+        turn, other = other, turn
+    records = {n: sorted(p.name for p in (d / "records").iterdir()) for n, d in dirs.items()}
+    assert len(records["bob"]) == 12 and records["alice"] == records["bob"][:11]
+    said = t.seki(other, "play", str(dirs[other]), "--key", other, "--choose", ANSWERS)
+    assert "waiting for the other side's record" in said
+    said = t.seki("alice", "reveal", str(alice), "--key", "alice", code=1)
+    assert "the game is not over" in said

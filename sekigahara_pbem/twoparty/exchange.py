@@ -27,9 +27,15 @@ from .steps import carry_on, handle
 
 # What the rules show of an action as it is made, by field: sealed choices once both sides
 # have chosen (6.2, 6.3), a Loyalty Challenge's card (8.6), the leader a move declares
-# (7.3.4). An action whose own rule needs the other side's values is held for the other
-# side to compute, and these are opened with it.
+# (7.3.4), the blocks mustered under option A (7.2). An action whose own rule needs the
+# other side's values is held for the other side to compute, and these are opened with it.
 SHOWN = {"bid": ("card",), "discard": ("cards",), "challenge": ("card",), "move": ("leader",)}
+
+
+def shown_fields(action: dict) -> tuple[str, ...]:
+    if action["type"] == "muster":
+        return ("blocks",) if action.get("option") == "A" else ()
+    return SHOWN.get(action["type"], ())
 
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
 
@@ -264,7 +270,7 @@ class Party:
         """An action whose own rule needs the other side's values: a sealed choice made
         last, or a Loyalty Challenge. Its cards are opened, as the rules show them."""
         opened = {}
-        for name in SHOWN.get(action["type"], ()):
+        for name in shown_fields(action):
             for real in kn.names_in(action.get(name)):
                 h = self.book.own.get(real)
                 if h is not None and h not in self.opened:

@@ -52,8 +52,8 @@ def patch(before: dict, changes: list[list]) -> dict:
 
 
 def _key(key: object) -> str:
-    if not isinstance(key, str):
-        raise ValueError("a path step is not text")
+    if not isinstance(key, str) or len(key) > 100 or not key.isprintable():
+        raise ValueError("a path step is not a name")
     return key
 
 

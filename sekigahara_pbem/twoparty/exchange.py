@@ -37,6 +37,7 @@ def shown_fields(action: dict) -> tuple[str, ...]:
         return ("blocks",) if action.get("option") == "A" else ()
     return SHOWN.get(action["type"], ())
 
+
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
 
 
@@ -330,11 +331,14 @@ class Party:
         events: list = []
         author, action = (e.author, e.action) if e.action is not None else self.held or ("", None)
         self.held = None
+        if action is not None:
+            action = kn.replace(action, self.book.reals())
+            strays = {n for n in kn.names_in(action) if kn.is_handle(n)} - kn.names_in(state)
+            if strays:
+                raise Cheat(f"{e.author}'s action names {min(strays)}, not in the game")
         try:
             if action is not None:
-                state, events = handle(
-                    state, self.kc, author, kn.replace(action, self.book.reals())
-                )
+                state, events = handle(state, self.kc, author, action)
             run = carry_on(state, self.kc, limit=e.steps)
         except Unknown:
             run = None

@@ -17,9 +17,12 @@ as a referee game's player seed), so the same key gives it again and nothing is 
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import yaml
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -34,11 +37,42 @@ from ..rules.vocab import SIDES
 from .changes import diff, patch
 from .exchange import Entry, Record
 
+_SALT = re.compile(r"[0-9a-f]{64}")
 GAME_FORMAT = "seki-2p-game/1"
 RECORD_FORMAT = "seki-2p-record/1"
 REVEAL_FORMAT = "seki-2p-reveal/1"
 DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's derivation
 DERIVATION_SALT = b"seki-2p-secret/1"
+
+
+class _Plain(yaml.SafeLoader):
+    """A record's body has no anchors or aliases: an alias could make a structure that
+    refers to itself, or grow a small text into a huge one."""
+
+    def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - PyYAML's signature
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(
+                None, None, "aliases are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def _load(body: str, where: str, fmt: str) -> dict:
+    """A two-party document's body: plain YAML (no aliases), a mapping of the format."""
+    if len(body.encode("utf-8")) > docs.MAX_BYTES:
+        raise docs.DocumentError(where, f"larger than {docs.MAX_BYTES} bytes")
+    try:
+        data = yaml.load(body, Loader=_Plain)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise docs.DocumentError(where, f"not valid YAML{at}") from None
+    except RecursionError:
+        raise docs.DocumentError(where, "nested too deeply") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise docs.DocumentError(where, f"expected a {fmt} document")
+    return data
 
 
 @dataclass(frozen=True)
@@ -77,7 +111,7 @@ def make_game(
 def read_game(text: str, where: str) -> Game:
     """The game as signed by one of the players it names."""
     body, _ = signing.split(text)
-    data = docs.load(body, where, GAME_FORMAT)
+    data = _load(body, where, GAME_FORMAT)
     players_raw = docs.field(data, "players", dict, where)
     players = {}
     for s in SIDES:
@@ -136,7 +170,7 @@ def record_text(
         **extra,
         "entries": entries,
     }
-    return signing.sign(docs.dump(body), identity)
+    return signing.sign(docs.dump(json.loads(json.dumps(body))), identity)  # no shared objects
 
 
 def public_hash(public: dict) -> str:
@@ -158,7 +192,7 @@ def read_record(
     `base_for(side, seq)`, the public form its reader holds. Raises a Refusal naming the
     field that is wrong."""
     verified = signing.verify(text, game.players.values())
-    data = docs.load(verified.body, where, RECORD_FORMAT)
+    data = _load(verified.body, where, RECORD_FORMAT)
     if docs.field(data, "game", str, where) != game.game_id:
         raise docs.DocumentError(where, "the record is for another game", WRONG_GAME)
     side = docs.field(data, "side", str, where)
@@ -204,8 +238,8 @@ def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
     for h, pair in raw.items():
         if not (isinstance(h, str) and isinstance(pair, list) and len(pair) == 2):
             raise docs.DocumentError(where, "opened: expected handle: [id, salt]")
-        if not all(isinstance(x, str) for x in pair):
-            raise docs.DocumentError(where, "opened: expected handle: [id, salt]")
+        if not all(isinstance(x, str) for x in pair) or not _SALT.fullmatch(pair[1]):
+            raise docs.DocumentError(where, "opened: expected handle: [id, salt (64 hex digits)]")
         out[h] = (pair[0], pair[1])
     return out
 
@@ -218,7 +252,7 @@ def reveal_text(game: Game, side: str, value: bytes, identity: Identity) -> str:
 def read_reveal(game: Game, text: str, where: str, commitment: str) -> tuple[str, bytes]:
     """A side's revealed secret, checked against the commitment in its join."""
     verified = signing.verify(text, game.players.values())
-    data = docs.load(verified.body, where, REVEAL_FORMAT)
+    data = _load(verified.body, where, REVEAL_FORMAT)
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(where, "the reveal is not signed by the side it names", WRONG_SIDE)

@@ -11,6 +11,7 @@ are kept for `seki bot run` (play/autoplay.py).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..crypto.keystore import default_dir
@@ -60,7 +61,7 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
                 write_atomic(target, document)
                 new_notes.append(target)
                 continue
-            if _keep_opening(home, document):
+            if _keep_opening(home, document) or _keep_two_party(home, document):
                 continue
             head = public_part(document)
             if head is None:
@@ -91,6 +92,51 @@ def _keep_opening(home: Path, document: str) -> bool:
     if _safe(name) and not (home / folder / name).exists():
         write_atomic(home / folder / name, document)
     return True
+
+
+TWO_PARTY = "two-party"  # the key directory's folder of two-party records and reveals
+
+
+def _keep_two_party(home: Path, document: str) -> bool:
+    """A two-party game's record or reveal, kept as two-party/<game>/<n>-<side>.txt or
+    reveal-<side>.txt until `seki play` takes it in (unchecked here: checked then)."""
+    head = document[:2000]
+    if "format: seki-2p-record/1" in head:
+        n = re.search(r"^n: (\d{1,6})$", head, re.MULTILINE)
+        name = f"{int(n.group(1)):04d}" if n else None
+    elif "format: seki-2p-reveal/1" in head:
+        name = "reveal"
+    else:
+        return False
+    side = re.search(r"^side: (ishida|tokugawa)$", head, re.MULTILINE)
+    try:
+        game_id = docs.peek_game(document, "mail")
+    except ValueError:
+        return True
+    if name is None or side is None or not _safe(game_id):
+        return True
+    target = home / TWO_PARTY / game_id / f"{name}-{side.group(1)}.txt"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, document)
+    return True
+
+
+def send_to(mail: MailSettings, to: str, game_id: str, path: Path, subject: str) -> str:
+    """Mail a file to a player; the outcome in words (a message that could not be sent
+    stays in the outbox, sent by the next pass)."""
+    spool = Spool(default_dir() / "mail")
+    msg = message(
+        mail.sender, to, f"[seki {game_id}] {subject}",
+        "My record is attached.", [(path.name, path.read_text(encoding="utf-8"))],
+        automatic="no",
+    )  # fmt: skip
+    spool.queue(f"{game_id}-{path.stem}", msg)
+    delivery = send_outbox(spool, mail)
+    if delivery.failed:
+        failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
+        raise ValueError(f"not sent (kept in {spool.folder('outbox')}): {failed}")
+    return f"mailed {path.name} to {to}"
 
 
 def _safe(name: str) -> bool:

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..crypto.keystore import default_dir
+from ..pbem.mail_config import MailSettings
 from ..pbem.packets import Packet
+from ..pbem.store import write_atomic
+from ..refusal import Refusal
 from ..reports import render_text
 from ..rules.components import Components
 from ..rules.views import view
 from ..twoparty import knowledge as kn
-from . import console
+from ..twoparty.exchange import Chooser
+from ..twoparty.side import Side
+from . import console, mailbox
 from .session import TurnSession
+
+MAILED = "mailed.txt"  # in the side's directory: the files it has mailed
 
 
 class OneAction(TurnSession):
@@ -53,3 +61,61 @@ def chooser(ask: console.Asker, say: Callable[[str], None]):
         return session.actions[0]
 
     return choose
+
+
+def take_mail(side: Side, mail: MailSettings) -> list[str]:
+    """Fetch the mailbox and take in, in order, every record and reveal of this game that
+    came; what was done, in words. A refused file stays where it is, for the next pass
+    (a record that came before the one it follows is taken once that one is here)."""
+    _, fetched, _ = mailbox.collect(mail)
+    said = [f"{fetched} new message(s)"]
+    folder = default_dir() / mailbox.TWO_PARTY / side.game.game_id
+    on_file = {p.name for p in side.records()}
+    for path in sorted(folder.glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            if path.name.startswith("reveal-"):
+                if not (side.root / "reveals" / f"{path.stem.split('-', 1)[1]}.txt").exists():
+                    side.take_reveal(text, path.name)
+                    said.append(f"took {path.name}")
+            elif path.name not in on_file and not path.name.endswith(f"-{side.side}.txt"):
+                side.receive(text, path.name)
+                said.append(f"took {path.name}: checked against your own engine")
+        except Refusal as refused:
+            said.append(f"not taken: {refused}")
+    return said
+
+
+def send_mail(side: Side, mail: MailSettings) -> list[str]:
+    """Mail to the other player every record and reveal of this side not mailed yet (its
+    join included), in order."""
+    other_side = next(s for s in side.game.players if s != side.side)
+    to = (side.game.addresses or {}).get(other_side)
+    if to is None:
+        raise ValueError(f"game.txt names no address for {other_side}: send the files yourself")
+    log = side.root / MAILED
+    mailed = set(log.read_text(encoding="utf-8").split()) if log.exists() else set()
+    mine = [p for p in side.records() if p.name.endswith(f"-{side.side}.txt")]
+    reveal = side.root / "reveals" / f"{side.side}.txt"
+    said = []
+    for path in [*mine, *([reveal] if reveal.exists() else [])]:
+        name = str(path.relative_to(side.root))
+        if name in mailed:
+            continue
+        said.append(mailbox.send_to(mail, to, side.game.game_id, path, f"{side.side}: {name}"))
+        mailed.add(name)
+        write_atomic(log, "\n".join(sorted(mailed)) + "\n")
+    return said
+
+
+def robot_pass(side: Side, mail: MailSettings, choose: Chooser) -> list[str]:
+    """One pass of a computer player by mail: take what came, write its record when it is
+    its turn, reveal once the game is over, mail what it has not mailed."""
+    said = take_mail(side, mail)
+    if side.whose_turn() == side.side:
+        side.turn(choose)
+        said.append(f"wrote {side.records()[-1].name}")
+    if side.result() is not None and not (side.root / "reveals" / f"{side.side}.txt").exists():
+        side.reveal()
+        said.append("revealed its secret")
+    return said + send_mail(side, mail)

@@ -30,7 +30,7 @@ from ..crypto import signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity, PublicKey, parse_public_line
 from ..pbem import documents as docs
-from ..pbem.game import check_game_id
+from ..pbem.game import check_address, check_game_id
 from ..refusal import WRONG_GAME, WRONG_SIDE, Refusal
 from ..rules.state import canonical
 from ..rules.vocab import SIDES
@@ -82,6 +82,7 @@ class Game:
     options: dict
     players: dict[str, PublicKey]
     text: str
+    addresses: dict[str, str] | None = None  # side -> mail address, for seki play by mail
 
     @property
     def hash(self) -> str:
@@ -92,7 +93,12 @@ class Game:
 
 
 def make_game(
-    game_id: str, components: str, options: dict, players: dict[str, PublicKey], creator: Identity
+    game_id: str,
+    components: str,
+    options: dict,
+    players: dict[str, PublicKey],
+    creator: Identity,
+    addresses: dict[str, str] | None = None,
 ) -> str:
     """The signed game: its creator must be one of the two players."""
     check_game_id(game_id)
@@ -105,6 +111,8 @@ def make_game(
         "options": options,
         "players": {s: players[s].line() for s in SIDES},
     }
+    if addresses:
+        body["addresses"] = {s: check_address(a, f"address of {s}") for s, a in addresses.items()}
     return signing.sign(docs.dump(body), creator)
 
 
@@ -119,12 +127,18 @@ def read_game(text: str, where: str) -> Game:
         players[s] = parse_public_line(line)
     signing.verify(text, players.values())
     options = docs.field(data, "options", dict, where)
+    addresses = data.get("addresses")
+    if addresses is not None:
+        if not isinstance(addresses, dict) or set(addresses) - set(SIDES):
+            raise docs.DocumentError(where, "addresses: expected side: address")
+        addresses = {s: check_address(str(a), f"{where}: addresses") for s, a in addresses.items()}
     return Game(
         check_game_id(docs.field(data, "game", str, where)),
         docs.field(data, "components", str, where),
         options,
         players,
         text,
+        addresses,
     )
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from mailplay import address, player_mail_settings
 from mailservers import PASSWORD
+from typer.testing import CliRunner
 
 from sekigahara_pbem.bot import make_player
+from sekigahara_pbem.cli import app
 from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.pbem import mail_config
@@ -68,3 +70,30 @@ def test_a_two_party_game_names_its_players_addresses(tmp_path):
         files.make_game(
             "a", components_hash(), {}, publics, keys["ishida"], {"ishida": "x\nBcc: y"}
         )
+
+
+def test_seki_bot_run_plays_a_two_party_game_by_mail(servers, tmp_path):
+    """The same through the command a cron job runs: `seki bot run --two-party DIR`."""
+    from sekigahara_pbem.crypto.keystore import write_identity
+
+    keys = {s: generate(s) for s in SIDES}
+    emails = {s: address(s) for s in SIDES}
+    publics = {s: k.public for s, k in keys.items()}
+    text = files.make_game("cli2p", components_hash(), {}, publics, keys["tokugawa"], emails)
+    runner = CliRunner()
+    for s in SIDES:
+        home = tmp_path / f"home-{s}"
+        write_identity(home, keys[s])
+        (home / "mail.toml").write_text(player_mail_settings(servers, s))
+        sides.create(tmp_path / f"game-{s}", text, keys[s])
+    for _ in range(8):
+        for s in SIDES:
+            env = {"SEKI_HOME": str(tmp_path / f"home-{s}"), "SEKI_IMAP_PASSWORD": PASSWORD,
+                   "SEKI_SMTP_PASSWORD": PASSWORD}  # fmt: skip
+            args = ["bot", "run", "--key", s, "--two-party", str(tmp_path / f"game-{s}")]
+            result = runner.invoke(app, args, env=env)
+            assert result.exit_code == 0, result.output
+            assert "not taken" not in result.output and "Traceback" not in result.output
+    records = sorted((tmp_path / "game-ishida" / "records").iterdir())
+    assert len(records) >= 12
+    assert "mailed" in result.output

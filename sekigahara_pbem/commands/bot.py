@@ -75,12 +75,24 @@ def run(
         bool,
         typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
     ] = False,
+    two_party: Annotated[
+        Path | None,
+        typer.Option(
+            "--two-party",
+            help="Play this two-party game's directory instead (docs/two-party.md): take the "
+            "other's records, answer, reveal at the end, mail it all to the other player.",
+        ),
+    ] = None,
 ) -> None:
     """One pass at your mailbox, for cron: join the games you are invited to, send your
     seed, answer every packet that asks something of you, and mail it all to the referee."""
     from ..bot import make_player
     from ..component_files import load_components
     from ..play import autoplay, mailbox
+
+    if two_party is not None:
+        _two_party_pass(two_party, key, mail, bot, seed)
+        return
 
     try:
         identity = load_identity(key)
@@ -102,3 +114,28 @@ def run(
         typer.echo(f"  {line}")
     for line in report.problems:
         typer.echo(f"  not used: {line}", err=True)
+
+
+def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed: str) -> None:
+    from ..bot import make_player
+    from ..component_files import load_components
+    from ..play import mailbox
+    from ..play.two_party import robot_pass
+    from ..refusal import Refusal
+    from ..twoparty import side as sides
+    from ..twoparty.match import player_chooser
+
+    try:
+        settings = mailbox.settings(mail)
+        if settings is None:
+            raise ValueError("seki bot run needs your mail settings (docs/play.md): --mail FILE")
+        if bot == "search":
+            raise ValueError("--two-party: the bot is heuristic or random")
+        comp = load_components()
+        side = sides.open_side(directory, load_identity(key), comp)
+        chooser = player_chooser(make_player(bot, comp, side.game.options, seed))
+        said = robot_pass(side, settings, chooser)
+    except (Refusal, ValueError, OSError) as exc:
+        abort(str(exc))
+    for line in said:
+        typer.echo(line)

@@ -64,7 +64,7 @@ def new(
     from ..pbem import clock, game
 
     if two_party:
-        _two_party(directory, ishida, tokugawa, key, game_id, option)
+        _two_party(directory, ishida, tokugawa, key, game_id, option, email)
         return
 
     try:
@@ -127,7 +127,7 @@ def _email(text: str) -> tuple[str, str]:
 
 
 def _two_party(
-    directory: Path, ishida: str, tokugawa: str, key: str, game_id: str | None, option
+    directory: Path, ishida: str, tokugawa: str, key: str, game_id: str | None, option, email
 ) -> None:
     from ..component_files import components_hash
     from ..refusal import Refusal

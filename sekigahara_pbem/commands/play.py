@@ -96,7 +96,7 @@ def play(
 
     use_language(lang)
     if packet is not None and packet.is_dir():
-        _two_party(packet, key, receive or [], choose)
+        _two_party(packet, key, receive or [], choose, mail_config)
         return
     if choose is None and not sys.stdin.isatty():
         abort(
@@ -201,10 +201,13 @@ def _show_note(path: Path, identity) -> None:
         typer.echo(f"  - {reason}")
 
 
-def _two_party(directory: Path, key: str, received: list[Path], choose: str | None) -> None:
-    """A two-party game's turn (docs/two-party.md): take in what the other side sent, show
-    the report, ask this side's decisions, and write its next record to send."""
-    from ..play import console
+def _two_party(
+    directory: Path, key: str, received: list[Path], choose: str | None, mail_config: Path | None
+) -> None:
+    """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
+    mail, with mail settings), show the report, ask this side's decisions, and write its
+    next record to send (mailed, with mail settings)."""
+    from ..play import console, mailbox
     from ..play import two_party as ui
     from ..refusal import Refusal
     from ..twoparty import side as sides
@@ -213,6 +216,9 @@ def _two_party(directory: Path, key: str, received: list[Path], choose: str | No
         abort(_("{path} is not a two-party game's directory").format(path=directory))
     try:
         side = sides.open_side(directory, load_identity(key))
+        mail = mailbox.settings(mail_config) if side.game.addresses else None
+        for line in ui.take_mail(side, mail) if mail is not None else []:
+            typer.echo(line)
         for path in received:
             typer.echo(_take(side, path))
         party = side.load()
@@ -243,7 +249,15 @@ def _two_party(directory: Path, key: str, received: list[Path], choose: str | No
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
     path = side.records()[-1]
-    typer.echo(_("wrote {path}: send it to the other player").format(path=path))
+    if mail is None:
+        typer.echo(_("wrote {path}: send it to the other player").format(path=path))
+        return
+    typer.echo(_("wrote {path}").format(path=path))
+    try:
+        for line in ui.send_mail(side, mail):
+            typer.echo(line)
+    except (ValueError, OSError) as exc:
+        abort(str(exc))
 
 
 def _take(side, path: Path) -> str:

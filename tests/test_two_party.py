@@ -161,3 +161,37 @@ def test_a_changed_earlier_record_is_named_by_the_audit(comp):
     named = rf"record {victim.seq} \(ishida\), entry {len(victim.entries)}"
     with pytest.raises(Cheat, match=named):
         audit.replay(comp, secrets(6), log)
+
+
+def test_a_claimed_result_that_is_no_game_state_is_refused_at_once(comp, monkeypatch):
+    """Where the receiver cannot retrace a step (it needs the author's secrets), it takes
+    the author's result as a claim for the audit, but not one its engine cannot go on
+    with."""
+    from sekigahara_pbem.twoparty.exchange import Party
+
+    claims = []
+    real = Party._check_claim
+
+    def spy(self, e):
+        claims.append((self.seq, e.author, e.steps, e.action))
+        real(self, e)
+
+    monkeypatch.setattr(Party, "_check_claim", spy)
+    random_match(comp, 8)
+    assert claims, "no claim in this game"
+    first = claims[0]
+    done = []
+
+    def deliver(record: Record) -> Record:
+        for i, e in enumerate(record.entries):
+            key = (e.author, e.steps, e.action)
+            if not done and key == first[1:] and e.public is not None:
+                record = copy.deepcopy(record)
+                record.entries[i].public["blocks"] = {}
+                done.append(i)
+                break
+        return record
+
+    with pytest.raises(Cheat, match="claimed result does not hold the game's blocks"):
+        random_match(comp, 8, deliver)
+    assert done

@@ -20,6 +20,7 @@ from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
+from ..rules.options import options
 from ..rules.views import redact_event, view
 from ..rules.vocab import SIDES, Unknown, other
 from . import knowledge as kn
@@ -317,6 +318,23 @@ class Party:
         bound = kn.bind(state, self.comp, self.book, record.contribution)
         self.fresh.update(bound)
 
+    def _check_claim(self, e: Entry) -> None:
+        """A result this side cannot retrace must at least be a game its engine can go on
+        with: the same components, and a view, a decision and its options to show."""
+        blocks = e.public.get("blocks") if isinstance(e.public, dict) else None
+        if not isinstance(blocks, dict) or len(blocks) != len(self.public["blocks"]):
+            raise Cheat(f"{e.author}'s claimed result does not hold the game's blocks")
+        try:
+            state = kn.working(e.public, self.book, self.plan)
+            view(state, self.kc, self.side)
+            for decision in pending(state):
+                if decision["side"] == self.side and not kn.unbound_out(state, self.side):
+                    options(state, self.kc, self.side)
+        except Unknown:
+            return  # it waits for what the other side knows: the audit will tell
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise Cheat(f"{e.author}'s claimed result is not a game state ({exc!r:.80})") from None
+
     def _retrace(self, e: Entry) -> None:
         for h, (real, salt) in e.opened.items():
             if self.theirs.get(h) != commit(real, bytes.fromhex(salt)):
@@ -345,6 +363,7 @@ class Party:
         if run is not None:
             self.seen += [redact_event(x, self.side) for x in events + run.events]
         if run is None or run.steps < e.steps:
+            self._check_claim(e)
             self.public = e.public  # a claim: verify checks it at the end
             return
         mine = self._hide_fresh(self._conceal(run.state))

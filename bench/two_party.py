@@ -30,6 +30,8 @@ from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty.match import player_chooser
 from sekigahara_pbem.twoparty.side import Side
 
+NOW = "2026-11-23T06:00:00Z"
+
 EVERY = 8  # every EVERY-th record of the first game is taken in by a whole process
 
 
@@ -56,7 +58,7 @@ def game(root: Path, seed: int, timed: bool) -> dict:
         write_identity(root / f"home-{s}", keys[s])
         sides[s] = Side(root / s, game, keys[s], comp)
     choosers = {s: player_chooser(make_player("heuristic", comp, {}, f"{seed}-{s}")) for s in SIDES}
-    joins = {s: sides[s].join() for s in SIDES}
+    joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
         sides[other(s)].receive(joins[s], "join")
     mails: Counter = Counter()
@@ -66,7 +68,7 @@ def game(root: Path, seed: int, timed: bool) -> dict:
         if sides[turn].result() is not None:
             break
         week = sides[turn].load().public["week"]
-        text = sides[turn].turn(choosers[turn])
+        text = sides[turn].turn(choosers[turn], NOW)
         mails[(week, turn)] += 1
         sizes.append(len(text.encode()))
         reader = sides[other(turn)]

@@ -19,6 +19,8 @@ from sekigahara_pbem.twoparty import demo as two_party_demo
 from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty.side import Side, verify
 
+NOW = "2026-11-23T06:00:00Z"
+
 
 def seki(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -96,11 +98,11 @@ def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path
         (tmp_path / s).mkdir()
         (tmp_path / s / "game.txt").write_text(text)
         sides[s] = Side(tmp_path / s, game, keys[s], comp)
-    joins = {s: sides[s].join() for s in SIDES}
+    joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
         sides[other(s)].receive(joins[s], "join")
     choose = player_chooser(make_player("heuristic", comp, {}, "x"))
-    first = sides["ishida"].turn(choose)
+    first = sides["ishida"].turn(choose, NOW)
 
     def snapshot() -> dict:
         root = tmp_path / "tokugawa"
@@ -120,7 +122,7 @@ def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path
         sides["tokugawa"].receive(first, "again")
     assert snapshot() == after
     with pytest.raises(Refusal, match="waiting for the other side"):
-        sides["ishida"].turn(choose)
+        sides["ishida"].turn(choose, NOW)
 
 
 def test_no_file_a_side_receives_names_a_hidden_item_before_it_is_opened(played):
@@ -141,3 +143,71 @@ def test_no_file_a_side_receives_names_a_hidden_item_before_it_is_opened(played)
         assert not leaked, f"{path.name} names {leaked}"
         checked += len(hidden)
     assert checked > 1000
+
+
+def two_sides(tmp_path: Path, hours: int | None = None) -> tuple[dict, dict]:
+    """Two sides of a new game, joined; and a heuristic chooser for each."""
+    from sekigahara_pbem.bot import make_player
+    from sekigahara_pbem.component_files import components_hash, load_components
+    from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.twoparty.match import player_chooser
+
+    comp = load_components()
+    keys = {s: generate(s) for s in SIDES}
+    players = {s: k.public for s, k in keys.items()}
+    text = files.make_game("t", components_hash(), {}, players, keys["ishida"], None, hours)
+    game = files.read_game(text, "game.txt")
+    sides = {}
+    for s in SIDES:
+        (tmp_path / s).mkdir()
+        (tmp_path / s / "game.txt").write_text(text)
+        sides[s] = Side(tmp_path / s, game, keys[s], comp)
+    joins = {s: sides[s].join(NOW) for s in SIDES}
+    for s in SIDES:
+        sides[other(s)].receive(joins[s], "join")
+    choosers = {s: player_chooser(make_player("heuristic", comp, {}, s)) for s in SIDES}
+    return sides, choosers
+
+
+def reveal_both(sides: dict) -> None:
+    for s in SIDES:
+        sides[other(s)].take_reveal(sides[s].reveal(), "reveal")
+
+
+def test_a_side_silent_past_the_deadline_forfeits(tmp_path):
+    sides, choose = two_sides(tmp_path, hours=24)
+    sent = sides["ishida"].turn(choose["ishida"], "2026-11-23T06:00:00Z")
+    sides["tokugawa"].receive(sent, "mail")
+    assert sides["ishida"].late("2026-11-24T05:00:00Z") is None
+    with pytest.raises(Refusal, match="not past the deadline"):
+        sides["ishida"].claim_forfeit("2026-11-24T05:00:00Z")
+    assert sides["ishida"].late("2026-11-24T09:00:00Z") == 3
+    claim = sides["ishida"].claim_forfeit("2026-11-24T09:00:00Z")
+    sides["tokugawa"].receive(claim, "mail")
+    result = sides["tokugawa"].result()
+    assert result["winner"] == "ishida" and result["how"] == "forfeit"
+    reveal_both(sides)
+    assert verify(tmp_path / "tokugawa").retraced > 0
+
+
+def test_a_forfeit_claimed_early_is_refused(tmp_path):
+    sides, choose = two_sides(tmp_path, hours=24)
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
+    party = sides["ishida"].load()
+    base = party.agreed
+    early = sides["ishida"]._write_record(party, party.forfeit(2), base, {}, "2026-11-23T07:00:00Z")
+    with pytest.raises(Refusal, match="before the deadline"):
+        sides["tokugawa"].receive(early, "mail")
+    assert sides["tokugawa"].result() is None
+
+
+def test_a_side_resigns_in_its_own_record(tmp_path):
+    sides, choose = two_sides(tmp_path)
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
+    with pytest.raises(Refusal, match="resign in your own record"):
+        sides["ishida"].resign(NOW)
+    sides["ishida"].receive(sides["tokugawa"].resign(NOW), "mail")
+    result = sides["ishida"].result()
+    assert result["winner"] == "ishida" and result["how"] == "resignation"
+    reveal_both(sides)
+    assert verify(tmp_path / "ishida").retraced > 0

@@ -24,6 +24,8 @@ from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty.match import player_chooser
 from sekigahara_pbem.twoparty.side import Side
 
+NOW = "2026-11-23T06:00:00Z"
+
 PER_RECORD = int(os.environ.get("SEKI_2P_FUZZ", "6"))
 RECORDS = range(4, 60, 2)  # the records whose mutations are tried
 
@@ -44,7 +46,7 @@ def test_a_hostile_opponent_never_crashes_the_reader(tmp_path):
         (tmp_path / s / "game.txt").write_text(text)
         sides[s] = Side(tmp_path / s, game, keys[s], comp)
     choosers = {s: player_chooser(make_player("heuristic", comp, {}, f"f-{s}")) for s in SIDES}
-    joins = {s: sides[s].join() for s in SIDES}
+    joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
         sides[other(s)].receive(joins[s], "join")
     rnd = random.Random(int(os.environ.get("SEKI_2P_SEED", "2026")))
@@ -53,7 +55,7 @@ def test_a_hostile_opponent_never_crashes_the_reader(tmp_path):
     for n in range(2, max(RECORDS) + 1):
         if sides[turn].result() is not None:
             break
-        sent = sides[turn].turn(choosers[turn])
+        sent = sides[turn].turn(choosers[turn], NOW)
         reader = sides[other(turn)]
         if n in RECORDS:
             body, _ = signing.split(sent)

@@ -21,6 +21,8 @@ from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty import side as sides
 from sekigahara_pbem.twoparty.match import player_chooser
 
+NOW = "2026-11-23T06:00:00Z"
+
 MAX_PASSES = 1500
 
 
@@ -40,12 +42,12 @@ def test_two_bots_play_a_two_party_game_by_mail(servers, tmp_path, monkeypatch):
         homes[s].mkdir()
         (homes[s] / "mail.toml").write_text(player_mail_settings(servers, s))
         mails[s] = mail_config.load(homes[s] / "mail.toml")
-        players[s] = sides.create(tmp_path / f"game-{s}", text, keys[s])
+        players[s] = sides.create(tmp_path / f"game-{s}", text, keys[s], NOW)
     choosers = {s: player_chooser(make_player("heuristic", comp, {}, f"mail-{s}")) for s in SIDES}
     for _ in range(MAX_PASSES):
         for s in SIDES:
             monkeypatch.setenv("SEKI_HOME", str(homes[s]))
-            for line in robot_pass(players[s], mails[s], choosers[s]):
+            for line in robot_pass(players[s], mails[s], choosers[s], NOW):
                 assert not line.startswith("not taken"), line
         if all((players[s].root / "reveals" / f"{o}.txt").exists() for s in SIDES for o in SIDES):
             break
@@ -85,7 +87,7 @@ def test_seki_bot_run_plays_a_two_party_game_by_mail(servers, tmp_path):
         home = tmp_path / f"home-{s}"
         write_identity(home, keys[s])
         (home / "mail.toml").write_text(player_mail_settings(servers, s))
-        sides.create(tmp_path / f"game-{s}", text, keys[s])
+        sides.create(tmp_path / f"game-{s}", text, keys[s], NOW)
     for _ in range(8):
         for s in SIDES:
             env = {"SEKI_HOME": str(tmp_path / f"home-{s}"), "SEKI_IMAP_PASSWORD": PASSWORD,

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, open_own_packet, write_new
+from .common import KeyOption, abort, load_identity, open_own_packet, utc_now, write_new
 
 app = typer.Typer(help="A computer player for your side.", no_args_is_help=True)
 
@@ -134,7 +134,7 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
         comp = load_components()
         side = sides.open_side(directory, load_identity(key), comp)
         chooser = player_chooser(make_player(bot, comp, side.game.options, seed))
-        said = robot_pass(side, settings, chooser)
+        said = robot_pass(side, settings, chooser, utc_now())
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
     for line in said:

@@ -139,7 +139,7 @@ def _two_party(
         players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
         options = dict(_option(o) for o in option or [])
         text = files.make_game(game_id or directory.name, components_hash(), options, players, me)
-        side = sides.create(directory, text, me)
+        side = sides.create(directory, text, me, utc_now())
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
     other = next(s for s in players if s != side.side)

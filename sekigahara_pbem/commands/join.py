@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .common import KeyOption, abort, load_identity, read_text
+from .common import KeyOption, abort, load_identity, read_text, utc_now
 
 
 def join(
@@ -97,7 +97,7 @@ def _two_party(text: str, identity, out: Path | None) -> None:
     game = files.read_game(text, "game.txt")
     side = game.side_of(identity.public)
     root = out or Path(f"{game.game_id}-{side}")
-    joined = sides.create(root, text, identity)
+    joined = sides.create(root, text, identity, utc_now())
     other = next(s for s in game.players if s != side)
     typer.echo(f"game {game.game_id}: you play {side} (two-party: no referee)")
     typer.echo(

@@ -19,6 +19,7 @@ from .common import (
     open_own_packet,
     read_text,
     use_language,
+    utc_now,
     write_new,
 )
 
@@ -243,7 +244,7 @@ def _two_party(
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     ask = console.script(choose) if choose is not None else console.terminal()
     try:
-        side.turn(ui.chooser(ask, typer.echo))
+        side.turn(ui.chooser(ask, typer.echo), utc_now())
     except console.Stopped as exc:
         abort(str(exc))
     except (Refusal, ValueError, OSError) as exc:

@@ -108,13 +108,17 @@ def send_mail(side: Side, mail: MailSettings) -> list[str]:
     return said
 
 
-def robot_pass(side: Side, mail: MailSettings, choose: Chooser) -> list[str]:
+def robot_pass(side: Side, mail: MailSettings, choose: Chooser, now: str) -> list[str]:
     """One pass of a computer player by mail: take what came, write its record when it is
-    its turn, reveal once the game is over, mail what it has not mailed."""
+    its turn, claim the win when the other side is past the deadline, reveal once the
+    game is over, mail what it has not mailed."""
     said = take_mail(side, mail)
     if side.whose_turn() == side.side:
-        side.turn(choose)
+        side.turn(choose, now)
         said.append(f"wrote {side.records()[-1].name}")
+    elif side.late(now) is not None:
+        side.claim_forfeit(now)
+        said.append(f"claimed the win: the other side is {side.late(now)} hours late")
     if side.result() is not None and not (side.root / "reveals" / f"{side.side}.txt").exists():
         side.reveal()
         said.append("revealed its secret")

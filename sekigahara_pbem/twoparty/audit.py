@@ -14,7 +14,7 @@ from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import knowledge as kn
-from .exchange import Cheat, Entry, Party, Record, first_difference, start
+from .exchange import FORFEIT, RESIGN, Cheat, Entry, Party, Record, first_difference, start
 from .steps import carry_on, handle
 
 
@@ -56,8 +56,14 @@ class Audit:
         where = f"record {record.seq} ({record.side})"
         if record.commitments != {h: author.book.commitment(h) for h in sorted(author.fresh)}:
             raise Cheat(f"{where}: its commitments are not what its secret gives (its draws)")
+        kinds = [e.action.get("type") for e in record.entries if isinstance(e.action, dict)]
         try:
-            made = author.write(_recorded(record, author))
+            if kinds == [RESIGN] and len(record.entries) == 1:
+                made = author.resign()
+            elif kinds == [FORFEIT] and len(record.entries) == 1:
+                made = author.forfeit(record.entries[0].action.get("record"))
+            else:
+                made = author.write(_recorded(record, author))
         except Refusal as refused:
             raise Cheat(f"{where}: with its secret, its choices are refused: {refused}") from None
         _same(record, made)
@@ -127,6 +133,9 @@ class Observer:
         self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
             self.held = (e.author, e.action)
+            return
+        if isinstance(e.action, dict) and e.action.get("type") == FORFEIT:
+            self.public = e.public  # the honesty replay checked it is the forfeited game
             return
         reals = {h: r for b in self.books.values() for r, h in b.own.items()}
         state = kn.working(self.public, kn.Book("both", b"", shown=reals))

@@ -7,17 +7,33 @@ import shutil
 import statistics
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..bot import make_player
 from ..component_files import components_hash, load_components
 from ..crypto.keys import generate
+from ..pbem.clock import format_time
 from ..rules.vocab import ISHIDA, SIDES, other
 from . import files
 from .match import player_chooser
 from .side import Side, verify
 
 GAME_ID = "demo-2p"
+START = datetime(2026, 11, 23, tzinfo=UTC)
+
+
+class Clock:
+    """The demo's time: a record every ten minutes from START."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+
+    def now(self) -> str:
+        self.ticks += 1
+        return format_time(START + timedelta(minutes=10 * self.ticks))
+
+
 MAX_RECORDS = 4000
 
 
@@ -52,14 +68,15 @@ def run(root: Path, bot: str = "heuristic", seed: str = "demo") -> TwoPartyDemo:
         sides[s] = Side(d, game, keys[s], comp)
     demo = TwoPartyDemo({s: root / s for s in SIDES})
     choosers = {s: player_chooser(make_player(bot, comp, {}, f"{seed}-{s}")) for s in SIDES}
-    joins = {s: sides[s].join() for s in SIDES}
+    clock = Clock()
+    joins = {s: sides[s].join(clock.now()) for s in SIDES}
     for s in SIDES:
         _deliver(demo, sides[other(s)], joins[s])
     turn = ISHIDA
     for _ in range(MAX_RECORDS):
         if sides[turn].result() is not None:
             break
-        _deliver(demo, sides[other(turn)], sides[turn].turn(choosers[turn]))
+        _deliver(demo, sides[other(turn)], sides[turn].turn(choosers[turn], clock.now()))
         turn = other(turn)
     demo.records = len(sides[ISHIDA].records())
     demo.result = sides[ISHIDA].result()

@@ -22,7 +22,7 @@ from ..rules.cycle.setup import setup
 from ..rules.engine import pending
 from ..rules.options import options
 from ..rules.views import redact_event, view
-from ..rules.vocab import SIDES, Unknown, other
+from ..rules.vocab import OVER, SIDES, Unknown, other
 from . import knowledge as kn
 from .steps import carry_on, handle
 
@@ -31,6 +31,10 @@ from .steps import carry_on, handle
 # (7.3.4), the blocks mustered under option A (7.2). An action whose own rule needs the
 # other side's values is held for the other side to compute, and these are opened with it.
 SHOWN = {"bid": ("card",), "discard": ("cards",), "challenge": ("card",), "move": ("leader",)}
+
+
+RESIGN = "resign"  # a side concedes (rules/victory.py), in its own record
+FORFEIT = "forfeit"  # a side claims the win: the other sent nothing within the deadline
 
 
 def shown_fields(action: dict) -> tuple[str, ...]:
@@ -75,6 +79,19 @@ def first_difference(a: object, b: object, path: str = "") -> str | None:
                 return found
         return None
     return None if a == b else path or "/"
+
+
+def forfeited(public: dict, winner: str, last: int) -> dict:
+    """The public form of a game won by forfeit: the other side sent nothing after record
+    `last` within the game's deadline (docs/two-party.md, "Deadlines")."""
+    loser = other(winner)
+    result = {
+        "winner": winner,
+        "how": "forfeit",
+        "rule": "deadline",
+        "reason": f"{loser} sent nothing within the deadline after record {last}",
+    }
+    return {**public, "result": result, "step": OVER, "active": None}
 
 
 def contribution(secret: bytes, seq: int) -> bytes:
@@ -287,6 +304,23 @@ class Party:
             return None
         return kn.replace(action, {r: h for r, h in self.book.own.items() if h not in self.opened})
 
+    def resign(self) -> Record:
+        """This side's record conceding the game (rule 2, docs/rulings.md)."""
+        self.seq += 1
+        opened, self.owed = self.owed, {}
+        action = {"type": RESIGN}
+        new, events = handle(self.copy(), self.kc, self.side, action)
+        return self._record([self._entry(action, new, events, opened)])
+
+    def forfeit(self, last: int) -> Record:
+        """This side's claim that the other forfeits: it sent nothing after record `last`
+        (this side's) within the game's deadline. The side's files check the times."""
+        self.seq += 1
+        self.public = forfeited(self.public, self.side, last)
+        return self._record(
+            [Entry(self.side, {"type": FORFEIT, "record": last}, 0, {}, self.public)]
+        )
+
     def join(self) -> Record:
         """The first record (seq 0): commitments to the chart-placed blocks' handles and
         the randomness the other side's setup draws are bound with."""
@@ -335,6 +369,12 @@ class Party:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise Cheat(f"{e.author}'s claimed result is not a game state ({exc!r:.80})") from None
 
+    def _forfeit(self, e: Entry) -> None:
+        last = e.action.get("record") if isinstance(e.action, dict) else None
+        if not isinstance(last, int) or e.public != forfeited(self.public, e.author, last):
+            raise Cheat(f"{e.author}'s forfeit claim is not the game ended by forfeit")
+        self.public = e.public
+
     def _retrace(self, e: Entry) -> None:
         for h, (real, salt) in e.opened.items():
             if self.theirs.get(h) != commit(real, bytes.fromhex(salt)):
@@ -344,6 +384,9 @@ class Party:
             self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
             self.held = (e.author, e.action)
+            return
+        if isinstance(e.action, dict) and e.action.get("type") == FORFEIT:
+            self._forfeit(e)
             return
         state = self.copy()
         events: list = []

@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 import yaml
 from cryptography.hazmat.primitives import hashes
@@ -29,7 +30,9 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from ..crypto import signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity, PublicKey, parse_public_line
+from ..pbem import clock
 from ..pbem import documents as docs
+from ..pbem.clock import MAX_HOURS
 from ..pbem.game import check_address, check_game_id
 from ..refusal import WRONG_GAME, WRONG_SIDE, Refusal
 from ..rules.state import canonical
@@ -83,6 +86,7 @@ class Game:
     players: dict[str, PublicKey]
     text: str
     addresses: dict[str, str] | None = None  # side -> mail address, for seki play by mail
+    deadline_hours: int | None = None  # a side silent this long after the other's record forfeits
 
     @property
     def hash(self) -> str:
@@ -99,6 +103,7 @@ def make_game(
     players: dict[str, PublicKey],
     creator: Identity,
     addresses: dict[str, str] | None = None,
+    deadline_hours: int | None = None,
 ) -> str:
     """The signed game: its creator must be one of the two players."""
     check_game_id(game_id)
@@ -113,7 +118,15 @@ def make_game(
     }
     if addresses:
         body["addresses"] = {s: check_address(a, f"address of {s}") for s, a in addresses.items()}
+    if deadline_hours is not None:
+        body["deadline_hours"] = _hours(deadline_hours, "deadline_hours")
     return signing.sign(docs.dump(body), creator)
+
+
+def _hours(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HOURS:
+        raise docs.DocumentError(where, f"expected whole hours from 1 to {MAX_HOURS}")
+    return value
 
 
 def read_game(text: str, where: str) -> Game:
@@ -132,6 +145,7 @@ def read_game(text: str, where: str) -> Game:
         if not isinstance(addresses, dict) or set(addresses) - set(SIDES):
             raise docs.DocumentError(where, "addresses: expected side: address")
         addresses = {s: check_address(str(a), f"{where}: addresses") for s, a in addresses.items()}
+    hours = data.get("deadline_hours")
     return Game(
         check_game_id(docs.field(data, "game", str, where)),
         docs.field(data, "components", str, where),
@@ -139,6 +153,7 @@ def read_game(text: str, where: str) -> Game:
         players,
         text,
         addresses,
+        None if hours is None else _hours(hours, f"{where}: deadline_hours"),
     )
 
 
@@ -160,7 +175,14 @@ def secret_commitment(game: Game, side: str, value: bytes) -> str:
 
 
 def record_text(
-    game: Game, record: Record, n: int, prev: str, base: dict, identity: Identity, extra: dict
+    game: Game,
+    record: Record,
+    n: int,
+    prev: str,
+    base: dict,
+    identity: Identity,
+    extra: dict,
+    written: str,
 ) -> str:
     """A record signed by its side; its entries' public forms as changes from `base`."""
     entries = []
@@ -179,6 +201,7 @@ def record_text(
         "side": record.side,
         "seq": record.seq,
         "prev": prev,
+        "written": written,
         "contribution": record.contribution.hex(),
         "commitments": record.commitments,
         **extra,
@@ -197,6 +220,7 @@ class Received:
     n: int
     prev: str
     body: dict
+    written: datetime
 
 
 def read_record(
@@ -242,9 +266,13 @@ def read_record(
     except ValueError:
         raise docs.DocumentError(where, "contribution: not hex") from None
     record = Record(side, seq, entries, commitments, contribution)
-    return Received(
-        record, docs.field(data, "n", int, where), docs.field(data, "prev", str, where), data
-    )
+    n = docs.field(data, "n", int, where)
+    prev = docs.field(data, "prev", str, where)
+    try:
+        written = clock.parse_time(docs.field(data, "written", str, where), "written")
+    except ValueError as exc:
+        raise docs.DocumentError(where, str(exc)) from None
+    return Received(record, n, prev, data, written)
 
 
 def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:

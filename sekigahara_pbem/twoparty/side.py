@@ -19,6 +19,7 @@ from pathlib import Path
 from ..component_files import load_components
 from ..crypto import agefile, signing
 from ..crypto.keys import Identity
+from ..pbem import clock
 from ..pbem import documents as docs
 from ..pbem.store import write_atomic
 from ..refusal import NOT_ASKED, STALE, WRONG_SIDE, Refusal
@@ -26,7 +27,7 @@ from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import audit, files
 from . import knowledge as kn
-from .exchange import Chooser, Party, adopt_dealt, dealt, start_half
+from .exchange import FORFEIT, Chooser, Party, adopt_dealt, dealt, start_half
 
 PRIVATE = "private.age"
 
@@ -69,17 +70,17 @@ class Side:
         data = json.dumps(party.to_data(), sort_keys=True, separators=(",", ":"))
         write_atomic(self.root / PRIVATE, agefile.seal(data.encode(), self.identity.public))
 
-    def _write_record(self, party: Party, record, base: dict, extra: dict) -> str:
+    def _write_record(self, party: Party, record, base: dict, extra: dict, now: str) -> str:
         n = len(self.records()) if record.seq else SIDES.index(self.side)
         prev = self.game.hash if record.seq == 0 else self.last_hash()
-        text = files.record_text(self.game, record, n, prev, base, self.identity, extra)
+        text = files.record_text(self.game, record, n, prev, base, self.identity, extra, now)
         write_atomic(self.record_path(n, self.side), text)
         self.save(party)
         return text
 
     # -- what a side does ----------------------------------------------------------------
 
-    def join(self) -> str:
+    def join(self, now: str) -> str:
         """This side's join: commitments to its secret and to its chart-placed blocks'
         handles, where those stand, and its first randomness."""
         (self.root / "records").mkdir(parents=True, exist_ok=True)
@@ -92,7 +93,7 @@ class Side:
             "secret_commitment": files.secret_commitment(self.game, self.side, value),
             "dealt": dealt(public, self.side),
         }
-        return self._write_record(party, party.join(), public, extra)
+        return self._write_record(party, party.join(), public, extra, now)
 
     def receive(self, text: str, where: str) -> None:
         """Check and take in the other side's record; a Refusal leaves nothing changed."""
@@ -110,6 +111,7 @@ class Side:
             raise Refusal(f"{where}: it does not follow the last record (prev)", STALE)
         if received.record.seq == 0:
             self._adopt_join(party, received, where)
+        _check_forfeit(self.game, received, self.records(), where)
         party.read(received.record)
         write_atomic(self.record_path(received.n, received.record.side), text)
         self.save(party)
@@ -122,7 +124,7 @@ class Side:
             party.public, self.comp, other(self.side), handles
         )
 
-    def turn(self, choose: Chooser) -> str:
+    def turn(self, choose: Chooser, now: str) -> str:
         """This side's next record, as far as its copy knows; its text, to send."""
         if len(self.records()) < 2:
             raise Refusal("both sides must join first", NOT_ASKED)
@@ -131,7 +133,35 @@ class Side:
         party = self.load()
         base = party.agreed
         record = party.write(choose)
-        return self._write_record(party, record, base, {})
+        return self._write_record(party, record, base, {}, now)
+
+    def resign(self, now: str) -> str:
+        """Concede the game, in this side's record (on its turn)."""
+        if self.whose_turn() != self.side:
+            raise Refusal("resign in your own record: wait for the other side's", NOT_ASKED)
+        party = self.load()
+        base = party.agreed
+        return self._write_record(party, party.resign(), base, {}, now)
+
+    def late(self, now: str) -> int | None:
+        """Hours past the deadline the other side is, waiting for its record (None if it
+        is not late, or the game has no deadline)."""
+        found = self.records()
+        hours = self.game.deadline_hours
+        if hours is None or len(found) < 3 or self.whose_turn() != other(self.side):
+            return None
+        written = _written(found[-1].read_text(encoding="utf-8"))
+        over = (clock.parse_time(now, "now") - written).total_seconds() / 3600 - hours
+        return int(over) if over >= 0 else None
+
+    def claim_forfeit(self, now: str) -> str:
+        """The win by forfeit: the other side sent nothing within the deadline after this
+        side's last record."""
+        if self.late(now) is None:
+            raise Refusal("the other side is not past the deadline", NOT_ASKED)
+        party = self.load()
+        base = party.agreed
+        return self._write_record(party, party.forfeit(len(self.records()) - 1), base, {}, now)
 
     def take_reveal(self, text: str, where: str) -> Path:
         """The other side's reveal, checked against its join's commitment, kept."""
@@ -161,7 +191,30 @@ class Side:
         return text
 
 
-def create(root: Path, game_text: str, identity: Identity) -> Side:
+def _written(text: str):
+    body, _ = signing.split(text)
+    return clock.parse_time(docs.load_yaml(body, "record").get("written"), "written")
+
+
+def _check_forfeit(game: files.Game, received: files.Received, before: list[Path], where: str):
+    """A forfeit claim stands only if the game has a deadline, the claimant wrote the
+    record before it, and its time is the deadline or more after that record's."""
+    entries = received.record.entries
+    if not any(isinstance(e.action, dict) and e.action.get("type") == FORFEIT for e in entries):
+        return
+    last = before[-1] if before else None
+    if (
+        game.deadline_hours is None
+        or last is None
+        or not last.name.endswith(f"-{received.record.side}.txt")
+    ):
+        raise Refusal(f"{where}: a forfeit claimed where the game allows none", NOT_ASKED)
+    waited = (received.written - _written(last.read_text(encoding="utf-8"))).total_seconds()
+    if waited < 3600 * game.deadline_hours:
+        raise Refusal(f"{where}: a forfeit claimed before the deadline", NOT_ASKED)
+
+
+def create(root: Path, game_text: str, identity: Identity, now: str) -> Side:
     """A side's new directory for the game, with its join written: the creator's, or the
     other player's answering the game it was sent."""
     game = files.read_game(game_text, "game.txt")
@@ -172,7 +225,7 @@ def create(root: Path, game_text: str, identity: Identity) -> Side:
     root.mkdir(parents=True, exist_ok=True)
     write_atomic(root / "game.txt", game_text)
     side = Side(root, game, identity, load_components())
-    side.join()
+    side.join(now)
     return side
 
 
@@ -226,6 +279,7 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
         received = files.read_record(game, texts[path], where, lambda side, seq: replay.base(side))
         if received.n != i or received.prev != prev:
             raise Refusal(f"{where}: it is not record {i} following record {i - 1}", STALE)
+        _check_forfeit(game, received, paths[:i], where)
         prev = docs.sha256(texts[path])
         replay.record(received.record)
     return replay

@@ -61,3 +61,32 @@ def test_two_people_start_a_two_party_game_and_play_by_files(tmp_path):
     assert "waiting for the other side's record" in said
     said = t.seki("alice", "reveal", str(alice), "--key", "alice", code=1)
     assert "the game is not over" in said
+
+
+def test_a_two_party_game_with_addresses_a_deadline_and_a_resignation(tmp_path):
+    t = Players(tmp_path)
+    for name in NAMES.values():
+        (tmp_path / f"{name}.pub").write_text(t.seki(name, "keys", "new", name))
+    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    mails = ("--email", "ishida=alice@example.org", "--email", "tokugawa=bob@example.org")
+    alice, bob = tmp_path / "a", tmp_path / "b"
+    t.seki("bob", "game", "new", str(bob), "--two-party", "--key", "bob", *keys, *mails,
+           "--deadline-hours", "48")  # fmt: skip
+    game = (bob / "game.txt").read_text()
+    assert "deadline_hours: 48" in game and "alice@example.org" in game
+    said = t.seki("alice", "game", "new", str(tmp_path / "x"), "--two-party", "--key", "alice",
+                  *keys, "--email", "referee=r@example.org", code=1)  # fmt: skip
+    assert "no referee" in said
+    t.seki("alice", "join", str(bob / "game.txt"), "--key", "alice", "--out", str(alice))
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
+    )
+    t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "--resign", code=1)
+    assert "resign in your own record" in said
+    said = t.seki("alice", "play", str(alice), "--key", "alice", "--resign")
+    assert "send it to the other player" in said
+    said = t.seki(
+        "bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt")
+    )
+    assert "the game is over" in said and "resignation" in said

@@ -64,7 +64,7 @@ def new(
     from ..pbem import clock, game
 
     if two_party:
-        _two_party(directory, ishida, tokugawa, key, game_id, option, email)
+        _two_party(directory, ishida, tokugawa, key, game_id, option, email, deadline_hours)
         return
 
     try:
@@ -127,7 +127,14 @@ def _email(text: str) -> tuple[str, str]:
 
 
 def _two_party(
-    directory: Path, ishida: str, tokugawa: str, key: str, game_id: str | None, option, email
+    directory: Path,
+    ishida: str,
+    tokugawa: str,
+    key: str,
+    game_id: str | None,
+    option,
+    email,
+    deadline_hours: int | None,
 ) -> None:
     from ..component_files import components_hash
     from ..refusal import Refusal
@@ -138,7 +145,18 @@ def _two_party(
         me = load_identity(key)
         players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
         options = dict(_option(o) for o in option or [])
-        text = files.make_game(game_id or directory.name, components_hash(), options, players, me)
+        addresses = dict(_email(e) for e in email or [])
+        if "referee" in addresses:
+            raise ValueError("--email: a two-party game has no referee")
+        text = files.make_game(
+            game_id or directory.name,
+            components_hash(),
+            options,
+            players,
+            me,
+            addresses,
+            deadline_hours,
+        )
         side = sides.create(directory, text, me, utc_now())
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))

@@ -33,6 +33,16 @@ def play(
             "newest unanswered packet in --from."
         ),
     ] = None,
+    resign: Annotated[
+        bool, typer.Option("--resign", help="Two-party game: concede, in your own record.")
+    ] = False,
+    claim_forfeit: Annotated[
+        bool,
+        typer.Option(
+            "--claim-forfeit",
+            help="Two-party game: claim the win, the other player being past the deadline.",
+        ),
+    ] = False,
     receive: Annotated[
         list[Path] | None,
         typer.Option(
@@ -97,7 +107,7 @@ def play(
 
     use_language(lang)
     if packet is not None and packet.is_dir():
-        _two_party(packet, key, receive or [], choose, mail_config)
+        _two_party(packet, key, receive or [], choose, mail_config, (resign, claim_forfeit))
         return
     if choose is None and not sys.stdin.isatty():
         abort(
@@ -203,7 +213,12 @@ def _show_note(path: Path, identity) -> None:
 
 
 def _two_party(
-    directory: Path, key: str, received: list[Path], choose: str | None, mail_config: Path | None
+    directory: Path,
+    key: str,
+    received: list[Path],
+    choose: str | None,
+    mail_config: Path | None,
+    ending: tuple[bool, bool],
 ) -> None:
     """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
     mail, with mail settings), show the report, ask this side's decisions, and write its
@@ -231,8 +246,20 @@ def _two_party(
         typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
             dir=directory, key=key))  # fmt: skip
         return
+    resign, claim = ending
+    if resign or claim:
+        try:
+            side.resign(utc_now()) if resign else side.claim_forfeit(utc_now())
+        except (Refusal, ValueError, OSError) as exc:
+            abort(str(exc))
+        _sent(side, mail)
+        return
     if side.whose_turn() != side.side:
         typer.echo(_("waiting for the other side's record"))
+        late = side.late(utc_now())
+        if late is not None:
+            typer.echo(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
+                       .format(hours=late, dir=directory))  # fmt: skip
         return
     if choose is None and not sys.stdin.isatty():
         if received:  # taking the files was the whole request
@@ -249,6 +276,13 @@ def _two_party(
         abort(str(exc))
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
+    _sent(side, mail)
+
+
+def _sent(side, mail) -> None:
+    """The record just written: mailed with mail settings, else for the player to send."""
+    from ..play import two_party as ui
+
     path = side.records()[-1]
     if mail is None:
         typer.echo(_("wrote {path}: send it to the other player").format(path=path))

@@ -82,15 +82,16 @@ def test_no_record_holds_a_hidden_item_of_its_author(comp):
     assert checked > 1000
 
 
-def _tamper_first(kind: str, change):
-    """A `deliver` that alters, once, the first entry of action `kind` with an opening."""
+def _tamper_first(kind: str, change, when=lambda entry: True):
+    """A `deliver` that alters, once, the first entry of action `kind` with an opening
+    (and for which `when(entry)` holds)."""
     done = []
 
     def deliver(record: Record) -> Record:
         if done:
             return record
         for i, e in enumerate(record.entries):
-            if e.action is not None and e.action["type"] == kind and e.opened:
+            if e.action is not None and e.action["type"] == kind and e.opened and when(e):
                 record = copy.deepcopy(record)
                 change(record.entries[i])
                 done.append(record.entries[i])
@@ -109,10 +110,12 @@ def _other_real(comp, real: str) -> str:
     return next(c for c in comp.deck(deck) if c != real)
 
 
-@pytest.mark.parametrize("kind", ["bid", "deploy", "level"])
+@pytest.mark.parametrize("kind", ["bid", "deploy", "level", "move"])
 def test_an_opening_that_does_not_match_its_commitment_is_refused_at_once(comp, kind):
     """A bid shown other than the card committed (6.3), a deployed block that is not the
-    one committed at that place (8.2), a card spent that was not in the hand (7.1)."""
+    one committed at that place (8.2), a card spent that was not in the hand (7.1), a
+    leader declared for a move or a force march's card that is not the one committed
+    (7.3.4, 7.3.3)."""
 
     def change(entry):
         h, (real, salt) = next(iter(entry.opened.items()))
@@ -121,6 +124,26 @@ def test_an_opening_that_does_not_match_its_commitment_is_refused_at_once(comp, 
     deliver, done = _tamper_first(kind, change)
     with pytest.raises(Cheat, match="does not open"):
         random_match(comp, 4, deliver)
+    assert done
+
+
+def test_a_false_leader_claim_is_refused_at_once(comp):
+    """7.3.4: a leader used for the movement bonus is declared: its opening must be the
+    block committed under that handle."""
+
+    def declared(entry) -> str | None:
+        leader = entry.action.get("leader")
+        return next((h for h, (real, _) in entry.opened.items() if real == leader), None)
+
+    def change(entry):
+        h = declared(entry)
+        real, salt = entry.opened[h]
+        entry.opened[h] = (_other_real(comp, real), salt)
+
+    deliver, done = _tamper_first("move", change, lambda e: declared(e) is not None)
+    with pytest.raises(Cheat, match="does not open"):
+        for seed in range(4, 12):
+            random_match(comp, seed, deliver)
     assert done
 
 

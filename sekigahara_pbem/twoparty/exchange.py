@@ -26,21 +26,22 @@ from ..rules.vocab import OVER, SIDES, Unknown, other
 from . import knowledge as kn
 from .steps import carry_on, handle
 
-# What the rules show of an action as it is made, by field: sealed choices once both sides
-# have chosen (6.2, 6.3), a Loyalty Challenge's card (8.6), the leader a move declares
-# (7.3.4), the blocks mustered under option A (7.2). An action whose own rule needs the
-# other side's values is held for the other side to compute, and these are opened with it.
-SHOWN = {"bid": ("card",), "discard": ("cards",), "challenge": ("card",), "move": ("leader",)}
-
+# What the rules show of an action as it is made, by field: the leader a move declares
+# (7.3.4), a Loyalty Challenge's card (8.6), the blocks mustered under option A (7.2).
+SHOWN = {"move": ("leader",), "challenge": ("card",)}
+# What they show of a sealed choice once both sides have chosen (6.2, 6.3): opened by the
+# side that chooses last, whose choice is held for the other side to compute.
+SEALED = {"bid": ("card",), "discard": ("cards",)}
 
 RESIGN = "resign"  # a side concedes (rules/victory.py), in its own record
 FORFEIT = "forfeit"  # a side claims the win: the other sent nothing within the deadline
 
 
-def shown_fields(action: dict) -> tuple[str, ...]:
+def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
+    """The fields of an action whose items the rules show now."""
     if action["type"] == "muster":
         return ("blocks",) if action.get("option") == "A" else ()
-    return SHOWN.get(action["type"], ())
+    return SHOWN.get(action["type"], ()) + (SEALED.get(action["type"], ()) if last_sealed else ())
 
 
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
@@ -280,21 +281,27 @@ class Party:
 
     def _after(self, action: dict | None, run, opened: dict) -> Entry:
         self._stopped = run.lacked is not None
-        opened = {**opened, **self._open(run.state, run.events)}
+        opened = {**opened, **self._declared(action), **self._open(run.state, run.events)}
         self.public = self._conceal(run.state)
         steps = run.steps
         return Entry(self.side, self._public_action(action), steps, opened, self.public)
 
-    def _held(self, action: dict) -> Entry:
-        """An action whose own rule needs the other side's values: a sealed choice made
-        last, or a Loyalty Challenge. Its cards are opened, as the rules show them."""
+    def _declared(self, action: dict | None, last_sealed: bool = False) -> dict:
+        """Openings of the own items the rules show with `action` (`shown_fields`)."""
         opened = {}
-        for name in shown_fields(action):
+        for name in shown_fields(action, last_sealed) if action is not None else ():
             for real in kn.names_in(action.get(name)):
                 h = self.book.own.get(real)
                 if h is not None and h not in self.opened:
                     opened[h] = (real, self.book.salt(h).hex())
                     self.opened.add(h)
+        return opened
+
+    def _held(self, action: dict) -> Entry:
+        """An action whose own rule needs the other side's values: a sealed choice made
+        last, a Loyalty Challenge, a move or muster that overruns blocks it does not
+        know. What the rules show of it is opened, so the other side can compute it."""
+        opened = self._declared(action, last_sealed=True)
         self.held = (self.side, self._public_action(action))
         self.public = kn.open_in(self.public, self.comp, opened)
         return Entry(self.side, self._public_action(action), -1, opened, None)

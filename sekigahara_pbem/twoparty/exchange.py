@@ -24,7 +24,7 @@ from ..rules.options import options
 from ..rules.views import redact_event, view
 from ..rules.vocab import OVER, SIDES, Unknown, other
 from . import knowledge as kn
-from .steps import carry_on, handle
+from .steps import Run, carry_on, handle
 
 # What the rules show of an action as it is made, by field: the leader a move declares
 # (7.3.4), a Loyalty Challenge's card (8.6), the blocks mustered under option A (7.2).
@@ -97,7 +97,7 @@ def forfeited(public: dict, winner: str, last: int) -> dict:
 
 def contribution(secret: bytes, seq: int) -> bytes:
     """A record's fresh randomness: unforeseeable without the secret, and not chosen."""
-    return kn._prf(secret, b"contribution", str(seq).encode())
+    return kn.prf(secret, b"contribution", str(seq).encode())
 
 
 def start(comp: Components, books: dict[str, kn.Book]) -> dict:
@@ -163,7 +163,6 @@ class Party:
         self.opened: set[str] = set()  # own handles shown so far
         self.fresh: set[str] = set(book.own.values())  # own handles not yet committed
         self.owed: dict[str, tuple[str, str]] = {}  # own handles to open in the next record
-        self.plan: dict | None = None
         self.agreed = public  # the last public form both sides hold (records' changes start here)
         self.seen: list = []  # the events of the other side's last record, as this side saw them
 
@@ -182,7 +181,6 @@ class Party:
             "opened": sorted(self.opened),
             "fresh": sorted(self.fresh),
             "owed": {h: list(v) for h, v in self.owed.items()},
-            "plan": self.plan,
             "seen": self.seen,
         }
 
@@ -198,14 +196,13 @@ class Party:
         party.opened = set(data["opened"])
         party.fresh = set(data["fresh"])
         party.owed = {h: tuple(v) for h, v in data["owed"].items()}
-        party.plan = data["plan"]
         party.seen = data.get("seen", [])
         return party
 
     # -- the working copy --------------------------------------------------------------
 
     def copy(self) -> dict:
-        return kn.working(self.public, self.book, self.plan)
+        return kn.working(self.public, self.book)
 
     def _hide_fresh(self, public: dict) -> dict:
         """`public` with own items not yet shown as handles (as the other side writes it)."""
@@ -242,10 +239,13 @@ class Party:
         if self.held is not None:
             author, action = self.held
             self.held = None
-            new, events = handle(
-                self.copy(), self.kc, author, kn.replace(action, self.book.reals())
-            )
-            entries.append(self._entry(None, new, events, opened))
+            try:
+                new, events = handle(
+                    self.copy(), self.kc, author, kn.replace(action, self.book.reals())
+                )
+            except Unknown as lack:  # the rules need both sides' secrets at once: a bug
+                raise RuntimeError(f"neither side can compute {action['type']}: {lack}") from None
+            entries.append(self._entry(None, new, events, opened)[0])
             opened = {}
         while self.public["result"] is None:
             run = carry_on(self.copy(), self.kc)
@@ -267,20 +267,22 @@ class Party:
             except Unknown:
                 entries.append(self._held(action))
                 break
-            entries.append(self._entry(action, new, events, {}))
-            if entries[-1].steps < 0 or self._stopped:
+            entry, stopped = self._entry(action, new, events, {})
+            entries.append(entry)
+            if stopped:
                 break
         return self._record(entries)
 
-    _stopped = False
-
-    def _entry(self, action: dict | None, new: dict, events: list, opened: dict) -> Entry:
+    def _entry(
+        self, action: dict | None, new: dict, events: list, opened: dict
+    ) -> tuple[Entry, bool]:
+        """The entry of an action just handled and the forced steps after it; True if the
+        copy stopped for want of the other side's values."""
         run = carry_on(new, self.kc)
         run.events[:0] = events
-        return self._after(action, run, opened)
+        return self._after(action, run, opened), run.lacked is not None
 
-    def _after(self, action: dict | None, run, opened: dict) -> Entry:
-        self._stopped = run.lacked is not None
+    def _after(self, action: dict | None, run: Run, opened: dict) -> Entry:
         opened = {**opened, **self._declared(action), **self._open(run.state, run.events)}
         self.public = self._conceal(run.state)
         steps = run.steps
@@ -317,7 +319,7 @@ class Party:
         opened, self.owed = self.owed, {}
         action = {"type": RESIGN}
         new, events = handle(self.copy(), self.kc, self.side, action)
-        return self._record([self._entry(action, new, events, opened)])
+        return self._record([self._entry(action, new, events, opened)[0]])
 
     def forfeit(self, last: int) -> Record:
         """This side's claim that the other forfeits: it sent nothing after record `last`
@@ -366,7 +368,7 @@ class Party:
         if not isinstance(blocks, dict) or len(blocks) != len(self.public["blocks"]):
             raise Cheat(f"{e.author}'s claimed result does not hold the game's blocks")
         try:
-            state = kn.working(e.public, self.book, self.plan)
+            state = kn.working(e.public, self.book)
             view(state, self.kc, self.side)
             for decision in pending(state):
                 if decision["side"] == self.side and not kn.unbound_out(state, self.side):

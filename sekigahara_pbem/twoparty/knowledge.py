@@ -27,8 +27,6 @@ from ..rules.slots import SLOT
 from ..rules.views import view
 from ..rules.vocab import BAG, Unknown
 
-DECKS = ("deck",)
-
 
 def is_handle(value: object) -> bool:
     return isinstance(value, str) and value.startswith(SLOT)
@@ -104,7 +102,7 @@ class Book:
     dealt: int = 0
 
     def salt(self, handle: str) -> bytes:
-        return _prf(self.secret, b"salt", handle.encode())
+        return prf(self.secret, b"salt", handle.encode())
 
     def commitment(self, handle: str) -> str:
         """The public commitment to what the handle stands for."""
@@ -113,7 +111,7 @@ class Book:
     def deal(self, real: list[str]) -> list[str]:
         """Handles for own items known from the start (the setup chart's blocks), dealt in
         an order drawn from the secret."""
-        fresh = sorted(real, key=lambda r: _prf(self.secret, b"deal", r.encode()))
+        fresh = sorted(real, key=lambda r: prf(self.secret, b"deal", r.encode()))
         made = []
         for r in fresh:
             self.own[r] = f"{SLOT}{self.side}-f{self.dealt}"
@@ -134,7 +132,9 @@ class Book:
         return out
 
 
-def _prf(key: bytes, *parts: bytes) -> bytes:
+def prf(key: bytes, *parts: bytes) -> bytes:
+    """HMAC-SHA256 of the length-framed parts: what a side derives from its secret (salts,
+    dealing order, bindings, contributions) is unforeseeable without it."""
     mac = hmac.new(key, digestmod=hashlib.sha256)
     for p in parts:
         mac.update(len(p).to_bytes(4, "big") + p)
@@ -204,11 +204,10 @@ def open_in(public: dict, comp: Components, opened: dict[str, tuple[str, str]]) 
     return conceal(_replace(public, shown), comp, Book("public", b"", shown=shown))
 
 
-def working(public: dict, book: Book, plan: dict | None = None) -> dict:
-    """A side's working copy: the public form with what the side knows put back."""
-    out = _replace(public, book.reals())
-    out["plans"] = {} if plan is None else {book.side: plan}
-    return out
+def working(public: dict, book: Book) -> dict:
+    """A side's working copy: the public form with what the side knows put back. It has
+    no battle plan: in a two-party game every decision is its side's record."""
+    return _replace(public, book.reals())
 
 
 def _replace(value: Any, names: dict[str, str]) -> Any:
@@ -257,7 +256,7 @@ def bind(state: dict, comp: Components, book: Book, contribution: bytes) -> list
     names = {}
     for h in todo:
         pool = pool_blocks if h in state["blocks"] else pool_cards
-        gen = rng.new(_prf(book.secret, b"bind", contribution, h.encode()).hex())
+        gen = rng.new(prf(book.secret, b"bind", contribution, h.encode()).hex())
         real = pool.pop(rng.below(gen, len(pool)))
         names[h] = real
         book.own[real] = h

@@ -90,3 +90,31 @@ def test_a_two_party_game_with_addresses_a_deadline_and_a_resignation(tmp_path):
         "bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt")
     )
     assert "the game is over" in said and "resignation" in said
+
+
+def test_a_takeback_asked_and_agreed_from_the_commands(tmp_path):
+    t = Players(tmp_path)
+    for name in NAMES.values():
+        (tmp_path / f"{name}.pub").write_text(t.seki(name, "keys", "new", name))
+    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    alice, bob = tmp_path / "a", tmp_path / "b"
+    t.seki("alice", "game", "new", str(alice), "--two-party", "--key", "alice", *keys)
+    t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
+    )
+    t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
+    t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS)
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "--takeback", code=1)
+    assert "only your last record" in said
+    said = t.seki("alice", "play", str(alice), "--key", "alice", "--takeback")
+    assert "0003-ishida.txt: send it to the other player" in said
+    for path in ("0002-ishida.txt", "0003-ishida.txt"):
+        t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records" / path))
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "--agree-takeback")
+    assert "0004-tokugawa.txt: send it to the other player" in said
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0004-tokugawa.txt")
+    )
+    said = t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS)
+    assert "0005-ishida.txt: send it to the other player" in said

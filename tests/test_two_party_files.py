@@ -212,3 +212,40 @@ def test_a_side_resigns_in_its_own_record(tmp_path):
     assert result["winner"] == "ishida" and result["how"] == "resignation"
     reveal_both(sides)
     assert verify(tmp_path / "ishida").retraced > 0
+
+
+def play_on(sides: dict, choose: dict, turn: str, records: int) -> str:
+    """Play `records` records from `turn`'s; the side whose turn it is next."""
+    for _ in range(records):
+        if sides[turn].result() is not None:
+            break
+        sides[other(turn)].receive(sides[turn].turn(choose[turn], NOW), "mail")
+        turn = other(turn)
+    return turn
+
+
+def test_a_takeback_agreed_and_one_refused_then_the_game_verifies(tmp_path):
+    """Both sides go back to before the record taken back; the records stay, so the
+    history shows it, and the audit replays it. A takeback refused is simply a record
+    answering the move."""
+    sides, choose = two_sides(tmp_path)
+    turn = play_on(sides, choose, "ishida", 9)  # ishida wrote last: tokugawa's turn
+    asker = other(turn)
+    with pytest.raises(Refusal, match="only your last record"):
+        sides[turn].request_takeback(NOW)
+    taken = sides[asker].records()[-1].name
+    sides[turn].receive(sides[asker].request_takeback(NOW), "mail")
+    sides[asker].receive(sides[turn].agree_takeback(NOW), "mail")
+    for s in SIDES:
+        assert sides[s].whose_turn() == asker
+        assert taken in [p.name for p in sides[s].records()]  # the history keeps it
+        back = sides[s].snapshot(len(sides[s].records()) - 4)  # before the record taken back
+        assert sides[s].load().to_data() == back.to_data()
+    turn = play_on(sides, choose, asker, 5)
+    asker = other(turn)
+    sides[turn].receive(sides[asker].request_takeback(NOW), "mail")
+    turn = play_on(sides, choose, turn, 400)  # refused: the other side plays on
+    assert sides["ishida"].result() is not None
+    reveal_both(sides)
+    for s in SIDES:
+        assert verify(tmp_path / s).retraced > 100

@@ -36,6 +36,17 @@ def play(
     resign: Annotated[
         bool, typer.Option("--resign", help="Two-party game: concede, in your own record.")
     ] = False,
+    takeback: Annotated[
+        bool,
+        typer.Option(
+            "--takeback",
+            help="Two-party game: ask to take back your last record, before it is answered.",
+        ),
+    ] = False,
+    agree_takeback: Annotated[
+        bool,
+        typer.Option("--agree-takeback", help="Two-party game: agree to the other's takeback."),
+    ] = False,
     claim_forfeit: Annotated[
         bool,
         typer.Option(
@@ -107,7 +118,8 @@ def play(
 
     use_language(lang)
     if packet is not None and packet.is_dir():
-        _two_party(packet, key, receive or [], choose, mail_config, (resign, claim_forfeit))
+        endings = (resign, claim_forfeit, takeback, agree_takeback)
+        _two_party(packet, key, receive or [], choose, mail_config, endings)
         return
     if choose is None and not sys.stdin.isatty():
         abort(
@@ -218,7 +230,7 @@ def _two_party(
     received: list[Path],
     choose: str | None,
     mail_config: Path | None,
-    ending: tuple[bool, bool],
+    asides: tuple[bool, bool, bool, bool],
 ) -> None:
     """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
     mail, with mail settings), show the report, ask this side's decisions, and write its
@@ -246,10 +258,12 @@ def _two_party(
         typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
             dir=directory, key=key))  # fmt: skip
         return
-    resign, claim = ending
-    if resign or claim:
+    chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
+    if len(chosen) > 1:
+        abort(_("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"))
+    if chosen:
         try:
-            side.resign(utc_now()) if resign else side.claim_forfeit(utc_now())
+            getattr(side, chosen[0])(utc_now())
         except (Refusal, ValueError, OSError) as exc:
             abort(str(exc))
         _sent(side, mail)
@@ -277,6 +291,9 @@ def _two_party(
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
     _sent(side, mail)
+
+
+_ASIDES = ("resign", "claim_forfeit", "request_takeback", "agree_takeback")  # Side's methods
 
 
 def _sent(side, mail) -> None:

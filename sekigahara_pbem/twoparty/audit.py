@@ -10,11 +10,24 @@ Two checks, each naming the first record that fails it:
 
 from __future__ import annotations
 
+import copy
+
 from ..refusal import Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import knowledge as kn
-from .exchange import FORFEIT, RESIGN, Cheat, Entry, Party, Record, first_difference, start
+from .exchange import (
+    AGREE,
+    FORFEIT,
+    RESIGN,
+    Cheat,
+    Entry,
+    Party,
+    Record,
+    aside,
+    first_difference,
+    start,
+)
 from .steps import carry_on, handle
 
 
@@ -38,6 +51,8 @@ class Audit:
         self.parties = {s: Party(s, comp, books[s], public) for s in SIDES}
         self.observer = Observer(comp, books, public)
         self.retraced = 0
+        self.comp = comp
+        self.kept: list[tuple[dict, dict]] = []  # both sides and the observer after each record
 
     def base(self, author: str) -> dict:
         return self.parties[other(author)].public
@@ -50,8 +65,43 @@ class Audit:
             _same(join, self.parties[side].join())
         for side, join in joins.items():
             self.parties[other(side)].read(join)
+        self._keep()  # after the joins
+        self._keep()
+
+    def _keep(self) -> None:
+        sides = {s: copy.deepcopy(p.to_data()) for s, p in self.parties.items()}
+        seen = self.observer
+        self.kept.append(
+            (sides, {"public": seen.public, "held": seen.held, "opened": set(seen.opened)})
+        )
+
+    def _go_back(self, to: int) -> None:
+        """Both sides and the observer as they were after the `to`-th record checked."""
+        sides, seen = self.kept[to]
+        self.parties = {s: Party.from_data(self.comp, data) for s, data in sides.items()}
+        self.observer.books = {s: p.book for s, p in self.parties.items()}
+        self.observer.public, self.observer.held = seen["public"], seen["held"]
+        self.observer.opened = set(seen["opened"])
 
     def record(self, record: Record) -> None:
+        kind = aside(record)
+        if kind is not None:
+            self._aside(record, kind)
+            return
+        self._record(record)
+        self._keep()
+
+    def _aside(self, record: Record, kind: str) -> None:
+        """A takeback asked, or agreed: then both sides go back to before the record."""
+        if kind == AGREE:
+            if len(self.kept) < 3:
+                raise Cheat(f"record {record.seq} ({record.side}): a takeback of nothing")
+            self._go_back(len(self.kept) - 3)
+        _same(record, self.parties[record.side].takeback(kind))
+        self.parties[other(record.side)].read(record)
+        self._keep()
+
+    def _record(self, record: Record) -> None:
         author = self.parties[record.side]
         where = f"record {record.seq} ({record.side})"
         if record.commitments != {h: author.book.commitment(h) for h in sorted(author.fresh)}:

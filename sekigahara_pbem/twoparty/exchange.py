@@ -35,6 +35,10 @@ SEALED = {"bid": ("card",), "discard": ("cards",)}
 
 RESIGN = "resign"  # a side concedes (rules/victory.py), in its own record
 FORFEIT = "forfeit"  # a side claims the win: the other sent nothing within the deadline
+# A takeback (docs/two-party.md, "Takebacks"): a side asks to take back its last record
+# before the other has answered it; the other agrees, and both go back to before it.
+TAKEBACK, AGREE = "takeback", "agree_takeback"
+ASIDES = (TAKEBACK, AGREE)  # records that leave the game's randomness alone
 
 
 def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
@@ -80,6 +84,14 @@ def first_difference(a: object, b: object, path: str = "") -> str | None:
                 return found
         return None
     return None if a == b else path or "/"
+
+
+def aside(record: Record) -> str | None:
+    """TAKEBACK or AGREE if the record is one, else None."""
+    if len(record.entries) != 1 or not isinstance(record.entries[0].action, dict):
+        return None
+    kind = record.entries[0].action.get("type")
+    return kind if kind in ASIDES else None
 
 
 def forfeited(public: dict, winner: str, last: int) -> dict:
@@ -342,12 +354,26 @@ class Party:
             self.side, self.seq, entries, commitments, contribution(self.book.secret, self.seq)
         )
 
+    def takeback(self, kind: str) -> Record:
+        """A takeback request (TAKEBACK) or the agreement to one (AGREE, made on this side
+        as restored to before the record taken back). Neither counts in the side's
+        sequence nor carries a contribution: a takeback cannot re-draw anything."""
+        return Record(
+            self.side, self.seq, [Entry(self.side, {"type": kind}, 0, {}, self.public)], {}, b""
+        )
+
     # -- reading the other side's record -----------------------------------------------
 
     def read(self, record: Record) -> None:
-        """Check and take in the other side's record; raise Cheat where it is proved wrong."""
+        """Check and take in the other side's record; raise Cheat where it is proved wrong.
+        A takeback record is only checked (its side's files restore what it undoes)."""
         if record.side != other(self.side):
             raise Cheat("the record is not the other side's")
+        if aside(record) is not None:
+            theirs = kn.open_in(record.entries[0].public, self.comp, self.owed)
+            if record.commitments or record.contribution or theirs != self.public:
+                raise Cheat(f"{record.side}'s takeback record is not the game as it stands")
+            return
         self.theirs.update(record.commitments)
         self.seen = []
         for e in record.entries:

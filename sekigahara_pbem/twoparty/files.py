@@ -38,7 +38,7 @@ from ..refusal import WRONG_GAME, WRONG_SIDE, Refusal
 from ..rules.state import canonical
 from ..rules.vocab import SIDES
 from .changes import diff, patch
-from .exchange import Entry, Record
+from .exchange import ASIDES, Entry, Record
 
 _SALT = re.compile(r"[0-9a-f]{64}")
 GAME_FORMAT = "seki-2p-game/1"
@@ -189,10 +189,11 @@ def record_text(
     for e in record.entries:
         opened = {h: list(pair) for h, pair in e.opened.items()}
         item: dict = {"action": e.action, "steps": e.steps, "opened": opened}
-        if e.public is not None:
-            item["change"] = diff(base, e.public)
+        if e.public is not None:  # a takeback record holds the whole public form
+            whole = isinstance(e.action, dict) and e.action.get("type") in ASIDES
+            item["change"] = diff({} if whole else base, e.public)
             item["public"] = public_hash(e.public)
-            base = e.public
+            base = base if whole else e.public
         entries.append(item)
     body = {
         "format": RECORD_FORMAT,
@@ -250,13 +251,14 @@ def read_record(
         opened = _opened(docs.field(item, "opened", dict, at), at)
         public = None
         if steps >= 0:
+            whole = isinstance(action, dict) and action.get("type") in ASIDES
             try:
-                public = patch(base, docs.field(item, "change", list, at))
+                public = patch({} if whole else base, docs.field(item, "change", list, at))
             except ValueError as exc:
                 raise docs.DocumentError(at, f"change: {exc}") from None
             if public_hash(public) != docs.field(item, "public", str, at):
                 raise docs.DocumentError(at, "public: not the hash of the changed public form")
-            base = public
+            base = base if whole else public
         entries.append(Entry(side, action, steps, opened, public))
     commitments = docs.field(data, "commitments", dict, where)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in commitments.items()):

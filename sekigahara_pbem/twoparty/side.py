@@ -27,9 +27,22 @@ from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import audit, files
 from . import knowledge as kn
-from .exchange import FORFEIT, Chooser, Party, adopt_dealt, dealt, start_half
+from .exchange import (
+    AGREE,
+    ASIDES,
+    FORFEIT,
+    TAKEBACK,
+    Chooser,
+    Party,
+    adopt_dealt,
+    aside,
+    dealt,
+    start_half,
+)
 
 PRIVATE = "private.age"
+SNAPSHOTS = "snapshots"  # the side's knowledge after each of the last records
+KEPT = 4
 
 
 @dataclass
@@ -66,16 +79,35 @@ class Side:
         data = agefile.open_armored(text, self.identity, PRIVATE)
         return Party.from_data(self.comp, json.loads(data))
 
-    def save(self, party: Party) -> None:
+    def save(self, party: Party, n: int | None = None) -> None:
+        """Seal the side's knowledge; after record `n`, also as that record's snapshot (the
+        last few are kept, for a takeback)."""
         data = json.dumps(party.to_data(), sort_keys=True, separators=(",", ":"))
-        write_atomic(self.root / PRIVATE, agefile.seal(data.encode(), self.identity.public))
+        sealed = agefile.seal(data.encode(), self.identity.public)
+        if n is not None:
+            folder = self.root / SNAPSHOTS
+            folder.mkdir(exist_ok=True)
+            write_atomic(folder / f"{n:04d}.age", sealed)
+            for old in sorted(folder.glob("*.age"))[:-KEPT]:
+                old.unlink()
+        write_atomic(self.root / PRIVATE, sealed)
 
-    def _write_record(self, party: Party, record, base: dict, extra: dict, now: str) -> str:
-        n = len(self.records()) if record.seq else SIDES.index(self.side)
-        prev = self.game.hash if record.seq == 0 else self.last_hash()
+    def snapshot(self, n: int) -> Party:
+        """The side's knowledge as it was after record `n`."""
+        path = self.root / SNAPSHOTS / f"{n:04d}.age"
+        if not path.is_file():
+            raise Refusal(f"no knowledge kept from record {n}: too late to take it back", STALE)
+        data = agefile.open_armored(path.read_text(encoding="utf-8"), self.identity, path.name)
+        return Party.from_data(self.comp, json.loads(data))
+
+    def _write_record(
+        self, party: Party, record, base: dict, extra: dict, now: str, join: bool = False
+    ) -> str:
+        n = SIDES.index(self.side) if join else len(self.records())
+        prev = self.game.hash if join else self.last_hash()
         text = files.record_text(self.game, record, n, prev, base, self.identity, extra, now)
         write_atomic(self.record_path(n, self.side), text)
-        self.save(party)
+        self.save(party, None if join else n)
         return text
 
     # -- what a side does ----------------------------------------------------------------
@@ -93,7 +125,7 @@ class Side:
             "secret_commitment": files.secret_commitment(self.game, self.side, value),
             "dealt": dealt(public, self.side),
         }
-        return self._write_record(party, party.join(), public, extra, now)
+        return self._write_record(party, party.join(), public, extra, now, join=True)
 
     def receive(self, text: str, where: str) -> None:
         """Check and take in the other side's record; a Refusal leaves nothing changed."""
@@ -101,20 +133,22 @@ class Side:
         received = files.read_record(self.game, text, where, lambda side, seq: party.public)
         if received.record.side != other(self.side):
             raise Refusal(f"{where}: the record is not the other side's", WRONG_SIDE)
-        expected = (
-            SIDES.index(received.record.side) if received.record.seq == 0 else len(self.records())
-        )
+        join = received.n < 2  # the joins are records 0 and 1, in the order of the sides
+        if join and (received.record.seq != 0 or received.record.entries):
+            raise Refusal(f"{where}: a join holds no moves", STALE)
+        expected = SIDES.index(received.record.side) if join else len(self.records())
         if received.n != expected:
             raise Refusal(f"{where}: record {received.n} where {expected} comes next", STALE)
-        prev = self.game.hash if received.record.seq == 0 else self.last_hash()
-        if received.prev != prev:
+        if received.prev != (self.game.hash if join else self.last_hash()):
             raise Refusal(f"{where}: it does not follow the last record (prev)", STALE)
-        if received.record.seq == 0:
+        if join:
             self._adopt_join(party, received, where)
         _check_forfeit(self.game, received, self.records(), where)
+        if aside(received.record) == AGREE:
+            party = self._restored(self.side, where)
         party.read(received.record)
         write_atomic(self.record_path(received.n, received.record.side), text)
-        self.save(party)
+        self.save(party, 1 if join else received.n)  # snapshot 1: both joins taken
 
     def _adopt_join(self, party: Party, received, where: str) -> None:
         handles = received.body.get("dealt")
@@ -142,6 +176,34 @@ class Side:
         party = self.load()
         base = party.agreed
         return self._write_record(party, party.resign(), base, {}, now)
+
+    def request_takeback(self, now: str) -> str:
+        """Ask to take back this side's last record, before the other side answers it."""
+        found = self.records()
+        if len(found) < 3 or not found[-1].name.endswith(f"-{self.side}.txt"):
+            raise Refusal(
+                "only your last record can be taken back, before it is answered", NOT_ASKED
+            )
+        if self.result() is not None or _kind(found[-1]) in (*ASIDES, FORFEIT):
+            raise Refusal("there is no move of yours to take back now", NOT_ASKED)
+        party = self.load()
+        return self._write_record(party, party.takeback(TAKEBACK), {}, {}, now)
+
+    def agree_takeback(self, now: str) -> str:
+        """Agree to the other side's takeback: both go back to before its last move."""
+        party = self._restored(other(self.side), "takeback")
+        return self._write_record(party, party.takeback(AGREE), {}, {}, now)
+
+    def _restored(self, asker: str, where: str) -> Party:
+        """This side's knowledge from before the record `asker` asked to take back (the
+        records stay: the history shows the takeback)."""
+        found = self.records()
+        mine = f"-{asker}.txt"
+        if len(found) < 4 or _kind(found[-1]) != TAKEBACK or not found[-1].name.endswith(mine):
+            raise Refusal(f"{where}: no takeback of {asker}'s is asked", NOT_ASKED)
+        if not found[-2].name.endswith(mine):
+            raise Refusal(f"{where}: the takeback asked is not of {asker}'s last record", NOT_ASKED)
+        return self.snapshot(len(found) - 3)
 
     def late(self, now: str) -> int | None:
         """Hours past the deadline the other side is, waiting for its record (None if it
@@ -189,6 +251,14 @@ class Side:
         (self.root / "reveals").mkdir(exist_ok=True)
         write_atomic(self.root / "reveals" / f"{self.side}.txt", text)
         return text
+
+
+def _kind(path: Path) -> str | None:
+    """The entry type of a takeback, forfeit or resignation record, else None."""
+    body, _ = signing.split(path.read_text(encoding="utf-8"))
+    entries = docs.load_yaml(body, path.name).get("entries") or []
+    action = entries[0].get("action") if len(entries) == 1 else None
+    return action.get("type") if isinstance(action, dict) else None
 
 
 def _written(text: str):

@@ -32,6 +32,8 @@ def _instant_winners(state: dict, comp: Components) -> list[tuple[str, str]]:
 def _eliminated(state: dict, comp: Components, block: str | None) -> bool:
     """Whether a protagonist is eliminated. A two-party copy that knows the block only as
     a stand-in cannot tell while a stand-in of its side lies eliminated, unopened."""
+    if block is None:  # a component set without a protagonist for the side
+        return False
     where = state["blocks"].get(block)
     if where is not None or not slots.unbound(state):
         return where == ELIMINATED

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import re
 from typing import Any
 
 from ..crypto.commitments import commit
@@ -26,6 +27,8 @@ from ..rules.components import Components
 from ..rules.slots import SLOT
 from ..rules.views import view
 from ..rules.vocab import BAG, Unknown
+
+_SLOT_NAME = re.compile(r"\?[a-z]+-s\d+")  # rules/slots.py's names; dealt handles end -f<n>
 
 
 def is_handle(value: object) -> bool:
@@ -179,7 +182,7 @@ def hidden_reals(state: dict, comp: Components, shown: set[str]) -> set[str]:
     for pile in state["cards"].values():
         out.update(c for c in pile["hand"] + pile["deck"] if not is_handle(c))
     out.update(r for r in names_in(state["sealed"]) if r in kc.cards or r in kc.blocks)
-    return out - shown - {h for h in out if is_handle(h)}
+    return out - shown
 
 
 def conceal(state: dict, comp: Components, book: Book) -> dict:
@@ -189,7 +192,7 @@ def conceal(state: dict, comp: Components, book: Book) -> dict:
     shown = shown_names(state, comp)
     hidden = hidden_reals(state, comp, shown)
     names = {r: h for h, r in book.reals().items() if r in hidden}
-    out = _replace(state, names)  # a hidden item without a handle was public: it stays named
+    out = replace(state, names)  # a hidden item without a handle was public: it stays named
     out["rng"] = {}
     out["plans"] = {}
     return out
@@ -201,16 +204,16 @@ def open_in(public: dict, comp: Components, opened: dict[str, tuple[str, str]]) 
     if not opened:
         return public
     shown = {h: real for h, (real, _) in opened.items()}
-    return conceal(_replace(public, shown), comp, Book("public", b"", shown=shown))
+    return conceal(replace(public, shown), comp, Book("public", b"", shown=shown))
 
 
 def working(public: dict, book: Book) -> dict:
     """A side's working copy: the public form with what the side knows put back. It has
     no battle plan: in a two-party game every decision is its side's record."""
-    return _replace(public, book.reals())
+    return replace(public, book.reals())
 
 
-def _replace(value: Any, names: dict[str, str]) -> Any:
+def replace(value: Any, names: dict[str, str]) -> Any:
     """A copy with every name in `names` replaced; a list that holds a handle, before or
     after, is sorted, so its order says nothing of what the handles stand for (and is the
     same whichever side opened them). Mappings come out in key order: both sides' copies
@@ -218,16 +221,11 @@ def _replace(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, list):
-        out = [_replace(v, names) for v in value]
+        out = [replace(v, names) for v in value]
         return sorted(out) if any(map(is_handle, value)) or any(map(is_handle, out)) else out
     if isinstance(value, dict):
-        return dict(sorted((names.get(k, k), _replace(v, names)) for k, v in value.items()))
+        return dict(sorted((names.get(k, k), replace(v, names)) for k, v in value.items()))
     return value
-
-
-def replace(value: Any, names: dict[str, str]) -> Any:
-    """`value` with names replaced (and lists holding handles sorted)."""
-    return _replace(value, names)
 
 
 def unbound_out(state: dict, side: str) -> list[str]:
@@ -239,7 +237,7 @@ def unbound_out(state: dict, side: str) -> list[str]:
     ]
     pile = state["cards"][side]
     out += [c for c in pile["hand"] + pile["discard"] if is_handle(c) and handle_side(c) == side]
-    return sorted(h for h in out if "-s" in h)
+    return sorted(h for h in out if _SLOT_NAME.fullmatch(h))
 
 
 def bind(state: dict, comp: Components, book: Book, contribution: bytes) -> list[str]:
@@ -260,5 +258,5 @@ def bind(state: dict, comp: Components, book: Book, contribution: bytes) -> list
         real = pool.pop(rng.below(gen, len(pool)))
         names[h] = real
         book.own[real] = h
-    state.update(_replace(state, names))
+    state.update(replace(state, names))
     return todo

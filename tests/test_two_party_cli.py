@@ -118,3 +118,53 @@ def test_a_takeback_asked_and_agreed_from_the_commands(tmp_path):
     )
     said = t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS)
     assert "0005-ishida.txt: send it to the other player" in said
+
+
+def test_a_two_party_turn_in_a_real_terminal(tmp_path):
+    """The bid answered with one key, the record shown, then stopped with q (nothing
+    written), and again signed with Enter."""
+    import os
+    import sys
+
+    import pexpect
+
+    t = Players(tmp_path)
+    for name in NAMES.values():
+        (tmp_path / f"{name}.pub").write_text(t.seki(name, "keys", "new", name))
+    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    alice, bob = tmp_path / "a", tmp_path / "b"
+    t.seki("alice", "game", "new", str(alice), "--two-party", "--key", "alice", *keys)
+    t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
+    )
+    env = {**os.environ, "SEKI_HOME": str(tmp_path / "alice"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1"}  # fmt: skip
+
+    def spawn() -> pexpect.spawn:
+        return pexpect.spawn(
+            sys.executable, ["-m", "sekigahara_pbem", "play", str(alice), "--key", "alice"],
+            env=env, encoding="utf-8", timeout=60, dimensions=(50, 100),
+        )  # fmt: skip
+
+    child = spawn()
+    child.expect("YOUR DECISION: bid")
+    child.expect(r"\(a number; u undo, q stop\)")
+    child.send("2")
+    child.expect("Your record:")
+    child.expect("Sign it\\?")
+    child.send("q\r")
+    child.expect("stopped: nothing written")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert len(list((alice / "records").iterdir())) == 2
+    child = spawn()
+    child.expect(r"\(a number; u undo, q stop\)")
+    child.send("3")
+    child.expect("Sign it\\?")
+    child.send("\r")
+    child.expect("wrote .*0002-ishida.txt: send it to the other player")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

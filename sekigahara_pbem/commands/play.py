@@ -285,7 +285,8 @@ def _two_party(
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     ask = console.script(choose) if choose is not None else console.terminal()
     try:
-        side.turn(ui.chooser(ask, typer.echo), utc_now())
+        confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
+        side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)
     except console.Stopped as exc:
         abort(str(exc))
     except (Refusal, ValueError, OSError) as exc:

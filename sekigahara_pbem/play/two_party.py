@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..crypto.keystore import default_dir
+from ..i18n import gettext as _
 from ..pbem.mail_config import MailSettings
 from ..pbem.packets import Packet
 from ..pbem.store import write_atomic
 from ..refusal import Refusal
 from ..reports import render_text
+from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.views import view
 from ..twoparty import knowledge as kn
@@ -61,6 +63,27 @@ def chooser(ask: console.Asker, say: Callable[[str], None]):
         return session.actions[0]
 
     return choose
+
+
+def confirmer(kc: Components, side: str, ask: console.Asker, say: Callable[[str], None]):
+    """Before the record is signed: its actions, then sign (Enter or 1) or stop (q); a
+    script that answered every question signs, as in a referee's game."""
+
+    def confirm(actions: list[dict], state: dict) -> None:
+        v = side_view(state, kc, side)
+        say(_("Your record:"))
+        for i, action in enumerate(actions, 1):
+            say(f"  {i}. {describe_option(action, kc, v, side)}")
+        while True:
+            say(_("Sign it?  1. yes, sign and write the record    (q stop)"))
+            raw = ask("> ", console.CONFIRM).strip().lower()
+            if raw in ("", "1"):
+                return
+            if raw == console.QUIT:
+                raise console.Stopped(_("stopped: nothing written"))
+            say("  " + _("type 1 or q"))
+
+    return confirm
 
 
 def take_mail(side: Side, mail: MailSettings) -> list[str]:

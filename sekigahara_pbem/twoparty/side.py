@@ -13,6 +13,7 @@ directory as it was or one record ahead, which the next run notices.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,7 +159,9 @@ class Side:
             party.public, self.comp, other(self.side), handles
         )
 
-    def turn(self, choose: Chooser, now: str) -> str:
+    def turn(
+        self, choose: Chooser, now: str, confirm: Callable[[list[dict], dict], None] | None = None
+    ) -> str:
         """This side's next record, as far as its copy knows; its text, to send."""
         if len(self.records()) < 2:
             raise Refusal("both sides must join first", NOT_ASKED)
@@ -167,6 +170,9 @@ class Side:
         party = self.load()
         base = party.agreed
         record = party.write(choose)
+        if confirm is not None:  # it may raise to stop: nothing is written then
+            actions = [kn.replace(e.action, party.book.reals()) for e in record.entries if e.action]
+            confirm(actions, party.copy())
         return self._write_record(party, record, base, {}, now)
 
     def resign(self, now: str) -> str:

@@ -30,6 +30,8 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, UTF-8 text, no floats: one text per value."""
+    if type(value) is list and all(type(x) is str or type(x) is int for x in value):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)  # the common case
 
     def refuse_floats(obj: Any) -> None:
         if isinstance(obj, float):

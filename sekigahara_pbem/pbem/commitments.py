@@ -39,7 +39,7 @@ class Leaf:
 
 
 def salt_for(key: bytes, seq: int, kind: str, item: str) -> bytes:
-    return hmac.new(key, canonical_json([seq, kind, item]).encode(), hashlib.sha256).digest()
+    return hmac.digest(key, canonical_json([seq, kind, item]).encode(), "sha256")
 
 
 def hidden_items(state: dict) -> list[tuple[str, str, str]]:

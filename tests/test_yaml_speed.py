@@ -22,7 +22,7 @@ def test_libyaml_reads_every_archive_document_as_pyyaml_does():
     assert len(paths) > 500
     for path in paths:
         text, _ = signing.split(path.read_text(encoding="utf-8"))
-        assert docs._loader(text) is docs._FAST, path
+        assert docs.safe_loader(text) is docs._FAST, path
         assert yaml.load(text, Loader=docs._FAST) == yaml.safe_load(text), path  # noqa: S506
 
 
@@ -37,7 +37,7 @@ def test_libyaml_reads_every_archive_document_as_pyyaml_does():
     ids=["flow sequences", "flow mappings", "block sequences", "indented mappings"],
 )
 def test_deep_nesting_never_reaches_libyaml(text):
-    assert docs._loader(text) is yaml.SafeLoader
+    assert docs.safe_loader(text) is yaml.SafeLoader
     try:
         docs.load_yaml(text, "deep.txt")
     except docs.DocumentError as exc:

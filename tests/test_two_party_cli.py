@@ -104,7 +104,9 @@ def test_a_takeback_asked_and_agreed_from_the_commands(tmp_path):
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
     )
     t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
-    t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS)
+    page = tmp_path / "page.html"
+    t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS, "--html", str(page))
+    assert "<svg" in page.read_text()  # the report with the map, from alice's own copy
     said = t.seki("bob", "play", str(bob), "--key", "bob", "--takeback", code=1)
     assert "only your last record" in said
     said = t.seki("alice", "play", str(alice), "--key", "alice", "--takeback")

@@ -119,7 +119,7 @@ def play(
     use_language(lang)
     if packet is not None and packet.is_dir():
         endings = (resign, claim_forfeit, takeback, agree_takeback)
-        _two_party(packet, key, receive or [], choose, mail_config, endings)
+        _two_party(packet, key, receive or [], choose, mail_config, endings, html)
         return
     if choose is None and not sys.stdin.isatty():
         abort(
@@ -231,6 +231,7 @@ def _two_party(
     choose: str | None,
     mail_config: Path | None,
     asides: tuple[bool, bool, bool, bool],
+    html: Path | None = None,
 ) -> None:
     """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
     mail, with mail settings), show the report, ask this side's decisions, and write its
@@ -283,6 +284,10 @@ def _two_party(
                 "with --choose (see seki play --help)"), 2)  # fmt: skip
     n = len(side.records())
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
+    if html is not None:
+        options = side.game.options
+        write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
+        typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
     ask = console.script(choose) if choose is not None else console.terminal()
     try:
         confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)

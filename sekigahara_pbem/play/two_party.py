@@ -16,7 +16,7 @@ from ..pbem.mail_config import MailSettings
 from ..pbem.packets import Packet
 from ..pbem.store import write_atomic
 from ..refusal import Refusal
-from ..reports import render_text
+from ..reports import render_html, render_text
 from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.views import view
@@ -44,12 +44,23 @@ def side_view(state: dict, kc: Components, side: str) -> dict:
     return v
 
 
-def report(game_id: str, n: int, state: dict, kc: Components, side: str, seen: list) -> str:
-    """The side's report: its view of its copy and what it saw happen (events that name
-    only what it knows)."""
+def _packet(n: int, state: dict, kc: Components, side: str, seen: list) -> Packet:
+    """The side's copy as a packet would show it: its view, and what it saw happen (the
+    events that name only what it knows)."""
     events = [e for e in seen if not any(map(kn.is_handle, kn.names_in(e)))]
-    packet = Packet(n, side, "", side_view(state, kc, side), events, [], None, [])
-    return render_text(game_id, packet, kc, guided=True)
+    return Packet(n, side, "", side_view(state, kc, side), events, [], None, [])
+
+
+def report(game_id: str, n: int, state: dict, kc: Components, side: str, seen: list) -> str:
+    """The side's report, as text."""
+    return render_text(game_id, _packet(n, state, kc, side, seen), kc, guided=True)
+
+
+def page(
+    game_id: str, n: int, state: dict, kc: Components, side: str, seen: list, options: dict
+) -> str:
+    """The side's report as an HTML page with the map (reports/html.py)."""
+    return render_html(game_id, _packet(n, state, kc, side, seen), kc, options)
 
 
 def chooser(ask: console.Asker, say: Callable[[str], None]):

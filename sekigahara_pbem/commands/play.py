@@ -255,7 +255,9 @@ def _two_party(
         abort(str(exc))
     game_id = side.game.game_id
     if party.public["result"] is not None:
-        typer.echo(_("the game is over: {result}").format(result=party.public["result"]))
+        result = party.public["result"]
+        outcome = _("{winner} wins ({how})").format(winner=result["winner"], how=result["how"])
+        typer.echo(_("the game is over: {result}").format(result=outcome))
         typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
             dir=directory, key=key))  # fmt: skip
         return
@@ -286,7 +288,12 @@ def _two_party(
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     if html is not None:
         options = side.game.options
-        write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
+        try:
+            write_new(
+                html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options)
+            )
+        except (ValueError, OSError) as exc:
+            abort(str(exc))
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
     ask = console.script(choose) if choose is not None else console.terminal()
     try:

@@ -249,3 +249,29 @@ def test_a_takeback_agreed_and_one_refused_then_the_game_verifies(tmp_path):
     reveal_both(sides)
     for s in SIDES:
         assert verify(tmp_path / s).retraced > 100
+
+
+def test_a_run_stopped_between_the_record_and_the_knowledge_is_caught_up(tmp_path, monkeypatch):
+    """A crash after a record is written and before the side's knowledge is sealed: the
+    next run makes its own record again from its choices, or reads the other's again."""
+    sides, choose = two_sides(tmp_path)
+    turn = play_on(sides, choose, "ishida", 6)
+    real_save = Side.save
+
+    def crash(self, party, n=None):
+        raise OSError("killed")
+
+    monkeypatch.setattr(Side, "save", crash)
+    with pytest.raises(OSError):
+        sides[turn].turn(choose[turn], NOW)  # the record is on file, the knowledge is not
+    monkeypatch.setattr(Side, "save", real_save)
+    sent = sides[turn].records()[-1].read_text()
+    assert sides[turn].whose_turn() == other(turn)
+    monkeypatch.setattr(Side, "save", crash)
+    with pytest.raises(OSError):
+        sides[other(turn)].receive(sent, "mail")
+    monkeypatch.setattr(Side, "save", real_save)
+    play_on(sides, choose, other(turn), 400)  # each side's next run catches up first
+    assert sides["ishida"].result() is not None
+    reveal_both(sides)
+    assert verify(tmp_path / "ishida").retraced > 100

@@ -113,7 +113,7 @@ class Audit:
             elif kinds == [FORFEIT] and len(record.entries) == 1:
                 made = author.forfeit(record.entries[0].action.get("record"))
             else:
-                made = author.write(_recorded(record, author))
+                made = author.write(recorded(record, author))
         except Refusal as refused:
             raise Cheat(f"{where}: with its secret, its choices are refused: {refused}") from None
         _same(record, made)
@@ -123,7 +123,7 @@ class Audit:
         self.parties[other(record.side)].read(record)
 
 
-def _recorded(record: Record, party: Party):
+def recorded(record: Record, party: Party):
     """A chooser that makes the recorded choices again, in order."""
     actions = [e.action for e in record.entries if e.action is not None]
 

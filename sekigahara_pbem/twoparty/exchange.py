@@ -208,7 +208,7 @@ class Party:
         party.opened = set(data["opened"])
         party.fresh = set(data["fresh"])
         party.owed = {h: tuple(v) for h, v in data["owed"].items()}
-        party.seen = data.get("seen", [])
+        party.seen = data["seen"]
         return party
 
     # -- the working copy --------------------------------------------------------------

@@ -32,6 +32,7 @@ from .exchange import (
     AGREE,
     ASIDES,
     FORFEIT,
+    RESIGN,
     TAKEBACK,
     Chooser,
     Party,
@@ -76,14 +77,54 @@ class Side:
         return docs.sha256(found[-1].read_text(encoding="utf-8")) if found else self.game.hash
 
     def load(self) -> Party:
+        """The side's knowledge, brought up to the last record on file: a run stopped
+        between writing a record and sealing the knowledge after it is caught up here, by
+        reading the other side's record again or making its own again from its choices."""
         text = (self.root / PRIVATE).read_text(encoding="utf-8")
-        data = agefile.open_armored(text, self.identity, PRIVATE)
-        return Party.from_data(self.comp, json.loads(data))
+        data = json.loads(agefile.open_armored(text, self.identity, PRIVATE))
+        party = Party.from_data(self.comp, data)
+        found = self.records()
+        taken = data.get("records", len(found))
+        if taken < len(found):
+            for path in found[taken:]:
+                party = self._catch_up(party, path)
+            self.save(party, len(found) - 1)
+        return party
+
+    def _catch_up(self, party: Party, path: Path) -> Party:
+        """`party` after the record at `path`, which it does not reflect yet."""
+        received = files.read_record(
+            self.game, path.read_text(encoding="utf-8"), path.name, lambda s, q: party.public
+        )
+        record = received.record
+        if received.n < 2:
+            raise Refusal(f"{path.name}: a join left half written: join the game again", STALE)
+        if aside(record) == AGREE:  # both sides go back to before the record taken back
+            party = self.snapshot(received.n - 3)
+        if record.side != self.side:
+            party.read(record)
+            return party
+        kind = aside(record) or (
+            record.entries[0].action.get("type") if len(record.entries) == 1 else None
+        )
+        if kind in ASIDES:
+            party.takeback(kind)
+        elif kind == RESIGN:
+            party.resign()
+        elif kind == FORFEIT:
+            party.forfeit(record.entries[0].action.get("record"))
+        else:
+            party.write(audit.recorded(record, party))
+        return party
 
     def save(self, party: Party, n: int | None = None) -> None:
         """Seal the side's knowledge; after record `n`, also as that record's snapshot (the
         last few are kept, for a takeback)."""
-        data = json.dumps(party.to_data(), sort_keys=True, separators=(",", ":"))
+        data = json.dumps(
+            {**party.to_data(), "records": len(self.records())},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
         sealed = agefile.seal(data.encode(), self.identity.public)
         if n is not None:
             folder = self.root / SNAPSHOTS

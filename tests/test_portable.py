@@ -76,3 +76,22 @@ def test_player_commands_run_without_posix_only_modules(tmp_path):
     assert "wrote turn-g-1-tokugawa.signed.txt" in out
     seki(tmp_path, "bob", "turn", "resign", "g/packets/000001-tokugawa.txt", "--key", "bob")
     ref("adjudicate", "g", "t.signed.txt", "turn-g-1-tokugawa.signed.txt", "--key", "ref")
+
+
+def test_a_two_party_game_runs_without_posix_only_modules(tmp_path):
+    """game new --two-party, join, play (taking a record, answering, the page), reveal
+    refused before the end: a two-party game needs no POSIX-only module on either side."""
+    for name in ("alice", "bob"):
+        (tmp_path / f"{name}.pub").write_text(seki(tmp_path, name, "keys", "new", name))
+    keys = ("--ishida", "alice.pub", "--tokugawa", "bob.pub")
+    seki(tmp_path, "alice", "game", "new", "a", "--two-party", "--key", "alice", *keys)
+    seki(tmp_path, "bob", "join", "a/game.txt", "--key", "bob", "--out", "b")
+    seki(tmp_path, "alice", "play", "a", "--key", "alice", "-r", "b/records/0001-tokugawa.txt")
+    said = seki(
+        tmp_path, "alice", "play", "a", "--key", "alice", "--choose", "1", "--html", "p.html"
+    )
+    assert "0002-ishida.txt: send it to the other player" in said
+    said = seki(tmp_path, "bob", "play", "b", "--key", "bob", "-r", "a/records/0000-ishida.txt",
+                "-r", "a/records/0002-ishida.txt", "--choose", "1")  # fmt: skip
+    assert "0003-tokugawa.txt" in said
+    assert (tmp_path / "p.html").read_text().count("<svg") == 1

@@ -61,6 +61,12 @@ def test_two_people_start_a_two_party_game_and_play_by_files(tmp_path):
     assert "waiting for the other side's record" in said
     said = t.seki("alice", "reveal", str(alice), "--key", "alice", code=1)
     assert "the game is not over" in said
+    said = t.seki("alice", "status", str(alice), str(bob))  # from the records, with no key
+    assert "two-party game" in said
+    assert "11 records\n  waiting for tokugawa's record" in said
+    assert "12 records\n  waiting for ishida's record" in said
+    said = t.seki("alice", "verify", str(alice), code=1)
+    assert "reveals/ishida.txt: not here yet" in said
 
 
 def test_a_two_party_game_with_addresses_a_deadline_and_a_resignation(tmp_path):

@@ -28,7 +28,7 @@ def status(
     failed = False
     for directory in directories:
         try:
-            lines = _game_status(directory, moment)
+            lines = _two_party_status(directory, moment) or _game_status(directory, moment)
         except (ValueError, RuntimeError, OSError) as exc:
             typer.echo(f"seki: {exc}", err=True)  # one line per game that cannot be read
             failed = True
@@ -72,3 +72,13 @@ def _game_status(directory: Path, now: str) -> list[str]:
         ):
             lines.append(f"  {side} asks to take back record {seq}; waiting for the answer")
     return lines
+
+
+def _two_party_status(directory: Path, moment: str) -> list[str] | None:
+    """A two-party game's status from its records alone (None if it is not one)."""
+    from ..twoparty import side as sides
+
+    if not sides.is_two_party(directory):
+        return None
+    summary = sides.summary(directory, moment)
+    return [f"{directory}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)]

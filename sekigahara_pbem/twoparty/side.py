@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from ..component_files import load_components
@@ -346,6 +347,31 @@ def create(root: Path, game_text: str, identity: Identity, now: str) -> Side:
     return side
 
 
+def summary(root: Path, now: str) -> list[str]:
+    """What anyone can tell of a side's directory without its key: the game, its records,
+    whose record comes next, since when, and the deadline."""
+    game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    found = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
+    players = ", ".join(f"{s} {k.name}" for s, k in game.players.items())
+    lines = [f"two-party game {game.game_id} ({players}): {len(found)} records"]
+    if len(found) < 2:
+        return [*lines, "waiting for both joins"]
+    last = found[-1]
+    author = last.stem.split("-", 1)[1]
+    kind = _kind(last)
+    reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
+    if kind in (RESIGN, FORFEIT) or reveals:
+        return [*lines, f"over; secrets revealed: {', '.join(reveals) or 'none yet'}"]
+    written = _written(last.read_text(encoding="utf-8"))
+    waiting = SIDES[0] if len(found) == 2 else other(author)
+    lines.append(f"waiting for {waiting}'s record since {clock.format_time(written)}")
+    if game.deadline_hours is not None:
+        due = written + timedelta(hours=game.deadline_hours)
+        left = clock.time_left(clock.format_time(due), now)
+        lines.append(f"deadline {clock.format_time(due)} ({left})")
+    return lines
+
+
 def is_two_party(root: Path) -> bool:
     """Whether a directory holds a two-party game (its game.txt says so)."""
     try:
@@ -377,6 +403,12 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
     secrets = {}
     for s in SIDES:
         where = f"reveals/{s}.txt"
+        if not (root / where).is_file():
+            raise Refusal(
+                f"{where}: not here yet: at the end each side reveals (seki reveal) and "
+                "takes the other's reveal in (seki play DIR -r FILE)",
+                NOT_ASKED,
+            )
         side, value = files.read_reveal(
             game, (root / where).read_text(encoding="utf-8"), where, commitments.get(s, "")
         )

@@ -177,6 +177,7 @@ class Party:
         self.owed: dict[str, tuple[str, str]] = {}  # own handles to open in the next record
         self.agreed = public  # the last public form both sides hold (records' changes start here)
         self.seen: list = []  # the events of the other side's last record, as this side saw them
+        self.contribution = b""  # the randomness of the other side's last record
 
     # -- kept between runs (sealed to the side's own key) --------------------------------
 
@@ -194,6 +195,7 @@ class Party:
             "fresh": sorted(self.fresh),
             "owed": {h: list(v) for h, v in self.owed.items()},
             "seen": self.seen,
+            "contribution": self.contribution.hex(),
         }
 
     @classmethod
@@ -209,6 +211,7 @@ class Party:
         party.fresh = set(data["fresh"])
         party.owed = {h: tuple(v) for h, v in data["owed"].items()}
         party.seen = data["seen"]
+        party.contribution = bytes.fromhex(data["contribution"])
         return party
 
     # -- the working copy --------------------------------------------------------------
@@ -259,6 +262,7 @@ class Party:
                 raise RuntimeError(f"neither side can compute {action['type']}: {lack}") from None
             entries.append(self._entry(None, new, events, opened)[0])
             opened = {}
+        decided = False
         while self.public["result"] is None:
             run = carry_on(self.copy(), self.kc)
             if run.steps or opened:
@@ -267,6 +271,8 @@ class Party:
             if run.lacked is not None:
                 break
             state = run.state
+            if not decided:  # drawn before any choice of this record: nothing was foreseen
+                self.fresh.update(kn.bind(state, self.comp, self.book, self.contribution))
             if not any(d["side"] == self.side for d in pending(state)):
                 break
             if kn.unbound_out(state, self.side):
@@ -274,6 +280,7 @@ class Party:
             if self._unopened(state):
                 break  # the rules show items of the other side that it has not opened yet
             action = choose(state, self.kc, self.side)
+            decided = True
             try:
                 new, events = handle(state, self.kc, self.side, action)
             except Unknown:
@@ -383,9 +390,8 @@ class Party:
         self.owed = self._open(self.copy(), [])
         if self.owed:
             self.public = kn.open_in(self.public, self.comp, self.owed)
-        state = self.copy()
-        bound = kn.bind(state, self.comp, self.book, record.contribution)
-        self.fresh.update(bound)
+        self.contribution = record.contribution
+        self.fresh.update(kn.bind(self.copy(), self.comp, self.book, record.contribution))
 
     def _check_claim(self, e: Entry) -> None:
         """A result this side cannot retrace must at least be a game its engine can go on

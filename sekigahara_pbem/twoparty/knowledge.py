@@ -228,6 +228,14 @@ def replace(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
+def in_piles(state: dict) -> set[str]:
+    """The slots still in a draw pile or a bag: no one has drawn them yet."""
+    piled = {b for b, w in state["blocks"].items() if is_handle(b) and w == BAG}
+    for pile in state["cards"].values():
+        piled.update(c for c in pile["deck"] if is_handle(c))
+    return piled
+
+
 def unbound_out(state: dict, side: str) -> list[str]:
     """`side`'s slots that have left its pile or bag: drawn, not yet bound."""
     out = [

@@ -105,9 +105,8 @@ class Side:
         if record.side != self.side:
             party.read(record)
             return party
-        kind = aside(record) or (
-            record.entries[0].action.get("type") if len(record.entries) == 1 else None
-        )
+        only = record.entries[0].action if len(record.entries) == 1 else None
+        kind = aside(record) or (only.get("type") if isinstance(only, dict) else None)
         if kind in ASIDES:
             party.takeback(kind)
         elif kind == RESIGN:

@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from sekigahara_pbem.commands.common import utc_now
 from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
@@ -22,7 +23,11 @@ from sekigahara_pbem.pbem import chain, game, joins, referee
 from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.pbem.store import GameDir
 
-NOW = "2026-11-22T00:00:00Z"
+
+def now() -> str:
+    """The real time: the timed `seki adjudicate` runs take it too, and a record's time
+    may not go back before the one before it."""
+    return utc_now()
 
 
 def seki(*args: str, home: Path) -> float:
@@ -45,10 +50,10 @@ def main() -> None:
     gd = GameDir(root / "game")
     definition = game.create(
         gd.root, "bench", ids["referee"], {s: ids[s].public for s in ("ishida", "tokugawa")},
-        components_hash(), {}, NOW,
+        components_hash(), {}, now(),
     )  # fmt: skip
     for name, text in joins.opening(definition, ids):
-        referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], NOW)
+        referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], now())
     bots = {s: Bot(ids[s], definition, "bench-7") for s in ("ishida", "tokugawa")}
     timings: dict[int, list[float]] = {}
     for _ in range(5000):
@@ -66,7 +71,7 @@ def main() -> None:
             elapsed = seki("adjudicate", str(gd.root), str(path), "--key", "referee", home=home)
             timings.setdefault(week, []).append(elapsed)
         else:
-            referee.adjudicate(gd.root, ids["referee"], [("t", turn.encode())], NOW)
+            referee.adjudicate(gd.root, ids["referee"], [("t", turn.encode())], now())
     for week in sorted(timings):
         ms = [t * 1000 for t in timings[week]]
         median = statistics.median(ms)

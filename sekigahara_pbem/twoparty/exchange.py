@@ -6,8 +6,9 @@ the rules showed (opened against the author's commitments), and the public form 
 state after it. The receiver opens what it is shown, retraces the entry on its own copy
 and refuses a result it computes differently. Where its copy lacks a value (`Unknown`),
 it takes the author's result as a claim, which `verify` checks when both sides reveal
-their secrets at the end. A side's drawn slots are bound, by its own secret and the other
-side's contribution, when the first record of the other side after the draw arrives.
+their secrets at the end. A side's drawn slots are bound by its own secret and the other
+side's latest contribution: at once if drawn before any choice of the side's record, else
+when the other side's next record arrives, so no choice is made knowing a draw.
 """
 
 from __future__ import annotations

@@ -11,8 +11,10 @@ of processor time per decision) plays N games against the heuristic, sides alter
 and its win rate and decision times are printed the same way.
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--budget SECONDS]
-[--jobs J] (defaults 200, 50, 0, 1.0 and 1; 0 games skip a series; J processes play the
-search games. Targets: the heuristic wins >= 95 % against random; the search >= 65 %
+[--jobs J] [--first K] (defaults 200, 50, 0, 1.0, 1 and 0; 0 games skip a series; J
+processes play the search games; the search series takes seeds K..K+N-1, so a long
+measurement can be played in parts and its per-game lines added up.
+Targets: the heuristic wins >= 95 % against random; the search >= 65 %
 against the heuristic over >= 200 games with a median decision of <= 2 s. A search game
 takes about a minute of processor time per second of budget.)
 """
@@ -63,7 +65,12 @@ def one_game(task: tuple) -> tuple:
         won = f"{hero_kind if won == hero else against} ({won})"
     times = [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
     if hero_kind == "search":  # minutes per game: show the way
-        print(f"  game {i}: {hero} {how(result)} for {result['winner']}", file=sys.stderr)
+        print(
+            f"  game {i}: {hero} {how(result)} for {result['winner']}, median decision "
+            f"{1000 * statistics.median(times):.0f} ms",
+            file=sys.stderr,
+            flush=True,
+        )
     seat = result["winner"] == hero  # the player under test won
     return (won, how(result)), game.state["week"], game.turn_files, game.actions, times, seat
 
@@ -75,18 +82,20 @@ def series(
     hero_kind: str = "heuristic",
     budget: float = 1.0,
     jobs: int = 1,
+    first: int = 0,
 ) -> tuple[Counter, Counter, list]:
     """Play `games` games of `hero_kind` (heuristic or search) against `against` (random
     or heuristic); the player under test takes ishida in even games and tokugawa in odd
     ones (lengths["seat"] counts its wins). With `plans` the heuristic players file
     battle plans; `budget` is the search player's seconds per decision; `jobs` processes
-    play at once (decision times are each process's own clock). Decision times are the
-    player under test's (both players' when they are of one kind)."""
+    play at once (decision times are each process's own clock); seeds start at `first`.
+    Decision times are the player under test's (both players' when they are of one
+    kind)."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
     files, actions = [], []
-    tasks = [(i, hero_kind, against, plans, budget) for i in range(games)]
+    tasks = [(i, hero_kind, against, plans, budget) for i in range(first, first + games)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             played = pool.map(one_game, tasks, chunksize=1)
@@ -140,6 +149,7 @@ def main() -> None:
     parser.add_argument("--search", type=int, default=0, help="search vs heuristic games")
     parser.add_argument("--budget", type=float, default=1.0, help="search seconds/decision")
     parser.add_argument("--jobs", type=int, default=1, help="search games played at once")
+    parser.add_argument("--first", type=int, default=0, help="the search series' first seed")
     args = parser.parse_args()
     start = time.perf_counter()
     times: list[float] = []
@@ -158,14 +168,19 @@ def main() -> None:
     s_times: list[float] = []
     if args.search:
         s_out, s_len, s_times = series(
-            args.search, "heuristic", hero_kind="search", budget=args.budget, jobs=args.jobs
+            args.search,
+            "heuristic",
+            hero_kind="search",
+            budget=args.budget,
+            jobs=args.jobs,
+            first=args.first,
         )
         title = f"search (budget {args.budget:g} s per decision) vs heuristic"
         report(title, args.search, s_out, s_len)
         wins = sum(n for (w, _), n in s_out.items() if w.startswith("search "))
         rate = 100 * wins / args.search
         print(f"  search win rate: {wins}/{args.search} = {rate:.1f} % (target >= 65 %)")
-        _, h_len, _ = series(args.search, "heuristic")  # the same seeds and seats
+        _, h_len, _ = series(args.search, "heuristic", first=args.first)  # same seeds, seats
         won = h_len["seat"]
         print(
             f"  the heuristic in the search's seat (same seeds) wins {won}/{args.search} = "

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from fuzzing import Table, run
 
 COUNT = int(os.environ.get("SEKI_FUZZ_COUNT", "400"))
 
 
+@pytest.mark.slow
 def test_mutated_documents_never_crash_hang_or_change_a_game(tmp_path):
     table = Table(tmp_path)
     outcome = run(table, COUNT, seed=1)

@@ -46,6 +46,7 @@ def _adjudicate(home, root, turn, kill_after: float | None) -> subprocess.Comple
     return None
 
 
+@pytest.mark.slow
 def test_adjudication_killed_at_random_moments_in_a_loop(tmp_path):
     people = {n: generate(n) for n in ("ref", "alice", "bob")}
     players = {"ishida": people["alice"], "tokugawa": people["bob"]}

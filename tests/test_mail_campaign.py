@@ -47,6 +47,7 @@ def fixed_seeds(monkeypatch):
     fix_seeds(monkeypatch, "mail-seed")
 
 
+@pytest.mark.slow
 def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seeds):
     c = Campaign(tmp_path, servers)
     first = c.new_game(

@@ -6,9 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from sekigahara_pbem import simulate as sim
 
 
+@pytest.mark.slow
 def test_sample_of_complete_games_runs_clean(comp):
     summary = sim.simulate(comp, games=40, seed=20_000)
     assert summary.violation is None, summary.violation

@@ -172,7 +172,7 @@ def two_sides(tmp_path: Path, hours: int | None = None) -> tuple[dict, dict]:
 
 def reveal_both(sides: dict) -> None:
     for s in SIDES:
-        sides[other(s)].take_reveal(sides[s].reveal(), "reveal")
+        sides[other(s)].take_reveal(sides[s].reveal(NOW), "reveal")
 
 
 def test_a_side_silent_past_the_deadline_forfeits(tmp_path):
@@ -200,6 +200,66 @@ def test_a_forfeit_claimed_early_is_refused(tmp_path):
     with pytest.raises(Refusal, match="before the deadline"):
         sides["tokugawa"].receive(early, "mail")
     assert sides["tokugawa"].result() is None
+
+
+def test_a_side_that_does_not_reveal_forfeits(tmp_path):
+    """The other side, having revealed, claims the win once the deadline has passed
+    since the game's last record; verify then replays the revealed side alone."""
+    sides, choose = two_sides(tmp_path, hours=24)
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
+    sides["ishida"].receive(sides["tokugawa"].resign("2026-11-23T07:00:00Z"), "mail")
+    with pytest.raises(Refusal, match="reveal your own secret first"):
+        sides["ishida"].claim_forfeit("2026-11-25T07:00:00Z")
+    sides["tokugawa"].take_reveal(sides["ishida"].reveal("2026-11-23T08:00:00Z"), "mail")
+    with pytest.raises(Refusal, match="not here yet"):
+        verify(tmp_path / "ishida")
+    assert sides["ishida"].late("2026-11-24T06:00:00Z") is None
+    with pytest.raises(Refusal, match="not past the deadline"):
+        sides["ishida"].claim_forfeit("2026-11-24T06:00:00Z")
+    assert sides["ishida"].late("2026-11-24T09:00:00Z") == 2
+    claim = sides["ishida"].claim_forfeit("2026-11-24T09:00:00Z")
+    for s in SIDES:
+        if s == "tokugawa":
+            sides[s].receive(claim, "mail")
+        result = sides[s].result()
+        assert (result["how"], result["rule"], result["winner"]) == ("forfeit", "reveal", "ishida")
+        assert result["played"]["how"] == "resignation"
+    with pytest.raises(Refusal, match="already ended by forfeit"):
+        sides["ishida"].claim_forfeit("2026-11-30T09:00:00Z")
+    replay = verify(tmp_path / "ishida")
+    assert replay.unrevealed == "tokugawa" and replay.retraced > 0
+    done = seki("verify", str(tmp_path / "ishida"))
+    assert done.returncode == 0 and "tokugawa did not reveal" in done.stdout
+    assert verify(tmp_path / "tokugawa").unrevealed == "tokugawa"  # it holds ishida's reveal
+
+
+def test_a_reveal_forfeit_is_refused_when_the_reveal_came(tmp_path):
+    sides, choose = two_sides(tmp_path, hours=24)
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
+    sides["ishida"].receive(sides["tokugawa"].resign(NOW), "mail")
+    reveal_both(sides)
+    with pytest.raises(Refusal, match="reveal is here"):
+        sides["ishida"].claim_forfeit("2026-11-30T09:00:00Z")
+    assert sides["ishida"].late("2026-11-30T09:00:00Z") is None
+
+
+def test_a_deadline_forfeit_claimed_after_the_end_is_a_cheat(tmp_path):
+    """The loser, whose record ended the game, may not claim later that the other side
+    sent nothing: a game ends once (rule 2)."""
+    from sekigahara_pbem.twoparty.exchange import FORFEIT, Entry, Record, forfeited
+
+    sides, choose = two_sides(tmp_path, hours=24)
+    sides["tokugawa"].receive(sides["ishida"].resign(NOW), "mail")
+    party = sides["ishida"].load()
+    base = party.agreed
+    party.seq += 1
+    party.public = forfeited(party.public, "ishida", 2)
+    entry = Entry("ishida", {"type": FORFEIT, "record": 2}, 0, {}, party.public)
+    forged = Record("ishida", party.seq, [entry], {}, b"")
+    text = sides["ishida"]._write_record(party, forged, base, {}, "2026-11-25T06:00:00Z")
+    with pytest.raises(Refusal, match="not owed"):
+        sides["tokugawa"].receive(text, "mail")
+    assert sides["tokugawa"].result()["how"] == "resignation"
 
 
 def test_a_side_resigns_in_its_own_record(tmp_path):

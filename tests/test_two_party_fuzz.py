@@ -12,6 +12,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from fuzzing import mutate
 
 from sekigahara_pbem.bot import make_player
@@ -34,6 +35,7 @@ def files_of(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow
 def test_a_hostile_opponent_never_crashes_the_reader(tmp_path):
     comp = load_components()
     keys = {s: generate(s) for s in SIDES}

@@ -26,6 +26,7 @@ NOW = "2026-11-23T06:00:00Z"
 MAX_PASSES = 1500
 
 
+@pytest.mark.slow
 def test_two_bots_play_a_two_party_game_by_mail(servers, tmp_path, monkeypatch):
     monkeypatch.setenv("SEKI_IMAP_PASSWORD", PASSWORD)
     monkeypatch.setenv("SEKI_SMTP_PASSWORD", PASSWORD)

@@ -51,7 +51,8 @@ def play(
         bool,
         typer.Option(
             "--claim-forfeit",
-            help="Two-party game: claim the win, the other player being past the deadline.",
+            help="Two-party game: claim the win, the other player being past the deadline "
+            "with its record (or, at the end, with its reveal).",
         ),
     ] = False,
     receive: Annotated[
@@ -254,16 +255,12 @@ def _two_party(
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
     game_id = side.game.game_id
-    if party.public["result"] is not None:
-        result = party.public["result"]
-        outcome = _("{winner} wins ({how})").format(winner=result["winner"], how=result["how"])
-        typer.echo(_("the game is over: {result}").format(result=outcome))
-        typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
-            dir=directory, key=key))  # fmt: skip
-        return
     chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
     if len(chosen) > 1:
         abort(_("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"))
+    if party.public["result"] is not None and chosen != ["claim_forfeit"]:
+        _over(side, party.public["result"], directory, key)
+        return
     if chosen:
         try:
             getattr(side, chosen[0])(utc_now())
@@ -307,6 +304,29 @@ def _two_party(
 
 
 _ASIDES = ("resign", "claim_forfeit", "request_takeback", "agree_takeback")  # Side's methods
+
+
+def _over(side, result: dict, directory: Path, key: str) -> None:
+    """The result, and what is left to do: reveal, take the other's reveal, or claim the
+    win when it is past the deadline."""
+    from ..rules.vocab import other
+
+    outcome = _("{winner} wins ({how})").format(winner=result["winner"], how=result["how"])
+    typer.echo(_("the game is over: {result}").format(result=outcome))
+    if not (side.root / "reveals" / f"{side.side}.txt").is_file():
+        typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
+            dir=directory, key=key))  # fmt: skip
+        return
+    if (side.root / "reveals" / f"{other(side.side)}.txt").is_file():
+        typer.echo(_("both secrets are here: check the whole game with: seki verify {dir}")
+                   .format(dir=directory))  # fmt: skip
+        return
+    late = side.late(utc_now())
+    if late is None:
+        typer.echo(_("waiting for the other side's reveal"))
+    else:
+        typer.echo(_("the other side's reveal is {hours} hours past the deadline: seki play "
+                     "{dir} --claim-forfeit").format(hours=late, dir=directory))  # fmt: skip
 
 
 def _sent(side, mail) -> None:

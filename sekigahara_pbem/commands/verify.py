@@ -63,14 +63,24 @@ def _verify_two_party(directory: Path) -> None:
     from ..twoparty.exchange import Cheat
 
     try:
-        retraced = two_party.verify(directory).retraced
+        replay = two_party.verify(directory)
     except Cheat as exc:
         abort(f"does not verify: {exc}")
     except (Refusal, OSError) as exc:
         abort(str(exc))
+    missing = replay.unrevealed
+    if missing is None:
+        typer.echo(
+            f"verified a two-party game: every record's signature and chain, both sides' "
+            f"reveals, and {replay.retraced} entries replayed from each side's secret and "
+            "with both"
+        )
+        return
     typer.echo(
-        f"verified a two-party game: every record's signature and chain, both sides' "
-        f"reveals, and {retraced} entries replayed from each side's secret and with both"
+        f"verified a two-party game won by forfeit: {missing} did not reveal its secret "
+        f"within the deadline. Every record's signature and chain, and {replay.retraced} "
+        f"entries of the other side replayed from its secret; {missing}'s records were "
+        "checked only as far as its opponent could during the game"
     )
 
 
@@ -82,7 +92,7 @@ def _reveal_two_party(directory: Path, key: str, force: bool) -> None:
         side = two_party.open_side(directory, load_identity(key))
         if side.result() is None and not force:
             abort("the game is not over: reveal only at its end (or by agreement: --force)")
-        side.reveal()
+        side.reveal(utc_now())
     except (Refusal, ValueError, OSError) as exc:
         abort(str(exc))
     path = directory / "reveals" / f"{side.side}.txt"

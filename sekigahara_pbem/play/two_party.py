@@ -144,16 +144,18 @@ def send_mail(side: Side, mail: MailSettings) -> list[str]:
 
 def robot_pass(side: Side, mail: MailSettings, choose: Chooser, now: str) -> list[str]:
     """One pass of a computer player by mail: take what came, write its record when it is
-    its turn, claim the win when the other side is past the deadline, reveal once the
-    game is over, mail what it has not mailed."""
+    its turn, reveal once the game is over, claim the win when the other side is past
+    the deadline (with its record, or its reveal), mail what it has not mailed."""
     said = take_mail(side, mail)
     if side.whose_turn() == side.side:
         side.turn(choose, now)
         said.append(f"wrote {side.records()[-1].name}")
-    elif side.late(now) is not None:
-        side.claim_forfeit(now)
-        said.append(f"claimed the win: the other side is {side.late(now)} hours late")
     if side.result() is not None and not (side.root / "reveals" / f"{side.side}.txt").exists():
-        side.reveal()
+        side.reveal(now)
         said.append("revealed its secret")
+    late = side.late(now)
+    if late is not None:
+        missing = "reveal" if side.result() is not None else "record"
+        side.claim_forfeit(now)
+        said.append(f"claimed the win: the other side's {missing} is {late} hours late")
     return said + send_mail(side, mail)

@@ -24,9 +24,11 @@ from .exchange import (
     Entry,
     Party,
     Record,
+    adopt_dealt,
     aside,
     first_difference,
     start,
+    start_half,
 )
 from .steps import carry_on, handle
 
@@ -43,34 +45,56 @@ def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -
 
 class Audit:
     """The replay, one record at a time (a reader of files decodes each record's changes
-    from `base`, the public form its reader held)."""
+    from `base`, the public form its reader held).
 
-    def __init__(self, comp: Components, secrets: dict[str, bytes]):
-        books = {s: kn.Book(s, secrets[s]) for s in SIDES}
-        public = start(comp, books)
-        self.parties = {s: Party(s, comp, books[s], public) for s in SIDES}
-        self.observer = Observer(comp, books, public)
+    With one side's secret only (the other forfeited by not revealing it), the replay is
+    that side's: its records are checked for honesty, and the other's are taken in as
+    its engine took them during the game; the knowledge check needs both secrets."""
+
+    def __init__(
+        self, comp: Components, secrets: dict[str, bytes], dealt: dict[str, str] | None = None
+    ):
+        books = {s: kn.Book(s, secrets[s]) for s in SIDES if s in secrets}
+        if len(books) == len(SIDES):
+            public = start(comp, books)
+        else:  # the unrevealed side's chart-placed blocks under the handles its join dealt
+            (known,) = books
+            public = adopt_dealt(start_half(comp, books[known]), comp, other(known), dealt or {})
+        self.parties = {s: Party(s, comp, b, public) for s, b in books.items()}
+        self.observer = Observer(comp, books, public) if len(books) == len(SIDES) else None
         self.retraced = 0
         self.comp = comp
         self.kept: list[tuple[dict, dict]] = []  # both sides and the observer after each record
 
+    @property
+    def unrevealed(self) -> str | None:
+        """The side whose secret the replay lacks (None: it has both)."""
+        missing = [s for s in SIDES if s not in self.parties]
+        return missing[0] if missing else None
+
     def base(self, author: str) -> dict:
-        return self.parties[other(author)].public
+        reader = self.parties.get(other(author))
+        return reader.public if reader is not None else self.parties[author].agreed
 
     def joins(self, records: list[Record]) -> None:
         joins = {r.side: r for r in records}
         if set(joins) != set(SIDES) or any(r.seq != 0 for r in joins.values()):
             raise Cheat("the game does not open with one join of each side")
         for side, join in joins.items():
-            _same(join, self.parties[side].join())
+            if side in self.parties:
+                _same(join, self.parties[side].join())
         for side, join in joins.items():
-            self.parties[other(side)].read(join)
+            if other(side) in self.parties:
+                self.parties[other(side)].read(join)
         self._keep()  # after the joins
         self._keep()
 
     def _keep(self) -> None:
         sides = {s: copy.deepcopy(p.to_data()) for s, p in self.parties.items()}
         seen = self.observer
+        if seen is None:
+            self.kept.append((sides, {}))
+            return
         self.kept.append(
             (sides, {"public": seen.public, "held": seen.held, "opened": set(seen.opened)})
         )
@@ -79,6 +103,8 @@ class Audit:
         """Both sides and the observer as they were after the `to`-th record checked."""
         sides, seen = self.kept[to]
         self.parties = {s: Party.from_data(self.comp, data) for s, data in sides.items()}
+        if self.observer is None:
+            return
         self.observer.books = {s: p.book for s, p in self.parties.items()}
         self.observer.public, self.observer.held = seen["public"], seen["held"]
         self.observer.opened = set(seen["opened"])
@@ -97,12 +123,17 @@ class Audit:
             if len(self.kept) < 3:
                 raise Cheat(f"record {record.seq} ({record.side}): a takeback of nothing")
             self._go_back(len(self.kept) - 3)
-        _same(record, self.parties[record.side].takeback(kind))
-        self.parties[other(record.side)].read(record)
+        if record.side in self.parties:
+            _same(record, self.parties[record.side].takeback(kind))
+        if other(record.side) in self.parties:
+            self.parties[other(record.side)].read(record)
         self._keep()
 
     def _record(self, record: Record) -> None:
-        author = self.parties[record.side]
+        author = self.parties.get(record.side)
+        if author is None:  # unrevealed: taken in as the other side's engine did
+            self.parties[other(record.side)].read(record)
+            return
         where = f"record {record.seq} ({record.side})"
         if any(record.commitments.get(h) != author.book.commitment(h) for h in author.fresh):
             raise Cheat(f"{where}: its commitments are not what its secret gives (its draws)")
@@ -118,9 +149,11 @@ class Audit:
             raise Cheat(f"{where}: with its secret, its choices are refused: {refused}") from None
         _same(record, made)
         for i, e in enumerate(record.entries):
-            self.observer.retrace(e, f"{where}, entry {i + 1} ({_what(e)})")
+            if self.observer is not None:
+                self.observer.retrace(e, f"{where}, entry {i + 1} ({_what(e)})")
             self.retraced += 1
-        self.parties[other(record.side)].read(record)
+        if other(record.side) in self.parties:
+            self.parties[other(record.side)].read(record)
 
 
 def recorded(record: Record, party: Party):

@@ -82,7 +82,7 @@ def run(root: Path, bot: str = "heuristic", seed: str = "demo") -> TwoPartyDemo:
     demo.result = sides[ISHIDA].result()
     demo.weeks = sides[ISHIDA].load().public["week"]
     for s in SIDES:
-        sides[s].reveal()
+        sides[s].reveal(clock.now())
     for s in SIDES:
         shutil.copy(root / s / "reveals" / f"{s}.txt", root / other(s) / "reveals" / f"{s}.txt")
     for s in SIDES:

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..crypto.commitments import commit
-from ..refusal import Refusal
+from ..refusal import NOT_ASKED, Refusal
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
@@ -36,6 +36,7 @@ SEALED = {"bid": ("card",), "discard": ("cards",)}
 
 RESIGN = "resign"  # a side concedes (rules/victory.py), in its own record
 FORFEIT = "forfeit"  # a side claims the win: the other sent nothing within the deadline
+REVEAL = "reveal"  # a forfeit's `missing`: the other's reveal, after the game's end
 # A takeback (docs/two-party.md, "Takebacks"): a side asks to take back its last record
 # before the other has answered it; the other agrees, and both go back to before it.
 TAKEBACK, AGREE = "takeback", "agree_takeback"
@@ -95,17 +96,38 @@ def aside(record: Record) -> str | None:
     return kind if kind in ASIDES else None
 
 
-def forfeited(public: dict, winner: str, last: int) -> dict:
-    """The public form of a game won by forfeit: the other side sent nothing after record
-    `last` within the game's deadline (docs/two-party.md, "Deadlines")."""
+def forfeited(public: dict, winner: str, last: int, missing: str | None = None) -> dict:
+    """The public form of a game won by forfeit (docs/two-party.md, "Deadlines"): the
+    other side sent nothing after record `last` within the game's deadline, or, with
+    `missing` REVEAL, it did not reveal its secret within the deadline after the game
+    ended with record `last` (the result played is kept under `played`)."""
     loser = other(winner)
-    result = {
-        "winner": winner,
-        "how": "forfeit",
-        "rule": "deadline",
-        "reason": f"{loser} sent nothing within the deadline after record {last}",
-    }
+    if missing == REVEAL:
+        result = {
+            "winner": winner,
+            "how": "forfeit",
+            "rule": "reveal",
+            "reason": f"{loser} did not reveal its secret within the deadline after record {last}",
+            "played": public["result"],
+        }
+    else:
+        result = {
+            "winner": winner,
+            "how": "forfeit",
+            "rule": "deadline",
+            "reason": f"{loser} sent nothing within the deadline after record {last}",
+        }
     return {**public, "result": result, "step": OVER, "active": None}
+
+
+def forfeit_missing(public: dict) -> str | None:
+    """What a forfeit claimed now would say is missing: the other side's record while the
+    game goes on, its reveal once it ended by the rules; None: no forfeit can be claimed
+    (the game already ended by forfeit)."""
+    result = public["result"]
+    if result is None:
+        return "record"
+    return REVEAL if result["how"] != "forfeit" else None
 
 
 def contribution(secret: bytes, seq: int) -> bytes:
@@ -342,13 +364,19 @@ class Party:
         return self._record([self._entry(action, new, events, opened)[0]])
 
     def forfeit(self, last: int) -> Record:
-        """This side's claim that the other forfeits: it sent nothing after record `last`
-        (this side's) within the game's deadline. The side's files check the times."""
+        """This side's claim that the other forfeits: while the game goes on, it sent
+        nothing after record `last` (this side's) within the game's deadline; once the
+        game has ended (with record `last`), it did not reveal its secret within the
+        deadline. The side's files check the times and the reveals."""
+        missing = forfeit_missing(self.public)
+        if missing is None:
+            raise Refusal("the game has already ended by forfeit", NOT_ASKED)
         self.seq += 1
-        self.public = forfeited(self.public, self.side, last)
-        return self._record(
-            [Entry(self.side, {"type": FORFEIT, "record": last}, 0, {}, self.public)]
-        )
+        action = {"type": FORFEIT, "record": last}
+        if missing == REVEAL:
+            action["missing"] = REVEAL
+        self.public = forfeited(self.public, self.side, last, action.get("missing"))
+        return self._record([Entry(self.side, action, 0, {}, self.public)])
 
     def join(self) -> Record:
         """The first record (seq 0): commitments to the chart-placed blocks' handles and
@@ -412,8 +440,14 @@ class Party:
             raise Cheat(f"{e.author}'s claimed result is not a game state ({exc!r:.80})") from None
 
     def _forfeit(self, e: Entry) -> None:
+        """A forfeit claim: of a record while the game goes on, of a reveal once it has
+        ended by the rules; never after a forfeit (rule 2 ends the game once)."""
         last = e.action.get("record") if isinstance(e.action, dict) else None
-        if not isinstance(last, int) or e.public != forfeited(self.public, e.author, last):
+        missing = e.action.get("missing") if isinstance(e.action, dict) else None
+        expected = forfeit_missing(self.public)
+        if (missing or "record") != expected:
+            raise Cheat(f"{e.author}'s forfeit claim is of a {missing or 'record'} not owed")
+        if not isinstance(last, int) or e.public != forfeited(self.public, e.author, last, missing):
             raise Cheat(f"{e.author}'s forfeit claim is not the game ended by forfeit")
         self.public = e.public
 

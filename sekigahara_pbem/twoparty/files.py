@@ -8,7 +8,8 @@ form a chain, each naming the hash of the one before.
                        (hash of record n-1; the joins name the game), the side's
                        commitments and contribution, and the entries, each with its
                        public form as the change from the one before and that form's hash
-    seki-2p-reveal/1   the side's secret, at the end: the audit replays the game with it
+    seki-2p-reveal/1   the side's secret, at the end, and when it was written: the audit
+                       replays the game with it
 
 A side's secret is derived from its key's signature over the game (deterministic Ed25519,
 as a referee game's player seed), so the same key gives it again and nothing is kept.
@@ -270,11 +271,7 @@ def read_record(
     record = Record(side, seq, entries, commitments, contribution)
     n = docs.field(data, "n", int, where)
     prev = docs.field(data, "prev", str, where)
-    try:
-        written = clock.parse_time(docs.field(data, "written", str, where), "written")
-    except ValueError as exc:
-        raise docs.DocumentError(where, str(exc)) from None
-    return Received(record, n, prev, data, written)
+    return Received(record, n, prev, data, _written(data, where))
 
 
 def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
@@ -288,12 +285,25 @@ def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def reveal_text(game: Game, side: str, value: bytes, identity: Identity) -> str:
-    body = {"format": REVEAL_FORMAT, "game": game.game_id, "side": side, "secret": value.hex()}
+def reveal_text(game: Game, side: str, value: bytes, identity: Identity, now: str) -> str:
+    body = {
+        "format": REVEAL_FORMAT,
+        "game": game.game_id,
+        "side": side,
+        "secret": value.hex(),
+        "written": now,
+    }
     return signing.sign(docs.dump(body), identity)
 
 
-def read_reveal(game: Game, text: str, where: str, commitment: str) -> tuple[str, bytes]:
+@dataclass
+class Reveal:
+    side: str
+    secret: bytes
+    written: datetime  # its author's clock, signed
+
+
+def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
     """A side's revealed secret, checked against the commitment in its join."""
     verified = signing.verify(text, game.players.values())
     data = _load(verified.body, where, REVEAL_FORMAT)
@@ -306,4 +316,12 @@ def read_reveal(game: Game, text: str, where: str, commitment: str) -> tuple[str
         raise docs.DocumentError(where, "secret: not hex") from None
     if secret_commitment(game, side, value) != commitment:
         raise docs.DocumentError(where, "secret: does not match the commitment in the side's join")
-    return side, value
+    return Reveal(side, value, _written(data, where))
+
+
+def _written(data: dict, where: str) -> datetime:
+    """When its author says a document was written (its clock, signed)."""
+    try:
+        return clock.parse_time(docs.field(data, "written", str, where), "written")
+    except ValueError as exc:
+        raise docs.DocumentError(where, str(exc)) from None

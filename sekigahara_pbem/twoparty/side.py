@@ -34,6 +34,7 @@ from .exchange import (
     ASIDES,
     FORFEIT,
     RESIGN,
+    REVEAL,
     TAKEBACK,
     Chooser,
     Party,
@@ -253,19 +254,43 @@ class Side:
         return self.snapshot(len(found) - 3)
 
     def late(self, now: str) -> int | None:
-        """Hours past the deadline the other side is, waiting for its record (None if it
-        is not late, or the game has no deadline)."""
+        """Hours past the deadline the other side is (None if it is not late, or the game
+        has no deadline): with its record while the game goes on; with its reveal once
+        the game has ended and this side has revealed its own."""
         found = self.records()
         hours = self.game.deadline_hours
-        if hours is None or len(found) < 3 or self.whose_turn() != other(self.side):
+        if hours is None or len(found) < 3:
+            return None
+        result = self.result()
+        if result is None and self.whose_turn() != other(self.side):
+            return None
+        if result is not None and not self._reveal_owed():
             return None
         written = _written(found[-1].read_text(encoding="utf-8"))
         over = (clock.parse_time(now, "now") - written).total_seconds() / 3600 - hours
         return int(over) if over >= 0 else None
 
+    def _reveal_owed(self) -> bool:
+        """The game ended by the rules, this side revealed, and the other has not."""
+        result = self.result()
+        return (
+            result is not None
+            and result["how"] != "forfeit"
+            and (self.root / "reveals" / f"{self.side}.txt").is_file()
+            and not (self.root / "reveals" / f"{other(self.side)}.txt").is_file()
+        )
+
     def claim_forfeit(self, now: str) -> str:
         """The win by forfeit: the other side sent nothing within the deadline after this
-        side's last record."""
+        side's last record, or, once the game is over, did not reveal its secret within
+        the deadline after the last record (this side must have revealed its own)."""
+        result = self.result()
+        if result is not None and result["how"] == "forfeit":
+            raise Refusal("the game has already ended by forfeit", NOT_ASKED)
+        if result is not None and not (self.root / "reveals" / f"{self.side}.txt").is_file():
+            raise Refusal("reveal your own secret first (seki reveal)", NOT_ASKED)
+        if result is not None and not self._reveal_owed():
+            raise Refusal("the other side's reveal is here: the game is over", NOT_ASKED)
         if self.late(now) is None:
             raise Refusal("the other side is not past the deadline", NOT_ASKED)
         party = self.load()
@@ -279,7 +304,7 @@ class Side:
             raise Refusal(f"{where}: the other side has not joined", STALE)
         body, _ = signing.split(joins[0].read_text(encoding="utf-8"))
         commitment = docs.load_yaml(body, joins[0].name).get("secret_commitment", "")
-        side, _value = files.read_reveal(self.game, text, where, commitment)
+        side = files.read_reveal(self.game, text, where, commitment).side
         path = self.root / "reveals" / f"{side}.txt"
         path.parent.mkdir(exist_ok=True)
         write_atomic(path, text)
@@ -292,9 +317,9 @@ class Side:
             return None
         return other(found[-1].stem.split("-", 1)[1]) if len(found) > 2 else SIDES[0]
 
-    def reveal(self) -> str:
+    def reveal(self, now: str) -> str:
         party = self.load()
-        text = files.reveal_text(self.game, self.side, party.book.secret, self.identity)
+        text = files.reveal_text(self.game, self.side, party.book.secret, self.identity, now)
         (self.root / "reveals").mkdir(exist_ok=True)
         write_atomic(self.root / "reveals" / f"{self.side}.txt", text)
         return text
@@ -314,16 +339,21 @@ def _written(text: str):
 
 
 def _check_forfeit(game: files.Game, received: files.Received, before: list[Path], where: str):
-    """A forfeit claim stands only if the game has a deadline, the claimant wrote the
-    record before it, and its time is the deadline or more after that record's."""
+    """A forfeit claim stands only if the game has a deadline and the claim's time is
+    the deadline or more after the record before it, which, for a missing record, the
+    claimant wrote (whether a reveal was owed, the claimant's engine checks)."""
     entries = received.record.entries
-    if not any(isinstance(e.action, dict) and e.action.get("type") == FORFEIT for e in entries):
+    claims = [
+        e.action for e in entries if isinstance(e.action, dict) and e.action.get("type") == FORFEIT
+    ]
+    if not claims:
         return
     last = before[-1] if before else None
+    of_record = claims[0].get("missing") is None
     if (
         game.deadline_hours is None
         or last is None
-        or not last.name.endswith(f"-{received.record.side}.txt")
+        or (of_record and not last.name.endswith(f"-{received.record.side}.txt"))
     ):
         raise Refusal(f"{where}: a forfeit claimed where the game allows none", NOT_ASKED)
     waited = (received.written - _written(last.read_text(encoding="utf-8"))).total_seconds()
@@ -386,9 +416,11 @@ def open_side(root: Path, identity: Identity, comp: Components | None = None) ->
 
 
 def verify(root: Path, comp: Components | None = None) -> audit.Audit:
-    """The whole exchange checked with both revealed secrets: the chain, the signatures,
+    """The whole exchange checked with the revealed secrets: the chain, the signatures,
     each join's commitments and dealt handles, and the audit (twoparty/audit.py), which
-    it returns (how many entries it retraced, and both sides' replayed knowledge)."""
+    it returns (how many entries it retraced, and the sides' replayed knowledge). With
+    one reveal missing, the game must have ended by that side's forfeit for not revealing
+    it, and the audit is the revealed side's alone."""
     comp = comp or load_components()
     game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
@@ -402,24 +434,29 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
     secrets = {}
     for s in SIDES:
         where = f"reveals/{s}.txt"
-        if not (root / where).is_file():
-            raise Refusal(
-                f"{where}: not here yet: at the end each side reveals (seki reveal) and "
-                "takes the other's reveal in (seki play DIR -r FILE)",
-                NOT_ASKED,
-            )
-        side, value = files.read_reveal(
-            game, (root / where).read_text(encoding="utf-8"), where, commitments.get(s, "")
+        if (root / where).is_file():
+            text = (root / where).read_text(encoding="utf-8")
+            secrets[s] = files.read_reveal(game, text, where, commitments.get(s, "")).secret
+    missing = [s for s in SIDES if s not in secrets]
+    if missing and (len(missing) > 1 or not _forfeited_reveal(texts[paths[-1]], other(missing[0]))):
+        raise Refusal(
+            f"reveals/{missing[0]}.txt: not here yet: at the end each side reveals (seki "
+            "reveal) and takes the other's reveal in (seki play DIR -r FILE)",
+            NOT_ASKED,
         )
-        secrets[side] = value
     for j in joins:
+        if j.prev != game.hash or j.record.side not in secrets:
+            continue
         book = kn.Book(j.record.side, secrets[j.record.side])
-        if (
-            j.body.get("dealt") != dealt(start_half(comp, book), j.record.side)
-            or j.prev != game.hash
-        ):
+        if j.body.get("dealt") != dealt(start_half(comp, book), j.record.side):
             raise Refusal(f"the join of {j.record.side} does not deal what its secret gives", STALE)
-    replay = audit.Audit(comp, secrets)
+    if any(j.prev != game.hash for j in joins):
+        raise Refusal("a join does not name the game", STALE)
+    handles = {j.record.side: j.body.get("dealt") for j in joins}
+    unrevealed = handles.get(missing[0]) if missing else None
+    if missing and not isinstance(unrevealed, dict):
+        raise Refusal(f"the join of {missing[0]} deals no handles", STALE)
+    replay = audit.Audit(comp, secrets, unrevealed)
     replay.joins([j.record for j in joins])
     prev = docs.sha256(texts[paths[1]])
     for i, path in enumerate(paths[2:], start=2):
@@ -431,3 +468,17 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
         prev = docs.sha256(texts[path])
         replay.record(received.record)
     return replay
+
+
+def _forfeited_reveal(text: str, claimant: str) -> bool:
+    """Whether a record is `claimant`'s claim that the other side forfeited by not
+    revealing (the replay checks the claim itself)."""
+    body, _ = signing.split(text)
+    data = docs.load_yaml(body, "record")
+    if not isinstance(data, dict) or data.get("side") != claimant:
+        return False
+    entries = data.get("entries")
+    if not isinstance(entries, list) or len(entries) != 1:
+        return False
+    action = entries[0].get("action") if isinstance(entries[0], dict) else None
+    return isinstance(action, dict) and action.get("missing") == REVEAL

@@ -90,12 +90,12 @@ def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: 
 def commitment_fields(key: bytes, seq: int, before: dict | None, state: dict, events: list) -> dict:
     """The record's commitments to every hidden item, and the openings of the items its
     public events show (pbem/commitments.py)."""
-    now = commitments.leaves(state, key, seq)
     public = [redact_event(e, None) for e in events]
     opened = []
-    if before is not None:
+    if before is not None:  # first: the last leaves computed are this record's
         previous = commitments.leaves(before, key, seq - 1)
         opened = commitments.openings(previous, state, public)
+    now = commitments.leaves(state, key, seq)
     return {
         "commitments": {"root": commitments.root(now), "leaves": len(now)},
         "openings": opened,

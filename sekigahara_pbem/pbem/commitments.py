@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..crypto.commitments import DOMAIN as COMMIT_DOMAIN
 from ..crypto.commitments import canonical_json, commit
@@ -33,16 +33,32 @@ KEY_BYTES = 32
 _PLAIN = re.compile(r"[A-Za-z0-9_:.-]*")  # ids and places JSON writes as they are
 
 
-@dataclass(frozen=True)
-class Leaf:
+class Leaf(NamedTuple):  # a tuple: tens of thousands are made in a verify
     key: tuple  # (kind, item): what is opened
     value: list  # [kind, item, place]
     salt: bytes
     commitment: str
 
 
+def _plain(name: object) -> bool:
+    """A string JSON writes as it is; the names met are kept (verify asks of the same
+    few hundred ids and places tens of thousands of times)."""
+    if type(name) is not str:
+        return False
+    if name in _PLAIN_SEEN:
+        return True
+    if not _PLAIN.fullmatch(name):
+        return False
+    if len(_PLAIN_SEEN) < 100_000:
+        _PLAIN_SEEN.add(name)
+    return True
+
+
+_PLAIN_SEEN: set[str] = set()
+
+
 def salt_for(key: bytes, seq: int, kind: str, item: str) -> bytes:
-    if type(seq) is int and _PLAIN.fullmatch(kind) and _PLAIN.fullmatch(item):
+    if type(seq) is int and _plain(kind) and _plain(item):
         text = f'[{seq},"{kind}","{item}"]'  # canonical_json of plain names, written out
     else:
         text = canonical_json([seq, kind, item])
@@ -69,18 +85,29 @@ def hidden_items(state: dict) -> list[tuple[str, str, str]]:
 
 
 def leaves(state: dict, key: bytes, seq: int) -> list[Leaf]:
+    """The sorted leaves of a state's hidden items. A record's leaves are needed again as
+    the next record's previous ones (`chain.commitment_fields`): the last result is kept,
+    and given again for the same key, record and hidden items."""
+    items = hidden_items(state)
+    if _LAST and _LAST[0] == (key, seq, items):
+        return list(_LAST[1])
     out = []
-    for kind, item, place in hidden_items(state):
+    for kind, item, place in items:
         salt = salt_for(key, seq, kind, item)
         value = [kind, item, place]
         out.append(Leaf((kind, item), value, salt, _commit(value, salt)))
-    return sorted(out, key=lambda leaf: leaf.commitment)
+    out.sort(key=lambda leaf: leaf.commitment)
+    _LAST[:] = [(key, seq, items), tuple(out)]
+    return out
+
+
+_LAST: list = []  # [(key, seq, hidden items), leaves] of the last `leaves` computed
 
 
 def _commit(value: list, salt: bytes) -> str:
     """`commit(canonical_json(value), salt)`, the framing written out for the common case
     of plain names (verify makes one per hidden item per record: tens of thousands)."""
-    if not all(type(x) is str and _PLAIN.fullmatch(x) for x in value):
+    if not (_plain(value[0]) and _plain(value[1]) and _plain(value[2])):
         return commit(canonical_json(value), salt)
     text = ('["' + '","'.join(value) + '"]').encode()
     framed = COMMIT_DOMAIN + b"\x00\x00\x00\x20" + salt + len(text).to_bytes(4, "big") + text
@@ -138,12 +165,13 @@ def openings(before: list[Leaf], after_state: dict, public_events: list) -> list
     for event in public_events:
         shown |= _strings(event)
     still_sealed = set(after_state["sealed"])
-    levels = _levels([leaf.commitment for leaf in before])
+    levels = None  # the tree, built only if a leaf is opened
     out = []
     for index, leaf in enumerate(before):
         kind, item = leaf.key
         opened = item in shown if kind != "sealed" else item not in still_sealed
         if opened:
+            levels = levels or _levels([leaf.commitment for leaf in before])
             out.append(
                 {
                     "value": leaf.value,

@@ -13,6 +13,7 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
+from reading import hand_in
 from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
@@ -130,8 +131,7 @@ def test_a_refusal_quoting_the_hand_goes_only_into_a_note_sealed_to_the_sender(t
     alice = read_identity(tmp_path / "alice" / "alice.identity")
     body = turns.body("g", "ishida", 1, [{"type": "bid", "card": "date double"}])
     shown = seki("alice", "view", str(game / "packets" / "000001-ishida.txt"), "--key", "alice")
-    hand = [c for c in shown.split("Hand (")[1].split("\n")[0].split(": ", 1)[1].split("; ")]
-    hand = [c.split(" (")[0].strip() for c in hand]
+    hand = hand_in(shown)
     assert hand
     mail = f"From: {ALICE}\r\nSubject: [seki g] bid\r\n\r\n{signing.sign(body, alice)}"
     box = mailbox.Maildir(tmp_path / "maildir", create=True)

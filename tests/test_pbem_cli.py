@@ -4,12 +4,13 @@ verify; and one-line errors for bad input."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from reading import hand_in
 
 
 def seki(home: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -245,10 +246,7 @@ def test_nothing_hidden_sits_in_clear_in_the_game_directory_or_its_history(tmp_p
 
     ref, alice, bob = _started(tmp_path)
     shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
-    first, *rest = shown.split("Hand (")[1].split("\n")
-    wrapped = itertools.takewhile(lambda line: line.startswith("    "), rest)  # a long hand
-    paragraph = " ".join([first, *(line.strip() for line in wrapped)])
-    hand = [c.split(" (")[0].strip() for c in paragraph.split(": ", 1)[1].split("; ")]
+    hand = hand_in(shown)
     (tmp_path / "t.yaml").write_text(
         "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
         f"actions:\n  - {{type: bid, card: {hand[0]}, note: {hand[1]}}}\n"

@@ -369,3 +369,26 @@ def test_the_player_picks_a_stack_and_the_map_shows_where_it_can_go(steps, comp,
             assert requests == [path.as_uri()], requests
         finally:
             browser.close()
+
+
+def test_templates_compile_once_and_a_cache_that_cannot_be_written_is_no_cache(tmp_path):
+    """Compiled templates are kept between runs (issue 18); where the cache's directory
+    cannot be used, the template is compiled and rendered all the same."""
+    from jinja2 import DictLoader, Environment
+
+    from sekigahara_pbem.reports.env import compiled_cache
+
+    templates = DictLoader({"t.j2": "{{ a }} and {{ b }}"})
+    kept = Environment(loader=templates, bytecode_cache=compiled_cache(str(tmp_path)))
+    assert kept.get_template("t.j2").render(a=1, b=2) == "1 and 2"
+    assert [p.name.startswith("__seki-") for p in tmp_path.iterdir()] == [True]
+    again = Environment(loader=templates, bytecode_cache=compiled_cache(str(tmp_path)))
+    assert again.get_template("t.j2").render(a=3, b=4) == "3 and 4"
+    for p in tmp_path.iterdir():
+        p.write_bytes(b"not a compiled template")  # a damaged cache file
+    again = Environment(loader=templates, bytecode_cache=compiled_cache(str(tmp_path)))
+    assert again.get_template("t.j2").render(a=5, b=6) == "5 and 6"
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    broken = Environment(loader=templates, bytecode_cache=compiled_cache(str(blocked)))
+    assert broken.get_template("t.j2").render(a=7, b=8) == "7 and 8"

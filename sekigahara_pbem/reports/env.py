@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import pickle
 import textwrap
 from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2.bccache import Bucket, BytecodeCache, FileSystemBytecodeCache
 
 from .. import i18n
 
@@ -43,10 +46,39 @@ def underline(heading: str, char: str = "-") -> str:
     return f"{heading}\n{char * len(heading)}"
 
 
+class _Compiled(FileSystemBytecodeCache):
+    """Templates compiled once and kept between runs, by jinja's own cache in the user's
+    temporary directory (a report's template takes longer to compile than to render).
+    A cache that cannot be read or written is no cache: the template is compiled."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError, TypeError, pickle.UnpicklingError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def compiled_cache(directory: str | None = None) -> BytecodeCache | None:
+    """The cache of compiled templates (None where no safe directory is found); its
+    files are named for this environment's settings (`_SETTINGS`)."""
+    try:
+        return _Compiled(directory, pattern=f"__seki-{_SETTINGS}-%s.cache")
+    except (OSError, RuntimeError):
+        return None
+
+
+_SETTINGS = "1"  # change with the environment's options: compiled code depends on them
+
+
 @cache
 def environment() -> Environment:
     env = Environment(
         loader=PackageLoader("sekigahara_pbem", "templates"),
+        bytecode_cache=compiled_cache(),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

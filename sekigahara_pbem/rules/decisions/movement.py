@@ -17,7 +17,7 @@ from ..components import Components
 from ..movement.mori import bring_mori
 from ..movement.movement import capacity, choose_level, leadership, move, road_key
 from ..movement.muster import muster, recruitment_locations
-from ..state import blocks_at, has_units
+from ..state import blocks_at, presence
 from ..vocab import ISHIDA, LEVELS, MORI_BOX, MOVEMENT, RECRUIT, other
 from .kind import Choice, Dialogue, Kind, Question
 from .stack_move import compose_move, movable_stacks
@@ -188,25 +188,37 @@ def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dic
     ]
 
 
-def _muster_places(state: dict, comp: Components, side: str, clan: str | None) -> list[str]:
-    """7.2: a muster may support a friendly stack but cannot start a combat."""
+def _muster_places(
+    state: dict,
+    comp: Components,
+    side: str,
+    clan: str | None,
+    present: dict[str, set[str]] | None = None,
+) -> list[str]:
+    """7.2: a muster may support a friendly stack but cannot start a combat. `present`:
+    the sides at each location, when the caller has them already."""
+    present = presence(state, comp) if present is None else present
+    enemy = other(side)
     return [
         loc
         for loc in recruitment_locations(comp, side, clan)
-        if not has_units(state, comp, loc, other(side)) or has_units(state, comp, loc, side)
+        if enemy not in present.get(loc, ()) or side in present.get(loc, ())
     ]
 
 
 def _musters(state: dict, comp: Components, side: str) -> list[dict]:
     box = blocks_at(state, comp, RECRUIT, side)
+    if not box:
+        return []
+    present = presence(state, comp)
     acts = []
     for clan in sorted({comp.blocks[b].clan for b in box}):
         blocks = [b for b in box if comp.blocks[b].clan == clan]
         acts += [
             {"type": "muster", "option": "A", "to": loc, "blocks": blocks}
-            for loc in _muster_places(state, comp, side, clan)
+            for loc in _muster_places(state, comp, side, clan, present)
         ]
-    for loc in _muster_places(state, comp, side, None):
+    for loc in _muster_places(state, comp, side, None, present):
         acts += [{"type": "muster", "option": "B", "to": loc, "blocks": [b]} for b in box]
     return acts
 
@@ -231,15 +243,19 @@ def _moves_from(
     lead = leadership(state, comp, side, origin, None) is not None
     if not lead and leaders:
         leader, lead = leaders[0], True
-    groups = [movable] + ([[b] for b in movable] if len(movable) > 1 else [])
-    sizes = {len(g) for g in groups}
-    reach = {(hw, n): capacity(hw, lead, False, n) for hw in (True, False) for n in sizes}
+    whole = len(movable)
+    singles = [[b] for b in movable] if whole > 1 else []
+    reach = {
+        hw: (capacity(hw, lead, False, whole), capacity(hw, lead, False, 1)) for hw in (True, False)
+    }
     card = hand[0] if hand else None
     acts = []
+    groups = [(movable, 0)] + [(b, 1) for b in singles]  # 0: the whole stack, 1: one block
     for path, highway in _paths(state, comp, origin, stops, lead, bool(hand)):
         length = len(path)
-        for blocks in groups:
-            most = reach[(highway, len(blocks))]
+        most_of = reach[highway]
+        for blocks, size in groups:
+            most = most_of[size]
             if length <= most:
                 group = {"blocks": blocks, "path": path}
             elif card is not None and length == most + 1:
@@ -260,20 +276,39 @@ def _paths(
     ending at the first location with enemy units (7.3.2)."""
     used = set(state["phase"]["roads"])
     reach = {hw: capacity(hw, lead, march, 1) for hw in (True, False)}
+    edges = _edges(comp)
     out: list[tuple[list[str], bool]] = []
 
     def walk(loc: str, path: list[str], highway: bool) -> None:
-        for nxt in comp.adjacent[loc]:
-            if nxt == origin or nxt in path or road_key(loc, nxt) in used:
+        for nxt, road, is_highway in edges[loc]:
+            if nxt == origin or nxt in path or road in used:
                 continue
             new_path = path + [nxt]
-            hw = highway and bool(comp.road(loc, nxt))
+            hw = highway and is_highway
             out.append((new_path, hw))
             if len(new_path) < reach[hw] and nxt not in stops:
                 walk(nxt, new_path, hw)
 
     walk(origin, [], True)
     return out
+
+
+def _edges(comp: Components) -> dict[str, tuple[tuple[str, str, bool], ...]]:
+    """Each location's roads as (neighbour, road key, highway?), in `comp.adjacent`'s
+    order; made once per component set (path search walks them for every option list)."""
+    hit = _EDGES.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        if len(_EDGES) >= 8:
+            _EDGES.clear()
+        table = {
+            loc: tuple((n, road_key(loc, n), bool(comp.road(loc, n))) for n in near)
+            for loc, near in comp.adjacent.items()
+        }
+        hit = _EDGES[id(comp)] = (comp, table)
+    return hit[1]
+
+
+_EDGES: dict[int, tuple[Components, dict]] = {}
 
 
 KIND = Kind(

@@ -12,12 +12,24 @@ from .overrun import try_overrun
 
 
 def recruitment_locations(comp: Components, side: str, clan: str | None = None) -> list[str]:
-    """Locations marked with a friendly mon (of `clan`, if given)."""
-    return [
-        loc.id
-        for loc in comp.locations.values()
-        if any(comp.clans[c] == side and (clan is None or c == clan) for c in loc.recruit)
-    ]
+    """Locations marked with a friendly mon (of `clan`, if given); worked out once per
+    component set (movement options ask for them before every action)."""
+    hit = _RECRUITMENT.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        if len(_RECRUITMENT) >= 8:
+            _RECRUITMENT.clear()
+        hit = _RECRUITMENT[id(comp)] = (comp, {})
+    known = hit[1]
+    if (side, clan) not in known:
+        known[(side, clan)] = [
+            loc.id
+            for loc in comp.locations.values()
+            if any(comp.clans[c] == side and (clan is None or c == clan) for c in loc.recruit)
+        ]
+    return list(known[(side, clan)])
+
+
+_RECRUITMENT: dict[int, tuple[Components, dict]] = {}  # id -> (component set, its answers)
 
 
 def muster(state: dict, comp: Components, side: str, action: dict, events: list) -> None:

@@ -95,8 +95,13 @@ class Side:
 
     def _catch_up(self, party: Party, path: Path) -> Party:
         """`party` after the record at `path`, which it does not reflect yet."""
+        # its own records start from the form both held (`agreed`; its public form may
+        # have opened its own items since), the other side's from its public form
         received = files.read_record(
-            self.game, path.read_text(encoding="utf-8"), path.name, lambda s, q: party.public
+            self.game,
+            path.read_text(encoding="utf-8"),
+            path.name,
+            lambda side, seq: party.agreed if side == self.side else party.public,
         )
         record = received.record
         if received.n < 2:

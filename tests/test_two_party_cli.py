@@ -96,6 +96,16 @@ def test_a_two_party_game_with_addresses_a_deadline_and_a_resignation(tmp_path):
         "bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt")
     )
     assert "the game is over" in said and "resignation" in said
+    assert "reveal your secret" in said
+    t.seki("bob", "reveal", str(bob), "--key", "bob")
+    said = t.seki("bob", "play", str(bob), "--key", "bob")
+    assert "waiting for the other side's reveal" in said  # alice's deadline has not passed
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "--claim-forfeit", code=1)
+    assert "not past the deadline" in said
+    t.seki("alice", "reveal", str(alice), "--key", "alice")
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "reveals/ishida.txt"))
+    assert "both secrets are here" in said
+    assert "verified a two-party game" in t.seki("bob", "verify", str(bob))
 
 
 def test_a_takeback_asked_and_agreed_from_the_commands(tmp_path):

@@ -199,12 +199,13 @@ def git_commit(root: Path, message: str, signer: Identity | None = None) -> None
     commit would fail until a person deleted it. With `signer` (the referee), the commit
     is SSH-signed."""
     (root / ".git" / "index.lock").unlink(missing_ok=True)
+    if not _git(root, "status", "--porcelain"):  # most often so, when recovering
+        return
     _git(root, "add", "--all")
     if signer is not None:
         _signed_commit(root, message, signer)
         return
-    if _git(root, "status", "--porcelain"):
-        _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)
+    _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)
 
 
 def _signed_commit(root: Path, message: str, signer: Identity) -> None:
@@ -212,8 +213,9 @@ def _signed_commit(root: Path, message: str, signer: Identity) -> None:
     `gpgsig` header (namespace "git", as `git commit -S` with gpg.format=ssh makes it),
     made here so that no copy of the key is handed to another program. `git log
     --show-signature` checks it against the game's allowed_signers (docs/crypto.md).
-    Nothing is committed when the tree is the last commit's. Five git runs: one
-    adjudication commits twice, and each run costs a few milliseconds."""
+    Nothing is committed when the tree is the last commit's. Git runs four times here
+    (the ident is made as `git var` makes it): each run costs a few milliseconds, and
+    every adjudication commits."""
     from ..crypto import sshsig
 
     tree = _git(root, "write-tree").strip()

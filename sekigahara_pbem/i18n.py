@@ -22,6 +22,8 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from .refusal import Refusal
+
 DOMAIN = "seki"
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -136,3 +138,15 @@ def choose(
             if lang in available():
                 return lang, None
     return DEFAULT, None
+
+
+def explain(exc: BaseException) -> str:
+    """Why an input was refused, in the reader's language: a refusal's template is
+    translated, then filled (refusal.py). Anything else, or a translation that does not fit
+    its values, is the English text: a reason is never lost to a bad translation."""
+    if isinstance(exc, Refusal):
+        try:
+            return exc.words(gettext)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            pass
+    return str(exc)

@@ -300,3 +300,32 @@ def test_a_game_cannot_name_a_language_not_shipped(tmp_path):
         )
         assert result.exit_code == 1 and why in result.output, result.output
         assert "Traceback" not in result.output
+
+
+def test_a_refusal_is_shown_in_hungarian_with_its_rule(tmp_path):
+    """`seki turn check --lang hu`: the engine's refusal in Hungarian, after its rule number;
+    the same check in English is the text the referee would record."""
+    g = _new_game(tmp_path)
+    packet = GameDir(g).packet(1, "ishida")
+    opened = packets.open_packet(
+        game.load(GameDir(g)),
+        packet.read_text(),
+        read_identity(identity_path(tmp_path / "alice", "alice")),
+        "p",
+    )
+    held = set(opened.view["own"]["hand"])
+    not_held = next(c for c in ("mori-1", "mori-2", "mori-3", "ukita-1") if c not in held)
+    turn = tmp_path / "turn.yaml"
+    turn.write_text(
+        f"format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\nactions:\n"
+        f"  - {{type: bid, card: {not_held}}}\n"
+    )
+    args = ["turn", "check", str(turn), "--packet", str(packet), "--key", "alice"]
+    env = {"SEKI_HOME": str(tmp_path / "alice"), "LANG": "C"}
+    hu = CliRunner().invoke(app, [*args, "--lang", "hu"], env=env)
+    assert hu.exit_code == 1, hu.output
+    assert f"actions[0]: 6.3: {not_held} nincs a kezedben" in hu.output
+    assert "seki: 1 probléma; javítsd ki őket aláírás előtt" in hu.output
+    en = CliRunner().invoke(app, args, env=env)
+    assert f"actions[0]: 6.3: {not_held} is not in your hand" in en.output
+    assert "nincs a kezedben" not in en.output

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from .common import KeyOption, abort, load_identity, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
@@ -42,7 +43,7 @@ def run(
             spool, games, load_identity(key), settings, moment, collect, send=not no_send
         )
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"{moment}: collected {report.fetched} message(s)")
     for line in report.accepted:
         typer.echo(f"accepted: {line}")

@@ -7,13 +7,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..i18n import explain
+from ..i18n import gettext as _
 from .common import (
     KeyOption,
+    LangOption,
     abort,
     load_identity,
     open_own_packet,
     read_text,
     saved_definition,
+    use_language,
     write_new,
 )
 
@@ -46,12 +50,17 @@ def new(
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
         if not opened.options:
-            raise ValueError(f"{packet}: nothing is asked of you in this packet")
+            nothing = _("{path}: nothing is asked of you in this packet")
+            raise ValueError(nothing.format(path=packet))
         out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
         write_new(out, template(definition.game_id, opened))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {out}: put your actions under 'actions:', then seki turn check / sign")
+        abort(explain(exc))
+    typer.echo(
+        _("wrote {path}: put your actions under 'actions:', then seki turn check / sign").format(
+            path=out
+        )
+    )
 
 
 @app.command("check")
@@ -59,6 +68,7 @@ def check(
     file: Annotated[Path, typer.Argument(help="Your unsigned turn file (YAML).")],
     packet: Annotated[Path, typer.Option(help="The packet it answers.")],
     key: KeyOption,
+    lang: LangOption = None,
 ) -> None:
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
@@ -66,19 +76,25 @@ def check(
     from ..component_files import load_components
     from ..pbem.checking import problems_with
 
+    use_language(lang)
     try:
         definition, turn = _body(file)
         packet_game, opened = open_own_packet(packet, load_identity(key))
         if packet_game.game_id != definition.game_id:
-            raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
+            other = _("{file}: game {game}, but {packet} is for another")
+            raise ValueError(other.format(file=file, game=definition.game_id, packet=packet))
         problems = problems_with(definition, turn, opened, load_components())
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     for problem in problems:
-        typer.echo(f"{file}: {problem}", err=True)
+        typer.echo(f"{file}: {explain(problem)}", err=True)
     if problems:
-        abort(f"{len(problems)} problem(s); fix them before signing")
-    typer.echo(f"{file}: OK ({len(turn.actions)} action(s) answering packet {opened.seq})")
+        abort(_("{n} problem(s); fix them before signing").format(n=len(problems)))
+    typer.echo(
+        _("{file}: OK ({n} action(s) answering packet {seq})").format(
+            file=file, n=len(turn.actions), seq=opened.seq
+        )
+    )
 
 
 @app.command("sign")
@@ -103,20 +119,25 @@ def sign(
         definition, turn = _body(file)
         identity = load_identity(key)
         if definition.players[turn.side] != identity.public:
-            raise ValueError(f"{file}: side {turn.side} is not played by {identity.name}")
+            raise ValueError(
+                _("{file}: side {side} is not played by {name}").format(
+                    file=file, side=turn.side, name=identity.name
+                )
+            )
         packet_game, opened = open_own_packet(packet, identity)
         if packet_game.game_id != definition.game_id:
-            raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
+            other = _("{file}: game {game}, but {packet} is for another")
+            raise ValueError(other.format(file=file, game=definition.game_id, packet=packet))
         problems = problems_with(definition, turn, opened, load_components())
         for problem in problems:
-            typer.echo(f"{file}: {problem}", err=True)
+            typer.echo(f"{file}: {explain(problem)}", err=True)
         if problems:
-            raise ValueError(f"{len(problems)} problem(s); not signed")
+            raise ValueError(_("{n} problem(s); not signed").format(n=len(problems)))
         out = out or file.with_name(file.stem + ".signed.txt")
         write_atomic(out, seal(definition, signing.sign(stamped(turn.text), identity), identity))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {out}: mail it to the referee")
+        abort(explain(exc))
+    typer.echo(_("wrote {path}: mail it to the referee").format(path=out))
 
 
 def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
@@ -142,8 +163,8 @@ def resign(
     try:
         path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {path}: mail it to the referee to resign")
+        abort(explain(exc))
+    typer.echo(_("wrote {path}: mail it to the referee to resign").format(path=path))
 
 
 @app.command("extension")
@@ -159,5 +180,5 @@ def extension(
     try:
         path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {path}: mail it to the referee")
+        abort(explain(exc))
+    typer.echo(_("wrote {path}: mail it to the referee").format(path=path))

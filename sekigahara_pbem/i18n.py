@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from .refusal import N_ as N_  # marks a message where it is defined (refusal.py)
 from .refusal import Refusal
 
 DOMAIN = "seki"
@@ -64,12 +65,6 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for `n` of a counted message, by the language's plural rule."""
     return _translations().ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:  # the name gettext extractors know
-    """Marks a message for extraction where it is defined (a table of words); it is
-    translated where it is shown, with gettext."""
-    return message
 
 
 def current() -> str:

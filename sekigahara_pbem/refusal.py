@@ -44,9 +44,10 @@ CODES = frozenset(
 )  # fmt: skip
 
 
-def N_(message: str) -> str:
-    """Marks a refusal's template for extraction where it is raised; it is translated
-    where it is shown (the engine has no gettext)."""
+def N_(message: str) -> str:  # the name gettext extractors know
+    """Marks a message for extraction where it is defined (a refusal's template, a table
+    of words, a help text); it is translated where it is shown. It lives here, free of
+    gettext, so that the engine can mark its refusals; i18n offers it to the rest."""
     return message
 
 

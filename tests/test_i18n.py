@@ -329,3 +329,22 @@ def test_a_refusal_is_shown_in_hungarian_with_its_rule(tmp_path):
     en = CliRunner().invoke(app, args, env=env)
     assert f"actions[0]: 6.3: {not_held} is not in your hand" in en.output
     assert "nincs a kezedben" not in en.output
+
+
+def test_help_is_in_the_language_of_the_environment(tmp_path):
+    """--help is printed while the arguments are parsed, before --lang could be read: the
+    language of the key directory or the environment is used, for `seki --help` and for a
+    command's own help; LANG=C keeps the English."""
+    runner = CliRunner()
+    env = {"SEKI_HOME": str(tmp_path), "LANG": "hu_HU.UTF-8", "COLUMNS": "200"}
+    root = runner.invoke(app, ["--help"], env=env)
+    assert root.exit_code == 0, root.output
+    assert "Sekigahara játékvezető levelezős játékhoz." in root.output
+    assert "A lépésfájljaid ellenőrzése és aláírása." in root.output
+    check = runner.invoke(app, ["turn", "check", "--help"], env=env)
+    assert check.exit_code == 0, check.output
+    assert "Az aláíratlan lépésfájlod (YAML)." in check.output
+    assert "A csomag, amelyre válaszol." in check.output and "Az olvasás nyelve" in check.output
+    english = runner.invoke(app, ["--help"], env={**env, "LANG": "C"})
+    assert "Sekigahara play-by-email adjudicator." in english.output
+    assert "Check and sign your turn files." in english.output and "lépésfájl" not in english.output

@@ -9,10 +9,10 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, open_own_packet, utc_now, write_new
 
-app = typer.Typer(help="A computer player for your side.", no_args_is_help=True)
+app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
 
 
 @app.command("turn")

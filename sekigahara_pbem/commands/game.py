@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
-app = typer.Typer(help="Create a game (referee).", no_args_is_help=True)
+app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
 
 
 @app.command("new")

@@ -8,10 +8,12 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import abort
 
-app = typer.Typer(help="Collect and send the referee's mail (spool folders).", no_args_is_help=True)
+app = typer.Typer(
+    help=N_("Collect and send the referee's mail (spool folders)."), no_args_is_help=True
+)
 
 SpoolArg = Annotated[
     Path, typer.Argument(help="The referee's mail spool (inbox/, outbox/, sent/...).")

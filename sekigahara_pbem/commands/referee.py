@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
-app = typer.Typer(help="The referee's robot.", no_args_is_help=True)
+app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
 
 
 @app.command("run")

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import (
     KeyOption,
     abort,
@@ -20,7 +20,7 @@ from .common import (
 )
 
 app = typer.Typer(
-    help="Undo the last adjudication, with both players' consent.", no_args_is_help=True
+    help=N_("Undo the last adjudication, with both players' consent."), no_args_is_help=True
 )
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
 from .common import (
     KeyOption,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..pbem.game import Definition
     from ..pbem.turns import Turn
 
-app = typer.Typer(help="Check and sign your turn files.", no_args_is_help=True)
+app = typer.Typer(help=N_("Check and sign your turn files."), no_args_is_help=True)
 
 
 def _body(path: Path) -> tuple[Definition, Turn]:
@@ -39,9 +39,9 @@ def _body(path: Path) -> tuple[Definition, Turn]:
 
 @app.command("new")
 def new(
-    packet: Annotated[Path, typer.Argument(help="The packet you are answering.")],
+    packet: Annotated[Path, typer.Argument(help=N_("The packet you are answering."))],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Default: turn-<game>-<seq>.yaml")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>.yaml"))] = None,
 ) -> None:
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
@@ -65,8 +65,8 @@ def new(
 
 @app.command("check")
 def check(
-    file: Annotated[Path, typer.Argument(help="Your unsigned turn file (YAML).")],
-    packet: Annotated[Path, typer.Option(help="The packet it answers.")],
+    file: Annotated[Path, typer.Argument(help=N_("Your unsigned turn file (YAML)."))],
+    packet: Annotated[Path, typer.Option(help=N_("The packet it answers."))],
     key: KeyOption,
     lang: LangOption = None,
 ) -> None:
@@ -99,12 +99,12 @@ def check(
 
 @app.command("sign")
 def sign(
-    file: Annotated[Path, typer.Argument(help="Your turn file (YAML).")],
+    file: Annotated[Path, typer.Argument(help=N_("Your turn file (YAML)."))],
     packet: Annotated[
-        Path, typer.Option(help="The packet it answers (the file is checked first).")
+        Path, typer.Option(help=N_("The packet it answers (the file is checked first)."))
     ],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Default: FILE with .signed.txt")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("Default: FILE with .signed.txt"))] = None,
 ) -> None:
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
     only if it passes, sign it with your key and seal it for the referee's eyes only,
@@ -155,9 +155,11 @@ def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, 
 
 @app.command("resign")
 def resign(
-    packet: Annotated[Path, typer.Argument(help="Your latest packet.")],
+    packet: Annotated[Path, typer.Argument(help=N_("Your latest packet."))],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Default: resign-<game>-<seq>-<side>...")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help=N_("Default: resign-<game>-<seq>-<side>..."))
+    ] = None,
 ) -> None:
     """Write your signed resignation: the game ends at once, your opponent wins."""
     try:
@@ -169,10 +171,12 @@ def resign(
 
 @app.command("extension")
 def extension(
-    packet: Annotated[Path, typer.Argument(help="The packet whose decision you need time for.")],
+    packet: Annotated[
+        Path, typer.Argument(help=N_("The packet whose decision you need time for."))
+    ],
     key: KeyOption,
     out: Annotated[
-        Path | None, typer.Option(help="Default: extension-<game>-<seq>-<side>...")
+        Path | None, typer.Option(help=N_("Default: extension-<game>-<seq>-<side>..."))
     ] = None,
 ) -> None:
     """Write a signed request for more time on the decision asked of you (the game's

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from .commands import adjudicate as adjudicate_cmd
 from .commands import bot as bot_cmd
@@ -28,9 +30,25 @@ from .commands import takeback as takeback_cmd
 from .commands import turn as turn_cmd
 from .commands import verify as verify_cmd
 from .commands import view as view_cmd
+from .i18n import N_
+
+
+class _Root(TyperGroup):
+    """`seki --help` is printed while the arguments are parsed, before any command runs:
+    the root puts its help in the reader's language itself (config.toml or the
+    environment: --lang is not read yet)."""
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        from .commands.common import translate_help, use_language
+
+        use_language()
+        translate_help(self)
+        super().format_help(ctx, formatter)
+
 
 app = typer.Typer(
-    help="Sekigahara play-by-email adjudicator.",
+    cls=_Root,
+    help=N_("Sekigahara play-by-email adjudicator."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -38,12 +56,14 @@ app = typer.Typer(
 
 
 @app.callback()
-def _language() -> None:
+def _language(ctx: typer.Context) -> None:
     """Every command speaks the reader's language (config.toml or the environment);
-    view, play and report also take --lang."""
-    from .commands.common import use_language
+    view, play, report and turn check also take --lang. The help texts of every command
+    are put in it here, before a command's own --help is parsed."""
+    from .commands.common import translate_help, use_language
 
     use_language()
+    translate_help(ctx.command)
 
 
 app.add_typer(keys_cmd.app, name="keys")

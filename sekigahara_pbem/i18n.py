@@ -22,6 +22,9 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from .refusal import N_ as N_  # marks a message where it is defined (refusal.py)
+from .refusal import Refusal
+
 DOMAIN = "seki"
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -62,12 +65,6 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for `n` of a counted message, by the language's plural rule."""
     return _translations().ngettext(singular, plural, n)
-
-
-def N_(message: str) -> str:  # the name gettext extractors know
-    """Marks a message for extraction where it is defined (a table of words); it is
-    translated where it is shown, with gettext."""
-    return message
 
 
 def current() -> str:
@@ -136,3 +133,15 @@ def choose(
             if lang in available():
                 return lang, None
     return DEFAULT, None
+
+
+def explain(exc: BaseException) -> str:
+    """Why an input was refused, in the reader's language: a refusal's template is
+    translated, then filled (refusal.py). Anything else, or a translation that does not fit
+    its values, is the English text: a reason is never lost to a bad translation."""
+    if isinstance(exc, Refusal):
+        try:
+            return exc.words(gettext)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            pass
+    return str(exc)

@@ -8,9 +8,17 @@ message says it for people, with the rule number where a rule refuses.
 
 `Refusal` is a `ValueError` so that the commands, which turn any bad input into a one-line
 error, catch it as before; the referee catches `Refusal` alone.
+
+A refusal's English text is written into records and files, so it is made here, the same
+in every language. A person reads it in theirs: a refusal keeps its message as a template
+with named placeholders and their values, and the places that show it (i18n.explain)
+translate the template, then fill it. The engine may not import gettext, so a raise site
+marks its template with the no-op `N_` that message extractors know.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 MALFORMED = "malformed"  # not the document's shape: a field missing or of the wrong type
 TOO_LARGE = "too_large"
@@ -36,15 +44,83 @@ CODES = frozenset(
 )  # fmt: skip
 
 
+def N_(message: str) -> str:  # the name gettext extractors know
+    """Marks a message for extraction where it is defined (a refusal's template, a table
+    of words, a help text); it is translated where it is shown. It lives here, free of
+    gettext, so that the engine can mark its refusals; i18n offers it to the rest."""
+    return message
+
+
+class Phrase:
+    """A part of a refusal's message with a template of its own (a word, a hint, a list
+    joined with 'or'), translated where it is shown as the message is."""
+
+    def __init__(self, template: str, **params: object):
+        self.template = template
+        self.params = params
+
+    @classmethod
+    def listed(cls, parts: list[Phrase | str]) -> Phrase:
+        """Parts joined with commas, each put in words on its own."""
+        return cls(
+            ", ".join(f"{{p{i}}}" for i in range(len(parts))),
+            **{f"p{i}": p for i, p in enumerate(parts)},
+        )
+
+    def words(self, translate: Callable[[str], str]) -> str:
+        """The template passed through `translate` (str: the English text), filled."""
+        return _fill(self.template, self.params, translate)
+
+    def __str__(self) -> str:
+        return self.words(str)
+
+
+def _fill(template: str, params: dict[str, object], translate: Callable[[str], str]) -> str:
+    """A message taken as it is when it has no params, else a template filled with them
+    (a phrase or a refusal among them put in words the same way). A translation that names
+    a placeholder the message lacks raises KeyError, left to the caller (i18n.explain falls
+    back to the English text)."""
+    text = translate(template)
+    if not params:
+        return text
+    values = {
+        k: v.words(translate) if isinstance(v, Phrase | Refusal) else v for k, v in params.items()
+    }
+    return text.format_map(values)
+
+
 class Refusal(ValueError):
-    """An input refused for a named reason; `rule` is the rule number when a rule refuses."""
+    """An input refused for a named reason; `rule` is the rule number when a rule refuses.
+
+    `message` is taken as it is, unless `params` are given: then it is a template filled
+    with them (`{road}`); a param may be a Phrase, or a refusal (a turn file's refusal
+    wraps the engine's). `where` (a rule number, a field) comes first and is never
+    translated: it is typed, or looked up in the rulebook. The arguments are positional,
+    so that any name serves as a placeholder."""
 
     code = MALFORMED
 
-    def __init__(self, message: str, code: str | None = None, rule: str | None = None):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        code: str | None = None,
+        rule: str | None = None,
+        where: str | None = None,
+        /,
+        **params: object,
+    ):
+        self.template = message
+        self.params = params
+        self.where = where
+        super().__init__(self.words(str))
         if code is not None:
             if code not in CODES:
                 raise TypeError(f"unknown refusal code {code!r}")
             self.code = code
         self.rule = rule
+
+    def words(self, translate: Callable[[str], str]) -> str:
+        """The message with its template passed through `translate` (str: the English
+        text), filled, after `where`."""
+        text = _fill(self.template, self.params, translate)
+        return text if self.where is None else f"{self.where}: {text}"

@@ -17,7 +17,7 @@ from .rules.engine import apply, pending
 from .rules.position import build_position
 from .rules.victory import points
 from .rules.views import redact_event, view
-from .rules.vocab import OFF_MAP, SIDES, Malformed, RuleViolation
+from .rules.vocab import N_, OFF_MAP, SIDES, Malformed, RuleViolation
 
 TOP_KEYS = {
     "scenario",
@@ -62,7 +62,7 @@ def _start(comp: Components, doc: dict) -> tuple[dict, list]:
     if "setup" in doc:
         spec = doc["setup"] or {}
         if not isinstance(spec, dict):
-            raise Malformed("setup", "expected a mapping with a seed")
+            raise Malformed("setup", N_("expected a mapping with a seed"))
         try:
             return setup(comp, str(spec.get("seed", "00" * 16)), spec.get("options"))
         except ValueError as exc:

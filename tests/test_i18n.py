@@ -300,3 +300,51 @@ def test_a_game_cannot_name_a_language_not_shipped(tmp_path):
         )
         assert result.exit_code == 1 and why in result.output, result.output
         assert "Traceback" not in result.output
+
+
+def test_a_refusal_is_shown_in_hungarian_with_its_rule(tmp_path):
+    """`seki turn check --lang hu`: the engine's refusal in Hungarian, after its rule number;
+    the same check in English is the text the referee would record."""
+    g = _new_game(tmp_path)
+    packet = GameDir(g).packet(1, "ishida")
+    opened = packets.open_packet(
+        game.load(GameDir(g)),
+        packet.read_text(),
+        read_identity(identity_path(tmp_path / "alice", "alice")),
+        "p",
+    )
+    held = set(opened.view["own"]["hand"])
+    not_held = next(c for c in ("mori-1", "mori-2", "mori-3", "ukita-1") if c not in held)
+    turn = tmp_path / "turn.yaml"
+    turn.write_text(
+        f"format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\nactions:\n"
+        f"  - {{type: bid, card: {not_held}}}\n"
+    )
+    args = ["turn", "check", str(turn), "--packet", str(packet), "--key", "alice"]
+    env = {"SEKI_HOME": str(tmp_path / "alice"), "LANG": "C"}
+    hu = CliRunner().invoke(app, [*args, "--lang", "hu"], env=env)
+    assert hu.exit_code == 1, hu.output
+    assert f"actions[0]: 6.3: {not_held} nincs a kezedben" in hu.output
+    assert "seki: 1 probléma; javítsd ki őket aláírás előtt" in hu.output
+    en = CliRunner().invoke(app, args, env=env)
+    assert f"actions[0]: 6.3: {not_held} is not in your hand" in en.output
+    assert "nincs a kezedben" not in en.output
+
+
+def test_help_is_in_the_language_of_the_environment(tmp_path):
+    """--help is printed while the arguments are parsed, before --lang could be read: the
+    language of the key directory or the environment is used, for `seki --help` and for a
+    command's own help; LANG=C keeps the English."""
+    runner = CliRunner()
+    env = {"SEKI_HOME": str(tmp_path), "LANG": "hu_HU.UTF-8", "COLUMNS": "200"}
+    root = runner.invoke(app, ["--help"], env=env)
+    assert root.exit_code == 0, root.output
+    assert "Sekigahara játékvezető levelezős játékhoz." in root.output
+    assert "A lépésfájljaid ellenőrzése és aláírása." in root.output
+    check = runner.invoke(app, ["turn", "check", "--help"], env=env)
+    assert check.exit_code == 0, check.output
+    assert "Az aláíratlan lépésfájlod (YAML)." in check.output
+    assert "A csomag, amelyre válaszol." in check.output and "Az olvasás nyelve" in check.output
+    english = runner.invoke(app, ["--help"], env={**env, "LANG": "C"})
+    assert "Sekigahara play-by-email adjudicator." in english.output
+    assert "Check and sign your turn files." in english.output and "lépésfájl" not in english.output

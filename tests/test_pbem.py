@@ -253,7 +253,7 @@ def test_turn_check_finds_illegal_orders_offline(tmp_path, comp):
 
     def check(actions, answers=1):
         turn = turns.Turn("ishida", answers, actions, "")
-        return problems_with(definition, turn, opened, comp)
+        return [str(p) for p in problems_with(definition, turn, opened, comp)]
 
     assert check([{"type": "bid", "card": card}]) == []
     assert "6.3" in check([{"type": "bid", "card": not_held}])[0]

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
+from ..i18n import gettext as _
 from .common import KeyOption, abort, load_identity, read_input, utc_now
 
 
@@ -27,9 +29,12 @@ def adjudicate(
         inputs = [(p.name, read_input(p)) for p in files]
         outcomes = referee.adjudicate(directory, identity, inputs, utc_now())
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     for outcome in outcomes:
-        typer.echo(f"{'accepted' if outcome.accepted else 'REFUSED'} {outcome.message}")
+        if outcome.refusal is None:
+            typer.echo(_("accepted {message}").format(message=outcome.message))
+        else:
+            typer.echo(_("REFUSED {reason}").format(reason=explain(outcome.refusal)))
     refused = [o for o in outcomes if not o.accepted]
     if refused:
         abort(f"{len(refused)} of {len(outcomes)} file(s) refused")

@@ -9,9 +9,10 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, open_own_packet, utc_now, write_new
 
-app = typer.Typer(help="A computer player for your side.", no_args_is_help=True)
+app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
 
 
 @app.command("turn")
@@ -52,7 +53,7 @@ def turn(
         out = out or Path(name)
         write_new(out, turns.seal(definition, signing.sign(body, identity), identity))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     kinds = ", ".join(a["type"] for a in actions)
     typer.echo(f"wrote {out}: {len(actions)} action(s) ({kinds}); mail it to the referee")
 
@@ -108,7 +109,7 @@ def run(
 
         report = autoplay.run(identity, settings, decide)
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"{report.fetched} new message(s); {len(report.sent)} file(s) mailed")
     for line in report.sent:
         typer.echo(f"  {line}")
@@ -136,6 +137,6 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
         chooser = player_chooser(make_player(bot, comp, side.game.options, seed))
         said = robot_pass(side, settings, chooser, utc_now())
     except (Refusal, ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     for line in said:
         typer.echo(line)

@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from ..i18n import N_
+from ..i18n import gettext as _
+
 if TYPE_CHECKING:
+    from typer.core import TyperCommand, TyperGroup
+
     from ..crypto.keys import Identity, PublicKey
     from ..pbem.game import Definition
     from ..pbem.packets import Packet
@@ -25,8 +30,10 @@ KeyOption = Annotated[
     str,
     typer.Option(
         "--key",
-        help="Your identity: a name in the key directory ($SEKI_HOME, else ~/.config/seki) "
-        "or the path of an identity file.",
+        help=N_(
+            "Your identity: a name in the key directory ($SEKI_HOME, else ~/.config/seki) "
+            "or the path of an identity file."
+        ),
     ),
 ]
 
@@ -35,8 +42,10 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help="The language you read: en or hu (default: lang in config.toml in your key "
-        "directory, else $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else English).",
+        help=N_(
+            "The language you read: en or hu (default: lang in config.toml in your key "
+            "directory, else $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else English)."
+        ),
     ),
 ]
 
@@ -51,6 +60,20 @@ def use_language(option: str | None = None) -> None:
     if note:
         typer.echo(f"seki: note: {note}", err=True)
     i18n.activate(lang)
+
+
+def translate_help(command: TyperCommand | TyperGroup) -> None:
+    """Put the help texts of `command` and of every command under it in the reader's
+    language, in place. Help strings are marked with N_ where they are written (module
+    level, before any language is known); a text without a translation stays English."""
+    if command.help:
+        command.help = _(command.help)
+    for param in command.params:
+        text = getattr(param, "help", None)
+        if text:
+            param.help = _(text)  # type: ignore[attr-defined]
+    for sub in getattr(command, "commands", {}).values():  # a group's commands
+        translate_help(sub)
 
 
 def load_identity(name: str) -> Identity:

@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_
 from .common import abort
 
-app = typer.Typer(help="Check board, block and card manifests.", no_args_is_help=True)
+app = typer.Typer(help=N_("Check board, block and card manifests."), no_args_is_help=True)
 
 
 @app.command("check")

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from .common import abort, utc_now
 
 
@@ -61,7 +62,7 @@ def demo(
     try:
         result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     elapsed = time.perf_counter() - start
     outcome = result.result or {}
     typer.echo(
@@ -85,7 +86,7 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
     try:
         result = run(directory, bot, seed)
     except Refusal as exc:
-        abort(str(exc))
+        abort(explain(exc))
     outcome = result.result or {}
     typer.echo(
         f"two-party demo game over after {result.records} records in "

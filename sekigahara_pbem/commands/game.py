@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
-app = typer.Typer(help="Create a game (referee).", no_args_is_help=True)
+app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
 
 
 @app.command("new")
@@ -94,7 +95,7 @@ def new(
             dict(_language(x) for x in lang or []),
         )
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"created game {definition.game_id} in {directory}")
     typer.echo(f"  referee fingerprint {definition.referee.fingerprint}")
     for side, public in definition.players.items():
@@ -159,7 +160,7 @@ def _two_party(
         )
         side = sides.create(directory, text, me, utc_now())
     except (Refusal, ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     other = next(s for s in players if s != side.side)
     typer.echo(f"created two-party game {side.game.game_id} in {directory}: you play {side.side}")
     typer.echo(f"  {other}: {players[other].name} fingerprint {players[other].fingerprint}")

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from .common import KeyOption, abort, load_identity, read_text, utc_now
 
 
@@ -62,7 +63,7 @@ def join(
         out = out or Path(f"{what}-{definition.game_id}-{side}.txt")
         write_atomic(out, answer)
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"game {definition.game_id}: you play {side}")
     if what == "join":
         typer.echo(

@@ -7,12 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..i18n import N_
 from .common import abort
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
 
-app = typer.Typer(help="Create and show your signing and encryption keys.", no_args_is_help=True)
+app = typer.Typer(
+    help=N_("Create and show your signing and encryption keys."), no_args_is_help=True
+)
 
 DirOption = Annotated[
     Path | None,

@@ -8,9 +8,12 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_, explain
 from .common import abort
 
-app = typer.Typer(help="Collect and send the referee's mail (spool folders).", no_args_is_help=True)
+app = typer.Typer(
+    help=N_("Collect and send the referee's mail (spool folders)."), no_args_is_help=True
+)
 
 SpoolArg = Annotated[
     Path, typer.Argument(help="The referee's mail spool (inbox/, outbox/, sent/...).")
@@ -66,7 +69,7 @@ def fetch(
             raise ValueError("give a source: --maildir, --mbox or --imap")
         count = collect(Spool(spool))
     except (ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"collected {count} new message(s) into {spool / 'inbox'}")
 
 
@@ -79,7 +82,7 @@ def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
     try:
         delivery = send_outbox(Spool(spool), settings_.load(mail_config))
     except (ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     report_delivery(delivery)
     if delivery.failed:
         raise typer.Exit(2)

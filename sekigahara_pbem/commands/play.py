@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from ..i18n import gettext as _
 from .common import (
     KeyOption,
@@ -151,7 +152,7 @@ def play(
             return
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(_("packet {path}").format(path=packet))
     comp = load_components()
     show(definition, opened, render_text(definition.game_id, opened, comp, guided=True), html, comp)
@@ -165,7 +166,7 @@ def play(
         while not console.confirm(session, comp, opened.view, ask, typer.echo):
             console.run(session, comp, opened.view, ask, typer.echo)
     except console.Stopped as exc:
-        abort(str(exc))
+        abort(explain(exc))
     try:
         path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
         write_new(path, signed_turn(definition, opened, session.actions, identity, comp))
@@ -176,7 +177,7 @@ def play(
             subject = f"{opened.side}: answer to packet {opened.seq}"
             typer.echo(mailbox.send(mail, definition, path, subject))
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
 
 
 def _opening(identity, mail, interactive: bool) -> list[str]:
@@ -253,7 +254,7 @@ def _two_party(
             typer.echo(_take(side, path))
         party = side.load()
     except (Refusal, ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     game_id = side.game.game_id
     chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
     if len(chosen) > 1:
@@ -265,7 +266,7 @@ def _two_party(
         try:
             getattr(side, chosen[0])(utc_now())
         except (Refusal, ValueError, OSError) as exc:
-            abort(str(exc))
+            abort(explain(exc))
         _sent(side, mail)
         return
     if side.whose_turn() != side.side:
@@ -290,16 +291,16 @@ def _two_party(
                 html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options)
             )
         except (ValueError, OSError) as exc:
-            abort(str(exc))
+            abort(explain(exc))
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
     ask = console.script(choose) if choose is not None else console.terminal()
     try:
         confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
         side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)
     except console.Stopped as exc:
-        abort(str(exc))
+        abort(explain(exc))
     except (Refusal, ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     _sent(side, mail)
 
 
@@ -342,7 +343,7 @@ def _sent(side, mail) -> None:
         for line in ui.send_mail(side, mail):
             typer.echo(line)
     except (ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
 
 
 def _take(side, path: Path) -> str:

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
-app = typer.Typer(help="The referee's robot.", no_args_is_help=True)
+app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
 
 
 @app.command("run")
@@ -42,7 +43,7 @@ def run(
             spool, games, load_identity(key), settings, moment, collect, send=not no_send
         )
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"{moment}: collected {report.fetched} message(s)")
     for line in report.accepted:
         typer.echo(f"accepted: {line}")

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from ..i18n import gettext as _
 from .common import LangOption, abort, use_language
 
@@ -48,7 +49,7 @@ def report(
             page = render_public_html(definition.game_id, number, view, events, comp)
             write_atomic(html, page)
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(text, nl=False)
     if html is not None:
         typer.echo(_("wrote {path}").format(path=html))

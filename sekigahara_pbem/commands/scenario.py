@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_
 from .common import abort
 
 app = typer.Typer(
-    help="Run scenario files (position, actions, expected results).", no_args_is_help=True
+    help=N_("Run scenario files (position, actions, expected results)."), no_args_is_help=True
 )
 
 

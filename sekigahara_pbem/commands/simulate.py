@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from .common import abort
 
 
@@ -37,7 +38,7 @@ def simulate(
     try:
         comp = load_components(components)
     except ValueError as exc:
-        abort(str(exc))
+        abort(explain(exc))
     summary = run(comp, games, seed, check)
     n = max(summary.games, 1)
     typer.echo(

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from .common import abort, utc_now
 
 
@@ -24,7 +25,7 @@ def status(
     try:
         clock.parse_time(moment, "--now")
     except ValueError as exc:
-        abort(str(exc))
+        abort(explain(exc))
     failed = False
     for directory in directories:
         try:

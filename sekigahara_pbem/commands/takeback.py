@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import N_, explain
 from .common import (
     KeyOption,
     abort,
@@ -19,7 +20,7 @@ from .common import (
 )
 
 app = typer.Typer(
-    help="Undo the last adjudication, with both players' consent.", no_args_is_help=True
+    help=N_("Undo the last adjudication, with both players' consent."), no_args_is_help=True
 )
 
 
@@ -45,7 +46,7 @@ def request(
         out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"wrote {out}: mail it to the referee; your opponent is asked to consent")
 
 
@@ -77,6 +78,6 @@ def answer(
         out = out or file.with_name(file.stem + ".answer.signed.txt")
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     verdict = "accepting" if accept else "refusing"
     typer.echo(f"wrote {out} ({verdict} the takeback of record {req.undo}): mail it to the referee")

@@ -7,13 +7,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import (
     KeyOption,
+    LangOption,
     abort,
     load_identity,
     open_own_packet,
     read_text,
     saved_definition,
+    use_language,
     write_new,
 )
 
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
     from ..pbem.game import Definition
     from ..pbem.turns import Turn
 
-app = typer.Typer(help="Check and sign your turn files.", no_args_is_help=True)
+app = typer.Typer(help=N_("Check and sign your turn files."), no_args_is_help=True)
 
 
 def _body(path: Path) -> tuple[Definition, Turn]:
@@ -35,9 +39,9 @@ def _body(path: Path) -> tuple[Definition, Turn]:
 
 @app.command("new")
 def new(
-    packet: Annotated[Path, typer.Argument(help="The packet you are answering.")],
+    packet: Annotated[Path, typer.Argument(help=N_("The packet you are answering."))],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Default: turn-<game>-<seq>.yaml")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>.yaml"))] = None,
 ) -> None:
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
@@ -46,19 +50,25 @@ def new(
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
         if not opened.options:
-            raise ValueError(f"{packet}: nothing is asked of you in this packet")
+            nothing = _("{path}: nothing is asked of you in this packet")
+            raise ValueError(nothing.format(path=packet))
         out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
         write_new(out, template(definition.game_id, opened))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {out}: put your actions under 'actions:', then seki turn check / sign")
+        abort(explain(exc))
+    typer.echo(
+        _("wrote {path}: put your actions under 'actions:', then seki turn check / sign").format(
+            path=out
+        )
+    )
 
 
 @app.command("check")
 def check(
-    file: Annotated[Path, typer.Argument(help="Your unsigned turn file (YAML).")],
-    packet: Annotated[Path, typer.Option(help="The packet it answers.")],
+    file: Annotated[Path, typer.Argument(help=N_("Your unsigned turn file (YAML)."))],
+    packet: Annotated[Path, typer.Option(help=N_("The packet it answers."))],
     key: KeyOption,
+    lang: LangOption = None,
 ) -> None:
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
@@ -66,29 +76,35 @@ def check(
     from ..component_files import load_components
     from ..pbem.checking import problems_with
 
+    use_language(lang)
     try:
         definition, turn = _body(file)
         packet_game, opened = open_own_packet(packet, load_identity(key))
         if packet_game.game_id != definition.game_id:
-            raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
+            other = _("{file}: game {game}, but {packet} is for another")
+            raise ValueError(other.format(file=file, game=definition.game_id, packet=packet))
         problems = problems_with(definition, turn, opened, load_components())
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     for problem in problems:
-        typer.echo(f"{file}: {problem}", err=True)
+        typer.echo(f"{file}: {explain(problem)}", err=True)
     if problems:
-        abort(f"{len(problems)} problem(s); fix them before signing")
-    typer.echo(f"{file}: OK ({len(turn.actions)} action(s) answering packet {opened.seq})")
+        abort(_("{n} problem(s); fix them before signing").format(n=len(problems)))
+    typer.echo(
+        _("{file}: OK ({n} action(s) answering packet {seq})").format(
+            file=file, n=len(turn.actions), seq=opened.seq
+        )
+    )
 
 
 @app.command("sign")
 def sign(
-    file: Annotated[Path, typer.Argument(help="Your turn file (YAML).")],
+    file: Annotated[Path, typer.Argument(help=N_("Your turn file (YAML)."))],
     packet: Annotated[
-        Path, typer.Option(help="The packet it answers (the file is checked first).")
+        Path, typer.Option(help=N_("The packet it answers (the file is checked first)."))
     ],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Default: FILE with .signed.txt")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("Default: FILE with .signed.txt"))] = None,
 ) -> None:
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
     only if it passes, sign it with your key and seal it for the referee's eyes only,
@@ -103,20 +119,25 @@ def sign(
         definition, turn = _body(file)
         identity = load_identity(key)
         if definition.players[turn.side] != identity.public:
-            raise ValueError(f"{file}: side {turn.side} is not played by {identity.name}")
+            raise ValueError(
+                _("{file}: side {side} is not played by {name}").format(
+                    file=file, side=turn.side, name=identity.name
+                )
+            )
         packet_game, opened = open_own_packet(packet, identity)
         if packet_game.game_id != definition.game_id:
-            raise ValueError(f"{file}: game {definition.game_id}, but {packet} is for another")
+            other = _("{file}: game {game}, but {packet} is for another")
+            raise ValueError(other.format(file=file, game=definition.game_id, packet=packet))
         problems = problems_with(definition, turn, opened, load_components())
         for problem in problems:
-            typer.echo(f"{file}: {problem}", err=True)
+            typer.echo(f"{file}: {explain(problem)}", err=True)
         if problems:
-            raise ValueError(f"{len(problems)} problem(s); not signed")
+            raise ValueError(_("{n} problem(s); not signed").format(n=len(problems)))
         out = out or file.with_name(file.stem + ".signed.txt")
         write_atomic(out, seal(definition, signing.sign(stamped(turn.text), identity), identity))
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {out}: mail it to the referee")
+        abort(explain(exc))
+    typer.echo(_("wrote {path}: mail it to the referee").format(path=out))
 
 
 def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
@@ -134,24 +155,28 @@ def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, 
 
 @app.command("resign")
 def resign(
-    packet: Annotated[Path, typer.Argument(help="Your latest packet.")],
+    packet: Annotated[Path, typer.Argument(help=N_("Your latest packet."))],
     key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help="Default: resign-<game>-<seq>-<side>...")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help=N_("Default: resign-<game>-<seq>-<side>..."))
+    ] = None,
 ) -> None:
     """Write your signed resignation: the game ends at once, your opponent wins."""
     try:
         path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {path}: mail it to the referee to resign")
+        abort(explain(exc))
+    typer.echo(_("wrote {path}: mail it to the referee to resign").format(path=path))
 
 
 @app.command("extension")
 def extension(
-    packet: Annotated[Path, typer.Argument(help="The packet whose decision you need time for.")],
+    packet: Annotated[
+        Path, typer.Argument(help=N_("The packet whose decision you need time for."))
+    ],
     key: KeyOption,
     out: Annotated[
-        Path | None, typer.Option(help="Default: extension-<game>-<seq>-<side>...")
+        Path | None, typer.Option(help=N_("Default: extension-<game>-<seq>-<side>..."))
     ] = None,
 ) -> None:
     """Write a signed request for more time on the decision asked of you (the game's
@@ -159,5 +184,5 @@ def extension(
     try:
         path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
-    typer.echo(f"wrote {path}: mail it to the referee")
+        abort(explain(exc))
+    typer.echo(_("wrote {path}: mail it to the referee").format(path=path))

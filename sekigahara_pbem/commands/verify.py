@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from .common import KeyOption, abort, load_identity, utc_now
 
 
@@ -30,7 +31,7 @@ def reveal(
     try:
         path = checks.reveal(directory, load_identity(key), utc_now(), force)
     except (ValueError, RuntimeError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(f"wrote {path}; anyone can now run: seki verify {directory}")
 
 
@@ -48,7 +49,7 @@ def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")
     except checks.Discrepancy as exc:
         abort(f"does not verify: {exc}")
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     typer.echo(
         f"verified {report.records} records, {report.turn_files} turn files, "
         f"{report.packets} packets" + (f"; result: {report.result}" if report.result else "")
@@ -67,7 +68,7 @@ def _verify_two_party(directory: Path) -> None:
     except Cheat as exc:
         abort(f"does not verify: {exc}")
     except (Refusal, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     missing = replay.unrevealed
     if missing is None:
         typer.echo(
@@ -94,7 +95,7 @@ def _reveal_two_party(directory: Path, key: str, force: bool) -> None:
             abort("the game is not over: reveal only at its end (or by agreement: --force)")
         side.reveal(utc_now())
     except (Refusal, ValueError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     path = directory / "reveals" / f"{side.side}.txt"
     typer.echo(
         f"wrote {path}: send it to the other player; with theirs taken in "

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from ..i18n import explain
 from ..i18n import gettext as _
 from .common import (
     KeyOption,
@@ -49,7 +50,7 @@ def view(
             return
         definition, opened = open_own_packet(packet, identity)
     except (ValueError, RuntimeError, OSError) as exc:
-        abort(str(exc))
+        abort(explain(exc))
     comp = load_components()
     show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
 

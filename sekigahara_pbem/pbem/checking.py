@@ -10,6 +10,7 @@ from __future__ import annotations
 import yaml
 
 from ..component_files import components_hash
+from ..refusal import N_, NOT_ASKED, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.engine import ANYTIME, apply, pending
 from ..rules.shadow import shadow_state
@@ -55,12 +56,32 @@ def template(game_id: str, packet: Packet) -> str:
 
 def problems_with(
     definition: Definition, turn: Turn, packet: Packet, comp: Components
-) -> list[str]:
+) -> list[Refusal]:
+    """What is wrong with a turn answering `packet`, checked on a state built from what the
+    player knows: refusals, so that each is shown in the reader's language (i18n.explain)."""
     out = []
     if turn.side != packet.side:
-        out.append(f"side: the packet is for {packet.side}, the file says {turn.side}")
+        out.append(
+            Refusal(
+                N_("the packet is for {packet}, the file says {file}"),
+                None,
+                None,
+                "side",
+                packet=packet.side,
+                file=turn.side,
+            )
+        )
     if turn.answers != packet.seq:
-        out.append(f"answers: the packet is number {packet.seq}, the file says {turn.answers}")
+        out.append(
+            Refusal(
+                N_("the packet is number {packet}, the file says {file}"),
+                None,
+                None,
+                "answers",
+                packet=packet.seq,
+                file=turn.answers,
+            )
+        )
     if out:
         return out
     state = shadow_state(comp, packet.view, definition.options)
@@ -68,15 +89,23 @@ def problems_with(
         waiting = pending(state)
         anytime = isinstance(action, dict) and action.get("type") in ANYTIME
         if not anytime and not any(d["side"] == turn.side for d in waiting):
-            who = ", ".join(f"{d['side']} ({d['decision']})" for d in waiting) or "nobody"
+            who = ", ".join(f"{d['side']} ({d['decision']})" for d in waiting)
             return [
-                f"actions[{i}]: by then it is no longer your decision (waiting for {who}); "
-                "remove it and the rest, and send them when asked"
+                Refusal(
+                    N_(
+                        "by then it is no longer your decision (waiting for {who}); "
+                        "remove it and the rest, and send them when asked"
+                    ),
+                    NOT_ASKED,
+                    None,
+                    f"actions[{i}]",
+                    who=who or Phrase(N_("nobody")),
+                )
             ]
         try:
             state, _ = apply(state, comp, turn.side, action)
         except (RuleViolation, Malformed) as exc:
-            return [f"actions[{i}]: {exc}"]
+            return [Refusal("{reason}", exc.code, exc.rule, f"actions[{i}]", reason=exc)]
     return []
 
 
@@ -91,7 +120,10 @@ def signed_turn(
     text = body(definition.game_id, packet.side, packet.seq, actions)
     problems = problems_with(definition, parse_body(definition, text, "turn"), packet, comp)
     if problems:
-        raise ValueError(f"the turn does not check: {problems[0]}")
+        first = problems[0]
+        raise Refusal(
+            N_("the turn does not check: {problem}"), first.code, first.rule, problem=first
+        )
     return seal(definition, signing.sign(text, identity), identity)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..crypto import signing
 from ..crypto.keys import Identity
-from ..refusal import TOO_LARGE, Refusal
+from ..refusal import N_, TOO_LARGE, Refusal
 from . import chain, joins, takebacks
 from . import documents as docs
 from .records import deadline, opening, takeback, turn
@@ -46,7 +46,15 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
                 kept = game.gd.reject(
                     name, chain.seal_rejected(game.definition, name, data, str(exc))
                 )
-                outcomes.append(Outcome(name, False, f"{exc} (kept as {kept.name})", exc.code))
+                refused = Refusal(
+                    N_("{reason} (kept as {kept})"),
+                    exc.code,
+                    exc.rule,
+                    None,
+                    reason=exc,
+                    kept=kept.name,
+                )
+                outcomes.append(Outcome(name, False, str(refused), exc.code, refused))
                 game.commit(f"rejected {name}")
                 continue
             except BaseException:  # a bug, or the run stopped: the game as it was

@@ -19,6 +19,7 @@ from pathlib import Path
 from .. import i18n
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
+from ..refusal import N_, WRONG_GAME, Refusal
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
 from . import chain, mail_in, notes, referee
@@ -117,27 +118,40 @@ def _quarantine(spool: Spool, path: Path, reason: str, where: list[str]) -> None
 
 def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
     found = mail_in.documents(msg)
-    public: list[str] = []  # what anyone may read: no reason that touches the game
-    refusals: dict[str, list[str]] = {}  # game id -> the referee's reasons, sealed
+    public: list[Exception] = []  # what anyone may read: no reason that touches the game
+    refusals: dict[str, list[Refusal]] = {}  # game id -> the referee's reasons, sealed
     for i, text in enumerate(found):
         label = f"mail-{name[-24:-12]}-{i + 1}.txt"
         try:
             game_id = docs.peek_game(text, label)
         except ValueError as exc:
-            public.append(str(exc))
+            public.append(exc)
             continue
         if game_id not in games.roots:
-            public.append(f"{label}: game {game_id!r} is not run by this referee")
+            public.append(
+                Refusal(
+                    N_("game {game} is not run by this referee"),
+                    WRONG_GAME,
+                    None,
+                    label,
+                    game=repr(game_id),
+                )
+            )
             continue
         for outcome in referee.adjudicate(games.roots[game_id], ref, [(label, text.encode())], now):
             target = report.accepted if outcome.accepted else report.refused
             target.append(f"{game_id}: {outcome.message}")
-            if not outcome.accepted:
-                refusals.setdefault(game_id, []).append(outcome.message)
+            if outcome.refusal is not None:
+                refusals.setdefault(game_id, []).append(outcome.refusal)
     if not found:
         public.append(
-            "no seki document was found in your mail (attach the signed turn file, or paste "
-            "it whole, from -----BEGIN SEKI DOCUMENT----- to -----END SEKI SIGNATURE-----)"
+            Refusal(
+                N_(
+                    "no seki document was found in your mail (attach the signed turn file, or "
+                    "paste it whole, from -----BEGIN SEKI DOCUMENT----- to "
+                    "-----END SEKI SIGNATURE-----)"
+                )
+            )
         )
     if public or refusals:
         _reply(spool, games, ref, settings, name, msg, public, refusals, report)
@@ -162,7 +176,7 @@ def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, repo
 
 
 def _reply_message(games: Games, ref, settings, msg, who, subject, public, refusals):
-    lines = [f"  - {p}" for p in public]
+    lines = [f"  - {i18n.explain(p)}" for p in public]
     attached = []
     for game_id, reasons in refusals.items():
         definition = games.definitions[game_id]
@@ -173,7 +187,8 @@ def _reply_message(games: Games, ref, settings, msg, who, subject, public, refus
             continue
         seq = GameDir(games.roots[game_id]).last_seq()
         note = f"note-{game_id}-{seq}-{side}.txt"
-        attached.append((note, notes.build(definition, ref, side, seq, reasons)))
+        words = [i18n.explain(r) for r in reasons]  # the note is for the player's eyes alone
+        attached.append((note, notes.build(definition, ref, side, seq, words)))
         text = _(
             "{n} file(s) for game {game} refused: the reasons are in the attached sealed "
             "note, for your eyes only: seki view {note} --key YOUR-KEY"

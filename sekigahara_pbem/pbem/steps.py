@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import refusal
-from ..refusal import Refusal
+from ..refusal import N_, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.defaults import passive_action
 from ..rules.engine import apply, pending
@@ -83,20 +83,33 @@ def turn_step(
     if turn.actions == [EXTENSION]:
         return _extension(state, turn.side, name, settings, clock)
     if EXTENSION in turn.actions:
-        raise Refused(f"{name}: actions: an extension request must be the file's only action")
+        raise Refused(
+            N_("an extension request must be the file's only action"),
+            None,
+            None,
+            f"{name}: actions",
+        )
     events: list = []
     for i, action in enumerate(turn.actions):
         if action.get("type") not in ANYTIME and not _asked(state, turn.side):
-            who = ", ".join(f"{d['side']} ({d['decision']})" for d in pending(state)) or "nobody"
+            who = ", ".join(f"{d['side']} ({d['decision']})" for d in pending(state))
             raise Refused(
-                f"{name}: actions[{i}]: it is no longer {turn.side}'s decision (waiting for "
-                f"{who}); send the remaining actions when asked",
+                N_(
+                    "it is no longer {side}'s decision (waiting for {who}); "
+                    "send the remaining actions when asked"
+                ),
                 refusal.NOT_ASKED,
+                None,
+                f"{name}: actions[{i}]",
+                side=turn.side,
+                who=who or Phrase(N_("nobody")),
             )
         try:
             state, new_events = apply(state, comp, turn.side, action)
         except (RuleViolation, Malformed) as exc:
-            raise Refused(f"{name}: actions[{i}]: {exc}", exc.code, exc.rule) from None
+            raise Refused(
+                "{reason}", exc.code, exc.rule, f"{name}: actions[{i}]", reason=exc
+            ) from None
         events += new_events
     return Step(state, events, turn.side)
 
@@ -106,20 +119,29 @@ def _extension(
 ) -> Step:
     if settings is None:
         raise Refused(
-            f"{name}: this game has no deadlines, so there is nothing to extend",
+            N_("this game has no deadlines, so there is nothing to extend"),
             refusal.NO_EXTENSION,
+            None,
+            name,
         )
     if side not in clock:
         raise Refused(
-            f"{name}: no decision is asked of {side}, so there is no deadline to extend",
+            N_("no decision is asked of {side}, so there is no deadline to extend"),
             refusal.NO_EXTENSION,
+            None,
+            name,
+            side=side,
         )
     used = clock[side]["extensions"]
     if used >= settings.max_extensions:
         raise Refused(
-            f"{name}: {side} has had {used} extension(s) for this decision; the game allows "
-            f"{settings.max_extensions}",
+            N_("{side} has had {used} extension(s) for this decision; the game allows {allowed}"),
             refusal.NO_EXTENSION,
+            None,
+            name,
+            side=side,
+            used=used,
+            allowed=settings.max_extensions,
         )
     event = {"type": "extension", "side": side, "hours": settings.extension_hours}
     return Step(state, [event], None, extended=side)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..crypto.keystore import default_dir
+from ..i18n import explain
 from ..i18n import gettext as _
 from ..pbem.mail_config import MailSettings
 from ..pbem.packets import Packet
@@ -102,7 +103,7 @@ def take_mail(side: Side, mail: MailSettings) -> list[str]:
     came; what was done, in words. A refused file stays where it is, for the next pass
     (a record that came before the one it follows is taken once that one is here)."""
     _, fetched, _ = mailbox.collect(mail)
-    said = [f"{fetched} new message(s)"]
+    said = [_("{n} new message(s)").format(n=fetched)]
     folder = default_dir() / mailbox.TWO_PARTY / side.game.game_id
     on_file = {p.name for p in side.records()}
     for path in sorted(folder.glob("*.txt")):
@@ -111,12 +112,13 @@ def take_mail(side: Side, mail: MailSettings) -> list[str]:
             if path.name.startswith("reveal-"):
                 if not (side.root / "reveals" / f"{path.stem.split('-', 1)[1]}.txt").exists():
                     side.take_reveal(text, path.name)
-                    said.append(f"took {path.name}")
+                    said.append(_("took {name}").format(name=path.name))
             elif path.name not in on_file and not path.name.endswith(f"-{side.side}.txt"):
                 side.receive(text, path.name)
-                said.append(f"took {path.name}: checked against your own engine")
+                took = _("took {name}: checked against your own engine")
+                said.append(took.format(name=path.name))
         except Refusal as refused:
-            said.append(f"not taken: {refused}")
+            said.append(_("not taken: {reason}").format(reason=explain(refused)))
     return said
 
 

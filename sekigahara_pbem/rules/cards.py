@@ -5,7 +5,7 @@ unbound slots (rules/slots.py), and the rebuilt pile new ones."""
 from __future__ import annotations
 
 from . import rng, slots
-from .vocab import RuleViolation
+from .vocab import N_, RuleViolation
 
 
 def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
@@ -56,7 +56,7 @@ def check_in_hand(state: dict, side: str, cards: list[str], rule: str) -> None:
     """Refuse cards named twice or not held: every play and discard comes from the hand."""
     hand = state["cards"][side]["hand"]
     if len(set(cards)) != len(cards):
-        raise RuleViolation(rule, "the same card is named twice")
+        raise RuleViolation(rule, N_("the same card is named twice"))
     missing = [c for c in cards if c not in hand]
     if missing:
-        raise RuleViolation(rule, f"not in your hand: {', '.join(missing)}")
+        raise RuleViolation(rule, N_("not in your hand: {cards}"), cards=", ".join(missing))

@@ -14,7 +14,7 @@ from .notation import normalise
 from .plans import file_plan
 from .state import clone
 from .victory import resign
-from .vocab import OVER, SIDES, Malformed, RuleViolation
+from .vocab import N_, OVER, SIDES, Malformed, Phrase, RuleViolation
 
 # Actions a side may take whether or not a decision is asked of it.
 ANYTIME: dict[str, Handler] = {"resign": resign, "plan": file_plan}
@@ -31,15 +31,15 @@ def pending(state: dict) -> list[dict]:
 def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dict, list]:
     """Apply one decision of `side`; raise RuleViolation or Malformed if it cannot be."""
     if side not in SIDES:
-        raise Malformed("side", f"unknown side '{side}'")
+        raise Malformed("side", N_("unknown side '{side}'"), side=side)
     if not isinstance(action, dict):
-        raise Malformed("action", "expected a mapping with a 'type'")
+        raise Malformed("action", N_("expected a mapping with a 'type'"))
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise Malformed("type", "missing or not text")
+        raise Malformed("type", N_("missing or not text"))
     step = state["step"]
     if step == OVER:
-        raise RuleViolation("2", "the game is over")
+        raise RuleViolation("2", N_("the game is over"))
     if kind in ANYTIME:
         new = clone(state)
         events: list = []
@@ -61,16 +61,21 @@ def asked_kind(state: dict, side: str, kind: str) -> Kind:
     step = state["step"]
     owner = STEP_ACTIONS.get(step, {}).get(kind)
     if owner is None:
-        allowed = ", ".join(STEP_ACTIONS.get(step, {})) or "nothing"
+        allowed = ", ".join(STEP_ACTIONS.get(step, {})) or Phrase(N_("nothing"))
         raise RuleViolation(
             step_rule(step),
-            f"'{kind}' is not possible now: the game is at the {step} step (expected {allowed})",
+            N_("'{kind}' is not possible now: the game is at the {step} step (expected {allowed})"),
+            kind=kind,
+            step=step,
+            allowed=allowed,
         )
     asked = pending(state)
     if not any(d["side"] == side for d in asked):
         waiting = ", ".join(sorted({d["side"] for d in asked}))
         rule = turn_rule(state, current(state), kind)
-        raise RuleViolation(rule, f"not {side}'s decision now; waiting for {waiting}")
+        raise RuleViolation(
+            rule, N_("not {side}'s decision now; waiting for {waiting}"), side=side, waiting=waiting
+        )
     return owner
 
 

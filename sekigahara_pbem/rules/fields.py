@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .vocab import Malformed
+from .vocab import N_, Malformed
 
 MAX_LIST = 200
 
@@ -14,10 +14,10 @@ def get_str(action: dict, key: str, required: bool = True) -> Any:
     value = action.get(key)
     if value is None:
         if required:
-            raise Malformed(key, "missing")
+            raise Malformed(key, N_("missing"))
         return None
     if not isinstance(value, str):
-        raise Malformed(key, f"expected text, got {type(value).__name__}")
+        raise Malformed(key, N_("expected text, got {type}"), type=type(value).__name__)
     return value
 
 
@@ -25,33 +25,41 @@ def get_str_list(action: dict, key: str, required: bool = True) -> list[str]:
     value = action.get(key)
     if value is None:
         if required:
-            raise Malformed(key, "missing")
+            raise Malformed(key, N_("missing"))
         return []
     if not isinstance(value, list) or len(value) > MAX_LIST:
-        raise Malformed(key, f"expected a list of at most {MAX_LIST} names")
+        raise Malformed(key, N_("expected a list of at most {n} names"), n=MAX_LIST)
     for i, v in enumerate(value):
         if not isinstance(v, str):
-            raise Malformed(f"{key}[{i}]", f"expected text, got {type(v).__name__}")
+            raise Malformed(f"{key}[{i}]", N_("expected text, got {type}"), type=type(v).__name__)
     return value
 
 
 def get_dict_list(action: dict, key: str) -> list[dict]:
     value = action.get(key)
     if not isinstance(value, list) or not value or len(value) > MAX_LIST:
-        raise Malformed(key, "expected a non-empty list")
+        raise Malformed(key, N_("expected a non-empty list"))
     for i, v in enumerate(value):
         if not isinstance(v, dict):
-            raise Malformed(f"{key}[{i}]", "expected a mapping")
+            raise Malformed(f"{key}[{i}]", N_("expected a mapping"))
     return value
 
 
 def one_of(value: str, choices: Any, key: str) -> str:
     if value not in choices:
-        raise Malformed(key, f"'{value}' is not one of {', '.join(sorted(choices))}")
+        raise Malformed(
+            key,
+            N_("'{value}' is not one of {choices}"),
+            value=value,
+            choices=", ".join(sorted(choices)),
+        )
     return value
 
 
-def known(value: str, table: Any, key: str, what: str) -> str:
+def known(value: str, table: Any, key: str, unknown: str) -> str:
+    """`value` if `table` has it; else Malformed with the template `unknown` (marked with
+    N_, naming {value}), so that each kind of name is refused in words a translator can
+    inflect."""
     if value not in table:
-        raise Malformed(key, f"unknown {what} '{value}'")
+        raise Malformed(key, unknown, value=value)
     return value

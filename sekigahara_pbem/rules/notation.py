@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .components import Components
 from .decisions import ACTION_FIELDS
 from .fields import MAX_LIST
-from .vocab import LEVELS, SIDES, Malformed
+from .vocab import LEVELS, N_, SIDES, Malformed, Phrase
 
 SEPARATORS = re.compile(r"[\s_\-]+")
 CUTOFF = 0.6  # difflib's own default for a close match
@@ -54,11 +54,13 @@ def _shown(value: str) -> str:
     return flat if len(flat) <= 40 else flat[:40] + "…"
 
 
-def _either(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+def _either(names: list[str]) -> Phrase | str:
+    if len(names) == 1:
+        return names[0]
+    return Phrase(N_("{names} or {last}"), names=", ".join(names[:-1]), last=names[-1])
 
 
-def _suggest(value: str, keys: dict[str, tuple[str, ...]]) -> str:
+def _suggest(value: str, keys: dict[str, tuple[str, ...]]) -> Phrase | str:
     """The closest spellings (all those equally close, up to three), as difflib rates them."""
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(fold(value))
@@ -75,7 +77,7 @@ def _suggest(value: str, keys: dict[str, tuple[str, ...]]) -> str:
         return ""
     best = max(scores.values())
     names = sorted(n for n, score in scores.items() if score == best)[:3]
-    return f" — did you mean {_either(names)}?"
+    return Phrase(N_(" — did you mean {names}?"), names=_either(names))
 
 
 def _keys(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
@@ -92,7 +94,7 @@ def _keys(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
 class Names:
     """One kind of thing orders name: its ids, and the ids each folded spelling may mean."""
 
-    what: str
+    what: str  # its name in refusals, marked with N_
     ids: frozenset[str]
     keys: dict[str, tuple[str, ...]]
 
@@ -104,8 +106,10 @@ class Names:
         if len(found) > 1:
             raise Malformed(
                 field,
-                f"'{_shown(value)}' is ambiguous: the {self.what} {_either(list(found))}; "
-                "write the id",
+                N_("'{value}' is ambiguous: the {what} {names}; write the id"),
+                value=_shown(value),
+                what=Phrase(self.what),
+                names=_either(list(found)),
             )
         return found[0] if found else None
 
@@ -113,7 +117,11 @@ class Names:
         found = self.find(value, field)
         if found is None:
             raise Malformed(
-                field, f"unknown {self.what} '{_shown(value)}'{_suggest(value, self.keys)}"
+                field,
+                N_("unknown {what} '{value}'{hint}"),
+                what=Phrase(self.what),
+                value=_shown(value),
+                hint=_suggest(value, self.keys),
             )
         return found
 
@@ -142,12 +150,14 @@ def _build(comp: Components) -> Index:
                 phrases.add(card.clan if card.kind == "plain" else f"{card.clan} {card.kind}")
         hints[side] = _keys([(c, c) for c in comp.deck(side)] + [(p, p) for p in phrases])
     return Index(
-        location=Names("location", frozenset(comp.locations), _keys(locs)),
-        block=Names("block", frozenset(comp.blocks), _keys(blocks)),
+        location=Names(N_("location"), frozenset(comp.locations), _keys(locs)),
+        block=Names(N_("block"), frozenset(comp.blocks), _keys(blocks)),
         unit=Names(
-            "block or disk", frozenset(comp.blocks) | frozenset(comp.disks), _keys(blocks + disks)
+            N_("block or disk"),
+            frozenset(comp.blocks) | frozenset(comp.disks),
+            _keys(blocks + disks),
         ),
-        card=Names("card", frozenset(comp.cards), _keys((c, c) for c in comp.cards)),
+        card=Names(N_("card"), frozenset(comp.cards), _keys((c, c) for c in comp.cards)),
         clans=clans,
         card_hints=hints,
     )
@@ -234,22 +244,33 @@ class _Reader:
             if described is None:
                 hint = _suggest(value, self.index.card_hints.get(self.side, {}))
                 if hint:
-                    raise Malformed(field, f"unknown card '{_shown(value)}'{hint}")
+                    raise Malformed(
+                        field, N_("unknown {what} '{value}'{hint}"), what=Phrase(N_("card")),
+                        value=_shown(value), hint=hint,
+                    )  # fmt: skip
                 continue  # nothing like it: the handler refuses it under its own rule
             clan, kind = described
             fits = [c for c in hand if cards[c].clan == clan and cards[c].kind == kind]
             free = [c for c in fits if c not in taken]
             what = self._what(clan, kind)
             if not free:
-                held = ", ".join(sorted(hand)) or "nothing"
-                other = " other" if fits else ""
-                raise Malformed(field, f"no{other} {what} in your hand (you hold: {held})")
+                held = ", ".join(sorted(hand)) or Phrase(N_("nothing"))
+                message = (
+                    N_("no other {what} in your hand (you hold: {held})")
+                    if fits
+                    else N_("no {what} in your hand (you hold: {held})")
+                )
+                raise Malformed(field, message, what=what, held=held)
             if self.kind == "bid" and len(free) > 1:
                 choices = [f"{c} (bid {cards[c].bid})" for c in free]
                 raise Malformed(
                     field,
-                    f"'{_shown(value)}' could be {_either(choices)}: "
-                    "a bid is decided by its number, so name the card",
+                    N_(
+                        "'{value}' could be {cards}: "
+                        "a bid is decided by its number, so name the card"
+                    ),
+                    value=_shown(value),
+                    cards=_either(choices),
                 )
             container[key] = free[0]
             taken.add(free[0])
@@ -267,7 +288,7 @@ class _Reader:
             return clans[head], CARD_KINDS[last]
         return None
 
-    def _what(self, clan: str | None, kind: str) -> str:
+    def _what(self, clan: str | None, kind: str) -> Phrase:
         if clan is None:
-            return "Loyalty Challenge card"
-        return f"{self.comp.clan_names[clan]} {kind} card"
+            return Phrase(N_("Loyalty Challenge card"))
+        return Phrase(N_("{clan} {kind} card"), clan=self.comp.clan_names[clan], kind=kind)

@@ -19,8 +19,10 @@ from .components import Components
 from .fields import MAX_LIST
 from .state import clone
 from .vocab import (
+    N_,
     SIEGE,
     Malformed,
+    Phrase,
     other,
 )
 
@@ -40,7 +42,7 @@ def file_plan(state: dict, comp: Components, side: str, action: dict, events: li
     """File, replace or (with null) withdraw the side's battle plan. Allowed at any moment:
     standing orders are written ahead of the decisions they answer."""
     if "plan" not in action:
-        raise Malformed("plan", "missing: give a plan, or null to withdraw it")
+        raise Malformed("plan", N_("missing: give a plan, or null to withdraw it"))
     plan = action["plan"]
     if plan is None:
         state["plans"].pop(side, None)
@@ -59,21 +61,23 @@ def check_plan(comp: Components, side: str, plan: object) -> None:
     if "at" in plan:
         at = plan["at"]
         if not isinstance(at, dict) or len(at) > len(comp.locations):
-            raise Malformed("plan.at", "expected a mapping of locations to orders")
+            raise Malformed("plan.at", N_("expected a mapping of locations to orders"))
         for loc, section in at.items():
             where = f"plan.at.{loc}"
             if not isinstance(loc, str) or loc not in comp.locations:
-                raise Malformed(where, f"unknown location '{loc}'")
+                raise Malformed(where, N_("unknown location '{value}'"), value=loc)
             _keys(section, where, SECTION_KEYS)
             _section(comp, side, section, where)
 
 
 def _keys(value: object, where: str, allowed: tuple[str, ...]) -> None:
     if not isinstance(value, dict):
-        raise Malformed(where, "expected a mapping")
+        raise Malformed(where, N_("expected a mapping"))
     for key in value:
         if key not in allowed:
-            raise Malformed(f"{where}.{key}", f"unknown key; expected {', '.join(allowed)}")
+            raise Malformed(
+                f"{where}.{key}", N_("unknown key; expected {keys}"), keys=", ".join(allowed)
+            )
 
 
 def _section(comp: Components, side: str, section: dict, where: str) -> None:
@@ -91,33 +95,47 @@ def _section(comp: Components, side: str, section: dict, where: str) -> None:
         _retreat(comp, side, section["retreat"], f"{where}.retreat")
 
 
-def _word(value: object, where: str, words: tuple[str, ...], more: str = "") -> None:
+def _word(value: object, where: str, words: tuple[str, ...], shape: str = "") -> None:
+    """`value` is one of `words` (or a mapping of `shape`, checked elsewhere)."""
     if not isinstance(value, str) or value not in words:
-        raise Malformed(where, f"expected one of {', '.join(words)}{more}")
+        if shape:
+            raise Malformed(
+                where, N_("expected one of {words} or {shape}"), words=", ".join(words), shape=shape
+            )
+        raise Malformed(where, N_("expected one of {words}"), words=", ".join(words))
 
 
 def _number(value: object, where: str) -> None:
     if type(value) is not int or abs(value) > MAX_NUMBER:
-        raise Malformed(where, f"expected a whole number from -{MAX_NUMBER} to {MAX_NUMBER}")
+        raise Malformed(where, N_("expected a whole number from -{n} to {n}"), n=MAX_NUMBER)
 
 
 def _list(value: object, where: str) -> list:
     if not isinstance(value, list) or not value or len(value) > MAX_LIST:
-        raise Malformed(where, f"expected 'ask' or a list of 1 to {MAX_LIST} items")
+        raise Malformed(where, N_("expected 'ask' or a list of 1 to {n} items"), n=MAX_LIST)
     return value
 
 
-def _id(value: object, where: str, table: object, what: str, extra: tuple[str, ...] = ()) -> None:
+def _id(
+    value: object, where: str, table: object, what: Phrase, extra: tuple[str, ...] = ()
+) -> None:
     if not isinstance(value, str) or (value not in table and value not in extra):
-        words = f" or {', '.join(extra)}" if extra else ""
-        raise Malformed(where, f"expected {what}{words}, got {value!r}")
+        if extra:
+            raise Malformed(
+                where,
+                N_("expected {what} or {extra}, got {value}"),
+                what=what,
+                extra=", ".join(extra),
+                value=repr(value),
+            )
+        raise Malformed(where, N_("expected {what}, got {value}"), what=what, value=repr(value))
 
 
 def _places(comp: Components, value: object, where: str) -> None:
     if value == ASK:
         return
     for i, loc in enumerate(_list(value, where)):
-        _id(loc, f"{where}[{i}]", comp.locations, "a location", (ANY,))
+        _id(loc, f"{where}[{i}]", comp.locations, Phrase(N_("a location")), (ANY,))
 
 
 def _deploy(comp: Components, side: str, value: object, where: str) -> None:
@@ -130,12 +148,14 @@ def _deploy(comp: Components, side: str, value: object, where: str) -> None:
         block = entry.get("block", ANY)
         if isinstance(block, list):
             if not 1 <= len(block) <= 2 or len(set(map(str, block))) != len(block):
-                raise Malformed(f"{at}.block", "expected one block, or two for a double card")
+                raise Malformed(f"{at}.block", N_("expected one block, or two for a double card"))
             for j, b in enumerate(block):
-                _id(b, f"{at}.block[{j}]", own_blocks, f"a {side} block")
+                _id(b, f"{at}.block[{j}]", own_blocks, Phrase(N_("a {side} block"), side=side))
         else:
-            _id(block, f"{at}.block", own_blocks, f"a {side} block, a list of two", (ANY,))
-        _id(entry.get("card", ANY), f"{at}.card", own_cards, f"a {side} card", (ANY, "none"))
+            what = Phrase(N_("a {side} block, a list of two"), side=side)
+            _id(block, f"{at}.block", own_blocks, what, (ANY,))
+        what = Phrase(N_("a {side} card"), side=side)
+        _id(entry.get("card", ANY), f"{at}.card", own_cards, what, (ANY, "none"))
         when = entry.get("when", "always")
         if isinstance(when, dict):
             _keys(when, f"{at}.when", ("lead_below",))
@@ -164,7 +184,7 @@ def _challenge(comp: Components, side: str, value: object, where: str) -> None:
     enemy = set(comp.side_blocks(other(side)))
     if "blocks" in value:
         for i, b in enumerate(_list(value["blocks"], f"{where}.blocks")):
-            _id(b, f"{where}.blocks[{i}]", enemy, f"a {other(side)} block")
+            _id(b, f"{where}.blocks[{i}]", enemy, Phrase(N_("a {side} block"), side=other(side)))
     if "min_impact" in value:
         _number(value["min_impact"], f"{where}.min_impact")
     _word(value.get("otherwise", "decline"), f"{where}.otherwise", ("decline", ASK))
@@ -175,7 +195,7 @@ def _losses(comp: Components, side: str, value: object, where: str) -> None:
         return
     units = set(comp.side_blocks(side)) | {d for d, k in comp.disks.items() if k.side == side}
     for i, u in enumerate(_list(value, where)):
-        _id(u, f"{where}[{i}]", units, f"a {side} block or disk", (ANY,))
+        _id(u, f"{where}[{i}]", units, Phrase(N_("a {side} block or disk"), side=side), (ANY,))
 
 
 def _retreat(comp: Components, side: str, value: object, where: str) -> None:
@@ -189,11 +209,14 @@ def _retreat(comp: Components, side: str, value: object, where: str) -> None:
     stay = value.get("castle", 0)
     if isinstance(stay, list):
         if len(stay) > aftermath.CASTLE_LIMIT or len(set(map(str, stay))) != len(stay):
-            raise Malformed(f"{where}.castle", f"at most {aftermath.CASTLE_LIMIT} different blocks")
+            raise Malformed(
+                f"{where}.castle", N_("at most {n} different blocks"), n=aftermath.CASTLE_LIMIT
+            )
         for i, b in enumerate(stay):
-            _id(b, f"{where}.castle[{i}]", set(comp.side_blocks(side)), f"a {side} block")
+            what = Phrase(N_("a {side} block"), side=side)
+            _id(b, f"{where}.castle[{i}]", set(comp.side_blocks(side)), what)
     elif type(stay) is not int or not 0 <= stay <= aftermath.CASTLE_LIMIT:
-        raise Malformed(f"{where}.castle", "expected 0, 1, 2 or a list of up to two blocks")
+        raise Malformed(f"{where}.castle", N_("expected 0, 1, 2 or a list of up to two blocks"))
 
 
 # -- answering: what the decision kinds (rules/decisions/) read from a plan -----------------

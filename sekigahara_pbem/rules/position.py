@@ -21,6 +21,7 @@ from .vocab import (
     LAST_WEEK,
     LEVELS,
     MOVEMENT,
+    N_,
     OFF_MAP,
     OVER,
     SIDES,
@@ -65,19 +66,24 @@ PHASE_KEYS = {
 def _mapping(spec: dict, key: str, where: str = "position") -> dict:
     value = spec.get(key) or {}
     if not isinstance(value, dict):
-        raise Malformed(f"{where}.{key}", "expected a mapping")
+        raise Malformed(f"{where}.{key}", N_("expected a mapping"))
     return value
 
 
 def _names(value: Any, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise Malformed(where, "expected a list of names")
+        raise Malformed(where, N_("expected a list of names"))
     return value
 
 
 def _choice(value: Any, allowed: Any, where: str) -> str:
     if not isinstance(value, str) or value not in allowed:
-        raise Malformed(where, f"expected one of {', '.join(allowed)}, got {value!r}")
+        raise Malformed(
+            where,
+            N_("expected one of {words}, got {value}"),
+            words=", ".join(allowed),
+            value=repr(value),
+        )
     return value
 
 
@@ -90,40 +96,44 @@ def _side(value: Any, where: str, allow_none: bool = False) -> str | None:
 def _no_unknown_keys(spec: dict, allowed: set[str], where: str) -> None:
     unknown = sorted(str(k) for k in spec if k not in allowed)
     if unknown:
-        raise Malformed(f"{where}.{unknown[0]}", "unknown key (a typo?)")
+        raise Malformed(f"{where}.{unknown[0]}", N_("unknown key (a typo?)"))
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Malformed(where, f"expected a whole number from {low} to {high}")
+        raise Malformed(
+            where, N_("expected a whole number from {low} to {high}"), low=low, high=high
+        )
     return value
 
 
 def build_position(comp: Components, spec: Any) -> dict:
     """A full state from a position description (see docs/scenarios.md)."""
     if not isinstance(spec, dict):
-        raise Malformed("position", "expected a mapping")
+        raise Malformed("position", N_("expected a mapping"))
     _no_unknown_keys(spec, KEYS, "position")
     options = dict(DEFAULT_OPTIONS)
     for k, v in _mapping(spec, "options").items():
         if k not in DEFAULT_OPTIONS:
-            raise Malformed(f"position.options.{k}", "unknown game option")
+            raise Malformed(f"position.options.{k}", N_("unknown game option"))
         if not isinstance(v, bool):
-            raise Malformed(f"position.options.{k}", "expected true or false")
+            raise Malformed(f"position.options.{k}", N_("expected true or false"))
         options[k] = v
     step = _choice(spec.get("step", MOVEMENT), STEPS, "position.step")
     if step == COMBAT:
         raise Malformed(
             "position.step",
-            "a position cannot start in combat: write it at the movement step with "
-            "phase: {level: none} and end the movement",
+            N_(
+                "a position cannot start in combat: write it at the movement step with "
+                "phase: {level: none} and end the movement"
+            ),
         )
     week = _int(spec.get("week", 1), "position.week", 1, LAST_WEEK)
     turn = _choice(spec.get("turn", "A"), ("A", "B"), "position.turn")
     try:
         generator = rng.new(str(spec.get("seed", DEFAULT_SEED)))
     except ValueError as exc:
-        raise Malformed("position.seed", f"expected 32+ hex digits ({exc})") from None
+        raise Malformed("position.seed", N_("expected 32+ hex digits ({why})"), why=exc) from None
     state = new_state(comp, options, generator, step)
     state["week"] = week
     state["turn"] = turn
@@ -132,15 +142,17 @@ def build_position(comp: Components, spec: Any) -> dict:
     _place_blocks(state, comp, _mapping(spec, "blocks"))
     for d, where in _mapping(spec, "disks").items():
         if d not in comp.disks:
-            raise Malformed(f"position.disks.{d}", "unknown disk")
+            raise Malformed(f"position.disks.{d}", N_("unknown disk"))
         if not isinstance(where, str) or (where not in comp.locations and where != ELIMINATED):
-            raise Malformed(f"position.disks.{d}", f"unknown location {where!r}")
+            raise Malformed(
+                f"position.disks.{d}", N_("unknown location {value}"), value=repr(where)
+            )
         state["disks"][d] = where
     _deal_cards(state, comp, spec)
     for key in ("control", "castle_owner", "besieged"):
         for loc, side in _mapping(spec, key).items():
             if loc not in comp.locations:
-                raise Malformed(f"position.{key}.{loc}", "unknown location")
+                raise Malformed(f"position.{key}.{loc}", N_("unknown location"))
             state[key][loc] = _side(side, f"position.{key}.{loc}")
     for loc in contested(state, comp):  # 8.9.1: unless told, the castle's own side was first
         castle = comp.locations[loc].castle
@@ -150,7 +162,9 @@ def build_position(comp: Components, spec: Any) -> dict:
         owner = state["castle_owner"].get(where)
         if owner is not None and owner != comp.disks[d].side:
             raise Malformed(
-                f"position.castle_owner.{where}", f"the {d} disk's side was there first"
+                f"position.castle_owner.{where}",
+                N_("the {disk} disk's side was there first"),
+                disk=d,
             )
     if step == MOVEMENT:
         _movement_phase(state, comp, spec)
@@ -159,7 +173,7 @@ def build_position(comp: Components, spec: Any) -> dict:
     elif step == OVER:
         result = spec.get("result")
         if not isinstance(result, dict) or result.get("winner") not in SIDES:
-            raise Malformed("position.result", "expected a mapping with the winner")
+            raise Malformed("position.result", N_("expected a mapping with the winner"))
         state["result"] = {"winner": result["winner"], "how": str(result.get("how", "given"))}
     return state
 
@@ -168,12 +182,14 @@ def _place_blocks(state: dict, comp: Components, blocks: dict) -> None:
     placed: set[str] = set()
     for where, ids in blocks.items():
         if where not in comp.locations and where not in OFF_MAP:
-            raise Malformed(f"position.blocks.{where}", "unknown location or box")
+            raise Malformed(f"position.blocks.{where}", N_("unknown location or box"))
         for b in _names(ids, f"position.blocks.{where}"):
             if b not in comp.blocks:
-                raise Malformed(f"position.blocks.{where}", f"unknown block {b!r}")
+                raise Malformed(
+                    f"position.blocks.{where}", N_("unknown block {value}"), value=repr(b)
+                )
             if b in placed:
-                raise Malformed(f"position.blocks.{where}", f"{b} is placed twice")
+                raise Malformed(f"position.blocks.{where}", N_("{block} is placed twice"), block=b)
             placed.add(b)
             state["blocks"][b] = where
 
@@ -186,11 +202,16 @@ def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
             cards = _names(pile.get(side, []), f"position.{key}.{side}")
             for c in cards:
                 if c not in comp.cards or comp.cards[c].deck != side:
-                    raise Malformed(f"position.{key}.{side}", f"{c!r} is not a {side} card")
+                    raise Malformed(
+                        f"position.{key}.{side}",
+                        N_("{card} is not a {side} card"),
+                        card=repr(c),
+                        side=side,
+                    )
             dealt[key] = list(cards)
         listed = [c for pile in dealt.values() for c in pile]
         if len(set(listed)) != len(listed):
-            raise Malformed(f"position.cards.{side}", "a card is listed twice")
+            raise Malformed(f"position.cards.{side}", N_("a card is listed twice"))
         rest = sorted(set(comp.deck(side)) - set(listed), reverse=True)
         unlisted = _choice(
             spec.get("unlisted_cards", "deck"), ("deck", "discard"), "position.unlisted_cards"
@@ -228,17 +249,22 @@ def _movement_phase(state: dict, comp: Components, spec: dict) -> None:
     if not isinstance(arrived, dict) or any(
         not isinstance(b, str) or r not in ("7.2", "9.3") for b, r in arrived.items()
     ):
-        raise Malformed("position.phase.arrived", "expected blocks, or block: 7.2|9.3")
+        raise Malformed("position.phase.arrived", N_("expected blocks, or block: 7.2|9.3"))
     state["phase"]["arrived"] = arrived
     entered = _mapping(phase, "entered", "position.phase")
     for loc, froms in entered.items():
         if loc not in comp.locations:
-            raise Malformed(f"position.phase.entered.{loc}", "unknown location")
+            raise Malformed(f"position.phase.entered.{loc}", N_("unknown location"))
         for f in _names(froms, f"position.phase.entered.{loc}"):
             if comp.road(loc, f) is None:
-                raise Malformed(f"position.phase.entered.{loc}", f"{f} is not next to {loc}")
+                raise Malformed(
+                    f"position.phase.entered.{loc}",
+                    N_("{to} is not next to {where}"),
+                    to=f,
+                    where=loc,
+                )
         state["phase"]["entered"][loc] = list(froms)
     if "mustered" in phase:
         if not isinstance(phase["mustered"], bool):
-            raise Malformed("position.phase.mustered", "expected true or false")
+            raise Malformed("position.phase.mustered", N_("expected true or false"))
         state["phase"]["mustered"] = phase["mustered"]

@@ -7,6 +7,8 @@ Nothing else lives here, so every other module can import it without cycles.
 from __future__ import annotations
 
 from ..refusal import ILLEGAL, Refusal
+from ..refusal import N_ as N_  # the engine's marker for refusal templates (refusal.py)
+from ..refusal import Phrase as Phrase
 
 ISHIDA = "ishida"
 TOKUGAWA = "tokugawa"
@@ -55,22 +57,24 @@ def other(side: str) -> str:
 
 
 class RuleViolation(Refusal):
-    """An order that is understood but not allowed; names the rule it breaks."""
+    """An order that is understood but not allowed; names the rule it breaks. The message
+    is a template marked with N_ and filled with `params` (refusal.py), so that a player
+    reads it in their language: `RuleViolation("7.3.1", N_("no road from {a} to {b}"),
+    a=..., b=...)`."""
 
     code = ILLEGAL
 
-    def __init__(self, rule: str, message: str):
-        super().__init__(f"{rule}: {message}", rule=rule)
-        self.message = message
+    def __init__(self, rule: str, message: str, **params: object):
+        super().__init__(message, None, rule, rule, **params)
 
 
 class Malformed(Refusal):
-    """An order that cannot be understood (wrong shape, unknown id); names the field."""
+    """An order that cannot be understood (wrong shape, unknown id); names the field. The
+    message is a template, as RuleViolation's."""
 
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
+    def __init__(self, field: str, message: str, **params: object):
+        super().__init__(message, None, None, field, **params)
         self.field = field
-        self.message = message
 
 
 class Unknown(Exception):

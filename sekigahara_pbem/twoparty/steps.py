@@ -16,7 +16,7 @@ from ..rules.decisions import current
 from ..rules.engine import ANYTIME, asked_kind
 from ..rules.engine import follow as answer_by_plans
 from ..rules.state import clone
-from ..rules.vocab import OVER, Malformed, RuleViolation, Unknown
+from ..rules.vocab import N_, OVER, Malformed, RuleViolation, Unknown
 
 MAX_STEPS = 10_000
 
@@ -37,10 +37,10 @@ def handle(state: dict, comp: Components, side: str, action: dict) -> tuple[dict
     RuleViolation or Malformed as `engine.apply` does, and Unknown if the copy lacks
     what the action's own rule reads."""
     if state["step"] == OVER:
-        raise RuleViolation("2", "the game is over")
+        raise RuleViolation("2", N_("the game is over"))
     kind = action.get("type") if isinstance(action, dict) else None
     if not isinstance(kind, str):
-        raise Malformed("type", "expected a mapping with a 'type'")
+        raise Malformed("type", N_("expected a mapping with a 'type'"))
     handler = ANYTIME.get(kind) or asked_kind(state, side, kind).actions[kind]
     new = clone(state)
     events: list = []

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...component_files import components_hash, load_components
 from ...crypto.keys import Identity
-from ...refusal import NOT_STARTED
+from ...refusal import NOT_STARTED, Refusal
 from ...rules.components import Components
 from .. import chain, joins, turns
 from .. import documents as docs
@@ -23,6 +23,7 @@ class Outcome:
     accepted: bool
     message: str
     code: str | None = None  # why it was refused (refusal.py)
+    refusal: Refusal | None = None  # the reason, to be put in the sender's language
 
 
 @dataclass

@@ -16,7 +16,17 @@ from ..fields import get_str, get_str_list, known
 from ..movement.overrun import try_overrun
 from ..state import has_units
 from ..victory import check_instant
-from ..vocab import BATTLE, ELIMINATED, LOSSES, RETREAT, SIEGE, Malformed, RuleViolation, other
+from ..vocab import (
+    BATTLE,
+    ELIMINATED,
+    LOSSES,
+    N_,
+    RETREAT,
+    SIEGE,
+    Malformed,
+    RuleViolation,
+    other,
+)
 from .deploy import fight_at
 from .impact import battle_losses, siege_losses
 
@@ -108,27 +118,30 @@ def loss_choices(comp: Components, fight: dict, side: str, limit: int) -> list[l
 
 def losses(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.7.2 / 8.9.4 C: the side names the units it loses."""
-    fight = fight_at(state, LOSSES, "8.7.2", "choice of losses")
+    fight = fight_at(state, LOSSES, "8.7.2", N_("choice of losses"))
     units = get_str_list(action, "units")
     for u in units:
         if u not in comp.blocks and u not in comp.disks:
-            raise Malformed("units", f"unknown block or disk '{u}'")
+            raise Malformed("units", N_("unknown block or disk '{unit}'"), unit=u)
     owed = fight["owed"][side]
     rule = "8.9.4" if fight["kind"] == SIEGE else "8.7.2"
     if len(units) != owed or len(set(units)) != len(units):
-        raise RuleViolation(rule, f"name exactly {owed} different unit(s) to lose")
+        raise RuleViolation(rule, N_("name exactly {owed} different unit(s) to lose"), owed=owed)
     tiers = loss_tiers(comp, fight, side)
     eligible = {u for tier in tiers for u in tier}
     for u in units:
         if u not in eligible:
-            raise RuleViolation(rule, f"{u} is not one of your units that can be lost here")
+            raise RuleViolation(
+                rule, N_("{unit} is not one of your units that can be lost here"), unit=u
+            )
     for i, tier in enumerate(tiers[:-1]):
         later = {u for t in tiers[i + 1 :] for u in t}
         if any(u in later for u in units) and not set(tier) <= set(units):
             if fight["kind"] == SIEGE:
-                raise RuleViolation("9.1", "Hideyori is the last unit lost in a siege of Osaka")
+                raise RuleViolation("9.1", N_("Hideyori is the last unit lost in a siege of Osaka"))
             raise RuleViolation(
-                "8.7.2", "lose blocks that defected first, then blocks that deployed, then others"
+                "8.7.2",
+                N_("lose blocks that defected first, then blocks that deployed, then others"),
             )
     take_losses(state, fight, side, units, events)
 
@@ -197,11 +210,11 @@ def forced_retreat(state: dict, comp: Components, fight: dict) -> str | None:
 
 def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.8: the whole remaining force to one adjacent location, up to two into the castle."""
-    fight = fight_at(state, RETREAT, "8.8.1", "retreat")
+    fight = fight_at(state, RETREAT, "8.8.1", N_("retreat"))
     to = get_str(action, "to", required=False)
     stay = get_str_list(action, "castle", required=False)
     if to is not None:
-        known(to, comp.locations, "to", "location")
+        known(to, comp.locations, "to", N_("unknown location '{value}'"))
     do_retreat(state, comp, fight, to, stay, events)
 
 
@@ -212,21 +225,30 @@ def do_retreat(
     force = _remaining(state, fight)
     allowed, castle = retreat_options(state, comp, fight)
     if stay and not castle:
-        raise RuleViolation("8.8.4", f"the castle at {loc} is not yours to retreat into")
+        raise RuleViolation(
+            "8.8.4", N_("the castle at {where} is not yours to retreat into"), where=loc
+        )
     if len(stay) > CASTLE_LIMIT or len(set(stay)) != len(stay):
-        raise RuleViolation("8.8.4", f"at most {CASTLE_LIMIT} different blocks stay in the castle")
+        raise RuleViolation(
+            "8.8.4", N_("at most {n} different blocks stay in the castle"), n=CASTLE_LIMIT
+        )
     if any(b not in force for b in stay):
-        raise RuleViolation("8.8.4", "only blocks of the retreating force can enter the castle")
+        raise RuleViolation("8.8.4", N_("only blocks of the retreating force can enter the castle"))
     going = [b for b in force if b not in stay]
     if going and to is None:
-        raise RuleViolation("8.8.1", "say where the retreating force goes ('to')")
+        raise RuleViolation("8.8.1", N_("say where the retreating force goes ('to')"))
     if going and to not in comp.adjacent[loc]:
-        raise RuleViolation("8.8.1", f"{to} is not next to {loc} by road")
+        raise RuleViolation("8.8.1", N_("{to} is not next to {where} by road"), to=to, where=loc)
     if going and to not in allowed:
         rule = "8.8.2" if loser == fight["attacker"] else "8.8.3"
-        raise RuleViolation(rule, f"retreat to one of {', '.join(sorted(allowed))}, not {to}")
+        raise RuleViolation(
+            rule,
+            N_("retreat to one of {places}, not {to}"),
+            places=", ".join(sorted(allowed)),
+            to=to,
+        )
     if not going and to is not None:
-        raise RuleViolation("8.8.4", "every block stays in the castle; there is nowhere to go")
+        raise RuleViolation("8.8.4", N_("every block stays in the castle; there is nowhere to go"))
     joined = going and has_units(state, comp, to, loser)
     for b in going:
         state["blocks"][b] = to

@@ -31,10 +31,12 @@ from ..vocab import (
     DEPLOY,
     ISHIDA,
     MORI_BOX,
+    N_,
     SIDES,
     SIEGE,
     TOKUGAWA,
     Malformed,
+    Phrase,
     RuleViolation,
     other,
 )
@@ -44,7 +46,7 @@ from . import aftermath, deploy
 def end_movement(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """The movement phase ends; combat follows (8.1)."""
     if state["phase"]["level"] is None:
-        raise RuleViolation("7.1", "choose the movement level (even 'none') before ending")
+        raise RuleViolation("7.1", N_("choose the movement level (even 'none') before ending"))
     events.append({"type": "end_movement", "rule": "7.1", "side": side})
     state["step"] = COMBAT
     state["combat"] = {
@@ -66,22 +68,29 @@ def declare(state: dict, comp: Components, side: str, action: dict, events: list
     """8.1: the phasing player names the next location to fight over."""
     combat = state["combat"]
     if combat["fight"] is not None:
-        raise RuleViolation("8.1", f"the combat at {combat['fight']['location']} is not over")
-    loc = known(get_str(action, "location"), comp.locations, "location", "location")
+        raise RuleViolation(
+            "8.1", N_("the combat at {where} is not over"), where=combat["fight"]["location"]
+        )
+    loc = known(
+        get_str(action, "location"), comp.locations, "location", N_("unknown location '{value}'")
+    )
     left = to_fight(state, comp)
     if loc not in left:
         raise RuleViolation(
-            "8.1", f"no combat to declare at {loc}; still to fight: {', '.join(left) or 'none'}"
+            "8.1",
+            N_("no combat to declare at {where}; still to fight: {left}"),
+            where=loc,
+            left=", ".join(left) or Phrase(N_("none")),
         )
     start_fight(state, comp, loc, side, combat["entered"].get(loc, []), events)
 
 
 def choose_castle(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.9.2: the castle's owner, two blocks or fewer, fights inside (a siege) or outside."""
-    fight = deploy.fight_at(state, CASTLE, "8.9.2", "choice of inside or outside")
+    fight = deploy.fight_at(state, CASTLE, "8.9.2", N_("choice of inside or outside"))
     inside = action.get("inside")
     if not isinstance(inside, bool):
-        raise Malformed("inside", "expected true (inside the castle) or false (outside)")
+        raise Malformed("inside", N_("expected true (inside the castle) or false (outside)"))
     events.append(
         {
             "type": "castle_choice",

@@ -13,19 +13,22 @@ from itertools import combinations
 
 from ..components import Block, Card, Components
 from ..fields import get_str, get_str_list, known
-from ..vocab import CHALLENGE, DEPLOY, SIEGE, RuleViolation, other
+from ..vocab import CHALLENGE, DEPLOY, N_, SIEGE, Phrase, RuleViolation, other
 from .impact import deployment_impact
 
 REFUTE_KINDS = ("plain", "swords", "double")  # the order a refuting card is picked in
 
 
 def fight_at(state: dict, stage: str, rule: str, what: str) -> dict:
-    """The fight, if it waits for `stage`; otherwise say what it waits for."""
+    """The fight, if it waits for `stage`; otherwise say what it waits for (`what`: the
+    decision's name, marked with N_)."""
     combat = state["combat"]
     fight = combat["fight"] if combat else None
     if fight is None or fight["stage"] != stage:
-        now = fight["stage"] if fight else "the next location to be declared"
-        raise RuleViolation(rule, f"no {what} is asked now (the combat awaits {now})")
+        now = fight["stage"] if fight else Phrase(N_("the next location to be declared"))
+        raise RuleViolation(
+            rule, N_("no {what} is asked now (the combat awaits {now})"), what=Phrase(what), now=now
+        )
     return fight
 
 
@@ -95,14 +98,18 @@ def can_deploy_any(state: dict, comp: Components, side: str) -> bool:
 
 def _check_blocks(comp: Components, fight: dict, side: str, blocks: list[str]) -> None:
     if not 1 <= len(blocks) <= 2 or len(set(blocks)) != len(blocks):
-        raise RuleViolation("8.2.2", "a deployment places one block (or two with a double card)")
+        raise RuleViolation(
+            "8.2.2", N_("a deployment places one block (or two with a double card)")
+        )
     used = deployed_blocks(fight)
     for b in blocks:
-        known(b, comp.blocks, "blocks", "block")
+        known(b, comp.blocks, "blocks", N_("unknown block '{value}'"))
         if b not in fight["forces"][side]:
-            raise RuleViolation("8.2.3", f"{b} is not one of your blocks in this combat")
+            raise RuleViolation(
+                "8.2.3", N_("{block} is not one of your blocks in this combat"), block=b
+            )
         if b in used:
-            raise RuleViolation("8.2.2", f"{b} has already deployed in this combat")
+            raise RuleViolation("8.2.2", N_("{block} has already deployed in this combat"), block=b)
 
 
 def _check_card(
@@ -111,48 +118,64 @@ def _check_card(
     specs = [comp.blocks[b] for b in blocks]
     if card_id is None:
         if len(blocks) != 1 or not specs[0].leader:
-            raise RuleViolation("8.2.2", "only a leader block may deploy without a card (8.2.4)")
+            raise RuleViolation(
+                "8.2.2", N_("only a leader block may deploy without a card (8.2.4)")
+            )
         if side in fight["card_deployed"]:
             raise RuleViolation(
                 "8.2.4",
-                f"{blocks[0]} needs a card: you have already deployed with a card in this combat",
+                N_("{block} needs a card: you have already deployed with a card in this combat"),
+                block=blocks[0],
             )
         return
-    known(card_id, comp.cards, "card", "card")
+    known(card_id, comp.cards, "card", N_("unknown card '{value}'"))
     card = comp.cards[card_id]
     if card_id not in state["cards"][side]["hand"]:
-        raise RuleViolation("8.2.2", f"{card_id} is not in your hand")
+        raise RuleViolation("8.2.2", N_("{card} is not in your hand"), card=card_id)
     if card.kind == "loyalty":
-        raise RuleViolation("8.2.2", f"{card_id} is a Loyalty Challenge card and deploys no block")
+        raise RuleViolation(
+            "8.2.2", N_("{card} is a Loyalty Challenge card and deploys no block"), card=card_id
+        )
     for b, spec in zip(blocks, specs, strict=True):
         if not can_deploy(card, spec):
-            raise RuleViolation("8.2.2", f"the mon of {card_id} does not match {b}")
+            raise RuleViolation(
+                "8.2.2", N_("the mon of {card} does not match {block}"), card=card_id, block=b
+            )
     if len(blocks) == 2:
         if card.kind != "double":
-            raise RuleViolation("8.4.2", f"only a double card deploys two blocks; {card_id} is not")
+            raise RuleViolation(
+                "8.4.2", N_("only a double card deploys two blocks; {card} is not"), card=card_id
+            )
         if any(s.any_card for s in specs):
             raise RuleViolation(
-                "8.4.2", "a double card that deploys the Ishida or Ii block deploys it alone"
+                "8.4.2", N_("a double card that deploys the Ishida or Ii block deploys it alone")
             )
         if specs[0].clan != specs[1].clan or specs[0].clan != card.clan:
-            raise RuleViolation("8.4.2", f"both blocks must match the mon of {card_id}")
+            raise RuleViolation(
+                "8.4.2", N_("both blocks must match the mon of {card}"), card=card_id
+            )
 
 
 def _check_refute(
     state: dict, comp: Components, side: str, refute: str, card_id: str | None, block: str
 ) -> None:
-    known(refute, comp.cards, "refute", "card")
+    known(refute, comp.cards, "refute", N_("unknown card '{value}'"))
     if card_id is None:
-        raise RuleViolation("8.2.4", "a leader deployed without a card cannot be challenged")
+        raise RuleViolation("8.2.4", N_("a leader deployed without a card cannot be challenged"))
     if refute == card_id or refute not in state["cards"][side]["hand"]:
-        raise RuleViolation("8.6.1", f"{refute} is not another card in your hand")
+        raise RuleViolation("8.6.1", N_("{card} is not another card in your hand"), card=refute)
     if not can_deploy(comp.cards[refute], comp.blocks[block]):
-        raise RuleViolation("8.6.1", f"{refute} could not deploy {block}, so it cannot refute")
+        raise RuleViolation(
+            "8.6.1",
+            N_("{card} could not deploy {block}, so it cannot refute"),
+            card=refute,
+            block=block,
+        )
 
 
 def deploy(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.2.3: play a card face up and place matching block(s) beside the stack."""
-    fight = fight_at(state, DEPLOY, "8.5", "deployment")
+    fight = fight_at(state, DEPLOY, "8.5", N_("deployment"))
     card_id = get_str(action, "card", required=False)
     blocks = get_str_list(action, "blocks")
     refute = get_str(action, "refute", required=False)
@@ -213,7 +236,7 @@ def challengeable(state: dict, comp: Components, fight: dict) -> bool:
 
 def finish(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.5: a side that declares it will deploy no more is finished for this combat."""
-    fight = fight_at(state, DEPLOY, "8.5", "deployment")
+    fight = fight_at(state, DEPLOY, "8.5", N_("deployment"))
     declare_finished(fight, side, events)
 
 
@@ -233,13 +256,13 @@ def declare_finished(fight: dict, side: str, events: list, why: str | None = Non
 def challenge(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.6.1: a Loyalty Challenge against the deployment just made; refuted if the deployer
     can show another card able to deploy the block, otherwise the block(s) defect."""
-    fight = fight_at(state, CHALLENGE, "8.6.1", "Loyalty Challenge")
-    card_id = known(get_str(action, "card"), comp.cards, "card", "card")
+    fight = fight_at(state, CHALLENGE, "8.6.1", N_("Loyalty Challenge"))
+    card_id = known(get_str(action, "card"), comp.cards, "card", N_("unknown card '{value}'"))
     hand = state["cards"][side]["hand"]
     if card_id not in hand:
-        raise RuleViolation("8.6.1", f"{card_id} is not in your hand")
+        raise RuleViolation("8.6.1", N_("{card} is not in your hand"), card=card_id)
     if comp.cards[card_id].kind != "loyalty":
-        raise RuleViolation("8.6.1", f"{card_id} is not a Loyalty Challenge card")
+        raise RuleViolation("8.6.1", N_("{card} is not a Loyalty Challenge card"), card=card_id)
     hand.remove(card_id)
     fight["played"][side].append(card_id)
     dep = fight["deployments"][-1]
@@ -263,7 +286,7 @@ def challenge(state: dict, comp: Components, side: str, action: dict, events: li
 
 def decline(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.6.1: the opponent lets the deployment stand."""
-    fight = fight_at(state, CHALLENGE, "8.6.1", "Loyalty Challenge")
+    fight = fight_at(state, CHALLENGE, "8.6.1", N_("Loyalty Challenge"))
     fight["stage"] = DEPLOY
 
 

@@ -24,6 +24,7 @@ from ..vocab import (
     ISHIDA,
     LAST_WEEK,
     MOVEMENT,
+    N_,
     RECRUIT,
     SIDES,
     RuleViolation,
@@ -46,7 +47,9 @@ def submit_discard(state: dict, comp: Components, side: str, action: dict, event
     need = discard_count(state, side)
     hand = state["cards"][side]["hand"]
     if len(cards) != need:
-        raise RuleViolation("6.2", f"discard exactly {need} of your {len(hand)} cards")
+        raise RuleViolation(
+            "6.2", N_("discard exactly {need} of your {held} cards"), need=need, held=len(hand)
+        )
     check_in_hand(state, side, cards, "6.2")
     _seal(state, side, cards, events, "6.2")
     if _all_sealed(state):
@@ -57,7 +60,7 @@ def submit_bid(state: dict, comp: Components, side: str, action: dict, events: l
     """6.3: a card placed face down; both are revealed together."""
     card = get_str(action, "card")
     if card not in state["cards"][side]["hand"]:
-        raise RuleViolation("6.3", f"{card} is not in your hand")
+        raise RuleViolation("6.3", N_("{card} is not in your hand"), card=card)
     _seal(state, side, card, events, "6.3")
     if _all_sealed(state):
         _reveal_bids(state, comp, events)
@@ -84,9 +87,9 @@ def awaiting(state: dict) -> list[str]:
 
 def _seal(state: dict, side: str, value: object, events: list, rule: str) -> None:
     if side in state["sealed"]:
-        raise RuleViolation(rule, "you have already made this decision")
+        raise RuleViolation(rule, N_("you have already made this decision"))
     if side not in awaiting(state):
-        raise RuleViolation(rule, "no such decision is asked of you now")
+        raise RuleViolation(rule, N_("no such decision is asked of you now"))
     state["sealed"][side] = value
     events.append({"type": "sealed", "rule": rule, "side": side, "step": state["step"]})
 

@@ -7,36 +7,40 @@ from ..components import Components
 from ..control import claim, note_arrival
 from ..fields import get_str_list, known
 from ..state import blocks_at
-from ..vocab import ISHIDA, MORI_BOX, Malformed, RuleViolation
+from ..vocab import ISHIDA, MORI_BOX, N_, Malformed, RuleViolation
 from .overrun import try_overrun
 
 
 def bring_mori(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """One block per card discarded, leader always last; they cannot move this turn."""
     if side != ISHIDA:
-        raise RuleViolation("9.3", "only the Ishida player brings blocks from the Mōri Box")
+        raise RuleViolation("9.3", N_("only the Ishida player brings blocks from the Mōri Box"))
     if comp.mori_entry is None:
-        raise RuleViolation("9.3", "this board has no Mōri Box")
+        raise RuleViolation("9.3", N_("this board has no Mōri Box"))
     cards = get_str_list(action, "cards")
     blocks = get_str_list(action, "blocks")
     for b in blocks:
-        known(b, comp.blocks, "blocks", "block")
+        known(b, comp.blocks, "blocks", N_("unknown block '{value}'"))
     if not cards or not blocks:
-        raise Malformed("cards", "name the cards discarded and the Mōri blocks brought on")
+        raise Malformed("cards", N_("name the cards discarded and the Mōri blocks brought on"))
     if len(cards) != len(blocks):
         raise RuleViolation(
             "9.3",
-            f"{len(cards)} card(s) bring exactly {len(cards)} Mōri block(s), not {len(blocks)}",
+            N_("{n} card(s) bring exactly {n} Mōri block(s), not {given}"),
+            n=len(cards),
+            given=len(blocks),
         )
     box = blocks_at(state, comp, MORI_BOX)
     if len(set(blocks)) != len(blocks):
-        raise RuleViolation("9.3", "a block is named twice")
+        raise RuleViolation("9.3", N_("a block is named twice"))
     for b in blocks:
         if b not in box:
-            raise RuleViolation("9.3", f"{b} is not in the Mōri Box")
+            raise RuleViolation("9.3", N_("{block} is not in the Mōri Box"), block=b)
     for i, b in enumerate(blocks):
         if comp.blocks[b].leader and len(box) - i > 1:
-            raise RuleViolation("9.3", f"{b} must be the last block brought from the Mōri Box")
+            raise RuleViolation(
+                "9.3", N_("{block} must be the last block brought from the Mōri Box"), block=b
+            )
     discard(state, side, cards, events, "9.3", "Mōri blocks to Osaka")
     to = comp.mori_entry
     for b in blocks:

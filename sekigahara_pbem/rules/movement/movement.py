@@ -16,7 +16,7 @@ from ..components import Components
 from ..control import castle_controller, claim, forget_owners, note_arrival
 from ..fields import get_dict_list, get_str, get_str_list, known, one_of
 from ..state import has_units
-from ..vocab import LEVELS, Malformed, RuleViolation, other
+from ..vocab import LEVELS, N_, Malformed, Phrase, RuleViolation, other
 from .overrun import try_overrun
 
 
@@ -43,7 +43,7 @@ def choose_level(state: dict, comp: Components, side: str, action: dict, events:
     """7.1: spend 0, 1 or 2 cards; 'none' may instead discard and replenish any number."""
     phase = state["phase"]
     if phase["level"] is not None:
-        raise RuleViolation("7.1", "the movement level is already chosen this phase")
+        raise RuleViolation("7.1", N_("the movement level is already chosen this phase"))
     level = one_of(get_str(action, "level"), LEVELS, "level")
     cards = get_str_list(action, "cards", required=False)
     cost, moves = LEVELS[level]
@@ -52,7 +52,13 @@ def choose_level(state: dict, comp: Components, side: str, action: dict, events:
         draw(state, side, len(cards), events, "7.1")
     else:
         if len(cards) != cost:
-            raise RuleViolation("7.1", f"{level} movement costs {cost} card(s), {len(cards)} given")
+            raise RuleViolation(
+                "7.1",
+                N_("{level} movement costs {cost} card(s), {given} given"),
+                level=level,
+                cost=cost,
+                given=len(cards),
+            )
         discard(state, side, cards, events, "7.1", f"{level} movement")
     phase["level"] = level
     phase["moves_left"] = moves
@@ -60,16 +66,21 @@ def choose_level(state: dict, comp: Components, side: str, action: dict, events:
 
 
 def spend_stack_move(state: dict, what: str, rule: str) -> None:
-    """Use one of the stack moves the level allows (a muster under minimal/limited too)."""
+    """Use one of the stack moves the level allows (a muster under minimal/limited too);
+    `what` names the move for a refusal, marked with N_."""
     phase = state["phase"]
     if phase["level"] is None:
-        raise RuleViolation("7.1", "choose the movement level before moving or mustering")
+        raise RuleViolation("7.1", N_("choose the movement level before moving or mustering"))
     if phase["level"] == "none":
-        raise RuleViolation("7.1", f"no movement was chosen: no {what} this phase")
+        raise RuleViolation(
+            "7.1", N_("no movement was chosen: no {what} this phase"), what=Phrase(what)
+        )
     if phase["moves_left"] is None:
         return
     if phase["moves_left"] <= 0:
-        raise RuleViolation(rule, f"{phase['level']} movement allows no more stack moves")
+        raise RuleViolation(
+            rule, N_("{level} movement allows no more stack moves"), level=phase["level"]
+        )
     phase["moves_left"] -= 1
 
 
@@ -95,13 +106,13 @@ def _parse_groups(action: dict, comp: Components) -> list[Group]:
         blocks = get_str_list(g, "blocks")
         path = get_str_list(g, "path")
         if not blocks:
-            raise Malformed(f"groups[{i}].blocks", "a group needs at least one block")
+            raise Malformed(f"groups[{i}].blocks", N_("a group needs at least one block"))
         if not path:
-            raise Malformed(f"groups[{i}].path", "a group needs at least one location to go to")
+            raise Malformed(f"groups[{i}].path", N_("a group needs at least one location to go to"))
         for b in blocks:
-            known(b, comp.blocks, f"groups[{i}].blocks", "block")
+            known(b, comp.blocks, f"groups[{i}].blocks", N_("unknown block '{value}'"))
         for loc in path:
-            known(loc, comp.locations, f"groups[{i}].path", "location")
+            known(loc, comp.locations, f"groups[{i}].path", N_("unknown location '{value}'"))
         groups.append(Group(blocks, path, get_str(g, "force_march", required=False)))
     return groups
 
@@ -113,9 +124,13 @@ def leadership(
     if leader is not None:
         spec = comp.blocks[leader]
         if spec.side != side or not spec.leader:
-            raise RuleViolation("7.3.4", f"{leader} is not one of your leader blocks")
+            raise RuleViolation(
+                "7.3.4", N_("{leader} is not one of your leader blocks"), leader=leader
+            )
         if state["blocks"][leader] != origin:
-            raise RuleViolation("7.3.4", f"leader {leader} is not at {origin}")
+            raise RuleViolation(
+                "7.3.4", N_("leader {leader} is not at {where}"), leader=leader, where=origin
+            )
         return f"leader {leader}"
     loc = comp.locations[origin]
     if loc.castle == side and castle_controller(state, comp, origin) == side:
@@ -140,23 +155,31 @@ def _check_blocks(
 ) -> list[str]:
     phase = state["phase"]
     if origin in phase["sources"]:
-        raise RuleViolation("7.1", f"the stack at {origin} has already moved this phase")
+        raise RuleViolation(
+            "7.1", N_("the stack at {where} has already moved this phase"), where=origin
+        )
     if state["besieged"].get(origin) == side:
-        raise RuleViolation("8.9.6", f"your blocks besieged in {origin} cannot leave")
+        raise RuleViolation(
+            "8.9.6", N_("your blocks besieged in {where} cannot leave"), where=origin
+        )
     seen: list[str] = []
     for g in groups:
         for b in g.blocks:
             if comp.blocks[b].side != side:
-                raise RuleViolation("7.1", f"{b} is not your block")
+                raise RuleViolation("7.1", N_("{block} is not your block"), block=b)
             if b in seen:
-                raise RuleViolation("7.3.1", f"{b} is named in two groups")
+                raise RuleViolation("7.3.1", N_("{block} is named in two groups"), block=b)
             if state["blocks"][b] != origin:
-                raise RuleViolation("7.3.1", f"{b} is not at {origin}")
+                raise RuleViolation("7.3.1", N_("{block} is not at {where}"), block=b, where=origin)
             if b in phase["arrived"]:
                 rule = phase["arrived"][b]
-                raise RuleViolation(rule, f"{b} arrived on the map this turn and cannot move")
+                raise RuleViolation(
+                    rule, N_("{block} arrived on the map this turn and cannot move"), block=b
+                )
             if b in phase["moved"]:
-                raise RuleViolation("7.3.1", f"{b} has already been part of a move this turn")
+                raise RuleViolation(
+                    "7.3.1", N_("{block} has already been part of a move this turn"), block=b
+                )
             seen.append(b)
     return seen
 
@@ -171,20 +194,27 @@ def _build_tree(comp: Components, origin: str, groups: list[Group], used: list[s
         if key in paths:
             raise RuleViolation(
                 "7.3.3",
-                f"two groups follow the same path {'-'.join(key)}; "
-                "blocks that travel together form one group",
+                N_(
+                    "two groups follow the same path {path}; "
+                    "blocks that travel together form one group"
+                ),
+                path="-".join(key),
             )
         paths.add(key)
         node, prev = root, origin
         for i, loc in enumerate(g.path):
             if comp.road(prev, loc) is None:
-                raise RuleViolation("7.3.1", f"no road from {prev} to {loc}")
+                raise RuleViolation("7.3.1", N_("no road from {a} to {b}"), a=prev, b=loc)
             rk = road_key(prev, loc)
             if rk in used:
-                raise RuleViolation("7.3.1", f"road {prev}-{loc} already used this phase")
+                raise RuleViolation(
+                    "7.3.1", N_("road {a}-{b} already used this phase"), a=prev, b=loc
+                )
             prefix = key[: i + 1]
             if legs.setdefault(rk, prefix) != prefix:
-                raise RuleViolation("7.3.1", f"road {prev}-{loc} would be traversed twice")
+                raise RuleViolation(
+                    "7.3.1", N_("road {a}-{b} would be traversed twice"), a=prev, b=loc
+                )
             child = next((c for c in node.children if c.loc == loc), None)
             if child is None:
                 child = Node(loc)
@@ -206,31 +236,38 @@ def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str |
         largest = first_leg[g.path[0]]
         reach = capacity(highway, lead is not None, g.force_march is not None, largest)
         if len(g.path) > reach:
-            parts = ["base 1"]
+            parts = [Phrase(N_("base 1"))]
             if highway:
-                parts.append("highway +1")
+                parts.append(Phrase(N_("highway +1")))
             if lead:
-                parts.append(f"leadership ({lead}) +1")
+                parts.append(Phrase(N_("leadership ({lead}) +1"), lead=lead))
             if g.force_march:
-                parts.append("force march +1")
+                parts.append(Phrase(N_("force march +1")))
             if size_penalty(largest):
-                parts.append(f"{largest} blocks -{size_penalty(largest)}")
+                parts.append(
+                    Phrase(N_("{n} blocks -{less}"), n=largest, less=size_penalty(largest))
+                )
             rule = "7.3.5" if size_penalty(largest) else "7.3.3"
             raise RuleViolation(
                 rule,
-                f"{', '.join(g.blocks)} can move {max(reach, 0)} "
-                f"({', '.join(parts)}), not {len(g.path)}",
+                N_("{blocks} can move {reach} ({parts}), not {length}"),
+                blocks=", ".join(g.blocks),
+                reach=max(reach, 0),
+                parts=Phrase.listed(parts),
+                length=len(g.path),
             )
 
 
 def move(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """One stack move (7.3), with overruns on the way (7.4) and stops at enemies (7.3.2)."""
-    origin = known(get_str(action, "from"), comp.locations, "from", "location")
+    origin = known(
+        get_str(action, "from"), comp.locations, "from", N_("unknown location '{value}'")
+    )
     groups = _parse_groups(action, comp)
     leader = get_str(action, "leader", required=False)
     if leader is not None:
-        known(leader, comp.blocks, "leader", "block")
-    spend_stack_move(state, "stack moves", "7.1")
+        known(leader, comp.blocks, "leader", N_("unknown block '{value}'"))
+    spend_stack_move(state, N_("stack moves"), "7.1")
     moving = _check_blocks(state, comp, side, origin, groups)
     phase = state["phase"]
     tree = _build_tree(comp, origin, groups, phase["roads"])
@@ -279,8 +316,11 @@ def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, eve
         if node.children and has_units(state, comp, node.loc, other(side)):
             raise RuleViolation(
                 "7.3.2",
-                f"blocks entering {node.loc} must stop there: "
-                "enemy units present and not overrun (7.4)",
+                N_(
+                    "blocks entering {where} must stop there: "
+                    "enemy units present and not overrun (7.4)"
+                ),
+                where=node.loc,
             )
     for child in node.children:
         _travel(state, comp, side, node.loc, child, events)

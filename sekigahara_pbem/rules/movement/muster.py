@@ -6,7 +6,7 @@ from ..components import Components
 from ..control import claim, note_arrival
 from ..fields import get_str, get_str_list, known, one_of
 from ..state import has_units
-from ..vocab import RECRUIT, Malformed, RuleViolation, other
+from ..vocab import N_, RECRUIT, Malformed, RuleViolation, other
 from .movement import spend_stack_move
 from .overrun import try_overrun
 
@@ -36,38 +36,48 @@ def muster(state: dict, comp: Components, side: str, action: dict, events: list)
     """7.2 option A: any blocks of one daimyo to that daimyo's location, shown to the
     opponent; option B: one block of any daimyo to any friendly location, unseen."""
     option = one_of(get_str(action, "option"), ("A", "B"), "option")
-    to = known(get_str(action, "to"), comp.locations, "to", "location")
+    to = known(get_str(action, "to"), comp.locations, "to", N_("unknown location '{value}'"))
     blocks = get_str_list(action, "blocks")
     if not blocks:
-        raise Malformed("blocks", "name at least one block to muster")
+        raise Malformed("blocks", N_("name at least one block to muster"))
     for b in blocks:
-        known(b, comp.blocks, "blocks", "block")
+        known(b, comp.blocks, "blocks", N_("unknown block '{value}'"))
     phase = state["phase"]
     if phase["mustered"]:
-        raise RuleViolation("7.2", "you may muster at most once per turn")
-    spend_stack_move(state, "mustering", "7.2")
+        raise RuleViolation("7.2", N_("you may muster at most once per turn"))
+    spend_stack_move(state, N_("mustering"), "7.2")
     if len(set(blocks)) != len(blocks):
-        raise RuleViolation("7.2", "a block is named twice")
+        raise RuleViolation("7.2", N_("a block is named twice"))
     for b in blocks:
         if comp.blocks[b].side != side or state["blocks"][b] != RECRUIT:
-            raise RuleViolation("7.2", f"{b} is not in your Recruitment Box")
+            raise RuleViolation("7.2", N_("{block} is not in your Recruitment Box"), block=b)
     if option == "A":
         clans = {comp.blocks[b].clan for b in blocks}
         if len(clans) != 1:
-            raise RuleViolation("7.2", "option A musters blocks of one daimyo only")
+            raise RuleViolation("7.2", N_("option A musters blocks of one daimyo only"))
         clan = clans.pop()
         if to not in recruitment_locations(comp, side, clan):
-            raise RuleViolation("7.2", f"{to} is not marked with the {comp.clan_names[clan]} mon")
+            raise RuleViolation(
+                "7.2",
+                N_("{where} is not marked with the {clan} mon"),
+                where=to,
+                clan=comp.clan_names[clan],
+            )
     else:
         if len(blocks) != 1:
-            raise RuleViolation("7.2", "option B musters a single block")
+            raise RuleViolation("7.2", N_("option B musters a single block"))
         if to not in recruitment_locations(comp, side):
-            raise RuleViolation("7.2", f"{to} is not a friendly recruitment location")
+            raise RuleViolation(
+                "7.2", N_("{where} is not a friendly recruitment location"), where=to
+            )
     if has_units(state, comp, to, other(side)) and not has_units(state, comp, to, side):
         raise RuleViolation(
             "7.2",
-            f"mustering cannot start combat at {to}: an attack cannot "
-            "come from the Recruitment Box, only support one",
+            N_(
+                "mustering cannot start combat at {where}: an attack cannot "
+                "come from the Recruitment Box, only support one"
+            ),
+            where=to,
         )
     for b in blocks:
         state["blocks"][b] = to

@@ -102,7 +102,7 @@ def take_mail(side: Side, mail: MailSettings) -> list[str]:
     """Fetch the mailbox and take in, in order, every record and reveal of this game that
     came; what was done, in words. A refused file stays where it is, for the next pass
     (a record that came before the one it follows is taken once that one is here)."""
-    _, fetched, _ = mailbox.collect(mail)
+    fetched = mailbox.collect(mail)[1]
     said = [_("{n} new message(s)").format(n=fetched)]
     folder = default_dir() / mailbox.TWO_PARTY / side.game.game_id
     on_file = {p.name for p in side.records()}

@@ -25,10 +25,11 @@ import argparse
 import functools
 import multiprocessing
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
+
+from floor import bare_start
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.bot.match import play
@@ -120,15 +121,6 @@ def report(title: str, games: int, outcomes: Counter, lengths: Counter) -> None:
     weeks = ", ".join(f"week {w}: {lengths[w]}" for w in range(1, 8) if lengths[w])
     print(f"  week reached: {weeks}")
     print(f"  median length: {lengths['files']:.0f} turn files, {lengths['actions']:.0f} actions")
-
-
-def bare_start() -> float:
-    runs = []
-    for _ in range(7):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
 
 
 def timing(who: str, times: list[float], bare: float) -> str:

@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from floor import bare_start
+
 from sekigahara_pbem.commands.common import utc_now
 from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto.keys import generate
@@ -41,15 +43,6 @@ def seki(*args: str, home: Path) -> float:
     if done.returncode != 0:
         raise SystemExit(f"seki {' '.join(args)} failed: {done.stderr}")
     return time.perf_counter() - start
-
-
-def bare_start() -> float:
-    runs = []
-    for _ in range(7):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
 
 
 def line(what: str, seconds: list[float], bare: float) -> str:

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from floor import bare_start
+
 from sekigahara_pbem.commands.common import utc_now
 from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto.keys import generate
@@ -29,15 +31,6 @@ from sekigahara_pbem.pbem import chain, game, joins, referee
 from sekigahara_pbem.pbem.demo import Bot
 from sekigahara_pbem.pbem.store import GameDir
 from sekigahara_pbem.rules.vocab import SIDES
-
-
-def bare_start() -> float:
-    runs = []
-    for _ in range(7):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
 
 
 def make_game(root: Path, n: int, ids: dict, turns: int) -> Path:

@@ -21,6 +21,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from floor import bare_start
+
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
@@ -33,15 +35,6 @@ from sekigahara_pbem.twoparty.side import Side
 NOW = "2026-11-23T06:00:00Z"
 
 EVERY = 8  # every EVERY-th record of the first game is taken in by a whole process
-
-
-def bare_start() -> float:
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def game(root: Path, seed: int, timed: bool) -> dict:

@@ -213,16 +213,12 @@ def _signed_commit(root: Path, message: str, signer: Identity) -> None:
     `gpgsig` header (namespace "git", as `git commit -S` with gpg.format=ssh makes it),
     made here so that no copy of the key is handed to another program. `git log
     --show-signature` checks it against the game's allowed_signers (docs/crypto.md).
-    Nothing is committed when the tree is the last commit's. Git runs four times here
-    (the ident is made as `git var` makes it): each run costs a few milliseconds, and
-    every adjudication commits."""
+    Git runs four times here (the ident is made as `git var` makes it): each run costs
+    a few milliseconds, and every adjudication commits."""
     from ..crypto import sshsig
 
     tree = _git(root, "write-tree").strip()
-    head = _git(root, "rev-parse", "HEAD", "HEAD^{tree}", check=False)  # none: a first commit
-    parent, last_tree = (head.split() + ["", ""])[:2]
-    if tree == last_tree:
-        return
+    parent = _git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip()
     ident = _ident()
     lines = [f"tree {tree}"] + ([f"parent {parent}"] if parent else [])
     lines += [f"author {ident}", f"committer {ident}"]

@@ -1,42 +1,78 @@
-"""The `seki` command: a root group whose sub-groups live in `commands/`, one per module.
+"""The `seki` command: a root group whose commands live in `commands/`, one per module.
 
-Command modules are imported when their group runs, so `seki --help` stays fast.
+A command's module is imported, and its click command built, only when it runs: a
+process runs one command, and building the whole tree cost every command about 20 ms
+(issue 18). `seki --help` builds them all to list them.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from importlib import import_module
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
-from .commands import adjudicate as adjudicate_cmd
-from .commands import bot as bot_cmd
-from .commands import components as components_cmd
-from .commands import demo as demo_cmd
-from .commands import game as game_cmd
-from .commands import join as join_cmd
-from .commands import keys as keys_cmd
-from .commands import mail as mail_cmd
-from .commands import play as play_cmd
-from .commands import referee as referee_cmd
-from .commands import report as report_cmd
-from .commands import scenario as scenario_cmd
-from .commands import simulate as simulate_cmd
-from .commands import status as status_cmd
-from .commands import takeback as takeback_cmd
-from .commands import turn as turn_cmd
-from .commands import verify as verify_cmd
-from .commands import view as view_cmd
 from .i18n import N_
+
+# name -> (module in commands/, its Typer app or command function), in the order of --help
+COMMANDS = {
+    "keys": ("keys", "app"),
+    "game": ("game", "app"),
+    "join": ("join", "join"),
+    "turn": ("turn", "app"),
+    "adjudicate": ("adjudicate", "adjudicate"),
+    "view": ("view", "view"),
+    "play": ("play", "play"),
+    "report": ("report", "report"),
+    "status": ("status", "status"),
+    "takeback": ("takeback", "app"),
+    "mail": ("mail", "app"),
+    "referee": ("referee", "app"),
+    "reveal": ("verify", "reveal"),
+    "verify": ("verify", "verify"),
+    "demo": ("demo", "demo"),
+    "bot": ("bot", "app"),
+    "scenario": ("scenario", "app"),
+    "components": ("components", "app"),
+    "simulate": ("simulate", "simulate"),
+}
+
+
+def build(name: str) -> Any:
+    """The click command `seki NAME` runs, its help in the reader's language."""
+    from .commands.common import translate_help
+
+    module, attr = COMMANDS[name]
+    target = getattr(import_module(f".commands.{module}", __package__), attr)
+    if isinstance(target, typer.Typer):  # a group: seki keys new, seki game new, ...
+        command = typer.main.get_group(target)
+    else:  # a command function
+        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        single.command(name)(target)
+        command = typer.main.get_command(single)
+    command.name = name
+    translate_help(command)
+    return command
 
 
 class _Root(TyperGroup):
-    """`seki --help` is printed while the arguments are parsed, before any command runs:
-    the root puts its help in the reader's language itself (config.toml or the
-    environment: --lang is not read yet)."""
+    """Commands built on demand (the module docstring). `--help` is printed while the
+    arguments are parsed, before any command runs: the root puts the help in the
+    reader's language itself (config.toml or the environment: --lang is not read yet)."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        from .commands.common import use_language
+
+        if cmd_name not in COMMANDS:
+            return None
+        use_language()
+        return build(cmd_name)
 
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:
         from .commands.common import translate_help, use_language
@@ -56,35 +92,9 @@ app = typer.Typer(
 
 
 @app.callback()
-def _language(ctx: typer.Context) -> None:
-    """Every command speaks the reader's language (config.toml or the environment);
-    view, play, report and turn check also take --lang. The help texts of every command
-    are put in it here, before a command's own --help is parsed."""
-    from .commands.common import translate_help, use_language
-
-    use_language()
-    translate_help(ctx.command)
-
-
-app.add_typer(keys_cmd.app, name="keys")
-app.add_typer(game_cmd.app, name="game")
-app.command("join")(join_cmd.join)
-app.add_typer(turn_cmd.app, name="turn")
-app.command("adjudicate")(adjudicate_cmd.adjudicate)
-app.command("view")(view_cmd.view)
-app.command("play")(play_cmd.play)
-app.command("report")(report_cmd.report)
-app.command("status")(status_cmd.status)
-app.add_typer(takeback_cmd.app, name="takeback")
-app.add_typer(mail_cmd.app, name="mail")
-app.add_typer(referee_cmd.app, name="referee")
-app.command("reveal")(verify_cmd.reveal)
-app.command("verify")(verify_cmd.verify)
-app.command("demo")(demo_cmd.demo)
-app.add_typer(bot_cmd.app, name="bot")
-app.add_typer(scenario_cmd.app, name="scenario")
-app.add_typer(components_cmd.app, name="components")
-app.command("simulate")(simulate_cmd.simulate)
+def _root() -> None:
+    """The root group's own step before a command runs: none (typer needs a callback to
+    make a group of an app whose commands it is not told of)."""
 
 
 def main() -> None:

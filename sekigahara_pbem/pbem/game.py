@@ -11,12 +11,11 @@ import base64
 import os
 import re
 from dataclasses import dataclass
-from email.utils import parseaddr
-from importlib.metadata import version
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from .. import __version__
 from ..crypto import sealing, signing, sshsig
 from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
@@ -36,7 +35,9 @@ LANGUAGE = re.compile(r"[a-z]{2,3}")
 
 
 def tool_version() -> str:
-    return f"sekigahara-pbem {version('sekigahara-pbem')}"
+    """The version written into packets and turn files. From the package itself: reading
+    the installed metadata (importlib.metadata) costs every command about 15 ms."""
+    return f"sekigahara-pbem {__version__}"
 
 
 def _b64(raw: bytes) -> str:
@@ -83,7 +84,10 @@ def check_game_id(game_id: str) -> str:
 
 
 def check_address(text: str, where: str) -> str:
-    """A bare mail address (no display name, no header injection)."""
+    """A bare mail address (no display name, no header injection). email.utils is
+    imported here: only a game with addresses needs it, and it costs 9 ms to import."""
+    from email.utils import parseaddr
+
     name, address = parseaddr(text)
     if name or address != text or not ADDRESS.fullmatch(address):
         raise ValueError(f"{where}: {text!r} is not a mail address like name@example.org")

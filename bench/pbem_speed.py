@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from floor import bare_start
+from floor import bare_start, library_start
 
 from sekigahara_pbem.commands.common import utc_now
 from sekigahara_pbem.component_files import components_hash
@@ -69,7 +69,7 @@ def main() -> None:
         referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], now())
     (home / "games").mkdir()
     (home / "games" / "bench.txt").write_text((gd.root / "game.txt").read_text())  # joined
-    bots = {s: Bot(ids[s], definition, "bench-7") for s in ("ishida", "tokugawa")}
+    bots = {s: Bot(ids[s], definition, "bench-7", kind="heuristic") for s in ("ishida", "tokugawa")}
     timings: dict[int, list[float]] = {}
     player: dict[str, list[float]] = {"view": [], "turn check": []}
     for _ in range(5000):
@@ -98,6 +98,11 @@ def main() -> None:
         else:
             referee.adjudicate(gd.root, ids["referee"], [("t", turn.encode())], now())
     print(f"bare interpreter start: {1000 * bare:.0f} ms")
+    libraries = library_start()
+    print(
+        f"importing typer, PyYAML, Jinja and cryptography alone: {1000 * libraries:.0f} ms, "
+        f"{libraries / bare:.1f}x a bare start (no command can start faster)"
+    )
     for week in sorted(timings):
         print(line(f"week {week}: seki adjudicate of a movement turn", timings[week], bare))
     every = [t for week in timings.values() for t in week]

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ..refusal import N_, Refusal
+
 POLICIES = {
     "pass": "the engine's passive choice for each decision (rules/defaults.py)",
     "forfeit": "the side that missed the deadline resigns",
@@ -48,19 +50,33 @@ DEFAULTS = Settings(
 def parse_settings(raw: object, where: str) -> Settings:
     """Deadline settings from a game definition, every field checked."""
     if not isinstance(raw, dict):
-        raise ValueError(f"{where}: deadlines: expected a mapping")
+        raise Refusal(N_("expected a mapping"), None, None, f"{where}: deadlines")
     unknown = sorted(set(raw) - set(DEFAULTS.as_dict()))
     if unknown:
-        raise ValueError(f"{where}: deadlines: unknown field {unknown[0]!r}")
+        raise Refusal(
+            N_("unknown field {name}"), None, None, f"{where}: deadlines", name=repr(unknown[0])
+        )
     values = {**DEFAULTS.as_dict(), **raw}
     for name in ("hours", "reminder_hours", "extension_hours", "max_extensions"):
         value = values[name]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_HOURS:
-            raise ValueError(f"{where}: deadlines: {name}: expected a whole number 0–{MAX_HOURS}")
+            raise Refusal(
+                N_("expected a whole number 0–{most}"),
+                None,
+                None,
+                f"{where}: deadlines: {name}",
+                most=MAX_HOURS,
+            )
     if values["hours"] < 1:
-        raise ValueError(f"{where}: deadlines: hours: at least 1")
+        raise Refusal(N_("at least 1"), None, None, f"{where}: deadlines: hours")
     if values["policy"] not in POLICIES:
-        raise ValueError(f"{where}: deadlines: policy: expected one of {', '.join(POLICIES)}")
+        raise Refusal(
+            N_("expected one of {words}"),
+            None,
+            None,
+            f"{where}: deadlines: policy",
+            words=", ".join(POLICIES),
+        )
     return Settings(**values)
 
 
@@ -69,7 +85,13 @@ def parse_time(text: object, where: str) -> datetime:
     try:
         return datetime.strptime(str(text), TIME_FORMAT).replace(tzinfo=UTC)
     except ValueError:
-        raise ValueError(f"{where}: {text!r} is not a UTC time like 2026-11-22T10:00:00Z") from None
+        raise Refusal(
+            N_("{text} is not a UTC time like 2026-11-22T10:00:00Z"),
+            None,
+            None,
+            where,
+            text=repr(text),
+        ) from None
 
 
 def format_time(moment: datetime) -> str:

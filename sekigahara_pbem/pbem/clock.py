@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..refusal import N_, Refusal
 
 POLICIES = {
@@ -140,16 +142,17 @@ def reminder_due(settings: Settings, clock: dict, now: str) -> list[str]:
 
 
 def time_left(due: str, now: str) -> str:
-    """'2 days 3 h left' / '5 h overdue', for people."""
+    """'2 days 3 h left' / '5 h overdue', for people (in the reader's language)."""
     delta = parse_time(due, "due") - parse_time(now, "now")
     late = delta < timedelta(0)
     minutes = int(abs(delta).total_seconds()) // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     if days:
-        text = f"{days} day{'s' if days != 1 else ''} {hours} h"
+        text = ngettext("{days} day {hours} h", "{days} days {hours} h", days)
     elif hours:
-        text = f"{hours} h {mins} min"
+        text = _("{hours} h {mins} min")
     else:
-        text = f"{mins} min"
-    return f"{text} overdue" if late else f"{text} left"
+        text = _("{mins} min")
+    text = text.format(days=days, hours=hours, mins=mins)
+    return (_("{time} overdue") if late else _("{time} left")).format(time=text)

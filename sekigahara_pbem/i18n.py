@@ -137,9 +137,11 @@ def choose(
 
 def explain(exc: BaseException) -> str:
     """Why an input was refused, in the reader's language: a refusal's template is
-    translated, then filled (refusal.py). Anything else, or a translation that does not fit
-    its values, is the English text: a reason is never lost to a bad translation."""
-    if isinstance(exc, Refusal):
+    translated, then filled (refusal.py); so is any other error that keeps its message as
+    a template (`words`, as pbem/store.py's StoreError). Anything else, or a translation
+    that does not fit its values, is the English text: a reason is never lost to a bad
+    translation."""
+    if isinstance(exc, Refusal) or callable(getattr(exc, "words", None)):
         try:
             return exc.words(gettext)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError):

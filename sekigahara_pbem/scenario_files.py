@@ -7,23 +7,27 @@ from pathlib import Path
 import yaml
 
 from .component_files import load_components
+from .refusal import N_, Refusal
 from .rules.components import ComponentError, Components
 
 MAX_SCENARIO_BYTES = 1_000_000
 
 
 def load_scenario(path: Path) -> dict:
-    """Parse one scenario file; ValueError with a one-line reason if it cannot be."""
+    """Parse one scenario file; a Refusal (a ValueError) with a one-line reason if it
+    cannot be."""
     if not path.is_file():
-        raise ValueError("file not found")
+        raise Refusal(N_("file not found"))
     if path.stat().st_size > MAX_SCENARIO_BYTES:
-        raise ValueError(f"larger than {MAX_SCENARIO_BYTES} bytes")
+        raise Refusal(N_("larger than {limit} bytes"), None, None, None, limit=MAX_SCENARIO_BYTES)
     try:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ValueError(f"not valid YAML: {str(exc).splitlines()[0]}") from None
+        raise Refusal(
+            N_("not valid YAML: {problem}"), None, None, None, problem=str(exc).splitlines()[0]
+        ) from None
     if not isinstance(doc, dict):
-        raise ValueError("a scenario must be a mapping")
+        raise Refusal(N_("a scenario must be a mapping"))
     return doc
 
 
@@ -37,7 +41,7 @@ def scenario_components(doc: dict, path: Path, override: Path | None = None) -> 
         if where in (None, "default"):
             return load_components()
         if not isinstance(where, str):
-            raise ValueError("components: expected a folder name")
+            raise Refusal(N_("expected a folder name"), None, None, "components")
         return load_components((path.parent / where).resolve())
     except ComponentError as exc:
-        raise ValueError(f"components: {exc}") from None
+        raise Refusal("{reason}", None, None, "components", reason=str(exc)) from None

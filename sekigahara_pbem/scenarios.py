@@ -10,6 +10,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import explain
+from .i18n import gettext as _
+from .refusal import Refusal
 from .rules.components import Components
 from .rules.control import castles
 from .rules.cycle.setup import setup
@@ -66,14 +69,16 @@ def _start(comp: Components, doc: dict) -> tuple[dict, list]:
         try:
             return setup(comp, str(spec.get("seed", "00" * 16)), spec.get("options"))
         except ValueError as exc:
-            raise Malformed("setup", str(exc)) from None
+            raise Malformed(
+                "setup", "{reason}", reason=exc if isinstance(exc, Refusal) else str(exc)
+            ) from None
     return build_position(comp, doc.get("position", {})), []
 
 
 def run_scenario(comp: Components, doc: Any) -> ScenarioResult:
     """Run one scenario document; never raises for a bad document, it fails instead."""
     if not isinstance(doc, dict):
-        return ScenarioResult("?", [], ["the scenario is not a mapping"])
+        return ScenarioResult("?", [], [_("the scenario is not a mapping")])
     rules = doc.get("rules", [])
     result = ScenarioResult(
         str(doc.get("scenario", "unnamed")),
@@ -81,17 +86,17 @@ def run_scenario(comp: Components, doc: Any) -> ScenarioResult:
     )
     unknown = sorted(str(k) for k in doc if k not in TOP_KEYS)
     if unknown:
-        result.failures.append(f"unknown key '{unknown[0]}' (a typo?)")
+        result.failures.append(_("unknown key '{key}' (a typo?)").format(key=unknown[0]))
         return result
     try:
         state, events = _start(comp, doc)
     except Malformed as exc:
-        result.failures.append(f"position: {exc}")
+        result.failures.append(f"position: {explain(exc)}")
         return result
     all_events = list(events)
     steps = doc.get("steps") or []
     if not isinstance(steps, list):
-        result.failures.append("steps: expected a list")
+        result.failures.append("steps: " + _("expected a list"))
         return result
     result.log += [_line(e) for e in events]
     for i, step in enumerate(steps, 1):
@@ -114,23 +119,29 @@ def _run_step(
 ) -> tuple[dict, list]:
     where = f"step {i}"
     if not isinstance(step, dict) or "side" not in step or "action" not in step:
-        result.failures.append(f"{where}: expected a mapping with side and action")
+        result.failures.append(f"{where}: " + _("expected a mapping with side and action"))
         return state, []
     want_error = step.get("expect_error")
     try:
         new, events = apply(state, comp, step["side"], step["action"])
     except (RuleViolation, Malformed) as exc:
         code = exc.rule if isinstance(exc, RuleViolation) else "malformed"
-        result.log.append(f"{where}: refused: {exc}")
+        result.log.append(f"{where}: " + _("refused: {reason}").format(reason=explain(exc)))
         if want_error is None:
-            result.failures.append(f"{where}: refused unexpectedly: {exc}")
+            result.failures.append(
+                f"{where}: " + _("refused unexpectedly: {reason}").format(reason=explain(exc))
+            )
         elif str(want_error) != code:
-            result.failures.append(f"{where}: refused under {code} ({exc}), expected {want_error}")
+            text = _("refused under {code} ({reason}), expected {wanted}")
+            result.failures.append(
+                f"{where}: " + text.format(code=code, reason=explain(exc), wanted=want_error)
+            )
         else:
             result.failures += _check(comp, state, [], step.get("expect") or {}, where)
         return state, []
     if want_error is not None:
-        result.failures.append(f"{where}: accepted, but a refusal under {want_error} was expected")
+        text = _("accepted, but a refusal under {wanted} was expected").format(wanted=want_error)
+        result.failures.append(f"{where}: {text}")
         return new, events
     result.failures += _check(comp, new, events, step.get("expect") or {}, where)
     return new, events
@@ -138,19 +149,18 @@ def _run_step(
 
 def _check(comp: Components, state: dict, events: list, expect: Any, where: str) -> list[str]:
     if not isinstance(expect, dict):
-        return [f"{where}: expect must be a mapping"]
+        return [f"{where}: " + _("expect must be a mapping")]
     fails: list[str] = []
     for key, want in expect.items():
         checker = CHECKS.get(key)
         if checker is None:
-            fails.append(f"{where}: unknown expectation '{key}'")
+            fails.append(f"{where}: " + _("unknown expectation '{key}'").format(key=key))
             continue
         try:
             problems = checker(comp, state, events, want)
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            problems = [
-                f"cannot be checked as written ({type(exc).__name__}: {exc}); see docs/scenarios.md"
-            ]
+            text = _("cannot be checked as written ({error}); see docs/scenarios.md")
+            problems = [text.format(error=f"{type(exc).__name__}: {exc}")]
         fails += [f"{where}: {key}: {problem}" for problem in problems]
     return fails
 
@@ -159,11 +169,15 @@ def _check_blocks(comp: Components, state: dict, events: list, want: dict) -> li
     out = []
     for loc, ids in want.items():
         if loc not in comp.locations and loc not in OFF_MAP:
-            out.append(f"unknown location or box '{loc}'")
+            out.append(_("unknown location or box '{value}'").format(value=loc))
             continue
         have = sorted(b for b, w in state["blocks"].items() if w == loc)
         if sorted(ids) != have:
-            out.append(f"{loc} holds {have}, expected {sorted(ids)}")
+            out.append(
+                _("{where} holds {have}, expected {wanted}").format(
+                    where=loc, have=have, wanted=sorted(ids)
+                )
+            )
     return out
 
 
@@ -176,7 +190,8 @@ def _check_stacks(comp: Components, state: dict, events: list, want: dict) -> li
         }
         for s, n in counts.items():
             if have.get(s) != n:
-                out.append(f"{loc} has {have.get(s)} {s} blocks, expected {n}")
+                text = _("{where} has {have} {side} blocks, expected {wanted}")
+                out.append(text.format(where=loc, have=have.get(s), side=s, wanted=n))
     return out
 
 
@@ -184,7 +199,9 @@ def _check_map(field_name: str):
     def check(comp: Components, state: dict, events: list, want: dict) -> list[str]:
         have = castles(state, comp) if field_name == "castles" else state[field_name]
         return [
-            f"{loc} is {have.get(loc)}, expected {side}"
+            _("{where} is {have}, expected {wanted}").format(
+                where=loc, have=have.get(loc), wanted=side
+            )
             for loc, side in want.items()
             if have.get(loc) != side
         ]
@@ -194,7 +211,13 @@ def _check_map(field_name: str):
 
 def _check_scalar(name: str):
     def check(comp: Components, state: dict, events: list, want: Any) -> list[str]:
-        return [] if matches(want, state[name]) else [f"is {state[name]!r}, expected {want!r}"]
+        return (
+            []
+            if matches(want, state[name])
+            else [
+                _("is {have}, expected {wanted}").format(have=repr(state[name]), wanted=repr(want))
+            ]
+        )
 
     return check
 
@@ -205,39 +228,71 @@ def _check_cards(pile: str, count: bool):
         for side, value in want.items():
             have = state["cards"][side][pile]
             if count and len(have) != value:
-                out.append(f"{side} has {len(have)}, expected {value}")
+                out.append(
+                    _("{side} has {have}, expected {wanted}").format(
+                        side=side, have=len(have), wanted=value
+                    )
+                )
             if not count and sorted(have) != sorted(value):
-                out.append(f"{side} has {sorted(have)}, expected {sorted(value)}")
+                out.append(
+                    _("{side} has {have}, expected {wanted}").format(
+                        side=side, have=sorted(have), wanted=sorted(value)
+                    )
+                )
         return out
 
     return check
 
 
 def _check_events(comp: Components, state: dict, events: list, want: list) -> list[str]:
-    return [f"no event matches {w}" for w in want if not any(matches(w, e) for e in events)]
+    return [
+        _("no event matches {event}").format(event=w)
+        for w in want
+        if not any(matches(w, e) for e in events)
+    ]
 
 
 def _check_no_events(comp: Components, state: dict, events: list, want: list) -> list[str]:
-    return [f"an event matches {w}" for w in want if any(matches(w, e) for e in events)]
+    return [
+        _("an event matches {event}").format(event=w)
+        for w in want
+        if any(matches(w, e) for e in events)
+    ]
 
 
 def _check_phase(comp: Components, state: dict, events: list, want: dict) -> list[str]:
-    return [] if matches(want, state["phase"]) else [f"is {state['phase']}, expected {want}"]
+    return (
+        []
+        if matches(want, state["phase"])
+        else [_("is {have}, expected {wanted}").format(have=state["phase"], wanted=want)]
+    )
 
 
 def _check_fight(comp: Components, state: dict, events: list, want: Any) -> list[str]:
     fight = state["combat"]["fight"] if state["combat"] else None
-    return [] if matches(want, fight) else [f"is {fight}, expected {want}"]
+    return (
+        []
+        if matches(want, fight)
+        else [_("is {have}, expected {wanted}").format(have=fight, wanted=want)]
+    )
 
 
 def _check_pending(comp: Components, state: dict, events: list, want: Any) -> list[str]:
     have = pending(state)
-    return [] if matches(want, have) else [f"is {have}, expected {want}"]
+    return (
+        []
+        if matches(want, have)
+        else [_("is {have}, expected {wanted}").format(have=have, wanted=want)]
+    )
 
 
 def _check_points(comp: Components, state: dict, events: list, want: dict) -> list[str]:
     have = points(state, comp)
-    return [] if matches(want, have) else [f"are {have}, expected {want}"]
+    return (
+        []
+        if matches(want, have)
+        else [_("are {have}, expected {wanted}").format(have=have, wanted=want)]
+    )
 
 
 def _check_view(comp: Components, state: dict, events: list, want: dict) -> list[str]:
@@ -245,7 +300,7 @@ def _check_view(comp: Components, state: dict, events: list, want: dict) -> list
     for who, partial in want.items():
         v = view(state, comp, None if who == "public" else who)
         if not matches(partial, v):
-            out.append(f"{who}'s view does not match {partial}")
+            out.append(_("{who}'s view does not match {wanted}").format(who=who, wanted=partial))
     return out
 
 
@@ -255,7 +310,11 @@ def _check_hidden(comp: Components, state: dict, events: list, want: dict) -> li
     for who, names in want.items():
         side = None if who == "public" else who
         text = json.dumps([view(state, comp, side), [redact_event(e, side) for e in events]])
-        out += [f"'{n}' appears in what {who} sees" for n in names if f'"{n}"' in text]
+        out += [
+            _("'{name}' appears in what {who} sees").format(name=n, who=who)
+            for n in names
+            if f'"{n}"' in text
+        ]
     return out
 
 

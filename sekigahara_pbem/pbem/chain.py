@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity
+from ..refusal import N_
 from ..rules.components import Components
 from ..rules.state import canonical
 from ..rules.views import redact_event, view
@@ -112,5 +113,5 @@ def read_record(gd: GameDir, definition: Definition, seq: int) -> Record:
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, str(path), RECORD_FORMAT)
     if body.get("seq") != seq or body.get("game") != definition.game_id:
-        raise docs.DocumentError(str(path), "record is out of place (seq or game differs)")
+        raise docs.DocumentError(str(path), N_("record is out of place (seq or game differs)"))
     return Record(seq, body, text)

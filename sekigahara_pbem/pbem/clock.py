@@ -14,6 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ..i18n import gettext as _
+from ..i18n import ngettext
+from ..refusal import N_, Refusal
+
 POLICIES = {
     "pass": "the engine's passive choice for each decision (rules/defaults.py)",
     "forfeit": "the side that missed the deadline resigns",
@@ -48,19 +52,33 @@ DEFAULTS = Settings(
 def parse_settings(raw: object, where: str) -> Settings:
     """Deadline settings from a game definition, every field checked."""
     if not isinstance(raw, dict):
-        raise ValueError(f"{where}: deadlines: expected a mapping")
+        raise Refusal(N_("expected a mapping"), None, None, f"{where}: deadlines")
     unknown = sorted(set(raw) - set(DEFAULTS.as_dict()))
     if unknown:
-        raise ValueError(f"{where}: deadlines: unknown field {unknown[0]!r}")
+        raise Refusal(
+            N_("unknown field {name}"), None, None, f"{where}: deadlines", name=repr(unknown[0])
+        )
     values = {**DEFAULTS.as_dict(), **raw}
     for name in ("hours", "reminder_hours", "extension_hours", "max_extensions"):
         value = values[name]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_HOURS:
-            raise ValueError(f"{where}: deadlines: {name}: expected a whole number 0–{MAX_HOURS}")
+            raise Refusal(
+                N_("expected a whole number 0–{most}"),
+                None,
+                None,
+                f"{where}: deadlines: {name}",
+                most=MAX_HOURS,
+            )
     if values["hours"] < 1:
-        raise ValueError(f"{where}: deadlines: hours: at least 1")
+        raise Refusal(N_("at least 1"), None, None, f"{where}: deadlines: hours")
     if values["policy"] not in POLICIES:
-        raise ValueError(f"{where}: deadlines: policy: expected one of {', '.join(POLICIES)}")
+        raise Refusal(
+            N_("expected one of {words}"),
+            None,
+            None,
+            f"{where}: deadlines: policy",
+            words=", ".join(POLICIES),
+        )
     return Settings(**values)
 
 
@@ -69,7 +87,13 @@ def parse_time(text: object, where: str) -> datetime:
     try:
         return datetime.strptime(str(text), TIME_FORMAT).replace(tzinfo=UTC)
     except ValueError:
-        raise ValueError(f"{where}: {text!r} is not a UTC time like 2026-11-22T10:00:00Z") from None
+        raise Refusal(
+            N_("{text} is not a UTC time like 2026-11-22T10:00:00Z"),
+            None,
+            None,
+            where,
+            text=repr(text),
+        ) from None
 
 
 def format_time(moment: datetime) -> str:
@@ -118,16 +142,17 @@ def reminder_due(settings: Settings, clock: dict, now: str) -> list[str]:
 
 
 def time_left(due: str, now: str) -> str:
-    """'2 days 3 h left' / '5 h overdue', for people."""
+    """'2 days 3 h left' / '5 h overdue', for people (in the reader's language)."""
     delta = parse_time(due, "due") - parse_time(now, "now")
     late = delta < timedelta(0)
     minutes = int(abs(delta).total_seconds()) // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     if days:
-        text = f"{days} day{'s' if days != 1 else ''} {hours} h"
+        text = ngettext("{days} day {hours} h", "{days} days {hours} h", days)
     elif hours:
-        text = f"{hours} h {mins} min"
+        text = _("{hours} h {mins} min")
     else:
-        text = f"{mins} min"
-    return f"{text} overdue" if late else f"{text} left"
+        text = _("{mins} min")
+    text = text.format(days=days, hours=hours, mins=mins)
+    return (_("{time} overdue") if late else _("{time} left")).format(time=text)

@@ -5,24 +5,26 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..i18n import N_
+from ..i18n import gettext as _
 from . import chain
 from . import clock as clocks
 from .game import Definition
 from .store import GameDir
 
 COUNTED = {
-    "battle_result": "battles",
-    "siege_result": "sieges",
-    "castle_falls": "castles taken",
-    "challenge": "Loyalty Challenges",
-    "overrun": "overruns",
-    "retreat": "retreats",
-    "muster": "musters",
-    "move": "moves",
-    "deadline_missed": "missed deadlines",
-    "extension": "extensions",
-    "takeback": "takebacks",
-}
+    "battle_result": N_("battles"),
+    "siege_result": N_("sieges"),
+    "castle_falls": N_("castles taken"),
+    "challenge": N_("Loyalty Challenges"),
+    "overrun": N_("overruns"),
+    "retreat": N_("retreats"),
+    "muster": N_("musters"),
+    "move": N_("moves"),
+    "deadline_missed": N_("missed deadlines"),
+    "extension": N_("extensions"),
+    "takeback": N_("takebacks"),
+}  # the figures' names (English: the keys of statistics()["counts"]), shown translated
 
 
 def statistics(gd: GameDir, definition: Definition) -> dict:
@@ -53,25 +55,29 @@ def statistics(gd: GameDir, definition: Definition) -> dict:
 
 
 def closing_text(game_id: str, stats: dict) -> str:
-    """The closing report as text for a mail body (80 columns)."""
-    lines = [f"Game {game_id} is over."]
+    """The closing report as text for a mail body (80 columns), in the reader's language."""
+    lines = [_("Game {game} is over.").format(game=game_id)]
     result = stats["result"]
     if result:
         why = result.get("reason") or result.get("how")
-        lines.append(f"{result['winner']} wins ({result['how']}, rule {result['rule']}: {why}).")
+        text = _("{side} wins ({how}, rule {rule}: {why}).")
+        lines.append(text.format(side=result["winner"], how=result["how"], rule=result["rule"],
+                                 why=why))  # fmt: skip
     if stats["first"] and stats["last"]:
         span = clocks.parse_time(stats["last"], "last") - clocks.parse_time(stats["first"], "first")
-        lines.append(f"Played from {stats['first']} to {stats['last']} ({span.days} days).")
-    lines += [
-        "",
-        f"  records in the chain: {stats['records']}",
-        f"  turn files accepted:  {stats['turn_files']}",
+        text = _("Played from {first} to {last} ({days} days).")
+        lines.append(text.format(first=stats["first"], last=stats["last"], days=span.days))
+    figures = [
+        (_("records in the chain:"), stats["records"]),
+        (_("turn files accepted:"), stats["turn_files"]),
+        *((_(name) + ":", n) for name, n in stats["counts"].items()),
     ]
-    lines += [f"  {name + ':':<21} {n}" for name, n in stats["counts"].items()]
+    width = max(21, *(len(label) for label, _n in figures))
+    lines += ["", *(f"  {label:<{width}} {n}" for label, n in figures)]
     lines += [
         "",
-        "The referee has published its seeds and keys (reveal.txt, attached). Anyone with",
-        "the game's archive can now replay and check every draw and every order:",
+        _("The referee has published its seeds and keys (reveal.txt, attached). Anyone with"),
+        _("the game's archive can now replay and check every draw and every order:"),
         "  seki verify GAME-DIRECTORY",
     ]
     return "\n".join(lines) + "\n"

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from ..refusal import Refusal
+from ..refusal import N_, Refusal
 
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
 MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
@@ -25,11 +25,13 @@ WRAP = 64  # sealed sections are split into lines of this length
 
 
 class DocumentError(Refusal):
-    """A document that cannot be accepted; the message names the file and the field."""
+    """A document that cannot be accepted; `where` names the file and the field (never
+    translated). The message is a template filled with `params`, as a Refusal's
+    (`DocumentError(where, N_("larger than {limit} bytes"), None, limit=...)`); without
+    params it is taken as it is."""
 
-    def __init__(self, where: str, message: str, code: str | None = None):
-        super().__init__(f"{where}: {message}", code)
-        self.where = where
+    def __init__(self, where: str, message: str, code: str | None = None, /, **params: object):
+        super().__init__(message, code, None, where, **params)
 
 
 # libyaml's emitter when PyYAML was built with it (seven times faster). Over every
@@ -68,13 +70,13 @@ def inflate(data: bytes, where: str, limit: int = MAX_INFLATED) -> bytes:
     try:
         out = inflater.decompress(data, limit)
     except zlib.error:
-        raise DocumentError(where, "not zlib-compressed data") from None
+        raise DocumentError(where, N_("not zlib-compressed data")) from None
     if inflater.unconsumed_tail:
-        raise DocumentError(where, f"inflates to more than {limit} bytes")
+        raise DocumentError(where, N_("inflates to more than {limit} bytes"), None, limit=limit)
     if not inflater.eof:
-        raise DocumentError(where, "compressed data cut short")
+        raise DocumentError(where, N_("compressed data cut short"))
     if inflater.unused_data.strip(b"\0"):  # zero padding may follow the stream, nothing else
-        raise DocumentError(where, "data after the compressed stream")
+        raise DocumentError(where, N_("data after the compressed stream"))
     return out
 
 
@@ -83,7 +85,7 @@ def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
     with open(path, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        raise DocumentError(str(path), f"larger than {limit} bytes")
+        raise DocumentError(str(path), N_("larger than {limit} bytes"), None, limit=limit)
     return data.decode("utf-8")
 
 
@@ -114,24 +116,33 @@ def load_yaml(text: str, where: str) -> Any:
     """Parse YAML from a file or a mail, refusing (naming `where`) what is too large,
     malformed or nested too deeply."""
     if len(text.encode("utf-8")) > MAX_BYTES:
-        raise DocumentError(where, f"larger than {MAX_BYTES} bytes")
+        raise DocumentError(where, N_("larger than {limit} bytes"), None, limit=MAX_BYTES)
     try:
         return yaml.load(text, Loader=safe_loader(text))  # noqa: S506 - safe loaders only
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise DocumentError(where, f"not valid YAML{at}") from None
+        if mark is None:
+            raise DocumentError(where, N_("not valid YAML")) from None
+        raise DocumentError(
+            where, N_("not valid YAML at line {line}"), None, line=mark.line + 1
+        ) from None
     except RecursionError:
-        raise DocumentError(where, "nested too deeply") from None
+        raise DocumentError(where, N_("nested too deeply")) from None
 
 
 def load(text: str, where: str, fmt: str) -> dict:
     """Parse a document body and check its format tag."""
     body = load_yaml(text, where)
     if not isinstance(body, dict):
-        raise DocumentError(where, "expected a YAML mapping")
+        raise DocumentError(where, N_("expected a YAML mapping"))
     if body.get("format") != fmt:
-        raise DocumentError(f"{where}: format", f"expected {fmt!r}, got {body.get('format')!r}")
+        raise DocumentError(
+            f"{where}: format",
+            N_("expected {what}, got {value}"),
+            None,
+            what=repr(fmt),
+            value=repr(body.get("format")),
+        )
     return body
 
 
@@ -144,7 +155,7 @@ def field(body: dict, key: str, kind: type | tuple[type, ...], where: str) -> An
         or not isinstance(value, kind)
     ):
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise DocumentError(f"{where}: {key}", f"missing or not {want}")
+        raise DocumentError(f"{where}: {key}", N_("missing or not {kind}"), None, kind=want)
     return value
 
 
@@ -157,8 +168,8 @@ def peek_game(text: str, where: str) -> str:
     try:
         data = yaml.safe_load(body)
     except (yaml.YAMLError, RecursionError):
-        raise DocumentError(where, "not valid YAML") from None
+        raise DocumentError(where, N_("not valid YAML")) from None
     game = data.get("game") if isinstance(data, dict) else None
     if not isinstance(game, str):
-        raise DocumentError(f"{where}: game", "missing")
+        raise DocumentError(f"{where}: game", N_("missing"))
     return game

@@ -19,6 +19,7 @@ from .. import __version__
 from ..crypto import sealing, signing, sshsig
 from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
+from ..refusal import BAD_KEY, N_, Refusal
 from ..rules.state import DEFAULT_OPTIONS
 from ..rules.vocab import SIDES
 from . import clock as clocks
@@ -79,7 +80,9 @@ class Secrets:
 
 def check_game_id(game_id: str) -> str:
     if not NAME_PATTERN.fullmatch(game_id):
-        raise ValueError(f"game id {game_id!r}: use letters, digits, '.', '_' or '-' (max 64)")
+        raise Refusal(
+            N_("use letters, digits, '.', '_' or '-' (max 64)"), None, None, f"game id {game_id!r}"
+        )
     return game_id
 
 
@@ -90,7 +93,13 @@ def check_address(text: str, where: str) -> str:
 
     name, address = parseaddr(text)
     if name or address != text or not ADDRESS.fullmatch(address):
-        raise ValueError(f"{where}: {text!r} is not a mail address like name@example.org")
+        raise Refusal(
+            N_("{text} is not a mail address like name@example.org"),
+            None,
+            None,
+            where,
+            text=repr(text),
+        )
     return address
 
 
@@ -111,16 +120,18 @@ def create(
     _languages(languages, "--lang", shipped_only=True)
     for who, address in (addresses or {}).items():
         if who not in (*SIDES, REFEREE):
-            raise ValueError(f"mail address for {who!r}: expected ishida, tokugawa or referee")
+            raise Refusal(
+                N_("expected ishida, tokugawa or referee"), None, None, f"mail address for {who!r}"
+            )
         check_address(address, f"mail address for {who}")
     if root.exists() and any(root.iterdir()):
-        raise ValueError(f"{root} exists and is not empty")
+        raise Refusal(N_("{path} exists and is not empty"), None, None, None, path=root)
     keys = [referee.public.key_id, *(players[s].key_id for s in SIDES)]
     if len(set(keys)) != len(keys):
-        raise ValueError("the referee and the two players need three different keys")
+        raise Refusal(N_("the referee and the two players need three different keys"))
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
-        raise ValueError(f"unknown game option {unknown[0]!r}")
+        raise Refusal(N_("unknown game option {name}"), None, None, None, name=repr(unknown[0]))
     seed = new_seed()
     state_key = X25519PrivateKey.generate()
     commit_key = os.urandom(KEY_BYTES)
@@ -204,7 +215,7 @@ def parse(text: str, where: str) -> Definition:
         addresses = _addresses(body.get("mail"), where)
         languages = _languages(body.get("languages"), f"{where}: languages")
     except ValueError as exc:
-        raise docs.DocumentError(where, str(exc)) from None
+        raise docs.DocumentError(where, "{reason}", None, reason=_reason(exc)) from None
     signing.verify(text, [referee])
     return Definition(
         game_id=check_game_id(docs.field(body, "game", str, where)),
@@ -229,13 +240,26 @@ def _languages(raw: object, where: str, shipped_only: bool = False) -> dict[str,
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise ValueError(f"{where}: expected a mapping of side to language, e.g. ishida: hu")
+        raise Refusal(
+            N_("expected a mapping of side to language, e.g. ishida: hu"), None, None, where
+        )
     for who, lang in raw.items():
         if who not in SIDES or not isinstance(lang, str) or not LANGUAGE.fullmatch(lang):
-            raise ValueError(f"{where}: {who!r}: expected ishida or tokugawa and a code like hu")
+            raise Refusal(
+                N_("expected ishida or tokugawa and a code like hu"),
+                None,
+                None,
+                f"{where}: {who!r}",
+            )
         if shipped_only and lang not in available():
-            shipped = ", ".join(available())
-            raise ValueError(f"{where}: no '{lang}' translation (available: {shipped})")
+            raise Refusal(
+                N_("no '{lang}' translation (available: {shipped})"),
+                None,
+                None,
+                where,
+                lang=lang,
+                shipped=", ".join(available()),
+            )
     return dict(raw)
 
 
@@ -243,11 +267,13 @@ def _addresses(raw: object, where: str) -> dict[str, str] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise ValueError(f"{where}: mail: expected a mapping of side to address")
+        raise Refusal(N_("expected a mapping of side to address"), None, None, f"{where}: mail")
     out = {}
     for who, address in raw.items():
         if who not in (*SIDES, REFEREE) or not isinstance(address, str):
-            raise ValueError(f"{where}: mail: {who!r}: expected ishida, tokugawa or referee")
+            raise Refusal(
+                N_("expected ishida, tokugawa or referee"), None, None, f"{where}: mail: {who!r}"
+            )
         out[who] = check_address(address, f"{where}: mail: {who}")
     return out
 
@@ -260,7 +286,13 @@ def load(gd: GameDir) -> Definition:
 def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secrets:
     """The referee's seed and state key; only the referee's identity opens them."""
     if referee.public.key_id != definition.referee.key_id:
-        raise ValueError(f"the key {referee.public.name!r} is not this game's referee key")
+        raise Refusal(
+            N_("the key {name} is not this game's referee key"),
+            BAD_KEY,
+            None,
+            None,
+            name=repr(referee.public.name),
+        )
     context = sealing.SealContext(definition.game_id, 0, referee.public.name, "referee-secrets")
     plain = sealing.open_text(gd.secrets.read_text(encoding="utf-8"), referee.encryption, context)
     return parse_secrets(plain.decode("utf-8"), str(gd.secrets))
@@ -273,7 +305,15 @@ def parse_secrets(text: str, where: str) -> Secrets:
         key = X25519PrivateKey.from_private_bytes(_unb64(docs.field(body, "state_key", str, where)))
         commit_key = bytes.fromhex(docs.field(body, "commit_key", str, where))
     except ValueError as exc:
-        raise docs.DocumentError(where, str(exc)) from None
+        raise docs.DocumentError(where, "{reason}", None, reason=_reason(exc)) from None
     if len(commit_key) != KEY_BYTES:
-        raise docs.DocumentError(f"{where}: commit_key", f"expected {KEY_BYTES} bytes")
+        raise docs.DocumentError(
+            f"{where}: commit_key", N_("expected {n} bytes"), None, n=KEY_BYTES
+        )
     return Secrets(seed, key, commit_key)
+
+
+def _reason(exc: ValueError) -> Refusal | str:
+    """A field's refusal kept whole (put in the reader's words where it is shown); any
+    other error's text as it is."""
+    return exc if isinstance(exc, Refusal) else str(exc)

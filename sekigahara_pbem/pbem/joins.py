@@ -33,7 +33,7 @@ from ..crypto import sealing, signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity
 from ..crypto.seeds import SEED_BYTES, seed_commitment, verify_seed
-from ..refusal import WRONG_GAME, WRONG_SIDE
+from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal
 from ..rules.vocab import SIDES, other
 from . import documents as docs
 from .game import Definition
@@ -74,8 +74,13 @@ def _context(definition: Definition, side: str) -> sealing.SealContext:
 def _side(definition: Definition, identity: Identity) -> str:
     side = definition.side_of(identity.public)
     if side is None:
-        raise ValueError(
-            f"the key {identity.public.name!r} is not one of the players of {definition.game_id}"
+        raise Refusal(
+            N_("the key {name} is not one of the players of {game}"),
+            None,
+            None,
+            None,
+            name=repr(identity.public.name),
+            game=definition.game_id,
         )
     return side
 
@@ -109,17 +114,29 @@ def _signed_body(definition: Definition, text: str, where: str, formats: tuple[s
     body = docs.load_yaml(verified.body, where)
     if not isinstance(body, dict) or body.get("format") not in formats:
         found = body.get("format") if isinstance(body, dict) else None
-        raise docs.DocumentError(f"{where}: format", f"expected {formats[-1]!r}, got {found!r}")
+        raise docs.DocumentError(
+            f"{where}: format",
+            N_("expected {what}, got {value}"),
+            None,
+            what=repr(formats[-1]),
+            value=repr(found),
+        )
     side = docs.field(body, "side", str, where)
     if side not in SIDES or definition.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
-            f"{where}: side", f"signed by {verified.signer.name}, not {side}", WRONG_SIDE
+            f"{where}: side",
+            N_("signed by {signer}, not {side}"),
+            WRONG_SIDE,
+            signer=verified.signer.name,
+            side=side,
         )
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
+        raise docs.DocumentError(
+            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+        )
     if docs.field(body, "definition", str, where) != definition.hash:
         raise docs.DocumentError(
-            f"{where}: definition", "answers another game definition", WRONG_GAME
+            f"{where}: definition", N_("answers another game definition"), WRONG_GAME
         )
     return body, side
 
@@ -139,9 +156,17 @@ def make_seed(definition: Definition, identity: Identity, other_join: str, where
     side = _side(definition, identity)
     theirs = parse_join(definition, other_join, where)
     if theirs.side != other(side):
-        raise docs.DocumentError(where, f"this is {theirs.side}'s own join, not {other(side)}'s")
+        raise docs.DocumentError(
+            where,
+            N_("this is {side}'s own join, not {other}'s"),
+            None,
+            side=theirs.side,
+            other=other(side),
+        )
     if theirs.first_format:
-        raise docs.DocumentError(where, f"{JOIN_FORMAT_V1} joins have no separate seed")
+        raise docs.DocumentError(
+            where, N_("{format} joins have no separate seed"), None, format=JOIN_FORMAT_V1
+        )
     seed = player_seed(definition, identity)
     token = sealing.seal_text(seed, definition.referee.encryption, _context(definition, side))
     body = {
@@ -170,7 +195,10 @@ def check_order(seed_file: SeedFile, joined: dict[str, Join], where: str) -> Non
     theirs = joined.get(other(seed_file.side))
     if theirs is None or docs.sha256(theirs.text) != seed_file.other_join:
         raise docs.DocumentError(
-            f"{where}: other_join", f"does not name {other(seed_file.side)}'s join on file"
+            f"{where}: other_join",
+            N_("does not name {side}'s join on file"),
+            None,
+            side=other(seed_file.side),
         )
 
 
@@ -179,7 +207,7 @@ def open_seed(definition: Definition, join: Join, referee: Identity, sealed: str
     context = _context(definition, join.side)
     seed = sealing.open_text(sealed, referee.encryption, context)
     if len(seed) != SEED_BYTES or not verify_seed(join.commitment, seed, join.side):
-        raise docs.DocumentError(join.side, "the sealed seed does not match its commitment")
+        raise docs.DocumentError(join.side, N_("the sealed seed does not match its commitment"))
     return seed
 
 

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..refusal import N_, Refusal
 from .game import check_address
 
 SECURITY = ("starttls", "tls", "none")
@@ -75,25 +76,38 @@ def load(path: Path | None, game_dirs: Sequence[Path] = ()) -> MailSettings:
     resolved = path.resolve()
     for root in game_dirs:
         if resolved.is_relative_to(root.resolve()):
-            raise ValueError(f"{path}: mail settings must not live in a game directory ({root})")
+            raise Refusal(
+                N_("mail settings must not live in a game directory ({root})"),
+                None,
+                None,
+                str(path),
+                root=root,
+            )
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ValueError(f"{path}: cannot read the mail settings: {exc.strerror}") from None
+        raise Refusal(
+            N_("cannot read the mail settings: {error}"), None, None, str(path), error=exc.strerror
+        ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+        raise Refusal(N_("not valid TOML: {error}"), None, None, str(path), error=exc) from None
     sender = raw.get("from")
     if not isinstance(sender, str):
-        raise ValueError(f"{path}: from: your address (the referee's, for the robot) is missing")
+        raise Refusal(
+            N_("your address (the referee's, for the robot) is missing"),
+            None,
+            None,
+            f"{path}: from",
+        )
     retry = raw.get("retry", {})
     attempts, delay = retry.get("attempts", 3), retry.get("delay_seconds", 5)
     if not isinstance(attempts, int) or not 1 <= attempts <= 20:
-        raise ValueError(f"{path}: retry.attempts: expected 1 to 20")
+        raise Refusal(N_("expected 1 to 20"), None, None, f"{path}: retry.attempts")
     if not isinstance(delay, int | float) or not 0 <= delay <= 600:
-        raise ValueError(f"{path}: retry.delay_seconds: expected 0 to 600")
+        raise Refusal(N_("expected 0 to 600"), None, None, f"{path}: retry.delay_seconds")
     maildir = raw.get("maildir")
     if maildir is not None and not isinstance(maildir, str):
-        raise ValueError(f"{path}: maildir: expected the path of a maildir")
+        raise Refusal(N_("expected the path of a maildir"), None, None, f"{path}: maildir")
     return MailSettings(
         sender=check_address(sender, f"{path}: from"),
         smtp=_server(raw, "smtp", path, 587),
@@ -110,27 +124,37 @@ def _server(raw: dict, name: str, path: Path, default_port: int) -> Server | Non
         return None
     where = f"{path}: {name}"
     if not isinstance(section, dict):
-        raise ValueError(f"{where}: expected a table")
+        raise Refusal(N_("expected a table"), None, None, where)
     host, port = section.get("host"), section.get("port", default_port)
     security = section.get("security", "starttls")
     if not isinstance(host, str) or not host:
-        raise ValueError(f"{where}.host: missing")
+        raise Refusal(N_("missing"), None, None, f"{where}.host")
     if not isinstance(port, int) or not 0 < port < 65536:
-        raise ValueError(f"{where}.port: expected a port number")
+        raise Refusal(N_("expected a port number"), None, None, f"{where}.port")
     if security not in SECURITY:
-        raise ValueError(f"{where}.security: expected one of {', '.join(SECURITY)}")
+        raise Refusal(
+            N_("expected one of {words}"),
+            None,
+            None,
+            f"{where}.security",
+            words=", ".join(SECURITY),
+        )
     if security == "none" and host not in LOOPBACK:
-        raise ValueError(f"{where}.security: 'none' only on 127.0.0.1; use starttls or tls")
+        raise Refusal(
+            N_("'none' only on 127.0.0.1; use starttls or tls"), None, None, f"{where}.security"
+        )
     password = section.get("password")
     env = section.get("password_env", f"SEKI_{name.upper()}_PASSWORD")
     if password is None and env in os.environ:
         password = os.environ[env]
     user = section.get("user")
     if user is not None and password is None:
-        raise ValueError(f"{where}: a user but no password (set ${env} or password)")
+        raise Refusal(
+            N_("a user but no password (set ${env} or password)"), None, None, where, env=env
+        )
     ca_file = section.get("ca_file")
     if ca_file is not None and not Path(ca_file).is_file():
-        raise ValueError(f"{where}.ca_file: {ca_file} is not a file")
+        raise Refusal(N_("{path} is not a file"), None, None, f"{where}.ca_file", path=ca_file)
     return Server(
         host, port, security, user, password, ca_file, str(section.get("mailbox", "INBOX"))
     )

@@ -22,6 +22,7 @@ from email.policy import default
 from email.utils import parseaddr
 from pathlib import Path
 
+from ..refusal import N_, Refusal
 from .game import ADDRESS
 from .mail_config import Server
 from .mail_out import Spool
@@ -62,7 +63,7 @@ def save(spool: Spool, raw: bytes) -> bool:
 def from_maildir(spool: Spool, path: Path) -> int:
     """New and unseen messages of a maildir; each is marked seen once saved."""
     if not (path / "cur").is_dir() or not (path / "new").is_dir():
-        raise ValueError(f"{path}: not a maildir (no cur/ and new/)")
+        raise Refusal(N_("not a maildir (no cur/ and new/)"), None, None, str(path))
     count = 0
     files = [f for sub in ("new", "cur") for f in (path / sub).iterdir() if f.is_file()]
     for file in sorted(files, key=lambda f: f.name):
@@ -79,7 +80,7 @@ def from_maildir(spool: Spool, path: Path) -> int:
 def from_mbox(spool: Spool, path: Path) -> int:
     """Every message of an mbox not collected before (the mbox itself is left alone)."""
     if not path.is_file():
-        raise ValueError(f"{path}: no such mbox file")
+        raise Refusal(N_("no such mbox file"), None, None, str(path))
     box = mailbox.mbox(path, factory=None, create=False)
     try:
         return sum(save(spool, box.get_bytes(key)) for key in box.iterkeys())
@@ -93,10 +94,12 @@ def from_imap(spool: Spool, server: Server) -> int:
     try:
         status, _ = imap.select(_quote(server.mailbox))
         if status != "OK":
-            raise ValueError(f"IMAP: cannot open mailbox {server.mailbox!r}")
+            raise Refusal(
+                N_("cannot open mailbox {name}"), None, None, "IMAP", name=repr(server.mailbox)
+            )
         status, data = imap.uid("SEARCH", None, "UNSEEN")
         if status != "OK":
-            raise ValueError("IMAP: SEARCH UNSEEN failed")
+            raise Refusal(N_("SEARCH UNSEEN failed"), None, None, "IMAP")
         count = 0
         for uid in data[0].split():
             status, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")

@@ -20,6 +20,7 @@ from email.policy import SMTP, default
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
+from ..refusal import N_, Refusal
 from .mail_config import MailSettings, Server
 from .store import write_atomic
 
@@ -89,7 +90,7 @@ def send_outbox(
     """Deliver every queued message; retry transient failures; keep what fails."""
     result = Delivery()
     if settings.smtp is None:
-        raise ValueError("the mail settings have no [smtp] section; cannot send")
+        raise Refusal(N_("the mail settings have no [smtp] section; cannot send"))
     for path in sorted(spool.folder("outbox").glob("*.eml")):
         error = _deliver(path, settings, sleep)
         name = path.stem

@@ -15,7 +15,7 @@ import json
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import WRONG_GAME
+from ..refusal import N_, WRONG_GAME
 from . import documents as docs
 from .game import Definition
 
@@ -56,15 +56,21 @@ def open_note(definition: Definition, text: str, identity: Identity, where: str)
     verified = signing.verify(text, [definition.referee])
     body = docs.load_yaml(verified.body, where)
     if not isinstance(body, dict) or body.get("format") not in NOTE_FORMATS:
-        raise docs.DocumentError(f"{where}: format", f"expected {NOTE_FORMAT!r}")
+        raise docs.DocumentError(
+            f"{where}: format", N_("expected {what}"), None, what=repr(NOTE_FORMAT)
+        )
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
+        raise docs.DocumentError(
+            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+        )
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) != identity.public:
-        raise docs.DocumentError(f"{where}: to", f"this note is for {side}, not for your key")
+        raise docs.DocumentError(
+            f"{where}: to", N_("this note is for {side}, not for your key"), None, side=side
+        )
     token = docs.field(body, "section", str, where)
     if len(token) > MAX_NOTE * 2:
-        raise docs.DocumentError(f"{where}: section", "larger than any note")
+        raise docs.DocumentError(f"{where}: section", N_("larger than any note"))
     seq = docs.field(body, "seq", int, where)
     fresh = body["format"] == NOTE_FORMAT
     if fresh:
@@ -75,11 +81,11 @@ def open_note(definition: Definition, text: str, identity: Identity, where: str)
     try:
         section = json.loads(plain)
     except ValueError:
-        raise docs.DocumentError(f"{where}: section", "does not hold JSON") from None
+        raise docs.DocumentError(f"{where}: section", N_("does not hold JSON")) from None
     bound = section.get("bound") if isinstance(section, dict) else None
     if fresh and bound != _bound(definition, seq, side):
-        raise docs.DocumentError(f"{where}: section", "belongs to another note")
+        raise docs.DocumentError(f"{where}: section", N_("belongs to another note"))
     reasons = section.get("reasons") if isinstance(section, dict) else None
     if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
-        raise docs.DocumentError(f"{where}: section", "holds no list of reasons")
+        raise docs.DocumentError(f"{where}: section", N_("holds no list of reasons"))
     return reasons

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import WRONG_GAME
+from ..refusal import N_, WRONG_GAME
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
@@ -116,15 +116,15 @@ def _open_section(definition: Definition, token: str, identity: Identity, seq: i
         text = agefile.open_armored(token, identity, f"{where}: section")
         wanted = SECTION_FORMAT
     if len(text) > docs.MAX_INFLATED:
-        raise docs.DocumentError(f"{where}: section", "too large")
+        raise docs.DocumentError(f"{where}: section", N_("too large"))
     try:
         section = json.loads(text)
     except ValueError:
-        raise docs.DocumentError(f"{where}: section", "does not hold JSON") from None
+        raise docs.DocumentError(f"{where}: section", N_("does not hold JSON")) from None
     if not isinstance(section, dict) or section.get("format") != wanted:
-        raise docs.DocumentError(f"{where}: section", f"expected {wanted}")
+        raise docs.DocumentError(f"{where}: section", N_("expected {what}"), None, what=wanted)
     if wanted == SECTION_FORMAT and section.get("bound") != _bound(definition, seq, side):
-        raise docs.DocumentError(f"{where}: section", "belongs to another packet")
+        raise docs.DocumentError(f"{where}: section", N_("belongs to another packet"))
     return section
 
 
@@ -133,10 +133,14 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, where, PACKET_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
+        raise docs.DocumentError(
+            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+        )
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) is None or definition.players[side] != identity.public:
-        raise docs.DocumentError(f"{where}: to", f"this packet is for {side}, not for your key")
+        raise docs.DocumentError(
+            f"{where}: to", N_("this packet is for {side}, not for your key"), None, side=side
+        )
     seq = docs.field(body, "seq", int, where)
     token = docs.field(body, "section", str, where)
     section = _open_section(definition, token, identity, seq, side, where)

@@ -66,11 +66,13 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
 
 def _one(game: Game, name: str, data: bytes, now: str) -> str:
     if len(data) > docs.MAX_BYTES:
-        raise docs.DocumentError(name, f"larger than {docs.MAX_BYTES} bytes", TOO_LARGE)
+        raise docs.DocumentError(
+            name, N_("larger than {limit} bytes"), TOO_LARGE, limit=docs.MAX_BYTES
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise docs.DocumentError(name, "not UTF-8 text") from None
+        raise docs.DocumentError(name, N_("not UTF-8 text")) from None
     body, _ = signing.split(text)
     lines = body.splitlines()
     if f"format: {joins.JOIN_FORMAT}" in lines or f"format: {joins.JOIN_FORMAT_V1}" in lines:

@@ -62,7 +62,9 @@ class Games:
         for root in dirs:
             definition = load_definition(GameDir(root))
             if definition.game_id in roots:
-                raise ValueError(f"{root}: game {definition.game_id} is given twice")
+                raise Refusal(
+                    N_("game {game} is given twice"), None, None, str(root), game=definition.game_id
+                )
             roots[definition.game_id] = root
             definitions[definition.game_id] = definition
         return cls(roots, definitions)
@@ -228,7 +230,9 @@ class Mailer:
 
     def run(self) -> list[str]:
         if not all(self.addresses.get(s) for s in SIDES):
-            raise ValueError(f"game {self.id}: game.txt has no mail address for every side")
+            raise Refusal(
+                N_("game.txt has no mail address for every side"), None, None, f"game {self.id}"
+            )
         mailed = _read_json(self.state_path)
         done = mailed.setdefault(self.id, {s: 0 for s in SIDES})
         queued = []
@@ -372,11 +376,12 @@ class Mailer:
             return []
         if not self.gd.reveal.is_file():
             reveal(self.gd.root, self.game.referee, self.now)
-        text = closing_text(self.id, statistics(self.gd, self.definition))
+        stats = statistics(self.gd, self.definition)
         queued = []
         for side in SIDES:
             with i18n.using(language(self.definition, side)):
                 subject = _("the game is over: closing report")
+                text = closing_text(self.id, stats)
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", text,
                           [("reveal.txt", self.gd.reveal.read_text())])  # fmt: skip

@@ -27,19 +27,33 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 from ..crypto.keys import Identity
+from ..refusal import N_, Phrase
 
 SEQ_DIGITS = 6
 _RECORD = re.compile(r"(\d{6})\.txt")
 
 
 class StoreError(RuntimeError):
-    """The game directory is missing, locked, or not in the expected shape."""
+    """The game directory is missing, locked, or not in the expected shape. Not a refusal
+    (the referee would keep the input it was reading as the sender's to fix): a state of
+    the store, said to the person who ran the command. The message is a template filled
+    with `params`, as a refusal's (without params, taken as it is), so that `words` puts
+    it in the reader's language."""
+
+    def __init__(self, message: str, /, **params: object):
+        self.template = message
+        self.params = params
+        super().__init__(self.words(str))
+
+    def words(self, translate: Callable[[str], str]) -> str:
+        """The template passed through `translate` (str: the English text), filled."""
+        return Phrase(self.template, **self.params).words(translate)
 
 
 def seq_name(seq: int) -> str:
@@ -110,7 +124,7 @@ class GameDir:
 
     def require(self) -> None:
         if not self.definition.is_file():
-            raise StoreError(f"{self.root} is not a game directory (no game.txt)")
+            raise StoreError(N_("{path} is not a game directory (no game.txt)"), path=self.root)
 
     def reject(self, name: str, sealed: str) -> Path:
         """Keep a refused input with the reason (sealed, pbem/chain.seal_rejected), so
@@ -143,13 +157,13 @@ def locked(root: Path) -> Iterator[None]:
     from filelock import FileLock, Timeout  # portable (fcntl here, msvcrt on Windows)
 
     if not root.is_dir():
-        raise StoreError(f"{root}: no such game directory")
+        raise StoreError(N_("{path}: no such game directory"), path=root)
     lock = FileLock(root / ".lock", timeout=0)
     try:
         lock.acquire()
     except Timeout:
         raise StoreError(
-            f"{root} is locked: another seki command is working on this game"
+            N_("{path} is locked: another seki command is working on this game"), path=root
         ) from None
     try:
         yield
@@ -172,9 +186,13 @@ def _git(root: Path, *args: str, stdin: str | None = None, check: bool = True) -
         done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
                               env=env, check=False, input=stdin)  # fmt: skip
     except FileNotFoundError:
-        raise StoreError("git is not installed; the game archive needs it") from None
+        raise StoreError(N_("git is not installed; the game archive needs it")) from None
     if done.returncode != 0 and check:
-        raise StoreError(f"git {args[0]} failed: {done.stderr.strip() or done.stdout.strip()}")
+        raise StoreError(
+            N_("git {command} failed: {output}"),
+            command=args[0],
+            output=done.stderr.strip() or done.stdout.strip(),
+        )
     return done.stdout if done.returncode == 0 else ""
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..crypto import signing
-from ..refusal import WRONG_GAME, WRONG_SIDE
+from ..refusal import N_, WRONG_GAME, WRONG_SIDE
 from ..rules.vocab import SIDES, other
 from . import documents as docs
 from .game import Definition
@@ -83,15 +83,21 @@ def _signed_by_side(definition: Definition, text: str, fmt: str, where: str) -> 
     verified = signing.verify(text, definition.players.values())
     body = docs.load(verified.body, where, fmt)
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
+        raise docs.DocumentError(
+            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+        )
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
-        raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
+        raise docs.DocumentError(
+            f"{where}: side", N_("expected one of {words}"), None, words=", ".join(SIDES)
+        )
     if definition.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
             f"{where}: side",
-            f"signed by {verified.signer.name}, who does not play {side}",
+            N_("signed by {signer}, who does not play {side}"),
             WRONG_SIDE,
+            signer=verified.signer.name,
+            side=side,
         )
     return body, side
 
@@ -107,15 +113,15 @@ def parse_consent(definition: Definition, text: str, where: str) -> Consent:
     body, side = _signed_by_side(definition, text, CONSENT_FORMAT, where)
     answer = docs.field(body, "answer", str, where)
     if answer not in ANSWERS:
-        raise docs.DocumentError(f"{where}: answer", "expected accept or refuse")
+        raise docs.DocumentError(f"{where}: answer", N_("expected accept or refuse"))
     return Consent(side, docs.field(body, "request", str, where), answer, text)
 
 
 def check_consent(request: Request, consent: Consent, where: str) -> None:
     if consent.request != request.hash:
-        raise docs.DocumentError(f"{where}: request", "does not name this takeback request")
+        raise docs.DocumentError(f"{where}: request", N_("does not name this takeback request"))
     if consent.side != other(request.side):
-        raise docs.DocumentError(f"{where}: side", "only the other player can answer a request")
+        raise docs.DocumentError(f"{where}: side", N_("only the other player can answer a request"))
 
 
 def why_not_undoable(seq: int, record_body: dict, requester: str) -> str | None:

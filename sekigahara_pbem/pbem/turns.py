@@ -40,7 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..component_files import components_hash
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity, PublicKey
-from ..refusal import WRONG_GAME, WRONG_SIDE, WRONG_VERSION
+from ..refusal import N_, WRONG_GAME, WRONG_SIDE, WRONG_VERSION
 from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
 from . import documents as docs
@@ -87,9 +87,14 @@ def check_versions(definition: Definition, body_: dict, where: str) -> str | Non
         yours = f" ({tool})" if isinstance(tool, str) else ""
         raise docs.DocumentError(
             f"{where}: components",
-            f"made with component set {str(components)[:16]}…{yours}, but this game uses "
-            f"{definition.components[:16]}… (see game.txt's tool line); install that version",
+            N_(
+                "made with component set {theirs}…{tool}, but this game uses {ours}… (see "
+                "game.txt's tool line); install that version"
+            ),
             WRONG_VERSION,
+            theirs=str(components)[:16],
+            tool=yours,
+            ours=definition.components[:16],
         )
     return tool if isinstance(tool, str) else None
 
@@ -98,17 +103,23 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     """Check an (unsigned) turn body's shape."""
     body_ = docs.load(text, where, TURN_FORMAT)
     if docs.field(body_, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
+        raise docs.DocumentError(
+            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+        )
     side = docs.field(body_, "side", str, where)
     if side not in SIDES:
-        raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
+        raise docs.DocumentError(
+            f"{where}: side", N_("expected one of {words}"), None, words=", ".join(SIDES)
+        )
     answers = docs.field(body_, "answers", int, where)
     actions = docs.field(body_, "actions", list, where)
     if not actions or len(actions) > MAX_ACTIONS:
-        raise docs.DocumentError(f"{where}: actions", f"expected 1 to {MAX_ACTIONS} actions")
+        raise docs.DocumentError(
+            f"{where}: actions", N_("expected 1 to {n} actions"), None, n=MAX_ACTIONS
+        )
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
-            raise docs.DocumentError(f"{where}: actions[{i}]", "expected a mapping with a type")
+            raise docs.DocumentError(f"{where}: actions[{i}]", N_("expected a mapping with a type"))
     return Turn(side, answers, actions, text, check_versions(definition, body_, where))
 
 
@@ -119,8 +130,10 @@ def parse(definition: Definition, text: str, where: str) -> Turn:
     if definition.players[turn.side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
             f"{where}: side",
-            f"signed by {verified.signer.name}, who does not play {turn.side}",
+            N_("signed by {signer}, who does not play {side}"),
             WRONG_SIDE,
+            signer=verified.signer.name,
+            side=turn.side,
         )
     return Turn(turn.side, turn.answers, turn.actions, text, turn.tool)
 
@@ -182,15 +195,25 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
     verified = signing.verify(text, [*definition.players.values(), definition.referee])
     body = docs.load_yaml(verified.body, where)
     if not isinstance(body, dict) or body.get("format") not in SEALED_FORMATS:
-        raise docs.DocumentError(f"{where}: format", f"expected {SEALED_FORMAT!r}")
+        raise docs.DocumentError(
+            f"{where}: format", N_("expected {what}"), None, what=repr(SEALED_FORMAT)
+        )
     if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(f"{where}: game", f"not for game {definition.game_id}", WRONG_GAME)
+        raise docs.DocumentError(
+            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+        )
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
-        raise docs.DocumentError(f"{where}: side", f"expected one of {', '.join(SIDES)}")
+        raise docs.DocumentError(
+            f"{where}: side", N_("expected one of {words}"), None, words=", ".join(SIDES)
+        )
     if verified.signer not in (definition.players[side], definition.referee):
         raise docs.DocumentError(
-            f"{where}: side", f"sealed by {verified.signer.name}, not by {side}"
+            f"{where}: side",
+            N_("sealed by {signer}, not by {side}"),
+            None,
+            signer=verified.signer.name,
+            side=side,
         )
     return Envelope(
         side,
@@ -219,5 +242,5 @@ def unseal(definition: Definition, text: str, state_key: X25519PrivateKey, where
         env.anytime,
         env.extension,
     ):
-        raise docs.DocumentError(where, "the envelope does not describe the turn file it seals")
+        raise docs.DocumentError(where, N_("the envelope does not describe the turn file it seals"))
     return inner

@@ -1,0 +1,107 @@
+"""The referee side's refusals and messages in the reader's language (issue 17): a
+malformed game.txt and a malformed turn file are refused in Hungarian through the real
+CLI (the English text, which records and rejected files keep, unchanged); the store's
+errors, the deadline's time left and the closing report speak the reader's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_i18n import _new_game
+from test_reports import columns
+from typer.testing import CliRunner
+
+from sekigahara_pbem import i18n
+from sekigahara_pbem.cli import app
+from sekigahara_pbem.pbem import clock
+from sekigahara_pbem.pbem.closing import closing_text
+from sekigahara_pbem.pbem.documents import DocumentError
+from sekigahara_pbem.pbem.store import GameDir, StoreError
+
+ROOT = Path(__file__).parent.parent
+
+
+def _invoke(home: Path, *args: str):
+    return CliRunner().invoke(app, list(args), env={"SEKI_HOME": str(home), "LANG": "C"})
+
+
+def test_a_malformed_game_definition_is_refused_in_the_language_of_the_key_directory(
+    tmp_path,
+):
+    """`seki join game.txt` with `deadlines: hours: 0`: English without config.toml, the
+    same refusal in Hungarian with `lang = "hu"` in the key directory; file and field
+    names stay as they are."""
+    home = tmp_path / "alice"
+    assert _invoke(home, "keys", "new", "alice").exit_code == 0
+    text = (ROOT / "games" / "demo" / "game.txt").read_text(encoding="utf-8")
+    bad = text.replace(
+        "-----BEGIN SEKI SIGNATURE-----", "deadlines:\n  hours: 0\n-----BEGIN SEKI SIGNATURE-----"
+    )
+    game_txt = tmp_path / "game.txt"
+    game_txt.write_text(bad, encoding="utf-8")
+    en = _invoke(home, "join", str(game_txt), "--key", "alice")
+    assert en.exit_code == 1 and "Traceback" not in en.output, en.output
+    assert f"{game_txt}: deadlines: hours: at least 1" in en.output
+    (home / "config.toml").write_text('lang = "hu"\n', encoding="utf-8")
+    hu = _invoke(home, "join", str(game_txt), "--key", "alice")
+    assert hu.exit_code == 1, hu.output
+    assert f"{game_txt}: deadlines: hours: legalább 1" in hu.output
+    assert "at least" not in hu.output
+
+
+def test_a_malformed_turn_file_is_refused_in_hungarian(tmp_path):
+    """`seki turn check --lang hu` on a turn file with no actions and one for another game:
+    the document's refusal in Hungarian after the file and field it names."""
+    g = _new_game(tmp_path)
+    packet = GameDir(g).packet(1, "ishida")
+    turn = tmp_path / "turn.yaml"
+    turn.write_text("format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\nactions: []\n")
+    args = ["turn", "check", str(turn), "--packet", str(packet), "--key", "alice"]
+    en = _invoke(tmp_path / "alice", *args)
+    assert en.exit_code == 1, en.output
+    assert f"{turn}: actions: expected 1 to 200 actions" in en.output
+    hu = _invoke(tmp_path / "alice", *args, "--lang", "hu")
+    assert hu.exit_code == 1, hu.output
+    assert f"{turn}: actions: várt: 1–200 akció" in hu.output
+    assert f"{turn}: {turn}" not in hu.output  # the file is named once
+
+
+def test_document_and_store_errors_keep_their_english_text_and_are_explained():
+    """str() is the English text that files keep, byte for byte; explain() translates."""
+    exc = DocumentError("turn.txt: game", "not for game {game}", "wrong_game", game="g")
+    assert str(exc) == "turn.txt: game: not for game g" and exc.code == "wrong_game"
+    store = StoreError("{path}: no such game directory", path=Path("/x/g"))
+    assert isinstance(store, RuntimeError) and str(store) == "/x/g: no such game directory"
+    with i18n.using("en"):  # a command run before may have left another language active
+        assert i18n.explain(exc) == "turn.txt: game: not for game g"
+    with i18n.using("hu"):
+        assert i18n.explain(exc) == "turn.txt: game: nem ehhez a játszmához tartozik (g)"
+        assert i18n.explain(store) == "/x/g: nincs ilyen játékkönyvtár"
+    plain = StoreError("git {x} failed")  # no params: taken as it is
+    assert str(plain) == i18n.explain(plain) == "git {x} failed"
+
+
+def test_time_left_and_the_closing_report_speak_the_readers_language():
+    i18n.activate("en")  # a command run before may have left another language active
+    assert clock.time_left("2026-11-24T13:00:00Z", "2026-11-22T10:00:00Z") == "2 days 3 h left"
+    assert clock.time_left("2026-11-22T10:00:00Z", "2026-11-22T15:30:00Z") == "5 h 30 min overdue"
+    stats = {
+        "records": 40,
+        "turn_files": 38,
+        "first": "2026-11-01T10:00:00Z",
+        "last": "2026-11-22T10:00:00Z",
+        "result": {"winner": "tokugawa", "how": "resignation", "rule": "10.1", "reason": None},
+        "counts": {"Loyalty Challenges": 3, "battles": 7, "missed deadlines": 1},
+    }
+    english = closing_text("g", stats)
+    assert "  records in the chain: 40\n  turn files accepted:  38\n" in english
+    assert "  Loyalty Challenges:   3\n" in english
+    with i18n.using("hu"):
+        assert clock.time_left("2026-11-24T13:00:00Z", "2026-11-22T10:00:00Z") == (
+            "még 2 nap 3 óra"
+        )
+        hungarian = closing_text("g", stats)
+    assert hungarian.startswith("Vége a játszmának (g).\nGyőztes: tokugawa (resignation")
+    assert "  jegyzőkönyvek a láncban: 40\n" in hungarian and "  hűségkártyák:" in hungarian
+    assert "(21 nap)" in hungarian and "seki verify GAME-DIRECTORY" in hungarian
+    assert max(columns(line) for line in hungarian.splitlines()) <= 80

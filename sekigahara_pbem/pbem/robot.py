@@ -372,11 +372,12 @@ class Mailer:
             return []
         if not self.gd.reveal.is_file():
             reveal(self.gd.root, self.game.referee, self.now)
-        text = closing_text(self.id, statistics(self.gd, self.definition))
+        stats = statistics(self.gd, self.definition)
         queued = []
         for side in SIDES:
             with i18n.using(language(self.definition, side)):
                 subject = _("the game is over: closing report")
+                text = closing_text(self.id, stats)  # in the player's language
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", text,
                           [("reveal.txt", self.gd.reveal.read_text())])  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Protocol
 
+from ..refusal import N_, Refusal
 from ..rules import rng
 from ..rules.components import Components
 from .baseline import RandomPlayer
@@ -33,15 +34,18 @@ def make_player(
     budget: float = BUDGET,
 ) -> Player:
     """A player of the named kind (KINDS); a heuristic player with `plans` files battle
-    plans (plan.py); a search player thinks `budget` seconds per decision (search.py)."""
+    plans (plan.py); a search player thinks `budget` seconds per decision (search.py). A
+    kind, plans or budget that does not fit is refused (the options a person typed)."""
     if kind == "heuristic":
         return HeuristicPlayer(comp, game_options, seed, plans)
     if kind == "search":
         if plans:
-            raise ValueError("the search bot files no battle plan: it decides every combat")
+            raise Refusal(N_("the search bot files no battle plan: it decides every combat"))
         if not budget > 0:
-            raise ValueError(f"the search bot needs a positive budget, not {budget}")
+            raise Refusal(N_("the search bot needs a positive budget, not {budget}"), budget=budget)
         return SearchPlayer(comp, game_options, seed, budget=budget)
     if kind == "random":
         return RandomPlayer(rng.new(hashlib.sha256(seed.encode()).hexdigest()))
-    raise ValueError(f"unknown bot '{kind}': expected one of {', '.join(KINDS)}")
+    raise Refusal(
+        N_("unknown bot {kind}: expected one of {kinds}"), kind=f"'{kind}'", kinds=", ".join(KINDS)
+    )

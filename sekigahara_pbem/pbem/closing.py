@@ -1,17 +1,24 @@
 """The closing report of a finished game: who won and how, and the whole game's figures,
-read from the public records only (so anyone with the archive gets the same report)."""
+read from the public records only (so anyone with the archive gets the same report).
+
+The figures are language-neutral (`statistics`); `closing_text` puts them in words in the
+reader's language (i18n.using): the referee's robot mails each player in theirs. The
+values taken from the records (the sides, how the game ended and why) stay as written.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from . import chain
 from . import clock as clocks
 from .game import Definition
 from .store import GameDir
 
+# event type -> the figure's label (its key in the statistics, translated where shown)
 COUNTED = {
     "battle_result": N_("battles"),
     "siege_result": N_("sieges"),
@@ -24,7 +31,8 @@ COUNTED = {
     "deadline_missed": N_("missed deadlines"),
     "extension": N_("extensions"),
     "takeback": N_("takebacks"),
-}  # the figures' names (English: the keys of statistics()["counts"]), shown translated
+}
+WIDTH = 80
 
 
 def statistics(gd: GameDir, definition: Definition) -> dict:
@@ -56,28 +64,39 @@ def statistics(gd: GameDir, definition: Definition) -> dict:
 
 def closing_text(game_id: str, stats: dict) -> str:
     """The closing report as text for a mail body (80 columns), in the reader's language."""
-    lines = [_("Game {game} is over.").format(game=game_id)]
+    lines = _wrapped(_("Game {game} is over.").format(game=game_id))
     result = stats["result"]
     if result:
         why = result.get("reason") or result.get("how")
-        text = _("{side} wins ({how}, rule {rule}: {why}).")
-        lines.append(text.format(side=result["winner"], how=result["how"], rule=result["rule"],
-                                 why=why))  # fmt: skip
+        text = _("{winner} wins ({how}, rule {rule}: {why}).")
+        lines += _wrapped(
+            text.format(winner=result["winner"], how=result["how"], rule=result["rule"], why=why)
+        )
     if stats["first"] and stats["last"]:
         span = clocks.parse_time(stats["last"], "last") - clocks.parse_time(stats["first"], "first")
-        text = _("Played from {first} to {last} ({days} days).")
-        lines.append(text.format(first=stats["first"], last=stats["last"], days=span.days))
-    figures = [
-        (_("records in the chain:"), stats["records"]),
-        (_("turn files accepted:"), stats["turn_files"]),
-        *((_(name) + ":", n) for name, n in stats["counts"].items()),
+        text = ngettext(
+            "Played from {first} to {last} ({days} day).",
+            "Played from {first} to {last} ({days} days).",
+            span.days,
+        )
+        lines += _wrapped(text.format(first=stats["first"], last=stats["last"], days=span.days))
+    rows = [
+        (_("records in the chain"), stats["records"]),
+        (_("turn files accepted"), stats["turn_files"]),
+        *[(_(name), n) for name, n in stats["counts"].items()],
     ]
-    width = max(21, *(len(label) for label, _n in figures))
-    lines += ["", *(f"  {label:<{width}} {n}" for label, n in figures)]
-    lines += [
-        "",
-        _("The referee has published its seeds and keys (reveal.txt, attached). Anyone with"),
-        _("the game's archive can now replay and check every draw and every order:"),
-        "  seki verify GAME-DIRECTORY",
-    ]
+    width = max(len(label) + 1 for label, _n in rows)
+    lines += ["", *[f"  {label + ':':<{width}} {n}" for label, n in rows], ""]
+    lines += _wrapped(
+        _(
+            "The referee has published its seeds and keys (reveal.txt, attached). Anyone with "
+            "the game's archive can now replay and check every draw and every order:"
+        )
+    )
+    lines.append("  seki verify GAME-DIRECTORY")
     return "\n".join(lines) + "\n"
+
+
+def _wrapped(text: str) -> list[str]:
+    """A paragraph as lines of at most 80 columns (a long value may stand alone)."""
+    return textwrap.wrap(text, WIDTH, break_long_words=False, break_on_hyphens=False) or [""]

@@ -381,7 +381,7 @@ class Mailer:
         for side in SIDES:
             with i18n.using(language(self.definition, side)):
                 subject = _("the game is over: closing report")
-                text = closing_text(self.id, stats)
+                text = closing_text(self.id, stats)  # in the player's language
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", text,
                           [("reveal.txt", self.gd.reveal.read_text())])  # fmt: skip

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
+from ..i18n import explain
 from ..pbem import documents as docs
 from ..pbem import game, joins, packets, turns
 from ..pbem.mail_config import MailSettings
@@ -40,7 +41,7 @@ class Pass:
 def run(identity: Identity, mail: MailSettings, decide: Decide) -> Pass:
     """One pass; `decide` gives the actions of one turn file from a packet's view and
     options (a bot of sekigahara_pbem.bot)."""
-    folder, fetched, _ = mailbox.collect(mail)
+    folder, fetched, _notes = mailbox.collect(mail)
     report = Pass(fetched)
     deliver = mailer(mail)
     opening(identity, deliver, lambda definition, side: True, report)
@@ -69,7 +70,7 @@ def _try(report: Pass, path: Path, step: Callable[[Path], None]) -> None:
     try:
         step(path)
     except (ValueError, RuntimeError, OSError) as exc:
-        report.problems.append(f"{path.name}: {exc}")
+        report.problems.append(f"{path.name}: {explain(exc)}")
 
 
 def _joined(game_id: str) -> Path:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 import yaml
 
+from ..i18n import explain
 from ..i18n import gettext as _
 from ..reports.choices import describe_option
 from ..rules.components import Components
@@ -104,7 +105,7 @@ def run(
         try:
             value = parse(raw, question)
         except ValueError as exc:
-            say(f"  {exc}")
+            say(f"  {explain(exc)}")
             continue
         session.answer(value)
 
@@ -165,7 +166,7 @@ def terminal() -> Asker:
     for digit in "0123456789":
 
         @bindings.add(digit)
-        def _(event, digit: str = digit) -> None:
+        def _typed(event, digit: str = digit) -> None:
             buffer = event.app.current_buffer
             buffer.insert_text(digit)
             text = buffer.text.strip()

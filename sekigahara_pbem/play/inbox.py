@@ -18,6 +18,7 @@ from ..crypto.keystore import default_dir
 from ..crypto.signing import SignatureError, split
 from ..pbem.documents import MAX_BYTES
 from ..pbem.store import write_atomic
+from ..refusal import N_, NOT_ASKED, Refusal
 
 PACKET_FORMAT = "seki-packet/1"
 MAX_FILES = 10_000  # files looked at in one folder
@@ -41,7 +42,7 @@ def remember(game_id: str, seq: int) -> None:
 
 
 def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
-    """The newest unanswered packet asking something of `identity` (ValueError if none);
+    """The newest unanswered packet asking something of `identity` (a Refusal if none);
     with `asked_only` False, the newest packet of its games, asked or not (a battle plan
     may be sent at any time)."""
     from ..pbem.game import parse
@@ -70,8 +71,14 @@ def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
         if not asked_only or (asked and seq not in answered(game)):
             found.append((seq, str(path), path))
     if not found:
-        where = f"{folder}" if folder.is_dir() else f"{folder} (not a folder)"
-        raise ValueError(f"no unanswered packet for you in {where}; name one: seki play PACKET")
+        if folder.is_dir():
+            text = N_("no unanswered packet for you in {folder}; name one: seki play PACKET")
+        else:
+            text = N_(
+                "no unanswered packet for you in {folder} (not a folder); name one: "
+                "seki play PACKET"
+            )
+        raise Refusal(text, NOT_ASKED, None, None, folder=folder)
     return max(found)[2]
 
 

@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 
 from ..crypto.keystore import default_dir
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..pbem import documents as docs
 from ..pbem import mail_config, mail_in
 from ..pbem.game import GAME_FORMAT, Definition
@@ -23,6 +25,7 @@ from ..pbem.mail_config import MailSettings
 from ..pbem.mail_out import Spool, message, send_outbox
 from ..pbem.notes import is_note
 from ..pbem.store import write_atomic
+from ..refusal import Refusal
 from ..rules.vocab import SIDES
 from .inbox import public_part
 
@@ -46,7 +49,7 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
     elif mail.maildir is not None:
         fetched = mail_in.from_maildir(spool, mail.maildir)
     else:
-        raise ValueError("the mail settings name no [imap] server and no maildir to read")
+        raise Refusal(N_("the mail settings name no [imap] server and no maildir to read"))
     folder, notes = home / "packets", home / "notes"
     folder.mkdir(parents=True, exist_ok=True)
     new_notes: list[Path] = []
@@ -128,15 +131,15 @@ def send_to(mail: MailSettings, to: str, game_id: str, path: Path, subject: str)
     spool = Spool(default_dir() / "mail")
     msg = message(
         mail.sender, to, f"[seki {game_id}] {subject}",
-        "My record is attached.", [(path.name, path.read_text(encoding="utf-8"))],
+        _("My record is attached."), [(path.name, path.read_text(encoding="utf-8"))],
         automatic="no",
     )  # fmt: skip
     spool.queue(f"{game_id}-{path.stem}", msg)
     delivery = send_outbox(spool, mail)
     if delivery.failed:
         failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
-        raise ValueError(f"not sent (kept in {spool.folder('outbox')}): {failed}")
-    return f"mailed {path.name} to {to}"
+        raise ValueError(_not_sent(spool, failed))
+    return _("mailed {name} to {to}").format(name=path.name, to=to)
 
 
 def _safe(name: str) -> bool:
@@ -150,16 +153,22 @@ def send(mail: MailSettings, definition: Definition, turn: Path, subject: str) -
     that could not be sent stays in the outbox and is sent by the next `seki play`)."""
     to = (definition.addresses or {}).get("referee")
     if to is None:
-        raise ValueError(f"game.txt names no referee address: mail {turn} yourself")
+        raise Refusal(N_("game.txt names no referee address: mail {path} yourself"), path=turn)
     spool = Spool(default_dir() / "mail")
     text = turn.read_text(encoding="utf-8")
     msg = message(
         mail.sender, to, f"[seki {definition.game_id}] {subject}",
-        "My turn file is attached.", [(turn.name, text)], automatic="no",
+        _("My turn file is attached."), [(turn.name, text)], automatic="no",
     )  # fmt: skip
     spool.queue(turn.stem, msg)
     delivery = send_outbox(spool, mail)
     if delivery.failed:
         failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
-        raise ValueError(f"not sent (kept in {spool.folder('outbox')}): {failed}")
-    return f"mailed {turn.name} to the referee ({to})"
+        raise ValueError(_not_sent(spool, failed))
+    return _("mailed {name} to the referee ({to})").format(name=turn.name, to=to)
+
+
+def _not_sent(spool: Spool, failed: str) -> str:
+    """Why a message stayed in the outbox, in the reader's language."""
+    text = _("not sent (kept in {folder}): {failed}")
+    return text.format(folder=spool.folder("outbox"), failed=failed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..crypto.keystore import default_dir
-from ..i18n import explain
+from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..pbem.mail_config import MailSettings
 from ..pbem.packets import Packet
@@ -70,7 +70,7 @@ def chooser(ask: console.Asker, say: Callable[[str], None]):
     def choose(state: dict, kc: Components, side: str) -> dict:
         session = OneAction(state, kc, side)
         if session.question is None:
-            raise console.Stopped("nothing is asked of you now")
+            raise console.Stopped(_("nothing is asked of you now"))
         console.run(session, kc, side_view(state, kc, side), ask, say)
         return session.actions[0]
 
@@ -128,7 +128,8 @@ def send_mail(side: Side, mail: MailSettings) -> list[str]:
     other_side = next(s for s in side.game.players if s != side.side)
     to = (side.game.addresses or {}).get(other_side)
     if to is None:
-        raise ValueError(f"game.txt names no address for {other_side}: send the files yourself")
+        text = N_("game.txt names no address for {side}: send the files yourself")
+        raise Refusal(text, None, None, None, side=other_side)
     log = side.root / MAILED
     mailed = set(log.read_text(encoding="utf-8").split()) if log.exists() else set()
     mine = [p for p in side.records() if p.name.endswith(f"-{side.side}.txt")]
@@ -151,13 +152,24 @@ def robot_pass(side: Side, mail: MailSettings, choose: Chooser, now: str) -> lis
     said = take_mail(side, mail)
     if side.whose_turn() == side.side:
         side.turn(choose, now)
-        said.append(f"wrote {side.records()[-1].name}")
+        said.append(_("wrote {name}").format(name=side.records()[-1].name))
     if side.result() is not None and not (side.root / "reveals" / f"{side.side}.txt").exists():
         side.reveal(now)
-        said.append("revealed its secret")
+        said.append(_("revealed its secret"))
     late = side.late(now)
     if late is not None:
-        missing = "reveal" if side.result() is not None else "record"
+        if side.result() is not None:
+            claimed = ngettext(
+                "claimed the win: the other side's reveal is {n} hour late",
+                "claimed the win: the other side's reveal is {n} hours late",
+                late,
+            )
+        else:
+            claimed = ngettext(
+                "claimed the win: the other side's record is {n} hour late",
+                "claimed the win: the other side's record is {n} hours late",
+                late,
+            )
         side.claim_forfeit(now)
-        said.append(f"claimed the win: the other side's {missing} is {late} hours late")
+        said.append(claimed.format(n=late))
     return said + send_mail(side, mail)

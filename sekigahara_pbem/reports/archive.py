@@ -15,6 +15,7 @@ import yaml
 
 from ..pbem import documents as docs
 from ..pbem.store import GameDir
+from ..refusal import N_, Refusal
 from ..rules.state import canonical
 
 STATE_FILE = "public/state.yaml"
@@ -22,7 +23,8 @@ STATE_FILE = "public/state.yaml"
 
 def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:
     """(view, where it came from), or ({}, why there is none) for a record whose view
-    cannot be found; a view that does not match the record's hash is an error."""
+    cannot be found (in English: the caller says it in words, reports/text.py); a view
+    that does not match the record's hash is refused (a Refusal, shown with explain)."""
     if seq == gd.last_seq():
         text = gd.public_state.read_text(encoding="utf-8")
         return _checked(text, expected_hash, STATE_FILE), STATE_FILE
@@ -37,13 +39,13 @@ def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:
 
 def _checked(text: str, expected_hash: str, where: str) -> dict:
     if len(text.encode("utf-8")) > docs.MAX_BYTES:
-        raise ValueError(f"{where}: larger than {docs.MAX_BYTES} bytes")
+        raise Refusal(N_("larger than {limit} bytes"), None, None, where, limit=docs.MAX_BYTES)
     try:
         view = yaml.safe_load(text)
     except yaml.YAMLError:
-        raise ValueError(f"{where}: not valid YAML") from None
+        raise Refusal(N_("not valid YAML"), None, None, where) from None
     if not isinstance(view, dict) or docs.sha256(canonical(view)) != expected_hash:
-        raise ValueError(f"{where}: does not match the public_state hash of its record")
+        raise Refusal(N_("does not match the public_state hash of its record"), None, None, where)
     return view
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 
-from ..refusal import Refusal
+from ..refusal import N_, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import knowledge as kn
@@ -20,6 +20,8 @@ from .exchange import (
     AGREE,
     FORFEIT,
     RESIGN,
+    TAKEBACKS,
+    THE_END,
     Cheat,
     Entry,
     Party,
@@ -79,7 +81,7 @@ class Audit:
     def joins(self, records: list[Record]) -> None:
         joins = {r.side: r for r in records}
         if set(joins) != set(SIDES) or any(r.seq != 0 for r in joins.values()):
-            raise Cheat("the game does not open with one join of each side")
+            raise Cheat(N_("the game does not open with one join of each side"), THE_END)
         for side, join in joins.items():
             if side in self.parties:
                 _same(join, self.parties[side].join())
@@ -121,7 +123,7 @@ class Audit:
         """A takeback asked, or agreed: then both sides go back to before the record."""
         if kind == AGREE:
             if len(self.kept) < 3:
-                raise Cheat(f"record {record.seq} ({record.side}): a takeback of nothing")
+                raise Cheat(N_("{record}: a takeback of nothing"), TAKEBACKS, record=_named(record))
             self._go_back(len(self.kept) - 3)
         if record.side in self.parties:
             _same(record, self.parties[record.side].takeback(kind))
@@ -134,9 +136,13 @@ class Audit:
         if author is None:  # unrevealed: taken in as the other side's engine did
             self.parties[other(record.side)].read(record)
             return
-        where = f"record {record.seq} ({record.side})"
+        where = _named(record)
         if any(record.commitments.get(h) != author.book.commitment(h) for h in author.fresh):
-            raise Cheat(f"{where}: its commitments are not what its secret gives (its draws)")
+            raise Cheat(
+                N_("{record}: its commitments are not what its secret gives (its draws)"),
+                THE_END,
+                record=where,
+            )
         kinds = [e.action.get("type") for e in record.entries if isinstance(e.action, dict)]
         try:
             if kinds == [RESIGN] and len(record.entries) == 1:
@@ -146,11 +152,16 @@ class Audit:
             else:
                 made = author.write(recorded(record, author))
         except Refusal as refused:
-            raise Cheat(f"{where}: with its secret, its choices are refused: {refused}") from None
+            raise Cheat(
+                N_("{record}: with its secret, its choices are refused: {refused}"),
+                THE_END,
+                record=where,
+                refused=refused,
+            ) from None
         _same(record, made)
         for i, e in enumerate(record.entries):
             if self.observer is not None:
-                self.observer.retrace(e, f"{where}, entry {i + 1} ({_what(e)})")
+                self.observer.retrace(e, _entry_named(where, i, e))
             self.retraced += 1
         if other(record.side) in self.parties:
             self.parties[other(record.side)].read(record)
@@ -162,41 +173,70 @@ def recorded(record: Record, party: Party):
 
     def choose(state: dict, comp: Components, side: str) -> dict:
         if not actions:
-            raise Cheat(f"record {record.seq} ({record.side}) stops before its engine would")
+            raise Cheat(
+                N_("{record} stops before its engine would"), THE_END, record=_named(record)
+            )
         return kn.replace(actions.pop(0), party.book.reals())
 
     return choose
 
 
 def _same(recorded: Record, made: Record) -> None:
-    where = f"record {recorded.seq} ({recorded.side})"
+    where = _named(recorded)
     for field in ("seq", "commitments", "contribution"):
         if getattr(recorded, field) != getattr(made, field):
-            raise Cheat(f"{where}: its {field} are not what its secret gives")
+            raise Cheat(
+                N_("{record}: its {field} are not what its secret gives"),
+                THE_END,
+                record=where,
+                field=field,
+            )
     if len(recorded.entries) != len(made.entries):
         raise Cheat(
-            f"{where}: {len(recorded.entries)} entries where its engine makes {len(made.entries)}"
+            N_("{record}: {n} entries where its engine makes {made}"),
+            THE_END,
+            record=where,
+            n=len(recorded.entries),
+            made=len(made.entries),
         )
     for i, (a, b) in enumerate(zip(recorded.entries, made.entries, strict=True)):
         diff = _entry_difference(a, b)
         if diff is not None:
-            raise Cheat(f"{where}, entry {i + 1} ({_what(a)}): {diff}")
+            raise Cheat(
+                "{entry}: {difference}",
+                THE_END,
+                entry=_entry_named(where, i, a),
+                difference=diff,
+            )
 
 
-def _entry_difference(a: Entry, b: Entry) -> str | None:
+def _entry_difference(a: Entry, b: Entry) -> Phrase | None:
     if a.action != b.action:
-        return "its action is not the one its engine took"
+        return Phrase(N_("its action is not the one its engine took"))
     if a.opened != b.opened:
-        return "its openings are not what its secret gives"
+        return Phrase(N_("its openings are not what its secret gives"))
     if a.steps != b.steps:
-        return f"it takes {a.steps} forced steps where its engine takes {b.steps}"
+        return Phrase(
+            N_("it takes {n} forced steps where its engine takes {made}"), n=a.steps, made=b.steps
+        )
     if a.public != b.public:
-        return f"its result differs at {first_difference(a.public, b.public)}"
+        where = first_difference(a.public, b.public)
+        return Phrase(N_("its result differs at {where}"), where=where)
     return None
 
 
-def _what(e: Entry) -> str:
-    return "forced steps" if e.action is None else e.action.get("type", "?")
+def _named(record: Record) -> Phrase:
+    """'record 5 (ishida)', in words where it is shown."""
+    return Phrase(N_("record {seq} ({side})"), seq=record.seq, side=record.side)
+
+
+def _entry_named(where: Phrase, i: int, e: Entry) -> Phrase:
+    """'record 5 (ishida), entry 2 (move)': an entry's action type stays as it is written."""
+    return Phrase(N_("{record}, entry {n} ({what})"), record=where, n=i + 1, what=_what(e))
+
+
+def _what(e: Entry) -> Phrase | str:
+    return Phrase(N_("forced steps")) if e.action is None else e.action.get("type", "?")
 
 
 class Observer:
@@ -211,7 +251,7 @@ class Observer:
         self.held: tuple[str, dict] | None = None
         self.opened: set[str] = set()
 
-    def retrace(self, e: Entry, where: str) -> None:
+    def retrace(self, e: Entry, where: Phrase) -> None:
         self.opened |= set(e.opened)
         self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
@@ -232,8 +272,14 @@ class Observer:
         run = carry_on(state, self.kc, limit=e.steps)
         if run.steps < e.steps:
             raise Cheat(
-                f"{where}: with both sides' secrets the engine stops after {run.steps} "
-                f"of its {e.steps} forced steps"
+                N_(
+                    "{entry}: with both sides' secrets the engine stops after {n} of its {steps} "
+                    "forced steps"
+                ),
+                THE_END,
+                entry=where,
+                n=run.steps,
+                steps=e.steps,
             )
         hidden = {r: h for h, r in reals.items() if h not in self.opened}
         mine = kn.replace(
@@ -241,5 +287,10 @@ class Observer:
         )
         diff = first_difference(mine, e.public)
         if diff is not None:
-            raise Cheat(f"{where}: with both sides' secrets the result differs at {diff}")
+            raise Cheat(
+                N_("{entry}: with both sides' secrets the result differs at {where}"),
+                THE_END,
+                entry=where,
+                where=diff,
+            )
         self.public = e.public

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..refusal import N_, Refusal
+
 
 def diff(before: dict, after: dict) -> list[list]:
     """[path..., value] to set, or [path...] to delete, in key order; lists are set whole."""
@@ -28,17 +30,17 @@ def _diff(a: Any, b: Any, path: list, out: list[list]) -> None:
 
 
 def patch(before: dict, changes: list[list]) -> dict:
-    """The public form `changes` (from `diff`) make of `before`; ValueError if one does
-    not fit."""
+    """The public form `changes` (from `diff`) make of `before`; a Refusal (a ValueError)
+    if one does not fit."""
     out = copy.deepcopy(before)
     for change in changes:
         if not isinstance(change, list) or not change:
-            raise ValueError("a change is not a non-empty list")
+            raise Refusal(N_("a change is not a non-empty list"))
         *path, last = change
         if isinstance(last, dict) and set(last) == {"="}:
             if not path:
                 if not isinstance(last["="], dict):
-                    raise ValueError("a public form is a mapping")
+                    raise Refusal(N_("a public form is a mapping"))
                 out = last["="]
                 continue
             *above, key = path
@@ -46,22 +48,25 @@ def patch(before: dict, changes: list[list]) -> dict:
         else:
             parent = _at(out, path)
             if _key(last) not in parent:
-                raise ValueError(f"nothing to delete at {'/'.join(map(str, change))}")
+                where = "/".join(map(str, change))
+                raise Refusal(N_("nothing to delete at {path}"), None, None, None, path=where)
             del parent[_key(last)]
     return out
 
 
 def _key(key: object) -> str:
     if not isinstance(key, str) or len(key) > 100 or not key.isprintable():
-        raise ValueError("a path step is not a name")
+        raise Refusal(N_("a path step is not a name"))
     return key
 
 
 def _at(value: dict, path: list) -> dict:
     for step in path:
         if not isinstance(value, dict) or _key(step) not in value:
-            raise ValueError(f"no place {'/'.join(map(str, path))}")
+            where = "/".join(map(str, path))
+            raise Refusal(N_("no place {path}"), None, None, None, path=where)
         value = value[step]
     if not isinstance(value, dict):
-        raise ValueError(f"{'/'.join(map(str, path))} is not a mapping")
+        where = "/".join(map(str, path))
+        raise Refusal(N_("{path} is not a mapping"), None, None, None, path=where)
     return value

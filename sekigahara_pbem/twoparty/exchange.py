@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..crypto.commitments import commit
-from ..refusal import NOT_ASKED, Refusal
+from ..refusal import N_, NOT_ASKED, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
@@ -53,10 +53,26 @@ def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
 
 
+# The sections of docs/two-party.md a two-party refusal answers to (its `rule`; the text
+# does not name it, so that the text written into records stays what it was).
+RECEIVING = "two-party: Receiving a record"
+OPENINGS = "two-party: Openings"
+RECORDS = "two-party: Records"
+THE_END = "two-party: The end, and verify"
+DEADLINES = "two-party: Deadlines"
+TAKEBACKS = "two-party: Takebacks"
+PLAYING = "two-party: Playing"
+
+
 class Cheat(Refusal):
-    """A record the receiver's copy proves wrong: a bad opening or a different result."""
+    """A record the receiver's copy proves wrong: a bad opening or a different result. The
+    message is a template filled with `params`, as any refusal's (refusal.py); `rule`
+    names the section of docs/two-party.md it breaks (RECEIVING unless told)."""
 
     code = "cheat"
+
+    def __init__(self, message: str, rule: str = RECEIVING, /, **params: object):
+        super().__init__(message, None, rule, None, **params)
 
 
 @dataclasses.dataclass
@@ -175,10 +191,14 @@ def adopt_dealt(public: dict, comp: Components, side: str, handles: dict[str, st
     offered: dict[str, list[str]] = {}
     for h, w in sorted(handles.items()):
         if not kn.is_handle(h) or kn.handle_side(h) != side:
-            raise Cheat(f"{h} is not a handle of {side}")
+            raise Cheat(N_("{handle} is not a handle of {side}"), RECORDS, handle=h, side=side)
         offered.setdefault(w, []).append(h)
     if {w: len(v) for w, v in offered.items()} != {w: len(v) for w, v in by_place.items()}:
-        raise Cheat(f"{side}'s dealt handles do not stand where the setup chart puts its blocks")
+        raise Cheat(
+            N_("{side}'s dealt handles do not stand where the setup chart puts its blocks"),
+            RECORDS,
+            side=side,
+        )
     names = {b: h for w, bs in by_place.items() for b, h in zip(bs, offered[w], strict=True)}
     return kn.replace(public, names)
 
@@ -370,7 +390,7 @@ class Party:
         deadline. The side's files check the times and the reveals."""
         missing = forfeit_missing(self.public)
         if missing is None:
-            raise Refusal("the game has already ended by forfeit", NOT_ASKED)
+            raise Refusal(N_("the game has already ended by forfeit"), NOT_ASKED, DEADLINES)
         self.seq += 1
         action = {"type": FORFEIT, "record": last}
         if missing == REVEAL:
@@ -404,11 +424,15 @@ class Party:
         """Check and take in the other side's record; raise Cheat where it is proved wrong.
         A takeback record is only checked (its side's files restore what it undoes)."""
         if record.side != other(self.side):
-            raise Cheat("the record is not the other side's")
+            raise Cheat(N_("the record is not the other side's"))
         if aside(record) is not None:
             theirs = kn.open_in(record.entries[0].public, self.comp, self.owed)
             if record.commitments or record.contribution or theirs != self.public:
-                raise Cheat(f"{record.side}'s takeback record is not the game as it stands")
+                raise Cheat(
+                    N_("{side}'s takeback record is not the game as it stands"),
+                    TAKEBACKS,
+                    side=record.side,
+                )
             return
         self.theirs.update(record.commitments)
         self.seen = []
@@ -427,7 +451,9 @@ class Party:
         with: the same components, and a view, a decision and its options to show."""
         blocks = e.public.get("blocks") if isinstance(e.public, dict) else None
         if not isinstance(blocks, dict) or len(blocks) != len(self.public["blocks"]):
-            raise Cheat(f"{e.author}'s claimed result does not hold the game's blocks")
+            raise Cheat(
+                N_("{side}'s claimed result does not hold the game's blocks"), side=e.author
+            )
         try:
             state = kn.working(e.public, self.book)
             view(state, self.kc, self.side)
@@ -437,7 +463,11 @@ class Party:
         except Unknown:
             return  # it waits for what the other side knows: the audit will tell
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise Cheat(f"{e.author}'s claimed result is not a game state ({exc!r:.80})") from None
+            raise Cheat(
+                N_("{side}'s claimed result is not a game state ({problem})"),
+                side=e.author,
+                problem=f"{exc!r:.80}",
+            ) from None
 
     def _forfeit(self, e: Entry) -> None:
         """A forfeit claim: of a record while the game goes on, of a reveal once it has
@@ -446,15 +476,26 @@ class Party:
         missing = e.action.get("missing") if isinstance(e.action, dict) else None
         expected = forfeit_missing(self.public)
         if (missing or "record") != expected:
-            raise Cheat(f"{e.author}'s forfeit claim is of a {missing or 'record'} not owed")
+            kind = missing or "record"
+            words = {"record": N_("record"), REVEAL: N_("reveal")}
+            raise Cheat(
+                N_("{side}'s forfeit claim is of a {missing} not owed"),
+                DEADLINES,
+                side=e.author,
+                missing=Phrase(words[kind]) if isinstance(kind, str) and kind in words else kind,
+            )
         if not isinstance(last, int) or e.public != forfeited(self.public, e.author, last, missing):
-            raise Cheat(f"{e.author}'s forfeit claim is not the game ended by forfeit")
+            raise Cheat(
+                N_("{side}'s forfeit claim is not the game ended by forfeit"),
+                DEADLINES,
+                side=e.author,
+            )
         self.public = e.public
 
     def _retrace(self, e: Entry) -> None:
         for h, (real, salt) in e.opened.items():
             if self.theirs.get(h) != commit(real, bytes.fromhex(salt)):
-                raise Cheat(f"{h} does not open to {real}")
+                raise Cheat(N_("{handle} does not open to {real}"), OPENINGS, handle=h, real=real)
             self.book.show(h, real)
         if e.opened:
             self.public = kn.open_in(self.public, self.comp, e.opened)
@@ -472,7 +513,11 @@ class Party:
             action = kn.replace(action, self.book.reals())
             strays = {n for n in kn.names_in(action) if kn.is_handle(n)} - kn.names_in(state)
             if strays:
-                raise Cheat(f"{e.author}'s action names {min(strays)}, not in the game")
+                raise Cheat(
+                    N_("{side}'s action names {handle}, not in the game"),
+                    side=e.author,
+                    handle=min(strays),
+                )
         try:
             if action is not None:
                 state, events = handle(state, self.kc, author, action)
@@ -488,5 +533,9 @@ class Party:
         mine = self._hide_fresh(self._conceal(run.state))
         where = first_difference(mine, e.public)
         if where is not None:
-            raise Cheat(f"{e.author}'s result differs from this side's engine at {where}")
+            raise Cheat(
+                N_("{side}'s result differs from this side's engine at {where}"),
+                side=e.author,
+                where=where,
+            )
         self.public = e.public

@@ -35,7 +35,7 @@ from ..pbem import clock
 from ..pbem import documents as docs
 from ..pbem.clock import MAX_HOURS
 from ..pbem.game import check_address, check_game_id
-from ..refusal import WRONG_GAME, WRONG_SIDE, Refusal
+from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal
 from ..rules.state import canonical
 from ..rules.vocab import SIDES
 from .changes import diff, patch
@@ -47,6 +47,15 @@ RECORD_FORMAT = "seki-2p-record/1"
 REVEAL_FORMAT = "seki-2p-reveal/1"
 DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's derivation
 DERIVATION_SALT = b"seki-2p-secret/1"
+
+
+class BadDocument(docs.DocumentError):
+    """A two-party document refused (`where: message`, as a DocumentError), its message a
+    template filled with `params` (refusal.py), so that a person reads it in their
+    language (i18n.explain); its English text is the template filled."""
+
+    def __init__(self, where: str, message: str, code: str | None = None, /, **params: object):
+        Refusal.__init__(self, message, code, None, where, **params)
 
 
 class _Plain(yaml.SafeLoader):
@@ -65,17 +74,19 @@ class _Plain(yaml.SafeLoader):
 def _load(body: str, where: str, fmt: str) -> dict:
     """A two-party document's body: plain YAML (no aliases), a mapping of the format."""
     if len(body.encode("utf-8")) > docs.MAX_BYTES:
-        raise docs.DocumentError(where, f"larger than {docs.MAX_BYTES} bytes")
+        raise BadDocument(where, N_("larger than {limit} bytes"), None, limit=docs.MAX_BYTES)
     try:
         data = yaml.load(body, Loader=_Plain)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise docs.DocumentError(where, f"not valid YAML{at}") from None
+        if mark is None:
+            raise BadDocument(where, N_("not valid YAML")) from None
+        line = mark.line + 1
+        raise BadDocument(where, N_("not valid YAML at line {line}"), None, line=line) from None
     except RecursionError:
-        raise docs.DocumentError(where, "nested too deeply") from None
+        raise BadDocument(where, N_("nested too deeply")) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
-        raise docs.DocumentError(where, f"expected a {fmt} document")
+        raise BadDocument(where, N_("expected a {format} document"), None, format=fmt)
     return data
 
 
@@ -109,7 +120,7 @@ def make_game(
     """The signed game: its creator must be one of the two players."""
     check_game_id(game_id)
     if creator.public.key_id not in {k.key_id for k in players.values()}:
-        raise ValueError("the creator of a two-party game must be one of its players")
+        raise Refusal(N_("the creator of a two-party game must be one of its players"), WRONG_SIDE)
     body = {
         "format": GAME_FORMAT,
         "game": game_id,
@@ -126,7 +137,7 @@ def make_game(
 
 def _hours(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HOURS:
-        raise docs.DocumentError(where, f"expected whole hours from 1 to {MAX_HOURS}")
+        raise BadDocument(where, N_("expected whole hours from 1 to {max}"), None, max=MAX_HOURS)
     return value
 
 
@@ -144,7 +155,7 @@ def read_game(text: str, where: str) -> Game:
     addresses = data.get("addresses")
     if addresses is not None:
         if not isinstance(addresses, dict) or set(addresses) - set(SIDES):
-            raise docs.DocumentError(where, "addresses: expected side: address")
+            raise BadDocument(where, N_("addresses: expected side: address"))
         addresses = {s: check_address(str(a), f"{where}: addresses") for s, a in addresses.items()}
     hours = data.get("deadline_hours")
     return Game(
@@ -162,7 +173,7 @@ def secret(game: Game, identity: Identity) -> bytes:
     """The side's secret for this game: HKDF of its key's signature over the game."""
     side = game.side_of(identity.public)
     if side is None:
-        raise Refusal("this key is not one of the game's players", WRONG_SIDE)
+        raise Refusal(N_("this key is not one of the game's players"), WRONG_SIDE)
     message = frame(game.game_id, game.hash, side)
     signature = sshsig.sign(identity.signing, DERIVATION, message)
     hkdf = HKDF(hashes.SHA256(), 32, salt=DERIVATION_SALT, info=message)
@@ -234,20 +245,20 @@ def read_record(
     verified = signing.verify(text, game.players.values())
     data = _load(verified.body, where, RECORD_FORMAT)
     if docs.field(data, "game", str, where) != game.game_id:
-        raise docs.DocumentError(where, "the record is for another game", WRONG_GAME)
+        raise BadDocument(where, N_("the record is for another game"), WRONG_GAME)
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
-        raise docs.DocumentError(where, "the record is not signed by the side it names", WRONG_SIDE)
+        raise BadDocument(where, N_("the record is not signed by the side it names"), WRONG_SIDE)
     seq = docs.field(data, "seq", int, where)
     base = base_for(side, seq)
     entries = []
     for i, item in enumerate(docs.field(data, "entries", list, where)):
         at = f"{where}: entries[{i}]"
         if not isinstance(item, dict):
-            raise docs.DocumentError(at, "expected a mapping")
+            raise BadDocument(at, N_("expected a mapping"))
         action = item.get("action")
         if action is not None and not isinstance(action, dict):
-            raise docs.DocumentError(at, "action: expected a mapping or null")
+            raise BadDocument(at, N_("action: expected a mapping or null"))
         steps = docs.field(item, "steps", int, at)
         opened = _opened(docs.field(item, "opened", dict, at), at)
         public = None
@@ -256,18 +267,18 @@ def read_record(
             try:
                 public = patch({} if whole else base, docs.field(item, "change", list, at))
             except ValueError as exc:
-                raise docs.DocumentError(at, f"change: {exc}") from None
+                raise BadDocument(at, N_("change: {problem}"), None, problem=exc) from None
             if public_hash(public) != docs.field(item, "public", str, at):
-                raise docs.DocumentError(at, "public: not the hash of the changed public form")
+                raise BadDocument(at, N_("public: not the hash of the changed public form"))
             base = base if whole else public
         entries.append(Entry(side, action, steps, opened, public))
     commitments = docs.field(data, "commitments", dict, where)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in commitments.items()):
-        raise docs.DocumentError(where, "commitments: expected handle: commitment")
+        raise BadDocument(where, N_("commitments: expected handle: commitment"))
     try:
         contribution = bytes.fromhex(docs.field(data, "contribution", str, where))
     except ValueError:
-        raise docs.DocumentError(where, "contribution: not hex") from None
+        raise BadDocument(where, N_("contribution: not hex")) from None
     record = Record(side, seq, entries, commitments, contribution)
     n = docs.field(data, "n", int, where)
     prev = docs.field(data, "prev", str, where)
@@ -278,9 +289,9 @@ def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
     out = {}
     for h, pair in raw.items():
         if not (isinstance(h, str) and isinstance(pair, list) and len(pair) == 2):
-            raise docs.DocumentError(where, "opened: expected handle: [id, salt]")
+            raise BadDocument(where, N_("opened: expected handle: [id, salt]"))
         if not all(isinstance(x, str) for x in pair) or not _SALT.fullmatch(pair[1]):
-            raise docs.DocumentError(where, "opened: expected handle: [id, salt (64 hex digits)]")
+            raise BadDocument(where, N_("opened: expected handle: [id, salt (64 hex digits)]"))
         out[h] = (pair[0], pair[1])
     return out
 
@@ -309,13 +320,13 @@ def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
     data = _load(verified.body, where, REVEAL_FORMAT)
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
-        raise docs.DocumentError(where, "the reveal is not signed by the side it names", WRONG_SIDE)
+        raise BadDocument(where, N_("the reveal is not signed by the side it names"), WRONG_SIDE)
     try:
         value = bytes.fromhex(docs.field(data, "secret", str, where))
     except ValueError:
-        raise docs.DocumentError(where, "secret: not hex") from None
+        raise BadDocument(where, N_("secret: not hex")) from None
     if secret_commitment(game, side, value) != commitment:
-        raise docs.DocumentError(where, "secret: does not match the commitment in the side's join")
+        raise BadDocument(where, N_("secret: does not match the commitment in the side's join"))
     return Reveal(side, value, _written(data, where))
 
 
@@ -324,4 +335,4 @@ def _written(data: dict, where: str) -> datetime:
     try:
         return clock.parse_time(docs.field(data, "written", str, where), "written")
     except ValueError as exc:
-        raise docs.DocumentError(where, str(exc)) from None
+        raise BadDocument(where, "{problem}", None, problem=exc) from None

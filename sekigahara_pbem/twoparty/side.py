@@ -21,10 +21,12 @@ from pathlib import Path
 from ..component_files import load_components
 from ..crypto import agefile, signing
 from ..crypto.keys import Identity
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..pbem import clock
 from ..pbem import documents as docs
 from ..pbem.store import write_atomic
-from ..refusal import NOT_ASKED, STALE, WRONG_SIDE, Refusal
+from ..refusal import N_, NOT_ASKED, STALE, WRONG_SIDE, Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import audit, files
@@ -32,10 +34,16 @@ from . import knowledge as kn
 from .exchange import (
     AGREE,
     ASIDES,
+    DEADLINES,
     FORFEIT,
+    PLAYING,
+    RECEIVING,
+    RECORDS,
     RESIGN,
     REVEAL,
     TAKEBACK,
+    TAKEBACKS,
+    THE_END,
     Chooser,
     Party,
     adopt_dealt,
@@ -45,6 +53,7 @@ from .exchange import (
 )
 
 PRIVATE = "private.age"
+NOT_A_PLAYER = N_("this key is not one of the game's players")
 SNAPSHOTS = "snapshots"  # the side's knowledge after each of the last records
 KEPT = 4
 
@@ -60,7 +69,7 @@ class Side:
     def side(self) -> str:
         side = self.game.side_of(self.identity.public)
         if side is None:
-            raise Refusal("this key is not one of the game's players", WRONG_SIDE)
+            raise Refusal(NOT_A_PLAYER, WRONG_SIDE)
         return side
 
     # -- files ---------------------------------------------------------------------------
@@ -105,7 +114,9 @@ class Side:
         )
         record = received.record
         if received.n < 2:
-            raise Refusal(f"{path.name}: a join left half written: join the game again", STALE)
+            raise Refusal(
+                N_("a join left half written: join the game again"), STALE, PLAYING, path.name
+            )
         if aside(record) == AGREE:  # both sides go back to before the record taken back
             party = self.snapshot(received.n - 3)
         if record.side != self.side:
@@ -144,7 +155,12 @@ class Side:
         """The side's knowledge as it was after record `n`."""
         path = self.root / SNAPSHOTS / f"{n:04d}.age"
         if not path.is_file():
-            raise Refusal(f"no knowledge kept from record {n}: too late to take it back", STALE)
+            raise Refusal(
+                N_("no knowledge kept from record {n}: too late to take it back"),
+                STALE,
+                TAKEBACKS,
+                n=n,
+            )
         data = agefile.open_armored(path.read_text(encoding="utf-8"), self.identity, path.name)
         return Party.from_data(self.comp, json.loads(data))
 
@@ -180,15 +196,22 @@ class Side:
         party = self.load()
         received = files.read_record(self.game, text, where, lambda side, seq: party.public)
         if received.record.side != other(self.side):
-            raise Refusal(f"{where}: the record is not the other side's", WRONG_SIDE)
+            raise Refusal(N_("the record is not the other side's"), WRONG_SIDE, RECEIVING, where)
         join = received.n < 2  # the joins are records 0 and 1, in the order of the sides
         if join and (received.record.seq != 0 or received.record.entries):
-            raise Refusal(f"{where}: a join holds no moves", STALE)
+            raise Refusal(N_("a join holds no moves"), STALE, RECORDS, where)
         expected = SIDES.index(received.record.side) if join else len(self.records())
         if received.n != expected:
-            raise Refusal(f"{where}: record {received.n} where {expected} comes next", STALE)
+            raise Refusal(
+                N_("record {n} where {expected} comes next"),
+                STALE,
+                RECORDS,
+                where,
+                n=received.n,
+                expected=expected,
+            )
         if received.prev != (self.game.hash if join else self.last_hash()):
-            raise Refusal(f"{where}: it does not follow the last record (prev)", STALE)
+            raise Refusal(N_("it does not follow the last record (prev)"), STALE, RECORDS, where)
         if join:
             self._adopt_join(party, received, where)
         _check_forfeit(self.game, received, self.records(), where)
@@ -201,7 +224,7 @@ class Side:
     def _adopt_join(self, party: Party, received, where: str) -> None:
         handles = received.body.get("dealt")
         if not isinstance(handles, dict) or received.body.get("definition") != self.game.hash:
-            raise docs.DocumentError(where, "a join names the game and the handles it deals")
+            raise files.BadDocument(where, N_("a join names the game and the handles it deals"))
         party.public = party.agreed = adopt_dealt(
             party.public, self.comp, other(self.side), handles
         )
@@ -211,9 +234,9 @@ class Side:
     ) -> str:
         """This side's next record, as far as its copy knows; its text, to send."""
         if len(self.records()) < 2:
-            raise Refusal("both sides must join first", NOT_ASKED)
+            raise Refusal(N_("both sides must join first"), NOT_ASKED, PLAYING)
         if self.whose_turn() != self.side:
-            raise Refusal("waiting for the other side's record", NOT_ASKED)
+            raise Refusal(N_("waiting for the other side's record"), NOT_ASKED, PLAYING)
         party = self.load()
         base = party.agreed
         record = party.write(choose)
@@ -225,7 +248,9 @@ class Side:
     def resign(self, now: str) -> str:
         """Concede the game, in this side's record (on its turn)."""
         if self.whose_turn() != self.side:
-            raise Refusal("resign in your own record: wait for the other side's", NOT_ASKED)
+            raise Refusal(
+                N_("resign in your own record: wait for the other side's"), NOT_ASKED, PLAYING
+            )
         party = self.load()
         base = party.agreed
         return self._write_record(party, party.resign(), base, {}, now)
@@ -235,10 +260,12 @@ class Side:
         found = self.records()
         if len(found) < 3 or not found[-1].name.endswith(f"-{self.side}.txt"):
             raise Refusal(
-                "only your last record can be taken back, before it is answered", NOT_ASKED
+                N_("only your last record can be taken back, before it is answered"),
+                NOT_ASKED,
+                TAKEBACKS,
             )
         if self.result() is not None or _kind(found[-1]) in (*ASIDES, FORFEIT):
-            raise Refusal("there is no move of yours to take back now", NOT_ASKED)
+            raise Refusal(N_("there is no move of yours to take back now"), NOT_ASKED, TAKEBACKS)
         party = self.load()
         return self._write_record(party, party.takeback(TAKEBACK), {}, {}, now)
 
@@ -253,9 +280,17 @@ class Side:
         found = self.records()
         mine = f"-{asker}.txt"
         if len(found) < 4 or _kind(found[-1]) != TAKEBACK or not found[-1].name.endswith(mine):
-            raise Refusal(f"{where}: no takeback of {asker}'s is asked", NOT_ASKED)
+            raise Refusal(
+                N_("no takeback of {side}'s is asked"), NOT_ASKED, TAKEBACKS, where, side=asker
+            )
         if not found[-2].name.endswith(mine):
-            raise Refusal(f"{where}: the takeback asked is not of {asker}'s last record", NOT_ASKED)
+            raise Refusal(
+                N_("the takeback asked is not of {side}'s last record"),
+                NOT_ASKED,
+                TAKEBACKS,
+                where,
+                side=asker,
+            )
         return self.snapshot(len(found) - 3)
 
     def late(self, now: str) -> int | None:
@@ -291,13 +326,15 @@ class Side:
         the deadline after the last record (this side must have revealed its own)."""
         result = self.result()
         if result is not None and result["how"] == "forfeit":
-            raise Refusal("the game has already ended by forfeit", NOT_ASKED)
+            raise Refusal(N_("the game has already ended by forfeit"), NOT_ASKED, DEADLINES)
         if result is not None and not (self.root / "reveals" / f"{self.side}.txt").is_file():
-            raise Refusal("reveal your own secret first (seki reveal)", NOT_ASKED)
+            raise Refusal(N_("reveal your own secret first (seki reveal)"), NOT_ASKED, DEADLINES)
         if result is not None and not self._reveal_owed():
-            raise Refusal("the other side's reveal is here: the game is over", NOT_ASKED)
+            raise Refusal(
+                N_("the other side's reveal is here: the game is over"), NOT_ASKED, DEADLINES
+            )
         if self.late(now) is None:
-            raise Refusal("the other side is not past the deadline", NOT_ASKED)
+            raise Refusal(N_("the other side is not past the deadline"), NOT_ASKED, DEADLINES)
         party = self.load()
         base = party.agreed
         return self._write_record(party, party.forfeit(len(self.records()) - 1), base, {}, now)
@@ -306,8 +343,8 @@ class Side:
         """The other side's reveal, checked against its join's commitment, kept."""
         joins = [p for p in self.records()[:2] if p.name.endswith(f"-{other(self.side)}.txt")]
         if not joins:
-            raise Refusal(f"{where}: the other side has not joined", STALE)
-        body, _ = signing.split(joins[0].read_text(encoding="utf-8"))
+            raise Refusal(N_("the other side has not joined"), STALE, THE_END, where)
+        body, _signature = signing.split(joins[0].read_text(encoding="utf-8"))
         commitment = docs.load_yaml(body, joins[0].name).get("secret_commitment", "")
         side = files.read_reveal(self.game, text, where, commitment).side
         path = self.root / "reveals" / f"{side}.txt"
@@ -332,14 +369,14 @@ class Side:
 
 def _kind(path: Path) -> str | None:
     """The entry type of a takeback, forfeit or resignation record, else None."""
-    body, _ = signing.split(path.read_text(encoding="utf-8"))
+    body, _signature = signing.split(path.read_text(encoding="utf-8"))
     entries = docs.load_yaml(body, path.name).get("entries") or []
     action = entries[0].get("action") if len(entries) == 1 else None
     return action.get("type") if isinstance(action, dict) else None
 
 
 def _written(text: str):
-    body, _ = signing.split(text)
+    body, _signature = signing.split(text)
     return clock.parse_time(docs.load_yaml(body, "record").get("written"), "written")
 
 
@@ -360,10 +397,12 @@ def _check_forfeit(game: files.Game, received: files.Received, before: list[Path
         or last is None
         or (of_record and not last.name.endswith(f"-{received.record.side}.txt"))
     ):
-        raise Refusal(f"{where}: a forfeit claimed where the game allows none", NOT_ASKED)
+        raise Refusal(
+            N_("a forfeit claimed where the game allows none"), NOT_ASKED, DEADLINES, where
+        )
     waited = (received.written - _written(last.read_text(encoding="utf-8"))).total_seconds()
     if waited < 3600 * game.deadline_hours:
-        raise Refusal(f"{where}: a forfeit claimed before the deadline", NOT_ASKED)
+        raise Refusal(N_("a forfeit claimed before the deadline"), NOT_ASKED, DEADLINES, where)
 
 
 def create(root: Path, game_text: str, identity: Identity, now: str) -> Side:
@@ -371,9 +410,9 @@ def create(root: Path, game_text: str, identity: Identity, now: str) -> Side:
     other player's answering the game it was sent."""
     game = files.read_game(game_text, "game.txt")
     if game.side_of(identity.public) is None:
-        raise Refusal("this key is not one of the game's players", WRONG_SIDE)
+        raise Refusal(NOT_A_PLAYER, WRONG_SIDE)
     if root.exists() and any(root.iterdir()):
-        raise Refusal(f"{root} exists and is not empty", STALE)
+        raise Refusal(N_("{path} exists and is not empty"), STALE, None, None, path=root)
     root.mkdir(parents=True, exist_ok=True)
     write_atomic(root / "game.txt", game_text)
     side = Side(root, game, identity, load_components())
@@ -387,22 +426,31 @@ def summary(root: Path, now: str) -> list[str]:
     game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
     found = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     players = ", ".join(f"{s} {k.name}" for s, k in game.players.items())
-    lines = [f"two-party game {game.game_id} ({players}): {len(found)} records"]
+    head = ngettext(
+        "two-party game {game} ({players}): {n} record",
+        "two-party game {game} ({players}): {n} records",
+        len(found),
+    )
+    lines = [head.format(game=game.game_id, players=players, n=len(found))]
     if len(found) < 2:
-        return [*lines, "waiting for both joins"]
+        return [*lines, _("waiting for both joins")]
     last = found[-1]
     author = last.stem.split("-", 1)[1]
     kind = _kind(last)
     reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
     if kind in (RESIGN, FORFEIT) or reveals:
-        return [*lines, f"over; secrets revealed: {', '.join(reveals) or 'none yet'}"]
+        if not reveals:
+            return [*lines, _("over; secrets revealed: none yet")]
+        over = _("over; secrets revealed: {sides}").format(sides=", ".join(reveals))
+        return [*lines, over]
     written = _written(last.read_text(encoding="utf-8"))
     waiting = SIDES[0] if len(found) == 2 else other(author)
-    lines.append(f"waiting for {waiting}'s record since {clock.format_time(written)}")
+    line = _("waiting for {side}'s record since {time}")
+    lines.append(line.format(side=waiting, time=clock.format_time(written)))
     if game.deadline_hours is not None:
         due = written + timedelta(hours=game.deadline_hours)
         left = clock.time_left(clock.format_time(due), now)
-        lines.append(f"deadline {clock.format_time(due)} ({left})")
+        lines.append(_("deadline {time} ({left})").format(time=clock.format_time(due), left=left))
     return lines
 
 
@@ -431,7 +479,7 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     texts = {p: p.read_text(encoding="utf-8") for p in paths}
     if len(paths) < 2:
-        raise Refusal("the game has fewer than two joins", STALE)
+        raise Refusal(N_("the game has fewer than two joins"), STALE, THE_END)
     joins = [
         files.read_record(game, texts[p], f"records/{p.name}", lambda s, q: {}) for p in paths[:2]
     ]
@@ -445,22 +493,31 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
     missing = [s for s in SIDES if s not in secrets]
     if missing and (len(missing) > 1 or not _forfeited_reveal(texts[paths[-1]], other(missing[0]))):
         raise Refusal(
-            f"reveals/{missing[0]}.txt: not here yet: at the end each side reveals (seki "
-            "reveal) and takes the other's reveal in (seki play DIR -r FILE)",
+            N_(
+                "not here yet: at the end each side reveals (seki reveal) and takes the "
+                "other's reveal in (seki play DIR -r FILE)"
+            ),
             NOT_ASKED,
+            THE_END,
+            f"reveals/{missing[0]}.txt",
         )
     for j in joins:
         if j.prev != game.hash or j.record.side not in secrets:
             continue
         book = kn.Book(j.record.side, secrets[j.record.side])
         if j.body.get("dealt") != dealt(start_half(comp, book), j.record.side):
-            raise Refusal(f"the join of {j.record.side} does not deal what its secret gives", STALE)
+            raise Refusal(
+                N_("the join of {side} does not deal what its secret gives"),
+                STALE,
+                THE_END,
+                side=j.record.side,
+            )
     if any(j.prev != game.hash for j in joins):
-        raise Refusal("a join does not name the game", STALE)
+        raise Refusal(N_("a join does not name the game"), STALE, RECORDS)
     handles = {j.record.side: j.body.get("dealt") for j in joins}
     unrevealed = handles.get(missing[0]) if missing else None
     if missing and not isinstance(unrevealed, dict):
-        raise Refusal(f"the join of {missing[0]} deals no handles", STALE)
+        raise Refusal(N_("the join of {side} deals no handles"), STALE, RECORDS, side=missing[0])
     replay = audit.Audit(comp, secrets, unrevealed)
     replay.joins([j.record for j in joins])
     prev = docs.sha256(texts[paths[1]])
@@ -468,7 +525,14 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
         where = f"records/{path.name}"
         received = files.read_record(game, texts[path], where, lambda side, seq: replay.base(side))
         if received.n != i or received.prev != prev:
-            raise Refusal(f"{where}: it is not record {i} following record {i - 1}", STALE)
+            raise Refusal(
+                N_("it is not record {n} following record {before}"),
+                STALE,
+                RECORDS,
+                where,
+                n=i,
+                before=i - 1,
+            )
         _check_forfeit(game, received, paths[:i], where)
         prev = docs.sha256(texts[path])
         replay.record(received.record)
@@ -478,7 +542,7 @@ def verify(root: Path, comp: Components | None = None) -> audit.Audit:
 def _forfeited_reveal(text: str, claimant: str) -> bool:
     """Whether a record is `claimant`'s claim that the other side forfeited by not
     revealing (the replay checks the claim itself)."""
-    body, _ = signing.split(text)
+    body, _signature = signing.split(text)
     data = docs.load_yaml(body, "record")
     if not isinstance(data, dict) or data.get("side") != claimant:
         return False

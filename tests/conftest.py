@@ -28,6 +28,16 @@ def fix_seeds(patch: pytest.MonkeyPatch, tag: str) -> None:
     patch.setattr(joins, "player_seed", player_seed)
 
 
+@pytest.fixture(autouse=True)
+def _english_again():
+    """A command run in-process (CliRunner) leaves its language active for the process:
+    each test starts from English, whatever the test before it asked for."""
+    from sekigahara_pbem import i18n
+
+    i18n.activate(i18n.DEFAULT)
+    yield
+
+
 @pytest.fixture
 def fresh_game(tmp_path):
     """A game made by a referee for two players, not joined yet: (root, the referee's

@@ -47,7 +47,7 @@ def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")
     try:
         report = checks.verify(directory)
     except checks.Discrepancy as exc:
-        abort(f"does not verify: {exc}")
+        abort(f"does not verify: {explain(exc)}")
     except (ValueError, RuntimeError, OSError) as exc:
         abort(explain(exc))
     typer.echo(

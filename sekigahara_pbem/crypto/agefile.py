@@ -24,6 +24,7 @@ import bech32
 import pyrage
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from ..refusal import N_
 from . import sshsig
 from .keys import Identity, PublicKey
 from .sealing import SealError
@@ -81,11 +82,11 @@ def armor(data: bytes) -> str:
 def dearmor(text: str, where: str) -> bytes:
     lines = [line.strip() for line in text.strip().splitlines()]
     if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
-        raise SealError(f"{where}: not an age-armored file")
+        raise SealError(N_("not an age-armored file"), None, None, where)
     try:
         return base64.b64decode("".join(lines[1:-1]), validate=True)
     except ValueError:
-        raise SealError(f"{where}: the age armor is not base64") from None
+        raise SealError(N_("the age armor is not base64"), None, None, where) from None
 
 
 def open_armored(text: str, identity: Identity, where: str) -> bytes:
@@ -100,7 +101,13 @@ def open_with_key(text: str, key: X25519PrivateKey, where: str) -> bytes:
         secret = _bech32("age-secret-key-", key.private_bytes_raw()).upper()
         return pyrage.decrypt(data, [pyrage.x25519.Identity.from_str(secret)])
     except (ValueError, pyrage.DecryptError, pyrage.IdentityError) as exc:
-        raise SealError(f"{where}: the age section does not open with your key ({exc})") from None
+        raise SealError(
+            N_("the age section does not open with your key ({error})"),
+            None,
+            None,
+            where,
+            error=exc,
+        ) from None
 
 
 def lock(plaintext: bytes, passphrase: str) -> str:
@@ -112,5 +119,10 @@ def unlock(text: str, passphrase: str, where: str) -> bytes:
     try:
         return pyrage.passphrase.decrypt(dearmor(text, where), passphrase)
     except (ValueError, pyrage.DecryptError) as exc:
-        raise SealError(f"{where}: wrong passphrase, or not a passphrase-protected file ({exc})")\
-            from None  # fmt: skip
+        raise SealError(
+            N_("wrong passphrase, or not a passphrase-protected file ({error})"),
+            None,
+            None,
+            where,
+            error=exc,
+        ) from None

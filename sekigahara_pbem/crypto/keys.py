@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from ..refusal import BAD_KEY, Refusal
+from ..refusal import BAD_KEY, N_, Phrase, Refusal
 
 PUBLIC_PREFIX = "seki1"
 IDENTITY_FORMAT = "seki-identity/1"
@@ -52,8 +52,11 @@ def check_name(name: str) -> str:
     """Names appear in public lines, file names and HPKE info: keep them plain."""
     if not NAME_PATTERN.fullmatch(name):
         raise KeyFormatError(
-            f"bad name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
+            N_(
+                "bad name {name}: use 1-64 letters, digits, '.', '_' or '-', "
+                "starting with a letter or digit"
+            ),
+            name=repr(name),
         )
     return name
 
@@ -62,13 +65,17 @@ def _b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
-def _unb64(text: str, what: str) -> bytes:
+def _unb64(text: str, what: Phrase) -> bytes:
     if not _B64URL.fullmatch(text):
-        raise KeyFormatError(f"{what} must be 43 base64url characters (32 bytes), got {text!r}")
+        raise KeyFormatError(
+            N_("{what} must be 43 base64url characters (32 bytes), got {text}"),
+            what=what,
+            text=repr(text),
+        )
     try:
         return base64.urlsafe_b64decode(text + "=")
     except (binascii.Error, ValueError) as exc:  # pragma: no cover - the regex rules this out
-        raise KeyFormatError(f"{what} is not valid base64url") from exc
+        raise KeyFormatError(N_("{what} is not valid base64url"), what=what) from exc
 
 
 def _raw(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
@@ -118,20 +125,29 @@ def parse_public_line(text: str) -> PublicKey:
     parts = text.strip().split(":")
     if len(parts) != 4:
         raise KeyFormatError(
-            f"a public key line has 4 ':'-separated fields (seki1:name:ed25519:x25519), "
-            f"got {len(parts)}"
+            N_(
+                "a public key line has 4 ':'-separated fields (seki1:name:ed25519:x25519), "
+                "got {count}"
+            ),
+            count=len(parts),
         )
     prefix, name, sig_b64, enc_b64 = parts
     if prefix != PUBLIC_PREFIX:
-        raise KeyFormatError(f"public key line must start with {PUBLIC_PREFIX!r}, not {prefix!r}")
+        raise KeyFormatError(
+            N_("public key line must start with {expected}, not {found}"),
+            expected=repr(PUBLIC_PREFIX),
+            found=repr(prefix),
+        )
     check_name(name)
-    sig_raw = _unb64(sig_b64, "the Ed25519 key")
-    enc_raw = _unb64(enc_b64, "the X25519 key")
+    sig_raw = _unb64(sig_b64, Phrase(N_("the Ed25519 key")))
+    enc_raw = _unb64(enc_b64, Phrase(N_("the X25519 key")))
     try:
         signing = Ed25519PublicKey.from_public_bytes(sig_raw)
         encryption = X25519PublicKey.from_public_bytes(enc_raw)
     except ValueError as exc:
-        raise KeyFormatError(f"public key line holds an unusable key: {exc}") from exc
+        raise KeyFormatError(
+            N_("public key line holds an unusable key: {error}"), error=exc
+        ) from exc
     return PublicKey(name, signing, encryption)
 
 
@@ -159,22 +175,28 @@ def load_ssh_signing_key(data: bytes, password: bytes | None = None) -> Ed25519P
         key = serialization.load_ssh_private_key(data, password=password)
     except TypeError as exc:
         # cryptography raises TypeError for a missing or superfluous password
-        raise KeyFormatError(f"SSH key: {exc}") from exc
+        raise KeyFormatError(N_("SSH key: {error}"), error=exc) from exc
     except UnsupportedAlgorithm as exc:
         if "bcrypt" in str(exc):
             raise KeyFormatError(
-                "passphrase-protected SSH keys need the Python package 'bcrypt' "
-                "(pip install bcrypt)"
+                N_(
+                    "passphrase-protected SSH keys need the Python package 'bcrypt' "
+                    "(pip install bcrypt)"
+                )
             ) from exc
-        raise KeyFormatError(f"not a readable OpenSSH private key: {exc}") from exc
+        raise _unreadable(exc) from exc
     except ValueError as exc:
-        raise KeyFormatError(f"not a readable OpenSSH private key: {exc}") from exc
+        raise _unreadable(exc) from exc
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFormatError(
-            f"SSH key is {type(key).__name__.removesuffix('PrivateKey')}, not Ed25519 "
-            "(create one with: ssh-keygen -t ed25519)"
+            N_("SSH key is {kind}, not Ed25519 (create one with: ssh-keygen -t ed25519)"),
+            kind=type(key).__name__.removesuffix("PrivateKey"),
         )
     return key
+
+
+def _unreadable(exc: Exception) -> KeyFormatError:
+    return KeyFormatError(N_("not a readable OpenSSH private key: {error}"), error=exc)
 
 
 def from_ssh_key(name: str, data: bytes, password: bytes | None = None) -> Identity:
@@ -209,12 +231,12 @@ def _signing_from(data: dict):
 
     if "signing-ssh" not in data:
         if not isinstance(data.get("signing-key"), str):
-            raise KeyFormatError("identity file: field 'signing-key' is missing or not text")
+            raise _missing("signing-key")
         return load_ssh_signing_key(data["signing-key"].encode("ascii", "replace"))
     where = data.get("signing-ssh-key")
     if not isinstance(data["signing-ssh"], str) or not isinstance(where, str):
-        raise KeyFormatError("identity file: signing-ssh and signing-ssh-key must be text")
-    public = parse_public(data["signing-ssh"], "identity file: signing-ssh")
+        raise KeyFormatError(N_("identity file: signing-ssh and signing-ssh-key must be text"))
+    public = parse_public(data["signing-ssh"], Phrase(N_("identity file: signing-ssh")))
     return SshKeygenSigner(public, None if where == "ssh-agent" else Path(where))
 
 
@@ -242,16 +264,18 @@ def identity_from_text(text: str) -> Identity:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise KeyFormatError(f"identity file is not valid YAML: {exc}") from exc
+        raise KeyFormatError(N_("identity file is not valid YAML: {error}"), error=exc) from exc
     if not isinstance(data, dict):
-        raise KeyFormatError("identity file must be a YAML mapping")
+        raise KeyFormatError(N_("identity file must be a YAML mapping"))
     if data.get("format") != IDENTITY_FORMAT:
         raise KeyFormatError(
-            f"identity file format must be {IDENTITY_FORMAT!r}, got {data.get('format')!r}"
+            N_("identity file format must be {expected}, got {found}"),
+            expected=repr(IDENTITY_FORMAT),
+            found=repr(data.get("format")),
         )
     for field in ("name", "public", "encryption-key"):
         if not isinstance(data.get(field), str):
-            raise KeyFormatError(f"identity file: field {field!r} is missing or not text")
+            raise _missing(field)
     name = check_name(data["name"])
     signing = _signing_from(data)
     try:
@@ -259,10 +283,18 @@ def identity_from_text(text: str) -> Identity:
             data["encryption-key"].encode("ascii", "replace"), password=None
         )
     except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
-        raise KeyFormatError(f"identity file: encryption-key is not readable: {exc}") from exc
+        raise KeyFormatError(
+            N_("identity file: encryption-key is not readable: {error}"), error=exc
+        ) from exc
     if not isinstance(encryption, X25519PrivateKey):
-        raise KeyFormatError("identity file: encryption-key is not an X25519 key")
+        raise KeyFormatError(N_("identity file: encryption-key is not an X25519 key"))
     identity = Identity(name, signing, encryption)
     if identity.public.line() != data["public"].strip():
-        raise KeyFormatError("identity file: 'public' line does not match the private keys")
+        raise KeyFormatError(N_("identity file: 'public' line does not match the private keys"))
     return identity
+
+
+def _missing(field: str) -> KeyFormatError:
+    return KeyFormatError(
+        N_("identity file: field {field} is missing or not text"), field=repr(field)
+    )

@@ -16,7 +16,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..refusal import BAD_KEY, Refusal
+from ..i18n import gettext as _
+from ..refusal import BAD_KEY, N_, Refusal
 from . import agefile
 from .keys import Identity, KeyFormatError, check_name, identity_from_text, identity_to_text
 from .sealing import SealError
@@ -53,9 +54,13 @@ def write_identity(directory: Path, identity: Identity, passphrase: str | None =
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        raise KeyStoreError(f"{path}: already exists; not overwriting an identity") from None
+        raise KeyStoreError(
+            N_("already exists; not overwriting an identity"), None, None, str(path)
+        ) from None
     except OSError as exc:
-        raise KeyStoreError(f"{path}: cannot create: {exc.strerror}") from None
+        raise KeyStoreError(
+            N_("cannot create: {error}"), None, None, str(path), error=exc.strerror
+        ) from None
     text = identity_to_text(identity)
     if passphrase:
         text = agefile.lock(text.encode("ascii"), passphrase)
@@ -70,15 +75,15 @@ def read_identity(path: Path) -> Identity:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise KeyStoreError(f"{path}: no such identity") from None
+        raise KeyStoreError(N_("no such identity"), None, None, str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyStoreError(f"{path}: cannot read: {exc}") from None
+        raise KeyStoreError(N_("cannot read: {error}"), None, None, str(path), error=exc) from None
     try:
         if agefile.is_armored(text):
             text = agefile.unlock(text, passphrase(path), str(path)).decode("utf-8")
         return identity_from_text(text)
     except (KeyFormatError, SealError, UnicodeDecodeError) as exc:
-        raise KeyStoreError(f"{path}: {exc}") from None
+        raise KeyStoreError("{reason}", None, None, str(path), reason=exc) from None
 
 
 def passphrase(path: Path) -> str:
@@ -89,9 +94,13 @@ def passphrase(path: Path) -> str:
         return given
     if not sys.stdin.isatty():
         raise KeyStoreError(
-            f"{path}: protected by a passphrase: run at a terminal, or set {PASSPHRASE_ENV}"
+            N_("protected by a passphrase: run at a terminal, or set {variable}"),
+            None,
+            None,
+            str(path),
+            variable=PASSPHRASE_ENV,
         )
-    return getpass.getpass(f"Passphrase for {path}: ")
+    return getpass.getpass(_("Passphrase for {path}: ").format(path=path))
 
 
 def list_identities(directory: Path) -> list[Path]:

@@ -27,7 +27,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
-from ..refusal import BAD_SEAL, Refusal
+from ..refusal import BAD_SEAL, N_, Refusal
 from .framing import frame
 from .keys import check_name
 
@@ -72,14 +72,19 @@ def seal(plaintext: bytes, recipient: X25519PublicKey, context: SealContext) -> 
 def open_sealed(sealed: bytes, private_key: X25519PrivateKey, context: SealContext) -> bytes:
     """Decrypt; fails if the data was altered, sealed to another key or another context."""
     if len(sealed) < _ENC_LEN + _TAG_LEN:
-        raise SealError(f"sealed section too short ({len(sealed)} bytes)")
+        raise SealError(N_("sealed section too short ({count} bytes)"), count=len(sealed))
     try:
         return SUITE.decrypt(sealed, private_key, info=context.info())
     except InvalidTag:
         raise SealError(
-            f"sealed section does not open for {context.recipient!r} in game "
-            f"{context.game_id!r} seq {context.seq} ({context.purpose}): wrong key, wrong "
-            "context, or altered"
+            N_(
+                "sealed section does not open for {recipient} in game {game} seq {seq} "
+                "({purpose}): wrong key, wrong context, or altered"
+            ),
+            recipient=repr(context.recipient),
+            game=repr(context.game_id),
+            seq=context.seq,
+            purpose=context.purpose,
         ) from None
 
 
@@ -92,11 +97,11 @@ def from_text(text: str) -> bytes:
     """Parse the text form; whitespace (YAML wrapping) is ignored."""
     token = _WHITESPACE.sub("", text)
     if not token.startswith(TEXT_PREFIX):
-        raise SealError(f"sealed section must start with {TEXT_PREFIX!r}")
+        raise SealError(N_("sealed section must start with {prefix}"), prefix=repr(TEXT_PREFIX))
     try:
         return base64.b64decode(token[len(TEXT_PREFIX) :], validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise SealError(f"sealed section is not valid base64: {exc}") from exc
+        raise SealError(N_("sealed section is not valid base64: {error}"), error=exc) from exc
 
 
 def seal_text(plaintext: bytes, recipient: X25519PublicKey, context: SealContext) -> str:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 
-from ..refusal import BAD_SIGNATURE, Refusal
+from ..refusal import BAD_SIGNATURE, N_, Refusal
 from . import sshsig
 from .canonical import canonical_lines, canonicalise
 from .keys import NAME_PATTERN, Identity, PublicKey
@@ -119,10 +119,12 @@ def sign(body: str, identity: Identity) -> str:
     """Sign `body` and return the whole document (canonical body plus signature block)."""
     canon = canonicalise(body)
     if not canon:
-        raise ValueError("cannot sign an empty document")
+        raise Refusal(N_("cannot sign an empty document"))
     for line in canon.splitlines():
         if _MARKER.fullmatch(line) or line in (sshsig.BEGIN, sshsig.END):
-            raise ValueError(f"document body may not contain the marker line {line!r}")
+            raise Refusal(
+                N_("document body may not contain the marker line {line}"), line=repr(line)
+            )
     public = identity.public
     armoured = sshsig.sign(identity.signing, namespace(canon), canon.encode("utf-8"))
     return (
@@ -137,13 +139,15 @@ def _extract(text: str) -> list[str]:
     lines = canonical_lines(text)
     starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _QUOTE_PREFIX.match(line))]
     if not starts:
-        raise NoSignatureBlock(f"no signed document: no line {BEGIN_DOCUMENT!r} found")
+        raise NoSignatureBlock(
+            N_("no signed document: no line {marker} found"), marker=repr(BEGIN_DOCUMENT)
+        )
     if len(starts) > 1:
         # a reply that quotes the previous packet: the one unquoted document is the new one
         starts = [s for s in starts if not s[1]]
         if len(starts) != 1:
             raise SignatureError(
-                "more than one signed document in the text; send one, or quote the others"
+                N_("more than one signed document in the text; send one, or quote the others")
             )
     start, prefix = starts[0]
     bare = prefix.rstrip(" ")
@@ -154,13 +158,23 @@ def _extract(text: str) -> list[str]:
         elif prefix and line == bare:
             line = ""
         elif prefix:
-            raise MalformedSignature(f"line {number}: quoted document has an unquoted line")
+            raise MalformedSignature(
+                N_("line {number}: quoted document has an unquoted line"), number=number
+            )
         out.append(line.rstrip(" \t"))
         if line == END_SIGNATURE:
             return out
     if BEGIN_SIGNATURE not in out:
-        raise NoSignatureBlock(f"document has no signature block (no line {BEGIN_SIGNATURE!r})")
-    raise MalformedSignature(f"signature block is not closed by {END_SIGNATURE!r}")
+        raise _no_block()
+    raise MalformedSignature(
+        N_("signature block is not closed by {marker}"), marker=repr(END_SIGNATURE)
+    )
+
+
+def _no_block() -> NoSignatureBlock:
+    return NoSignatureBlock(
+        N_("document has no signature block (no line {marker})"), marker=repr(BEGIN_SIGNATURE)
+    )
 
 
 def split(text: str) -> tuple[str, SignatureBlock]:
@@ -169,13 +183,13 @@ def split(text: str) -> tuple[str, SignatureBlock]:
     try:
         sig_at = lines.index(BEGIN_SIGNATURE)
     except ValueError:
-        raise NoSignatureBlock(
-            f"document has no signature block (no line {BEGIN_SIGNATURE!r})"
-        ) from None
+        raise _no_block() from None
     body_lines = lines[1:sig_at]
     for line in body_lines:
         if _MARKER.fullmatch(line) or line in (sshsig.BEGIN, sshsig.END):
-            raise MalformedSignature(f"unexpected marker line {line!r} inside the document body")
+            raise MalformedSignature(
+                N_("unexpected marker line {line} inside the document body"), line=repr(line)
+            )
     body = canonicalise("\n".join(body_lines))
     return body, _parse_block(lines[sig_at + 1 : -1])
 
@@ -185,35 +199,53 @@ def _parse_block(lines: list[str]) -> SignatureBlock:
     if first == f"version: {VERSION}":
         return _parse_sshsig_block(lines)
     if first.startswith("version: ") and first != "version: 1":
-        raise MalformedSignature(f"signature block: unsupported version {first[9:]!r}")
+        raise _unsupported(first[9:])
     expected = ["version", "signer", "key", "sig", "sig"]
     if len(lines) != len(expected):
         raise MalformedSignature(
-            f"signature block must have {len(expected)} lines "
-            f"(version, signer, key, sig, sig), found {len(lines)}"
+            N_(
+                "signature block must have {count} lines (version, signer, key, sig, sig), "
+                "found {found}"
+            ),
+            count=len(expected),
+            found=len(lines),
         )
     values: list[str] = []
     for line, field in zip(lines, expected, strict=True):
         name, sep, value = line.partition(": ")
         if not sep or name != field:
-            raise MalformedSignature(f"signature block: expected '{field}: ...', got {line!r}")
+            raise _unexpected(field, line)
         values.append(value)
     version, signer, key_id, sig1, sig2 = values
     if version != "1":
-        raise MalformedSignature(f"signature block: unsupported version {version!r}")
+        raise _unsupported(version)
     _check_signer(signer, key_id)
     sig_text = sig1 + sig2
     if len(sig1) != 44 or not _B64.fullmatch(sig_text):
         raise MalformedSignature(
-            "signature block: sig must be 88 base64 characters on two lines of 44"
+            N_("signature block: sig must be 88 base64 characters on two lines of 44")
         )
     try:
         signature = base64.b64decode(sig_text, validate=True)
     except (binascii.Error, ValueError) as exc:  # pragma: no cover - the regex rules this out
-        raise MalformedSignature(f"signature block: sig is not base64: {exc}") from exc
+        raise MalformedSignature(
+            N_("signature block: sig is not base64: {error}"), error=exc
+        ) from exc
     if base64.b64encode(signature).decode("ascii") != sig_text:
-        raise MalformedSignature("signature block: sig is not in canonical base64")
+        raise MalformedSignature(N_("signature block: sig is not in canonical base64"))
     return SignatureBlock(signer, key_id, signature=signature)
+
+
+def _unsupported(version: str) -> MalformedSignature:
+    return MalformedSignature(
+        N_("signature block: unsupported version {version}"), version=repr(version)
+    )
+
+
+def _unexpected(field: str, line: str) -> MalformedSignature:
+    return MalformedSignature(
+        N_("signature block: expected '{field}: ...', got {line}"), field=field, line=repr(line)
+    )
 
 
 def _parse_sshsig_block(lines: list[str]) -> SignatureBlock:
@@ -222,25 +254,25 @@ def _parse_sshsig_block(lines: list[str]) -> SignatureBlock:
     for line, field in zip(lines[1:3], ("signer", "key"), strict=False):
         name, sep, value = line.partition(": ")
         if not sep or name != field:
-            raise MalformedSignature(f"signature block: expected '{field}: ...', got {line!r}")
+            raise _unexpected(field, line)
         fields.append(value)
     if len(fields) != 2:
-        raise MalformedSignature("signature block: the signer and key lines are missing")
+        raise MalformedSignature(N_("signature block: the signer and key lines are missing"))
     signer, key_id = fields
     _check_signer(signer, key_id)
     armoured = "\n".join(lines[3:]) + "\n"
     try:
         sshsig.parse(armoured)
     except sshsig.SshsigError as exc:
-        raise MalformedSignature(f"signature block: {exc}") from None
+        raise MalformedSignature(N_("signature block: {reason}"), reason=exc) from None
     return SignatureBlock(signer, key_id, armoured=armoured)
 
 
 def _check_signer(signer: str, key_id: str) -> None:
     if not NAME_PATTERN.fullmatch(signer):
-        raise MalformedSignature(f"signature block: bad signer name {signer!r}")
+        raise MalformedSignature(N_("signature block: bad signer name {name}"), name=repr(signer))
     if not _HEX64.fullmatch(key_id):
-        raise MalformedSignature("signature block: key must be 64 lower-case hex digits")
+        raise MalformedSignature(N_("signature block: key must be 64 lower-case hex digits"))
 
 
 def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
@@ -252,28 +284,40 @@ def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise MalformedSignature(f"document is not valid UTF-8 (byte {exc.start})") from exc
+            raise MalformedSignature(
+                N_("document is not valid UTF-8 (byte {byte})"), byte=exc.start
+            ) from exc
     body, block = split(text)
     keys = {k.key_id: k for k in trusted}
     signer = keys.get(block.key_id)
     if signer is None:
         raise UnknownSigner(
-            f"signed by unknown key {block.key_id[:32]} (claims to be {block.signer!r})"
+            N_("signed by unknown key {key} (claims to be {name})"),
+            key=block.key_id[:32],
+            name=repr(block.signer),
         )
     if signer.name != block.signer:
         raise UnknownSigner(
-            f"signature block names {block.signer!r} but key {block.key_id[:32]} "
-            f"belongs to {signer.name!r}"
+            N_("signature block names {name} but key {key} belongs to {owner}"),
+            name=repr(block.signer),
+            key=block.key_id[:32],
+            owner=repr(signer.name),
         )
-    changed = f"bad signature by {signer.name!r}: the document was changed after signing"
     if block.armoured is not None:
         try:
             sshsig.verify(signer.signing, namespace(body), body.encode("utf-8"), block.armoured)
         except sshsig.SshsigError as exc:
-            raise BadSignature(f"{changed} ({exc})") from None
+            raise BadSignature(
+                N_("bad signature by {name}: the document was changed after signing ({reason})"),
+                name=repr(signer.name),
+                reason=exc,
+            ) from None
         return Verified(body, signer)
     try:
         signer.signing.verify(block.signature, signed_message(block.key_id, body))
     except InvalidSignature:
-        raise BadSignature(changed) from None
+        raise BadSignature(
+            N_("bad signature by {name}: the document was changed after signing"),
+            name=repr(signer.name),
+        ) from None
     return Verified(body, signer)

@@ -18,7 +18,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from ..refusal import BAD_KEY, Refusal
+from ..refusal import BAD_KEY, N_, Phrase, Refusal
 from . import sshsig
 
 TIMEOUT = 300  # seconds: a person may be typing a passphrase
@@ -33,13 +33,18 @@ def public_line(key: Ed25519PublicKey) -> str:
     return raw.decode("ascii")
 
 
-def parse_public(line: str, where: str) -> Ed25519PublicKey:
+def parse_public(line: str, where: str | Phrase) -> Ed25519PublicKey:
+    """An OpenSSH Ed25519 public key line; `where` (a file name, or a Phrase) names it."""
     try:
         key = serialization.load_ssh_public_key(line.strip().encode("ascii"))
     except (ValueError, UnicodeEncodeError) as exc:
-        raise SshSignerError(f"{where}: not an OpenSSH public key: {exc}") from None
+        raise SshSignerError(
+            N_("{where}: not an OpenSSH public key: {error}"), where=where, error=exc
+        ) from None
     if not isinstance(key, Ed25519PublicKey):
-        raise SshSignerError(f"{where}: not Ed25519 (create one with: ssh-keygen -t ed25519)")
+        raise SshSignerError(
+            N_("{where}: not Ed25519 (create one with: ssh-keygen -t ed25519)"), where=where
+        )
     return key
 
 
@@ -59,7 +64,7 @@ class SshKeygenSigner:
         program = shutil.which("ssh-keygen")
         if program is None:
             raise SshSignerError(
-                "this identity signs with OpenSSH's ssh-keygen, which is not installed"
+                N_("this identity signs with OpenSSH's ssh-keygen, which is not installed")
             )
         with tempfile.TemporaryDirectory() as folder:
             key = self.path
@@ -73,16 +78,20 @@ class SshKeygenSigner:
                 done = subprocess.run(command, input=message, capture_output=True,
                                       timeout=TIMEOUT, check=False)  # fmt: skip
             except (OSError, subprocess.TimeoutExpired) as exc:
-                raise SshSignerError(f"ssh-keygen -Y sign failed: {exc}") from None
+                raise SshSignerError(N_("ssh-keygen -Y sign failed: {error}"), error=exc) from None
         armoured = done.stdout.decode("ascii", "replace")
         if done.returncode != 0 or sshsig.BEGIN not in armoured:
             why = done.stderr.decode("utf-8", "replace").strip().splitlines()
             where = "ssh-agent" if self.path is None else str(self.path)
             raise SshSignerError(
-                f"ssh-keygen could not sign with {where}: {why[-1] if why else 'no signature'}"
+                N_("ssh-keygen could not sign with {where}: {why}"),
+                where=where,
+                why=why[-1] if why else Phrase(N_("no signature")),
             )
         try:
             sshsig.verify(self.public, namespace, message, armoured)
         except (ValueError, sshsig.SshsigError) as exc:
-            raise SshSignerError(f"ssh-keygen signed with another key: {exc}") from None
+            raise SshSignerError(
+                N_("ssh-keygen signed with another key: {reason}"), reason=exc
+            ) from None
         return armoured

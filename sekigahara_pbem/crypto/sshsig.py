@@ -20,6 +20,8 @@ import struct
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ..refusal import BAD_SIGNATURE, N_, Refusal
+
 MAGIC = b"SSHSIG"
 SIG_VERSION = 1
 KEY_TYPE = b"ssh-ed25519"
@@ -31,8 +33,11 @@ LINE = 70
 MAX_ARMOUR = 4096  # an Ed25519 SSHSIG is about 300 characters
 
 
-class SshsigError(Exception):
-    """An SSHSIG signature that cannot be read or does not verify; the message says why."""
+class SshsigError(Refusal):
+    """An SSHSIG signature that cannot be read or does not verify; the message says why.
+    A person reads it inside the refusal that wraps it (signing.py, ssh_signer.py)."""
+
+    code = BAD_SIGNATURE
 
 
 def _string(data: bytes) -> bytes:
@@ -81,7 +86,7 @@ class _Reader:
 
     def take(self, n: int) -> bytes:
         if self.at + n > len(self.data):
-            raise SshsigError("SSHSIG: the signature is cut short")
+            raise SshsigError(N_("SSHSIG: the signature is cut short"))
         out = self.data[self.at : self.at + n]
         self.at += n
         return out
@@ -96,22 +101,24 @@ def parse(armoured: str) -> tuple[bytes, str, bytes, bytes]:
     armoured SSHSIG; SshsigError if it is anything but a well-formed Ed25519 one."""
     lines = armoured.removesuffix("\n").split("\n")  # LF only: a stray VT is no line break
     if len(armoured) > MAX_ARMOUR or len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
-        raise SshsigError(f"SSHSIG: expected the lines {BEGIN} ... {END}")
+        raise SshsigError(N_("SSHSIG: expected the lines {begin} ... {end}"), begin=BEGIN, end=END)
     try:
         blob = base64.b64decode("".join(lines[1:-1]), validate=True)
     except (binascii.Error, ValueError):
-        raise SshsigError("SSHSIG: the signature is not base64") from None
+        raise SshsigError(N_("SSHSIG: the signature is not base64")) from None
     if armour(blob) != "\n".join(lines) + "\n":
-        raise SshsigError(f"SSHSIG: not in canonical form (base64 in lines of {LINE})")
+        raise SshsigError(
+            N_("SSHSIG: not in canonical form (base64 in lines of {columns})"), columns=LINE
+        )
     r = _Reader(blob)
     if r.take(6) != MAGIC or struct.unpack(">I", r.take(4))[0] != SIG_VERSION:
-        raise SshsigError("SSHSIG: not an SSHSIG signature of version 1")
+        raise SshsigError(N_("SSHSIG: not an SSHSIG signature of version 1"))
     key = _Reader(r.string())
     namespace, reserved, hash_name, sig = r.string(), r.string(), r.string(), _Reader(r.string())
     if r.at != len(blob):
-        raise SshsigError("SSHSIG: trailing bytes after the signature")
+        raise SshsigError(N_("SSHSIG: trailing bytes after the signature"))
     if key.string() != KEY_TYPE or sig.string() != KEY_TYPE:
-        raise SshsigError("SSHSIG: only ssh-ed25519 keys are accepted")
+        raise SshsigError(N_("SSHSIG: only ssh-ed25519 keys are accepted"))
     raw_key, raw_sig = key.string(), sig.string()
     if (
         len(raw_key) != 32
@@ -119,26 +126,32 @@ def parse(armoured: str) -> tuple[bytes, str, bytes, bytes]:
         or key.at != len(key.data)
         or sig.at != len(sig.data)
     ):
-        raise SshsigError("SSHSIG: malformed ssh-ed25519 key or signature")
+        raise SshsigError(N_("SSHSIG: malformed ssh-ed25519 key or signature"))
     if reserved or hash_name not in HASHES:
-        raise SshsigError(f"SSHSIG: unsupported hash {hash_name[:16]!r} or reserved field")
+        raise SshsigError(
+            N_("SSHSIG: unsupported hash {hash} or reserved field"), hash=repr(hash_name[:16])
+        )
     try:
         return raw_key, namespace.decode("utf-8"), hash_name, raw_sig
     except UnicodeDecodeError:
-        raise SshsigError("SSHSIG: the namespace is not UTF-8") from None
+        raise SshsigError(N_("SSHSIG: the namespace is not UTF-8")) from None
 
 
 def verify(key: Ed25519PublicKey, namespace: str, message: bytes, armoured: str) -> None:
     """Check that `armoured` is `key`'s signature of `message` in `namespace`."""
     raw_key, ns, hash_name, signature = parse(armoured)
     if raw_key != key.public_bytes_raw():
-        raise SshsigError("SSHSIG: signed by another key than the one named")
+        raise SshsigError(N_("SSHSIG: signed by another key than the one named"))
     if ns != namespace:
-        raise SshsigError(f"SSHSIG: namespace {ns!r}, expected {namespace!r}")
+        raise SshsigError(
+            N_("SSHSIG: namespace {found}, expected {expected}"),
+            found=repr(ns),
+            expected=repr(namespace),
+        )
     try:
         key.verify(signature, signed_data(namespace, message, hash_name))
     except InvalidSignature:
-        raise SshsigError("SSHSIG: the signature does not match the document") from None
+        raise SshsigError(N_("SSHSIG: the signature does not match the document")) from None
 
 
 def allowed_signers_line(principal: str, key: Ed25519PublicKey, namespaces: list[str]) -> str:

@@ -17,7 +17,8 @@ from ..component_files import components_hash, load_components
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed, verify_seed
-from ..refusal import Refusal
+from ..i18n import gettext as _
+from ..refusal import N_, Refusal
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
 from ..rules.state import canonical
@@ -42,8 +43,15 @@ from .store import GameDir, StoreError, locked, write_atomic
 REVEAL_FORMAT = "seki-reveal/1"
 
 
-class Discrepancy(ValueError):
-    """The archive does not verify; the message names the file and what differs."""
+class Discrepancy(Refusal):
+    """The archive does not verify; the message names the file and what differs. Like a
+    refusal it keeps its template and values, so `seki verify` says it in the reader's
+    language (i18n.explain); its English text is the same in every language."""
+
+
+def _wrapped(where: str | None, exc: BaseException) -> Discrepancy:
+    """Another exception's reason (a refusal put in words the same way), after `where`."""
+    return Discrepancy("{reason}", None, None, where, reason=exc)
 
 
 @dataclass
@@ -89,23 +97,25 @@ def verify(root: Path) -> Report:
     try:
         definition = load(gd)
     except (ValueError, OSError) as exc:
-        raise Discrepancy(f"game.txt: {exc}") from None
+        raise _wrapped("game.txt", exc) from None
     if components_hash() != definition.components:
-        raise Discrepancy("game.txt: made with another component set than this tool's")
+        raise Discrepancy(
+            N_("made with another component set than this tool's"), None, None, "game.txt"
+        )
     signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
     known = (allowed_signers(definition), allowed_signers(definition, git=False))
     if signers.is_file() and signers.read_text(encoding="utf-8") not in known:
-        raise Discrepancy(f"{ALLOWED_SIGNERS}: not the keys of game.txt")
+        raise Discrepancy(N_("not the keys of game.txt"), None, None, ALLOWED_SIGNERS)
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
     start_files = _start_files(gd, definition, player_joins, report)
     revealed = _revealed(gd, definition, player_joins)
     report.revealed = revealed is not None
     if not report.revealed:
-        report.notes.append("not revealed yet: states, draws and sealed parts not checked")
+        report.notes.append(_("not revealed yet: states, draws and sealed parts not checked"))
     comp = load_components()
     state, events = None, []
     if revealed is not None:
-        seeds, secrets, _ = revealed
+        seeds, secrets, _pin = revealed
         seed = game_seed(
             seeds[REFEREE], seeds["ishida"], seeds["tokugawa"], game_id=definition.game_id
         )
@@ -119,7 +129,7 @@ def verify(root: Path) -> Report:
     if replay.state is not None:
         report.result = replay.state["result"]
         if report.result is None:
-            report.notes.append("revealed before the end of the game (by agreement): no result")
+            report.notes.append(_("revealed before the end of the game (by agreement): no result"))
     return report
 
 
@@ -131,20 +141,35 @@ def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
         seq, record_hash = pin
         if seq != last:
             raise Discrepancy(
-                f"reveal.txt: revealed after record {seq}, but the archive's records end at "
-                f"{last}: records are missing or were added after the reveal"
+                N_(
+                    "revealed after record {seq}, but the archive's records end at {last}: "
+                    "records are missing or were added after the reveal"
+                ),
+                None,
+                None,
+                "reveal.txt",
+                seq=seq,
+                last=last,
             )
         if record_hash is not None and record_hash != record.hash:
-            raise Discrepancy(f"reveal.txt: record {last} is not the record the reveal pinned")
+            raise Discrepancy(
+                N_("record {seq} is not the record the reveal pinned"),
+                None,
+                None,
+                "reveal.txt",
+                seq=last,
+            )
     try:
         text = docs.read_capped(gd.public_state)
         public = docs.load_yaml(text, "public/state.yaml")
     except (ValueError, OSError) as exc:
-        raise Discrepancy(f"public/state.yaml: {exc}") from None
+        raise _wrapped("public/state.yaml", exc) from None
     if docs.sha256(canonical(public)) != record.body.get("public_state"):
-        raise Discrepancy(f"public/state.yaml: not the public view of record {last}")
+        raise Discrepancy(
+            N_("not the public view of record {seq}"), None, None, "public/state.yaml", seq=last
+        )
     if docs.dump(json.loads(canonical(public))) != text:  # e.g. a key given twice
-        raise Discrepancy("public/state.yaml: not in the form the referee writes")
+        raise Discrepancy(N_("not in the form the referee writes"), None, None, "public/state.yaml")
 
 
 class _Replay:
@@ -165,10 +190,10 @@ class _Replay:
         try:
             record = chain.read_record(self.gd, self.definition, seq)
         except (ValueError, OSError) as exc:
-            raise Discrepancy(f"{where}: {exc}") from None
+            raise _wrapped(where, exc) from None
         body = record.body
         if body.get("prev") != self.prev:
-            raise Discrepancy(f"{where}: prev does not name the record before it")
+            raise Discrepancy(N_("prev does not name the record before it"), None, None, where)
         self._check_time(where, body)
         before_state = None if seq == 1 else self.state
         self._extended = None
@@ -196,11 +221,13 @@ class _Replay:
                 self.secrets.commit_key, seq, before_state, self.state, self.events
             )
             if {k: body.get(k) for k in committed} != committed:
-                raise Discrepancy(f"{where}: commitments or openings do not match the replay")
+                raise Discrepancy(
+                    N_("commitments or openings do not match the replay"), None, None, where
+                )
             before = [] if before_state is None else pending(before_state)
             asked = chain.asked_since(before, pending(self.state), asked_before, step.actor, seq)
             if body.get("asked") != asked:
-                raise Discrepancy(f"{where}: asked does not match the replay")
+                raise Discrepancy(N_("asked does not match the replay"), None, None, where)
             self.states[seq] = self.state
         else:
             _check_openings(where, body, self.previous_root)
@@ -215,9 +242,9 @@ class _Replay:
         try:
             moment = clocks.parse_time(body.get("time"), f"{where}: time")
         except ValueError as exc:
-            raise Discrepancy(str(exc)) from None
+            raise _wrapped(None, exc) from None
         if self.time is not None and moment < self.time:
-            raise Discrepancy(f"{where}: time goes back before the record before it")
+            raise Discrepancy(N_("time goes back before the record before it"), None, None, where)
         self.time = moment
 
     def _step(self, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
@@ -227,7 +254,7 @@ class _Replay:
         if kind == "takeback":
             return self._takeback(where, seq, body)
         if kind is not None:
-            raise Discrepancy(f"{where}: unknown kind {kind!r}")
+            raise Discrepancy(N_("unknown kind {kind}"), None, None, where, kind=repr(kind))
         key = self.secrets.state_key if self.secrets else None
         shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
@@ -236,7 +263,9 @@ class _Replay:
             turn_kind.check_timing(where, side, shown.answers, shown.anytime, self.asked, seq - 1,
                                    self.answered.get(side))  # fmt: skip
         except Refusal as exc:
-            raise Discrepancy(f"the referee accepted a turn file out of time: {exc}") from None
+            raise Discrepancy(
+                N_("the referee accepted a turn file out of time: {reason}"), reason=exc
+            ) from None
         self.answered[side] = shown.answers
         report.turn_files += 1
         if shown.extension:
@@ -249,7 +278,11 @@ class _Replay:
             )
         except ValueError as exc:
             raise Discrepancy(
-                f"{where}: the referee accepted a turn the rules refuse: {exc}"
+                N_("the referee accepted a turn the rules refuse: {reason}"),
+                None,
+                None,
+                where,
+                reason=exc,
             ) from None
 
     def _deadline(self, where: str, body: dict) -> steps.Step | None:
@@ -258,7 +291,7 @@ class _Replay:
         try:
             side = deadline.check(spec, self.clock, settings, body["time"])
         except Refusal as exc:
-            raise Discrepancy(f"{where}: {exc}") from None
+            raise _wrapped(where, exc) from None
         if self.state is None:
             return None
         return steps.deadline_step(self.comp, self.state, side, spec["due"], settings.policy)
@@ -269,7 +302,7 @@ class _Replay:
                 self.gd.root, self.definition, where, body, self.previous
             )
         except Refusal as exc:
-            raise Discrepancy(str(exc)) from None
+            raise _wrapped(None, exc) from None
         _check_inputs(where, body, texts)
         if self.state is None:
             return None
@@ -279,14 +312,16 @@ class _Replay:
         settings = self.definition.deadlines
         if settings is None:
             if "clock" in body:
-                raise Discrepancy(f"{where}: a clock in a game without deadlines")
+                raise Discrepancy(N_("a clock in a game without deadlines"), None, None, where)
             return
         extended = step.extended if step is not None else self._extended
         want = clocks.next_clock(
             settings, self.clock, body.get("asked", {}), seq, body["time"], extended
         )
         if body.get("clock") != want:
-            raise Discrepancy(f"{where}: clock does not match the deadlines in game.txt")
+            raise Discrepancy(
+                N_("clock does not match the deadlines in game.txt"), None, None, where
+            )
 
 
 def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
@@ -294,7 +329,7 @@ def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
     try:
         return joins.parse_join(definition, path.read_text(encoding="utf-8"), f"joins/{side}.txt")
     except (ValueError, OSError) as exc:
-        raise Discrepancy(f"joins/{side}.txt: {exc}") from None
+        raise _wrapped(f"joins/{side}.txt", exc) from None
 
 
 def _start_files(gd: GameDir, definition: Definition, player_joins: dict, report: Report):
@@ -302,15 +337,17 @@ def _start_files(gd: GameDir, definition: Definition, player_joins: dict, report
     (records/opening.py); none yet while the seeds are on their way."""
     if any(player_joins[s].first_format for s in SIDES):
         report.notes.append(
-            f"joined with {joins.JOIN_FORMAT_V1}: the referee held the first seed before the "
-            "second player committed, so the fairness of the setup draw rests on the referee"
+            _(
+                "joined with {format}: the referee held the first seed before the second "
+                "player committed, so the fairness of the setup draw rests on the referee"
+            ).format(format=joins.JOIN_FORMAT_V1)
         )
     elif gd.last_seq() == 0 and not all(gd.seed(s).is_file() for s in SIDES):
         return []
     try:
         return opening.start_documents(gd, definition, player_joins)
     except (ValueError, OSError) as exc:
-        raise Discrepancy(str(exc)) from None
+        raise _wrapped(None, exc) from None
 
 
 def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
@@ -326,15 +363,21 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
         # the record it was made after: seq, and hash (older reveals name the seq only)
         pin = (docs.field(body, "seq", int, "reveal.txt"), body.get("record"))
     except (ValueError, OSError, AttributeError) as exc:
-        raise Discrepancy(f"reveal.txt: {exc}") from None
+        raise _wrapped("reveal.txt", exc) from None
     commitments = {REFEREE: definition.referee_seed}
     commitments.update({s: player_joins[s].commitment for s in SIDES})
     for role, commitment in commitments.items():
         if not verify_seed(commitment, seeds.get(role, b""), role):
-            raise Discrepancy(f"reveal.txt: the {role} seed does not match its commitment")
+            raise Discrepancy(
+                N_("the {role} seed does not match its commitment"),
+                None,
+                None,
+                "reveal.txt",
+                role=role,
+            )
     public = secrets.state_key.public_key().public_bytes_raw()
     if public != definition.state_key.public_bytes_raw():
-        raise Discrepancy("reveal.txt: the state key is not the one in game.txt")
+        raise Discrepancy(N_("the state key is not the one in game.txt"), None, None, "reveal.txt")
     return seeds, secrets, pin
 
 
@@ -343,11 +386,11 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
     turn itself once the state key is revealed (or for a clear file), and its text."""
     inputs = body.get("inputs") or []
     if len(inputs) != 1 or not isinstance(inputs[0], dict):
-        raise Discrepancy(f"{where}: expected one input")
+        raise Discrepancy(N_("expected one input"), None, None, where)
     name = str(inputs[0].get("file", ""))
     path = gd.root / name
     if path.parent.name != "turns" or not path.is_file():
-        raise Discrepancy(f"{where}: input {name} is missing")
+        raise Discrepancy(N_("input {name} is missing"), None, None, where, name=name)
     try:
         text = docs.read_capped(path)
         if not turns.is_sealed(text):  # archives from before turn files were sealed
@@ -358,7 +401,7 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
             return shown, None, text
         turn = turns.parse(definition, turns.unseal(definition, text, key, name), name)
     except ValueError as exc:
-        raise Discrepancy(f"{name}: {exc}") from None
+        raise _wrapped(name, exc) from None
     return shown, turn, text
 
 
@@ -367,39 +410,58 @@ def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
     needs no secret, so it holds before the reveal too."""
     for i, item in enumerate(body.get("openings") or []):
         if previous_root is None or not commitments.check_opening(item, previous_root):
-            raise Discrepancy(f"{where}: openings[{i}] was not committed in the record before")
+            raise Discrepancy(
+                N_("openings[{index}] was not committed in the record before"),
+                None,
+                None,
+                where,
+                index=i,
+            )
 
 
 def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> None:
     want = [{"file": name, "sha256": docs.sha256(text)} for name, text in expected]
     if body.get("inputs") != want:
-        raise Discrepancy(f"{where}: inputs do not match the files they name")
+        raise Discrepancy(N_("inputs do not match the files they name"), None, None, where)
 
 
 def _check_state(gd, definition, secrets, comp, where, body, seq, state, events) -> None:
     if body.get("view_format") != VIEW_FORMAT:
         raise Discrepancy(
-            f"{where}: written with view format {body.get('view_format')!r}; this tool "
-            f"replays {VIEW_FORMAT!r} (use the tool version game.txt names)"
+            N_(
+                "written with view format {found}; this tool replays {expected} "
+                "(use the tool version game.txt names)"
+            ),
+            None,
+            None,
+            where,
+            found=repr(body.get("view_format")),
+            expected=repr(VIEW_FORMAT),
         )
     if body.get("public_state") != chain.public_hash(state, comp):
-        raise Discrepancy(f"{where}: public_state does not match the replay")
+        raise _unlike_replay(where, "public_state")
     if body.get("pending") != pending(state):
-        raise Discrepancy(f"{where}: pending does not match the replay")
+        raise _unlike_replay(where, "pending")
     if body.get("events") != [redact_event(e, None) for e in events]:
-        raise Discrepancy(f"{where}: events do not match the replay")
+        raise Discrepancy(N_("events do not match the replay"), None, None, where)
     try:
         sealed_text = docs.read_capped(gd.sealed(seq))
     except (ValueError, OSError) as exc:
-        raise Discrepancy(f"sealed/{seq:06d}.txt: {exc}") from None
+        raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
     if body.get("sealed_state") != docs.sha256(sealed_text):
-        raise Discrepancy(f"sealed/{seq:06d}.txt: does not match its record")
+        raise Discrepancy(N_("does not match its record"), None, None, f"sealed/{seq:06d}.txt")
     try:
         sealed = chain.open_state(definition, secrets, seq, sealed_text)
     except (ValueError, zlib.error) as exc:
-        raise Discrepancy(f"sealed/{seq:06d}.txt: {exc}") from None
+        raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
     if canonical(sealed) != canonical(state):
-        raise Discrepancy(f"sealed/{seq:06d}.txt: the sealed state differs from the replay")
+        raise Discrepancy(
+            N_("the sealed state differs from the replay"), None, None, f"sealed/{seq:06d}.txt"
+        )
+
+
+def _unlike_replay(where: str, field: str) -> Discrepancy:
+    return Discrepancy(N_("{field} does not match the replay"), None, None, where, field=field)
 
 
 def _check_packets(gd: GameDir, definition: Definition, where: str, seq: int, record) -> int:
@@ -410,11 +472,13 @@ def _check_packets(gd: GameDir, definition: Definition, where: str, seq: int, re
             verified = signing.verify(path.read_text(encoding="utf-8"), [definition.referee])
             body = docs.load(verified.body, name, "seki-packet/1")
         except (ValueError, OSError) as exc:
-            raise Discrepancy(f"{name}: {exc}") from None
+            raise _wrapped(name, exc) from None
         expect = {"game": definition.game_id, "seq": seq, "to": side, "record": record.hash}
         if any(body.get(k) != v for k, v in expect.items()):
-            raise Discrepancy(f"{name}: does not belong to {where}")
+            raise Discrepancy(N_("does not belong to {record}"), None, None, name, record=where)
         for key in ("pending", "commitments", "openings"):
             if body.get(key) != record.body.get(key):
-                raise Discrepancy(f"{name}: {key} differs from {where}")
+                raise Discrepancy(
+                    N_("{field} differs from {record}"), None, None, name, field=key, record=where
+                )
     return len(SIDES)

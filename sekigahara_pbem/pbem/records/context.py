@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...component_files import components_hash, load_components
 from ...crypto.keys import Identity
-from ...refusal import NOT_STARTED, Refusal
+from ...refusal import N_, NOT_STARTED, Refusal
 from ...rules.components import Components
 from .. import chain, joins, turns
 from .. import documents as docs
@@ -71,8 +71,10 @@ def started(game: Game, name: str) -> tuple[chain.Record, dict]:
     now_at = current(game)
     if now_at is None:
         raise Refused(
-            f"{name}: the game has not started (both players must join and send their seeds)",
+            N_("the game has not started (both players must join and send their seeds)"),
             NOT_STARTED,
+            None,
+            name,
         )
     return now_at
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...crypto.keys import Identity
+from ...i18n import gettext as _
+from ...refusal import N_
 from ...rules.vocab import SIDES
 from .. import clock as clocks
 from .. import steps
@@ -23,14 +25,14 @@ def check(spec: object, clock: dict, settings: clocks.Settings | None, time: str
     """The side whose deadline the record's input names, if the record before set that
     deadline, the policy is the game's and the deadline has passed at `time`."""
     if settings is None or not isinstance(spec, dict):
-        raise Refused("a deadline record in a game without deadlines")
+        raise Refused(N_("a deadline record in a game without deadlines"))
     side, due = spec.get("deadline"), spec.get("due")
     if side not in clock or clock[side].get("due") != due:
-        raise Refused("names a deadline the record before did not set")
+        raise Refused(N_("names a deadline the record before did not set"))
     if spec.get("policy") != settings.policy:
-        raise Refused("applies another policy than game.txt declares")
+        raise Refused(N_("applies another policy than game.txt declares"))
     if not clocks.overdue({side: clock[side]}, time):
-        raise Refused("applied the policy before the deadline had passed")
+        raise Refused(N_("applied the policy before the deadline had passed"))
     return side
 
 
@@ -42,7 +44,7 @@ def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
         settings = game.definition.deadlines
         if settings is None:
             return outcomes
-        for _ in range(len(SIDES) * steps.MAX_POLICY_ACTIONS):
+        for _round in range(len(SIDES) * steps.MAX_POLICY_ACTIONS):
             at = current(game)
             if at is None:
                 break
@@ -64,4 +66,5 @@ def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
     label = f"{decision_label(state, side)}: deadline {due} missed, policy {settings.policy}"
     draft = writer.Draft(step, [spec], label, now, {"kind": KIND})
     new = writer.write(game, record, state, draft)
-    return Outcome(f"deadline:{side}", True, f"record {new.seq}: {label}")
+    message = _("record {seq}: {label}").format(seq=new.seq, label=label)
+    return Outcome(f"deadline:{side}", True, message)

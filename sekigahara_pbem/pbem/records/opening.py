@@ -6,7 +6,8 @@ for `verify`."""
 from __future__ import annotations
 
 from ...crypto.seeds import game_seed
-from ...refusal import DUPLICATE, NOT_STARTED, WRONG_VERSION
+from ...i18n import gettext as _
+from ...refusal import DUPLICATE, N_, NOT_STARTED, WRONG_VERSION, Refusal
 from ...rules.cycle.setup import setup
 from ...rules.vocab import SIDES, other
 from .. import documents as docs
@@ -25,25 +26,38 @@ def admit_join(game: Game, name: str, text: str) -> str:
     join = joins.parse_join(game.definition, text, name)
     if join.first_format:
         raise Refused(
-            f"{name}: a {joins.JOIN_FORMAT_V1} join sends its seed before the other side has "
-            f"committed to its own; join again with this version of seki ({tool_version()})",
+            N_(
+                "a {format} join sends its seed before the other side has committed to its "
+                "own; join again with this version of seki ({version})"
+            ),
             WRONG_VERSION,
+            None,
+            name,
+            format=joins.JOIN_FORMAT_V1,
+            version=tool_version(),
         )
     if game.gd.last_seq() > 0:
-        raise Refused(f"{name}: the game has already started", NOT_STARTED)
+        raise _started(name)
     if game.gd.join(join.side).is_file():  # one join per side: no choosing between seeds
         raise Refused(
-            f"{name}: {join.side} has already joined this game; only its first join counts",
+            N_("{side} has already joined this game; only its first join counts"),
             DUPLICATE,
+            None,
+            name,
+            side=join.side,
         )
     write_atomic(game.gd.join(join.side), text)
     game.commit(f"{join.side} joined")
     if all(game.gd.join(s).is_file() for s in SIDES):
-        return (
-            f"{join.side} joined; both sides are in: send each side the other's join "
+        return _(
+            "{side} joined; both sides are in: send each side the other's join "
             "(joins/ishida.txt to tokugawa, joins/tokugawa.txt to ishida) for its seed"
-        )
-    return f"{join.side} joined; waiting for the other side"
+        ).format(side=join.side)
+    return _("{side} joined; waiting for the other side").format(side=join.side)
+
+
+def _started(name: str) -> Refused:
+    return Refused(N_("the game has already started"), NOT_STARTED, None, name)
 
 
 def admit_seed(game: Game, name: str, text: str, now: str) -> str:
@@ -52,20 +66,22 @@ def admit_seed(game: Game, name: str, text: str, now: str) -> str:
     seed_file = joins.parse_seed(game.definition, text, name)
     side = seed_file.side
     if game.gd.last_seq() > 0:
-        raise Refused(f"{name}: the game has already started", NOT_STARTED)
+        raise _started(name)
     on_file = joined(game)
     if side not in on_file:
-        raise Refused(f"{name}: {side} has not joined yet; send the join first", NOT_STARTED)
+        raise Refused(
+            N_("{side} has not joined yet; send the join first"), NOT_STARTED, None, name, side=side
+        )
     joins.check_order(seed_file, on_file, name)
     if game.gd.seed(side).is_file():
-        raise Refused(f"{name}: {side} has already sent its seed", DUPLICATE)
+        raise Refused(N_("{side} has already sent its seed"), DUPLICATE, None, name, side=side)
     joins.open_seed(game.definition, on_file[side], game.referee, seed_file.sealed_seed)
     write_atomic(game.gd.seed(side), text)
     game.commit(f"{side} sent its seed")
     if not all(game.gd.seed(s).is_file() for s in SIDES):
-        return f"{side} sent its seed; waiting for {other(side)}'s"
+        return _("{side} sent its seed; waiting for {other}'s").format(side=side, other=other(side))
     _start(game, on_file, now)
-    return f"{side} sent its seed; the game is set up (record 1)"
+    return _("{side} sent its seed; the game is set up (record 1)").format(side=side)
 
 
 def player_seeds(game: Game, on_file: dict[str, joins.Join]) -> dict[str, bytes]:
@@ -94,7 +110,14 @@ def start_documents(
         where = f"joins/{side}-seed.txt"
         seed_file = joins.parse_seed(definition, docs.read_capped(gd.seed(side)), where)
         if seed_file.side != side:
-            raise docs.DocumentError(where, f"the seed of {seed_file.side}, not of {side}")
+            raise Refusal(
+                N_("the seed of {found}, not of {side}"),
+                None,
+                None,
+                where,
+                found=seed_file.side,
+                side=side,
+            )
         joins.check_order(seed_file, on_file, where)
         files.append((where, seed_file.text))
     return files

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...refusal import DUPLICATE, NOT_UNDOABLE
+from ...i18n import gettext as _
+from ...refusal import DUPLICATE, N_, NOT_UNDOABLE
 from ...rules.vocab import other
 from .. import chain, steps, takebacks
 from .. import documents as docs
@@ -27,30 +28,36 @@ def check_undo(request: takebacks.Request, record: chain.Record, name: str) -> N
     saw, or the end of the game)."""
     if request.undo != record.seq or request.record != record.hash:
         raise Refused(
-            f"{name}: undo: only the last adjudication (record {record.seq}) can be taken back",
+            N_("undo: only the last adjudication (record {seq}) can be taken back"),
             NOT_UNDOABLE,
+            None,
+            name,
+            seq=record.seq,
         )
     reason = takebacks.why_not_undoable(record.seq, record.body, request.side)
     if reason:
-        raise Refused(f"{name}: takeback refused: {reason}", NOT_UNDOABLE)
+        raise Refused(N_("takeback refused: {reason}"), NOT_UNDOABLE, None, name, reason=reason)
 
 
 def admit_request(game: Game, name: str, text: str) -> str:
     request = takebacks.parse_request(game.definition, text, name)
-    record, _ = started(game, name)
+    record, _state = started(game, name)
     check_undo(request, record, name)
     path = game.gd.request(request.undo, "takeback", request.side)
     if path.exists():
         raise Refused(
-            f"{name}: {request.side} has already asked to take back record {request.undo}",
+            N_("{side} has already asked to take back record {seq}"),
             DUPLICATE,
+            None,
+            name,
+            side=request.side,
+            seq=request.undo,
         )
     write_atomic(path, text)
     game.commit(f"takeback of record {request.undo} requested by {request.side}")
-    return (
-        f"takeback of record {request.undo} requested by {request.side}; waiting for "
-        f"{other(request.side)} to accept or refuse"
-    )
+    return _(
+        "takeback of record {seq} requested by {side}; waiting for {other} to accept or refuse"
+    ).format(seq=request.undo, side=request.side, other=other(request.side))
 
 
 def admit_consent(game: Game, name: str, text: str, now: str) -> str:
@@ -59,18 +66,30 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
     requester = other(consent.side)
     path = game.gd.request(record.seq, "takeback", requester)
     if not path.is_file():
-        raise Refused(f"{name}: there is no open takeback request of record {record.seq}")
+        raise Refused(
+            N_("there is no open takeback request of record {seq}"),
+            None,
+            None,
+            name,
+            seq=record.seq,
+        )
     request = takebacks.parse_request(game.definition, docs.read_capped(path), str(path))
     takebacks.check_consent(request, consent, name)
     answer_path = game.gd.request(record.seq, "consent", consent.side)
     if answer_path.exists():
         raise Refused(
-            f"{name}: the takeback of record {record.seq} has already been answered", DUPLICATE
+            N_("the takeback of record {seq} has already been answered"),
+            DUPLICATE,
+            None,
+            name,
+            seq=record.seq,
         )
     if consent.answer == "refuse":
         write_atomic(answer_path, text)
         game.commit(f"takeback of record {record.seq} refused by {consent.side}")
-        return f"takeback of record {record.seq} refused by {consent.side}"
+        return _("takeback of record {seq} refused by {side}").format(
+            seq=record.seq, side=consent.side
+        )
     check_undo(request, record, name)
     step = steps.takeback_step(state_at(game, record.seq - 1), record.seq, requester)
     inputs = [
@@ -82,7 +101,7 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
         step, inputs, label, now, {"kind": KIND, "undo": record.seq}, {answer_path: text}
     )
     new = writer.write(game, record, state, draft)
-    return f"record {new.seq}: {label}"
+    return _("record {seq}: {label}").format(seq=new.seq, label=label)
 
 
 def recheck(
@@ -95,16 +114,16 @@ def recheck(
         name = str(item.get("file", "")) if isinstance(item, dict) else ""
         path = root / name
         if path.parent.name != "requests" or not path.is_file():
-            raise Refused(f"{where}: input {name} is missing")
+            raise Refused(N_("input {name} is missing"), None, None, where, name=name)
         texts.append((name, docs.read_capped(path)))
     if len(texts) != 2:
-        raise Refused(f"{where}: a takeback needs a request and a consent")
+        raise Refused(N_("a takeback needs a request and a consent"), None, None, where)
     request = takebacks.parse_request(definition, texts[0][1], texts[0][0])
     consent = takebacks.parse_consent(definition, texts[1][1], texts[1][0])
     takebacks.check_consent(request, consent, texts[1][0])
     if consent.answer != "accept":
-        raise Refused(f"{where}: the takeback was refused, not accepted")
+        raise Refused(N_("the takeback was refused, not accepted"), None, None, where)
     if body.get("undo") != undone.seq:
-        raise Refused(f"{where}: the takeback does not undo the record before it")
+        raise Refused(N_("the takeback does not undo the record before it"), None, None, where)
     check_undo(request, undone, where)
     return request.side, texts

@@ -4,7 +4,8 @@ admits a file and by `verify` of every file in the archive."""
 
 from __future__ import annotations
 
-from ...refusal import NOT_ASKED, STALE
+from ...i18n import gettext as _
+from ...refusal import N_, NOT_ASKED, STALE, Phrase
 from ...rules.engine import pending
 from .. import documents as docs
 from .. import steps, turns
@@ -20,13 +21,18 @@ def check_timing(
     """Refused unless the side is asked (or the file is of battle plans or resignation
     only) and the file answers a packet it may still answer (steps.stale)."""
     if side not in asked and not free:
-        waiting = ", ".join(sorted(asked)) or "nobody (the game is over)"
+        waiting = ", ".join(sorted(asked)) or Phrase(N_("nobody (the game is over)"))
         raise Refused(
-            f"{name}: no decision is asked of {side} now; waiting for {waiting}", NOT_ASKED
+            N_("no decision is asked of {side} now; waiting for {waiting}"),
+            NOT_ASKED,
+            None,
+            name,
+            side=side,
+            waiting=waiting,
         )
     problem = steps.stale(side, answers, free, asked, latest, answered)
     if problem is not None:
-        raise Refused(f"{name}: {problem}", STALE)
+        raise Refused("{problem}", STALE, None, name, problem=problem)
 
 
 def admit(game: Game, name: str, text: str, now: str) -> str:
@@ -49,10 +55,14 @@ def admit(game: Game, name: str, text: str, now: str) -> str:
     new = writer.write(
         game, record, state, writer.Draft(step, inputs, label, now, kept={path: sealed})
     )
-    note = ""
+    message = _("record {seq}: {label} ({count} action(s))").format(
+        seq=new.seq, label=label, count=len(turn.actions)
+    )
     if turn.tool and turn.tool != tool_version():
-        note = f"; note: sent with {turn.tool}, the referee runs {tool_version()}"
-    return f"record {new.seq}: {label} ({len(turn.actions)} action(s)){note}"
+        message += _("; note: sent with {tool}, the referee runs {version}").format(
+            tool=turn.tool, version=tool_version()
+        )
+    return message
 
 
 def _answered(game: Game, side: str) -> int | None:

@@ -20,7 +20,6 @@ from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.pbem import game
 from sekigahara_pbem.pbem.closing import closing_text, statistics
 from sekigahara_pbem.pbem.store import GameDir
-from sekigahara_pbem.twoparty import files
 
 ANSWERS = ",".join(["1"] * 60)
 
@@ -77,14 +76,12 @@ def test_a_two_party_refusal_is_shown_in_hungarian(tmp_path):
 
 
 def test_two_party_refusals_keep_their_english_text_and_name_their_section():
-    """A two-party document's refusal is still a DocumentError, its English text the
-    template filled; its `rule` names the section of docs/two-party.md it answers to."""
+    """A two-party document's refusal is a DocumentError, its English text the template
+    filled; a cheat's `rule` names the section of docs/two-party.md it answers to."""
     from sekigahara_pbem.twoparty.exchange import DEADLINES, Cheat
 
-    bad = files.BadDocument("r.txt: entries[0]", "expected a mapping")
-    assert (
-        isinstance(bad, docs.DocumentError) and str(bad) == "r.txt: entries[0]: expected a mapping"
-    )
+    bad = docs.DocumentError("r.txt: entries[0]", "expected a mapping")
+    assert str(bad) == "r.txt: entries[0]: expected a mapping"
     cheat = Cheat(
         "{side}'s forfeit claim is not the game ended by forfeit", DEADLINES, side="ishida"
     )

@@ -49,15 +49,6 @@ DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's de
 DERIVATION_SALT = b"seki-2p-secret/1"
 
 
-class BadDocument(docs.DocumentError):
-    """A two-party document refused (`where: message`, as a DocumentError), its message a
-    template filled with `params` (refusal.py), so that a person reads it in their
-    language (i18n.explain); its English text is the template filled."""
-
-    def __init__(self, where: str, message: str, code: str | None = None, /, **params: object):
-        Refusal.__init__(self, message, code, None, where, **params)
-
-
 class _Plain(yaml.SafeLoader):
     """A record's body has no anchors or aliases: an alias could make a structure that
     refers to itself, or grow a small text into a huge one."""
@@ -74,19 +65,21 @@ class _Plain(yaml.SafeLoader):
 def _load(body: str, where: str, fmt: str) -> dict:
     """A two-party document's body: plain YAML (no aliases), a mapping of the format."""
     if len(body.encode("utf-8")) > docs.MAX_BYTES:
-        raise BadDocument(where, N_("larger than {limit} bytes"), None, limit=docs.MAX_BYTES)
+        raise docs.DocumentError(where, N_("larger than {limit} bytes"), None, limit=docs.MAX_BYTES)
     try:
         data = yaml.load(body, Loader=_Plain)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is None:
-            raise BadDocument(where, N_("not valid YAML")) from None
+            raise docs.DocumentError(where, N_("not valid YAML")) from None
         line = mark.line + 1
-        raise BadDocument(where, N_("not valid YAML at line {line}"), None, line=line) from None
+        raise docs.DocumentError(
+            where, N_("not valid YAML at line {line}"), None, line=line
+        ) from None
     except RecursionError:
-        raise BadDocument(where, N_("nested too deeply")) from None
+        raise docs.DocumentError(where, N_("nested too deeply")) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
-        raise BadDocument(where, N_("expected a {format} document"), None, format=fmt)
+        raise docs.DocumentError(where, N_("expected a {format} document"), None, format=fmt)
     return data
 
 
@@ -137,7 +130,9 @@ def make_game(
 
 def _hours(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HOURS:
-        raise BadDocument(where, N_("expected whole hours from 1 to {max}"), None, max=MAX_HOURS)
+        raise docs.DocumentError(
+            where, N_("expected whole hours from 1 to {max}"), None, max=MAX_HOURS
+        )
     return value
 
 
@@ -155,7 +150,7 @@ def read_game(text: str, where: str) -> Game:
     addresses = data.get("addresses")
     if addresses is not None:
         if not isinstance(addresses, dict) or set(addresses) - set(SIDES):
-            raise BadDocument(where, N_("addresses: expected side: address"))
+            raise docs.DocumentError(where, N_("addresses: expected side: address"))
         addresses = {s: check_address(str(a), f"{where}: addresses") for s, a in addresses.items()}
     hours = data.get("deadline_hours")
     return Game(
@@ -245,20 +240,22 @@ def read_record(
     verified = signing.verify(text, game.players.values())
     data = _load(verified.body, where, RECORD_FORMAT)
     if docs.field(data, "game", str, where) != game.game_id:
-        raise BadDocument(where, N_("the record is for another game"), WRONG_GAME)
+        raise docs.DocumentError(where, N_("the record is for another game"), WRONG_GAME)
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
-        raise BadDocument(where, N_("the record is not signed by the side it names"), WRONG_SIDE)
+        raise docs.DocumentError(
+            where, N_("the record is not signed by the side it names"), WRONG_SIDE
+        )
     seq = docs.field(data, "seq", int, where)
     base = base_for(side, seq)
     entries = []
     for i, item in enumerate(docs.field(data, "entries", list, where)):
         at = f"{where}: entries[{i}]"
         if not isinstance(item, dict):
-            raise BadDocument(at, N_("expected a mapping"))
+            raise docs.DocumentError(at, N_("expected a mapping"))
         action = item.get("action")
         if action is not None and not isinstance(action, dict):
-            raise BadDocument(at, N_("action: expected a mapping or null"))
+            raise docs.DocumentError(at, N_("action: expected a mapping or null"))
         steps = docs.field(item, "steps", int, at)
         opened = _opened(docs.field(item, "opened", dict, at), at)
         public = None
@@ -267,18 +264,18 @@ def read_record(
             try:
                 public = patch({} if whole else base, docs.field(item, "change", list, at))
             except ValueError as exc:
-                raise BadDocument(at, N_("change: {problem}"), None, problem=exc) from None
+                raise docs.DocumentError(at, N_("change: {problem}"), None, problem=exc) from None
             if public_hash(public) != docs.field(item, "public", str, at):
-                raise BadDocument(at, N_("public: not the hash of the changed public form"))
+                raise docs.DocumentError(at, N_("public: not the hash of the changed public form"))
             base = base if whole else public
         entries.append(Entry(side, action, steps, opened, public))
     commitments = docs.field(data, "commitments", dict, where)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in commitments.items()):
-        raise BadDocument(where, N_("commitments: expected handle: commitment"))
+        raise docs.DocumentError(where, N_("commitments: expected handle: commitment"))
     try:
         contribution = bytes.fromhex(docs.field(data, "contribution", str, where))
     except ValueError:
-        raise BadDocument(where, N_("contribution: not hex")) from None
+        raise docs.DocumentError(where, N_("contribution: not hex")) from None
     record = Record(side, seq, entries, commitments, contribution)
     n = docs.field(data, "n", int, where)
     prev = docs.field(data, "prev", str, where)
@@ -289,9 +286,11 @@ def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
     out = {}
     for h, pair in raw.items():
         if not (isinstance(h, str) and isinstance(pair, list) and len(pair) == 2):
-            raise BadDocument(where, N_("opened: expected handle: [id, salt]"))
+            raise docs.DocumentError(where, N_("opened: expected handle: [id, salt]"))
         if not all(isinstance(x, str) for x in pair) or not _SALT.fullmatch(pair[1]):
-            raise BadDocument(where, N_("opened: expected handle: [id, salt (64 hex digits)]"))
+            raise docs.DocumentError(
+                where, N_("opened: expected handle: [id, salt (64 hex digits)]")
+            )
         out[h] = (pair[0], pair[1])
     return out
 
@@ -320,13 +319,17 @@ def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
     data = _load(verified.body, where, REVEAL_FORMAT)
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
-        raise BadDocument(where, N_("the reveal is not signed by the side it names"), WRONG_SIDE)
+        raise docs.DocumentError(
+            where, N_("the reveal is not signed by the side it names"), WRONG_SIDE
+        )
     try:
         value = bytes.fromhex(docs.field(data, "secret", str, where))
     except ValueError:
-        raise BadDocument(where, N_("secret: not hex")) from None
+        raise docs.DocumentError(where, N_("secret: not hex")) from None
     if secret_commitment(game, side, value) != commitment:
-        raise BadDocument(where, N_("secret: does not match the commitment in the side's join"))
+        raise docs.DocumentError(
+            where, N_("secret: does not match the commitment in the side's join")
+        )
     return Reveal(side, value, _written(data, where))
 
 
@@ -335,4 +338,4 @@ def _written(data: dict, where: str) -> datetime:
     try:
         return clock.parse_time(docs.field(data, "written", str, where), "written")
     except ValueError as exc:
-        raise BadDocument(where, "{problem}", None, problem=exc) from None
+        raise docs.DocumentError(where, "{problem}", None, problem=exc) from None

@@ -224,7 +224,7 @@ class Side:
     def _adopt_join(self, party: Party, received, where: str) -> None:
         handles = received.body.get("dealt")
         if not isinstance(handles, dict) or received.body.get("definition") != self.game.hash:
-            raise files.BadDocument(where, N_("a join names the game and the handles it deals"))
+            raise docs.DocumentError(where, N_("a join names the game and the handles it deals"))
         party.public = party.agreed = adopt_dealt(
             party.public, self.comp, other(self.side), handles
         )

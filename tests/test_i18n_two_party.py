@@ -115,7 +115,7 @@ def test_the_closing_report_is_in_the_readers_language(demo):
         "the game's archive can now replay and check every draw and every order:\n"
         "  seki verify GAME-DIRECTORY\n"
     )
-    assert hungarian.startswith("A(z) demo játszma véget ért.\n")
+    assert hungarian.startswith("Vége a játszmának (demo).\n")
     assert f"{stats['result']['winner']} győz (" in hungarian
     assert "Játékidő: " in hungarian
     labels = {"battles": "csaták", "moves": "mozgások", "musters": "toborzások"}

@@ -7,14 +7,14 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
 from .common import KeyOption, abort, load_identity, read_input, utc_now
 
 
 def adjudicate(
-    directory: Annotated[Path, typer.Argument(help="The game directory.")],
-    files: Annotated[list[Path], typer.Argument(help="Join or turn files, applied in order.")],
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
+    files: Annotated[list[Path], typer.Argument(help=N_("Join or turn files, applied in order."))],
     key: KeyOption = "referee",
 ) -> None:
     """Verify and apply each file; write records, sealed states and packets; commit.

@@ -17,21 +17,25 @@ app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=T
 
 @app.command("turn")
 def turn(
-    packet: Annotated[Path, typer.Argument(help="The packet to answer (yours, sealed to you).")],
+    packet: Annotated[
+        Path, typer.Argument(help=N_("The packet to answer (yours, sealed to you)."))
+    ],
     key: KeyOption,
     out: Annotated[
-        Path | None, typer.Option(help="Default: turn-<game>-<seq>-<side>.signed.txt")
+        Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"))
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="heuristic, search or random.")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option("--bot", help=N_("heuristic, search or random."))
+    ] = "heuristic",
     budget: Annotated[
-        float, typer.Option(help="The search bot's seconds of thought per decision.")
+        float, typer.Option(help=N_("The search bot's seconds of thought per decision."))
     ] = 1.0,
     seed: Annotated[
-        str, typer.Option(help="Seed of the bot's tie-breaks (and the search bot's samples).")
+        str, typer.Option(help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."))
     ] = "bot",
     plans: Annotated[
         bool,
-        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+        typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
     ] = False,
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
@@ -63,25 +67,29 @@ def run(
     key: KeyOption,
     mail: Annotated[
         Path | None,
-        typer.Option(help="Your mail settings (default: mail.toml in your key directory)."),
+        typer.Option(help=N_("Your mail settings (default: mail.toml in your key directory).")),
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="heuristic, search or random.")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option("--bot", help=N_("heuristic, search or random."))
+    ] = "heuristic",
     budget: Annotated[
-        float, typer.Option(help="The search bot's seconds of thought per decision.")
+        float, typer.Option(help=N_("The search bot's seconds of thought per decision."))
     ] = 1.0,
     seed: Annotated[
-        str, typer.Option(help="Seed of the bot's tie-breaks (and the search bot's samples).")
+        str, typer.Option(help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."))
     ] = "bot",
     plans: Annotated[
         bool,
-        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+        typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
     ] = False,
     two_party: Annotated[
         Path | None,
         typer.Option(
             "--two-party",
-            help="Play this two-party game's directory instead (docs/two-party.md): take the "
-            "other's records, answer, reveal at the end, mail it all to the other player.",
+            help=N_(
+                "Play this two-party game's directory instead (docs/two-party.md): take the "
+                "other's records, answer, reveal at the end, mail it all to the other player."
+            ),
         ),
     ] = None,
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,12 +63,20 @@ def use_language(option: str | None = None) -> None:
     i18n.activate(lang)
 
 
+def shown_help(doc: str) -> str:
+    """A command's description as click shows it: its docstring cleaned
+    (inspect.cleandoc), cut at a form feed. The message id of a description
+    (i18n_extract.py extracts the commands' docstrings in this form)."""
+    return inspect.cleandoc(doc).partition("\f")[0].rstrip()
+
+
 def translate_help(command: TyperCommand | TyperGroup) -> None:
     """Put the help texts of `command` and of every command under it in the reader's
     language, in place. Help strings are marked with N_ where they are written (module
-    level, before any language is known); a text without a translation stays English."""
+    level, before any language is known), a command's description is its docstring
+    (extracted by i18n_extract.py); a text without a translation stays English."""
     if command.help:
-        command.help = _(command.help)
+        command.help = _(shown_help(command.help))
     for param in command.params:
         text = getattr(param, "help", None)
         if text:

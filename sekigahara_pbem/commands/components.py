@@ -18,7 +18,7 @@ def check(
     directory: Annotated[
         Path | None,
         typer.Argument(
-            help="Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set)."
+            help=N_("Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set).")
         ),
     ] = None,
 ) -> None:

@@ -9,32 +9,34 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import abort, utc_now
 
 
 def demo(
     directory: Annotated[
         Path | None,
-        typer.Argument(help="Where to put the keys and the game (default: a new temp dir)."),
+        typer.Argument(help=N_("Where to put the keys and the game (default: a new temp dir).")),
     ] = None,
-    seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "demo",
+    seed: Annotated[str, typer.Option(help=N_("Seed of the bots' choices."))] = "demo",
     plans: Annotated[
-        bool, typer.Option("--plans", help="The bots file battle plans (standing orders).")
+        bool, typer.Option("--plans", help=N_("The bots file battle plans (standing orders)."))
     ] = False,
     bot: Annotated[
         str,
-        typer.Option("--bot", help="The players: heuristic, search (docs/bot.md) or random."),
+        typer.Option("--bot", help=N_("The players: heuristic, search (docs/bot.md) or random.")),
     ] = "heuristic",
     budget: Annotated[
-        float, typer.Option(help="The search bots' seconds of thought per decision.")
+        float, typer.Option(help=N_("The search bots' seconds of thought per decision."))
     ] = 1.0,
     two_party: Annotated[
         bool,
         typer.Option(
             "--two-party",
-            help="No referee: each bot keeps its own secrets in its own directory "
-            "(docs/two-party.md).",
+            help=N_(
+                "No referee: each bot keeps its own secrets in its own directory "
+                "(docs/two-party.md)."
+            ),
         ),
     ] = False,
 ) -> None:

@@ -15,47 +15,57 @@ app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
 
 @app.command("new")
 def new(
-    directory: Annotated[Path, typer.Argument(help="The new game directory (must not exist).")],
-    ishida: Annotated[str, typer.Option(help="Ishida player's public key line, or a file.")],
-    tokugawa: Annotated[str, typer.Option(help="Tokugawa player's public key line, or a file.")],
+    directory: Annotated[Path, typer.Argument(help=N_("The new game directory (must not exist)."))],
+    ishida: Annotated[str, typer.Option(help=N_("Ishida player's public key line, or a file."))],
+    tokugawa: Annotated[
+        str, typer.Option(help=N_("Tokugawa player's public key line, or a file."))
+    ],
     key: KeyOption = "referee",
     game_id: Annotated[
-        str | None, typer.Option("--id", help="Game id (default: the directory's name).")
+        str | None, typer.Option("--id", help=N_("Game id (default: the directory's name)."))
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help="A game option NAME=true|false (docs/rulings.md); repeatable."),
+        typer.Option(help=N_("A game option NAME=true|false (docs/rulings.md); repeatable.")),
     ] = None,
     email: Annotated[
         list[str] | None,
         typer.Option(
-            help="A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
-            "repeatable (needed by seki referee run)."
+            help=N_(
+                "A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
+                "repeatable (needed by seki referee run)."
+            )
         ),
     ] = None,
     lang: Annotated[
         list[str] | None,
         typer.Option(
             "--lang",
-            help="A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
-            "is in it; repeatable (default English).",
+            help=N_(
+                "A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
+                "is in it; repeatable (default English)."
+            ),
         ),
     ] = None,
     deadline_hours: Annotated[
-        int | None, typer.Option(help="Hours per decision; without it there are no deadlines.")
+        int | None, typer.Option(help=N_("Hours per decision; without it there are no deadlines."))
     ] = None,
-    reminder_hours: Annotated[int, typer.Option(help="Remind when this many hours are left.")] = 24,
-    extension_hours: Annotated[int, typer.Option(help="Hours one extension adds.")] = 48,
-    max_extensions: Annotated[int, typer.Option(help="Extensions allowed per decision.")] = 1,
+    reminder_hours: Annotated[
+        int, typer.Option(help=N_("Remind when this many hours are left."))
+    ] = 24,
+    extension_hours: Annotated[int, typer.Option(help=N_("Hours one extension adds."))] = 48,
+    max_extensions: Annotated[int, typer.Option(help=N_("Extensions allowed per decision."))] = 1,
     no_move_policy: Annotated[
-        str, typer.Option(help="On a missed deadline: pass (passive choices) or forfeit.")
+        str, typer.Option(help=N_("On a missed deadline: pass (passive choices) or forfeit."))
     ] = "pass",
     two_party: Annotated[
         bool,
         typer.Option(
             "--two-party",
-            help="No referee: you are one of the players (--key), each side keeps its own "
-            "secrets (docs/two-party.md).",
+            help=N_(
+                "No referee: you are one of the players (--key), each side keeps its own "
+                "secrets (docs/two-party.md)."
+            ),
         ),
     ] = False,
 ) -> None:

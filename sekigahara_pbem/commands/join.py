@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, read_text, utc_now
 
 
@@ -16,22 +16,26 @@ def join(
     request: Annotated[
         Path,
         typer.Argument(
-            help="The game definition the referee sent or, once both sides have joined, "
-            "the other side's join it sent next."
+            help=N_(
+                "The game definition the referee sent or, once both sides have joined, "
+                "the other side's join it sent next."
+            )
         ),
     ],
     key: KeyOption,
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Where to write your answer (a two-party game: your new game directory, "
-            "default GAME-SIDE)."
+            help=N_(
+                "Where to write your answer (a two-party game: your new game directory, "
+                "default GAME-SIDE)."
+            )
         ),
     ] = None,
     game_file: Annotated[
         Path | None,
         typer.Option(
-            "--game", help="The game definition (default: the one remembered when you joined)."
+            "--game", help=N_("The game definition (default: the one remembered when you joined).")
         ),
     ] = None,
 ) -> None:

@@ -21,7 +21,9 @@ DirOption = Annotated[
     Path | None,
     typer.Option(
         "--dir",
-        help="Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki or ~/.config/seki).",
+        help=N_(
+            "Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki or ~/.config/seki)."
+        ),
     ),
 ]
 
@@ -33,15 +35,17 @@ def _print_public(public: PublicKey) -> None:
 
 @app.command("new")
 def new(
-    name: Annotated[str, typer.Argument(help="Your name in games, e.g. 'ishida' or 'alice'.")],
+    name: Annotated[str, typer.Argument(help=N_("Your name in games, e.g. 'ishida' or 'alice'."))],
     directory: DirOption = None,
     ssh_key: Annotated[
         Path | None,
         typer.Option(
             "--ssh-key",
-            help="Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
-            "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
-            "seki never copies it.",
+            help=N_(
+                "Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
+                "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
+                "seki never copies it."
+            ),
             dir_okay=False,
         ),
     ] = None,
@@ -49,8 +53,10 @@ def new(
         bool,
         typer.Option(
             "--passphrase",
-            help="Lock the identity file with a passphrase (asked at every use, or taken "
-            "from $SEKI_PASSPHRASE).",
+            help=N_(
+                "Lock the identity file with a passphrase (asked at every use, or taken "
+                "from $SEKI_PASSPHRASE)."
+            ),
         ),
     ] = False,
 ) -> None:
@@ -107,7 +113,7 @@ def _from_ssh(name: str, path: Path) -> Identity:
 
 @app.command("show")
 def show(
-    name: Annotated[str | None, typer.Argument(help="Show only this identity.")] = None,
+    name: Annotated[str | None, typer.Argument(help=N_("Show only this identity."))] = None,
     directory: DirOption = None,
 ) -> None:
     """Print the public line and fingerprint of your identities."""
@@ -136,7 +142,7 @@ def show(
 
 @app.command("age")
 def age(
-    name: Annotated[str, typer.Argument(help="The identity whose key to print.")],
+    name: Annotated[str, typer.Argument(help=N_("The identity whose key to print."))],
     directory: DirOption = None,
 ) -> None:
     """Print your encryption key as an age identity (AGE-SECRET-KEY-1…, secret: keep it

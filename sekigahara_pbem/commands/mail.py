@@ -16,20 +16,22 @@ app = typer.Typer(
 )
 
 SpoolArg = Annotated[
-    Path, typer.Argument(help="The referee's mail spool (inbox/, outbox/, sent/...).")
+    Path, typer.Argument(help=N_("The referee's mail spool (inbox/, outbox/, sent/...)."))
 ]
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
         "--mail-config",
-        help="Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
-        "directory. Never inside a game directory.",
+        help=N_(
+            "Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
+            "directory. Never inside a game directory."
+        ),
     ),
 ]
-MaildirOption = Annotated[Path | None, typer.Option(help="Collect from this maildir.")]
-MboxOption = Annotated[Path | None, typer.Option(help="Collect from this mbox file.")]
+MaildirOption = Annotated[Path | None, typer.Option(help=N_("Collect from this maildir."))]
+MboxOption = Annotated[Path | None, typer.Option(help=N_("Collect from this mbox file."))]
 ImapOption = Annotated[
-    bool, typer.Option("--imap", help="Collect from the IMAP mailbox of the mail settings.")
+    bool, typer.Option("--imap", help=N_("Collect from the IMAP mailbox of the mail settings."))
 ]
 
 

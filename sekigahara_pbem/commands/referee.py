@@ -16,8 +16,8 @@ app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
 
 @app.command("run")
 def run(
-    spool: Annotated[Path, typer.Argument(help="The referee's mail spool folder.")],
-    games: Annotated[list[Path], typer.Argument(help="The game directories this robot runs.")],
+    spool: Annotated[Path, typer.Argument(help=N_("The referee's mail spool folder."))],
+    games: Annotated[list[Path], typer.Argument(help=N_("The game directories this robot runs."))],
     key: KeyOption = "referee",
     maildir: MaildirOption = None,
     mbox: MboxOption = None,
@@ -25,9 +25,11 @@ def run(
     mail_config: ConfigOption = None,
     now: Annotated[
         str | None,
-        typer.Option(help="The time to act at (UTC, 2026-11-22T10:00:00Z); default now."),
+        typer.Option(help=N_("The time to act at (UTC, 2026-11-22T10:00:00Z); default now.")),
     ] = None,
-    no_send: Annotated[bool, typer.Option("--no-send", help="Queue mail, do not send it.")] = False,
+    no_send: Annotated[
+        bool, typer.Option("--no-send", help=N_("Queue mail, do not send it."))
+    ] = False,
 ) -> None:
     """Fetch mail, adjudicate every turn file in it, apply missed deadlines, queue the
     packets, reminders and replies, and send them."""

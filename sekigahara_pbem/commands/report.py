@@ -7,18 +7,18 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
 from .common import LangOption, abort, use_language
 
 
 def report(
-    directory: Annotated[Path, typer.Argument(help="The game directory (or its archive).")],
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory (or its archive)."))],
     seq: Annotated[
-        int | None, typer.Option("--seq", help="The record to report (default: the last).")
+        int | None, typer.Option("--seq", help=N_("The record to report (default: the last)."))
     ] = None,
     html: Annotated[
-        Path | None, typer.Option("--html", help="Also write the report as an HTML page here.")
+        Path | None, typer.Option("--html", help=N_("Also write the report as an HTML page here."))
     ] = None,
     lang: LangOption = None,
 ) -> None:

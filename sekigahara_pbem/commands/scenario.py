@@ -17,13 +17,13 @@ app = typer.Typer(
 
 @app.command("run")
 def run(
-    files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+    files: Annotated[list[Path], typer.Argument(help=N_("Scenario YAML files."))],
     components: Annotated[
         Path | None,
-        typer.Option(help="Use this component folder instead of the one each scenario names."),
+        typer.Option(help=N_("Use this component folder instead of the one each scenario names.")),
     ] = None,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Always show the event log.")
+        bool, typer.Option("--verbose", "-v", help=N_("Always show the event log."))
     ] = False,
 ) -> None:
     """Run each scenario; print PASS/FAIL per case and exit 1 if any failed."""

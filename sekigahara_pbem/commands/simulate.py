@@ -7,24 +7,26 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import abort
 
 
 def simulate(
-    games: Annotated[int, typer.Option(min=1, help="How many complete games to play.")] = 100,
+    games: Annotated[int, typer.Option(min=1, help=N_("How many complete games to play."))] = 100,
     seed: Annotated[
-        int, typer.Option(min=0, help="Seed of the first game; the others follow it.")
+        int, typer.Option(min=0, help=N_("Seed of the first game; the others follow it."))
     ] = 0,
     check: Annotated[
         bool,
         typer.Option(
-            help="Check every invariant after every action (conservation, bookkeeping, "
-            "views that leak nothing, a legal option for every decision)."
+            help=N_(
+                "Check every invariant after every action (conservation, bookkeeping, "
+                "views that leak nothing, a legal option for every decision)."
+            )
         ),
     ] = True,
     components: Annotated[
-        Path | None, typer.Option(help="Component folder (default: the built-in set).")
+        Path | None, typer.Option(help=N_("Component folder (default: the built-in set)."))
     ] = None,
 ) -> None:
     """Play GAMES random legal games from seeds SEED, SEED+1, ... and print what happened.

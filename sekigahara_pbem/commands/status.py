@@ -8,14 +8,14 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import abort, utc_now
 
 
 def status(
-    directories: Annotated[list[Path], typer.Argument(help="One or more game directories.")],
+    directories: Annotated[list[Path], typer.Argument(help=N_("One or more game directories."))],
     now: Annotated[
-        str | None, typer.Option(help="The time to measure from (UTC); default now.")
+        str | None, typer.Option(help=N_("The time to measure from (UTC); default now."))
     ] = None,
 ) -> None:
     """Print, per game, the last record and the decisions the game waits for."""

@@ -26,11 +26,13 @@ app = typer.Typer(
 
 @app.command("request")
 def request(
-    packet: Annotated[Path, typer.Argument(help="The packet of the record to undo (the last).")],
+    packet: Annotated[
+        Path, typer.Argument(help=N_("The packet of the record to undo (the last)."))
+    ],
     key: KeyOption,
-    reason: Annotated[str, typer.Option(help="Why, for your opponent.")] = "",
+    reason: Annotated[str, typer.Option(help=N_("Why, for your opponent."))] = "",
     out: Annotated[
-        Path | None, typer.Option(help="Default: takeback-<game>-<seq>.signed.txt")
+        Path | None, typer.Option(help=N_("Default: takeback-<game>-<seq>.signed.txt"))
     ] = None,
 ) -> None:
     """Ask to take back the record this packet came with; mail the file to the referee."""
@@ -52,12 +54,14 @@ def request(
 
 @app.command("answer")
 def answer(
-    file: Annotated[Path, typer.Argument(help="The takeback request you were sent.")],
+    file: Annotated[Path, typer.Argument(help=N_("The takeback request you were sent."))],
     key: KeyOption,
     accept: Annotated[
-        bool, typer.Option("--accept/--refuse", help="Accept or refuse the takeback.")
+        bool, typer.Option("--accept/--refuse", help=N_("Accept or refuse the takeback."))
     ],
-    out: Annotated[Path | None, typer.Option(help="Default: FILE with .answer.signed.txt")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help=N_("Default: FILE with .answer.signed.txt"))
+    ] = None,
 ) -> None:
     """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
     from ..crypto import signing

@@ -8,15 +8,15 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from .common import KeyOption, abort, load_identity, utc_now
 
 
 def reveal(
-    directory: Annotated[Path, typer.Argument(help="The game directory.")],
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
     key: KeyOption = "referee",
     force: Annotated[
-        bool, typer.Option(help="Reveal before the game is over (by agreement).")
+        bool, typer.Option(help=N_("Reveal before the game is over (by agreement)."))
     ] = False,
 ) -> None:
     """Publish every seed and the game's state key in reveal.txt, signed; in a two-party
@@ -35,7 +35,7 @@ def reveal(
     typer.echo(f"wrote {path}; anyone can now run: seki verify {directory}")
 
 
-def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")]) -> None:
+def verify(directory: Annotated[Path, typer.Argument(help=N_("The game directory."))]) -> None:
     """Replay the game from genesis and check every signature, commitment, draw, state hash,
     sealed state and packet; exit 1 at the first discrepancy."""
     from ..pbem import verify as checks

@@ -31,6 +31,7 @@ from .commands import turn as turn_cmd
 from .commands import verify as verify_cmd
 from .commands import view as view_cmd
 from .i18n import N_
+from .i18n import gettext as _
 
 
 class _Root(TyperGroup):
@@ -92,7 +93,7 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        print("seki: interrupted", file=sys.stderr)
+        print("seki: " + _("interrupted"), file=sys.stderr)
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("SEKI_DEBUG"):

@@ -37,4 +37,8 @@ def adjudicate(
             typer.echo(_("REFUSED {reason}").format(reason=explain(outcome.refusal)))
     refused = [o for o in outcomes if not o.accepted]
     if refused:
-        abort(f"{len(refused)} of {len(outcomes)} file(s) refused")
+        abort(
+            _("{refused} of {total} file(s) refused").format(
+                refused=len(refused), total=len(outcomes)
+            )
+        )

@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import Refusal
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
@@ -106,34 +108,47 @@ def new(
         )
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    typer.echo(f"created game {definition.game_id} in {directory}")
-    typer.echo(f"  referee fingerprint {definition.referee.fingerprint}")
+    typer.echo(_("created game {game} in {path}").format(game=definition.game_id, path=directory))
+    referee_line = _("referee fingerprint {fingerprint}")
+    typer.echo("  " + referee_line.format(fingerprint=definition.referee.fingerprint))
     for side, public in definition.players.items():
-        typer.echo(f"  {side}: {public.name} fingerprint {public.fingerprint}")
-    typer.echo(
-        f"Send {directory / 'game.txt'} to both players as their join request; each answers "
-        "with: seki join game.txt --key NAME"
+        typer.echo("  " + _player_line(side, public))
+    send = _(
+        "Send {path} to both players as their join request; each answers with: "
+        "seki join game.txt --key NAME"
     )
+    typer.echo(send.format(path=directory / "game.txt"))
+
+
+def _player_line(side: str, public) -> str:
+    line = _("{side}: {name} fingerprint {fingerprint}")
+    return line.format(side=side, name=public.name, fingerprint=public.fingerprint)
 
 
 def _option(text: str) -> tuple[str, bool]:
     name, sep, value = text.partition("=")
     if not sep or value.lower() not in ("true", "false"):
-        raise ValueError(f"--option {text!r}: expected NAME=true or NAME=false")
+        raise Refusal(
+            N_("--option {text}: expected NAME=true or NAME=false"),
+            text=repr(text),
+        )
     return name, value.lower() == "true"
 
 
 def _language(text: str) -> tuple[str, str]:
     who, sep, code = text.partition("=")
     if not sep:
-        raise ValueError(f"--lang {text!r}: expected WHO=LANG, e.g. ishida=hu")
+        raise Refusal(N_("--lang {text}: expected WHO=LANG, e.g. ishida=hu"), text=repr(text))
     return who, code
 
 
 def _email(text: str) -> tuple[str, str]:
     who, sep, address = text.partition("=")
     if not sep:
-        raise ValueError(f"--email {text!r}: expected WHO=ADDRESS, e.g. ishida=anna@example.org")
+        raise Refusal(
+            N_("--email {text}: expected WHO=ADDRESS, e.g. ishida=anna@example.org"),
+            text=repr(text),
+        )
     return who, address
 
 
@@ -148,7 +163,6 @@ def _two_party(
     deadline_hours: int | None,
 ) -> None:
     from ..component_files import components_hash
-    from ..refusal import Refusal
     from ..twoparty import files
     from ..twoparty import side as sides
 
@@ -158,7 +172,7 @@ def _two_party(
         options = dict(_option(o) for o in option or [])
         addresses = dict(_email(e) for e in email or [])
         if "referee" in addresses:
-            raise ValueError("--email: a two-party game has no referee")
+            raise Refusal(N_("--email: a two-party game has no referee"))
         text = files.make_game(
             game_id or directory.name,
             components_hash(),
@@ -172,9 +186,11 @@ def _two_party(
     except (Refusal, ValueError, OSError) as exc:
         abort(explain(exc))
     other = next(s for s in players if s != side.side)
-    typer.echo(f"created two-party game {side.game.game_id} in {directory}: you play {side.side}")
-    typer.echo(f"  {other}: {players[other].name} fingerprint {players[other].fingerprint}")
-    typer.echo(
-        f"Send {directory / 'game.txt'} and {side.records()[0]} to the other player; "
-        "they answer with: seki join game.txt --key NAME"
+    created = _("created two-party game {game} in {path}: you play {side}")
+    typer.echo(created.format(game=side.game.game_id, path=directory, side=side.side))
+    typer.echo("  " + _player_line(other, players[other]))
+    send = _(
+        "Send {game_file} and {record} to the other player; they answer with: "
+        "seki join game.txt --key NAME"
     )
+    typer.echo(send.format(game_file=directory / "game.txt", record=side.records()[0]))

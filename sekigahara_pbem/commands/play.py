@@ -11,6 +11,7 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
+from ..refusal import Refusal
 from .common import (
     KeyOption,
     LangOption,
@@ -149,7 +150,7 @@ def play(
         identity = load_identity(key)
         mail = mailbox.settings(mail_config) if folder is None or send else None
         if send and mail is None:
-            raise ValueError("--send needs your mail settings (see docs/play.md)")
+            raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
         opened_games = []
         if packet is None and folder is None and mail is not None:
             folder, fetched, notes = mailbox.collect(mail)
@@ -233,7 +234,7 @@ def _show_note(path: Path, identity) -> None:
         reasons = open_own_note(path, identity) or []
     except (ValueError, OSError) as exc:
         text = _("seki: a note from the referee could not be opened: {reason}")
-        typer.echo(text.format(reason=exc), err=True)
+        typer.echo(text.format(reason=explain(exc)), err=True)
         return
     typer.echo(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
@@ -254,7 +255,6 @@ def _two_party(
     next record to send (mailed, with mail settings)."""
     from ..play import console, mailbox
     from ..play import two_party as ui
-    from ..refusal import Refusal
     from ..twoparty import side as sides
 
     if not sides.is_two_party(directory):

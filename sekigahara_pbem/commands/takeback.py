@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import WRONG_SIDE, Refusal
 from .common import (
     KeyOption,
     abort,
@@ -49,7 +51,8 @@ def request(
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    typer.echo(f"wrote {out}: mail it to the referee; your opponent is asked to consent")
+    wrote = _("wrote {path}: mail it to the referee; your opponent is asked to consent")
+    typer.echo(wrote.format(path=out))
 
 
 @app.command("answer")
@@ -75,7 +78,13 @@ def answer(
         req = takebacks.parse_request(definition, text, str(file))
         side = other(req.side)
         if definition.players[side] != identity.public:
-            raise ValueError(f"{file}: the answer must come from {side}, not {identity.name}")
+            raise Refusal(
+                N_("{file}: the answer must come from {side}, not {name}"),
+                WRONG_SIDE,
+                file=file,
+                side=side,
+                name=identity.name,
+            )
         body = takebacks.consent_body(
             definition.game_id, side, req.hash, "accept" if accept else "refuse"
         )
@@ -83,5 +92,8 @@ def answer(
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    verdict = "accepting" if accept else "refusing"
-    typer.echo(f"wrote {out} ({verdict} the takeback of record {req.undo}): mail it to the referee")
+    if accept:
+        wrote = _("wrote {path} (accepting the takeback of record {seq}): mail it to the referee")
+    else:
+        wrote = _("wrote {path} (refusing the takeback of record {seq}): mail it to the referee")
+    typer.echo(wrote.format(path=out, seq=req.undo))

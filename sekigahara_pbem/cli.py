@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from .i18n import N_
+from .i18n import gettext as _
 
 # name -> (module in commands/, its Typer app or command function), in the order of --help
 COMMANDS = {
@@ -102,7 +103,7 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        print("seki: interrupted", file=sys.stderr)
+        print("seki: " + _("interrupted"), file=sys.stderr)
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("SEKI_DEBUG"):

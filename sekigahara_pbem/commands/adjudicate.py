@@ -7,14 +7,14 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
 from .common import KeyOption, abort, load_identity, read_input, utc_now
 
 
 def adjudicate(
-    directory: Annotated[Path, typer.Argument(help="The game directory.")],
-    files: Annotated[list[Path], typer.Argument(help="Join or turn files, applied in order.")],
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
+    files: Annotated[list[Path], typer.Argument(help=N_("Join or turn files, applied in order."))],
     key: KeyOption = "referee",
 ) -> None:
     """Verify and apply each file; write records, sealed states and packets; commit.
@@ -37,4 +37,8 @@ def adjudicate(
             typer.echo(_("REFUSED {reason}").format(reason=explain(outcome.refusal)))
     refused = [o for o in outcomes if not o.accepted]
     if refused:
-        abort(f"{len(refused)} of {len(outcomes)} file(s) refused")
+        abort(
+            _("{refused} of {total} file(s) refused").format(
+                refused=len(refused), total=len(outcomes)
+            )
+        )

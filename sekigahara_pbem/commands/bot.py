@@ -10,6 +10,8 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import NOT_ASKED, Refusal
 from .common import KeyOption, abort, load_identity, open_own_packet, utc_now, write_new
 
 app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
@@ -17,21 +19,25 @@ app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=T
 
 @app.command("turn")
 def turn(
-    packet: Annotated[Path, typer.Argument(help="The packet to answer (yours, sealed to you).")],
+    packet: Annotated[
+        Path, typer.Argument(help=N_("The packet to answer (yours, sealed to you)."))
+    ],
     key: KeyOption,
     out: Annotated[
-        Path | None, typer.Option(help="Default: turn-<game>-<seq>-<side>.signed.txt")
+        Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"))
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="heuristic, search or random.")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option("--bot", help=N_("heuristic, search or random."))
+    ] = "heuristic",
     budget: Annotated[
-        float, typer.Option(help="The search bot's seconds of thought per decision.")
+        float, typer.Option(help=N_("The search bot's seconds of thought per decision."))
     ] = 1.0,
     seed: Annotated[
-        str, typer.Option(help="Seed of the bot's tie-breaks (and the search bot's samples).")
+        str, typer.Option(help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."))
     ] = "bot",
     plans: Annotated[
         bool,
-        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+        typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
     ] = False,
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
@@ -45,7 +51,9 @@ def turn(
         identity = load_identity(key)
         definition, opened = open_own_packet(packet, identity)
         if not opened.options:
-            raise ValueError(f"{packet}: nothing is asked of you in this packet")
+            raise Refusal(
+                N_("{path}: nothing is asked of you in this packet"), NOT_ASKED, path=packet
+            )
         player = make_player(bot, load_components(), definition.options, seed, plans, budget)
         actions = player.actions(opened.view, opened.options)
         body = turns.body(definition.game_id, opened.side, opened.seq, actions)
@@ -55,7 +63,8 @@ def turn(
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
     kinds = ", ".join(a["type"] for a in actions)
-    typer.echo(f"wrote {out}: {len(actions)} action(s) ({kinds}); mail it to the referee")
+    wrote = _("wrote {path}: {n} action(s) ({kinds}); mail it to the referee")
+    typer.echo(wrote.format(path=out, n=len(actions), kinds=kinds))
 
 
 @app.command("run")
@@ -63,25 +72,29 @@ def run(
     key: KeyOption,
     mail: Annotated[
         Path | None,
-        typer.Option(help="Your mail settings (default: mail.toml in your key directory)."),
+        typer.Option(help=N_("Your mail settings (default: mail.toml in your key directory).")),
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="heuristic, search or random.")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option("--bot", help=N_("heuristic, search or random."))
+    ] = "heuristic",
     budget: Annotated[
-        float, typer.Option(help="The search bot's seconds of thought per decision.")
+        float, typer.Option(help=N_("The search bot's seconds of thought per decision."))
     ] = 1.0,
     seed: Annotated[
-        str, typer.Option(help="Seed of the bot's tie-breaks (and the search bot's samples).")
+        str, typer.Option(help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."))
     ] = "bot",
     plans: Annotated[
         bool,
-        typer.Option("--plans", help="The heuristic bot files its battle plan (fewer mails)."),
+        typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
     ] = False,
     two_party: Annotated[
         Path | None,
         typer.Option(
             "--two-party",
-            help="Play this two-party game's directory instead (docs/two-party.md): take the "
-            "other's records, answer, reveal at the end, mail it all to the other player.",
+            help=N_(
+                "Play this two-party game's directory instead (docs/two-party.md): take the "
+                "other's records, answer, reveal at the end, mail it all to the other player."
+            ),
         ),
     ] = None,
 ) -> None:
@@ -99,7 +112,7 @@ def run(
         identity = load_identity(key)
         settings = mailbox.settings(mail)
         if settings is None:
-            raise ValueError("seki bot run needs your mail settings (docs/play.md): --mail FILE")
+            raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
         comp = load_components()
         make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
 
@@ -110,11 +123,15 @@ def run(
         report = autoplay.run(identity, settings, decide)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(explain(exc))
-    typer.echo(f"{report.fetched} new message(s); {len(report.sent)} file(s) mailed")
+    typer.echo(
+        _("{fetched} new message(s); {sent} file(s) mailed").format(
+            fetched=report.fetched, sent=len(report.sent)
+        )
+    )
     for line in report.sent:
         typer.echo(f"  {line}")
     for line in report.problems:
-        typer.echo(f"  not used: {line}", err=True)
+        typer.echo("  " + _("not used: {line}").format(line=line), err=True)
 
 
 def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed: str) -> None:
@@ -129,9 +146,9 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
     try:
         settings = mailbox.settings(mail)
         if settings is None:
-            raise ValueError("seki bot run needs your mail settings (docs/play.md): --mail FILE")
+            raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
         if bot == "search":
-            raise ValueError("--two-party: the bot is heuristic or random")
+            raise Refusal(N_("--two-party: the bot is heuristic or random"))
         comp = load_components()
         side = sides.open_side(directory, load_identity(key), comp)
         chooser = player_chooser(make_player(bot, comp, side.game.options, seed))

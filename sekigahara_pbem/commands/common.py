@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +12,7 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from ..refusal import BAD_KEY, WRONG_GAME, WRONG_VERSION, Refusal
 
 if TYPE_CHECKING:
     from typer.core import TyperCommand, TyperGroup
@@ -62,12 +64,20 @@ def use_language(option: str | None = None) -> None:
     i18n.activate(lang)
 
 
+def shown_help(doc: str) -> str:
+    """A command's description as click shows it: its docstring cleaned
+    (inspect.cleandoc), cut at a form feed. The message id of a description
+    (i18n_extract.py extracts the commands' docstrings in this form)."""
+    return inspect.cleandoc(doc).partition("\f")[0].rstrip()
+
+
 def translate_help(command: TyperCommand | TyperGroup) -> None:
     """Put the help texts of `command` and of every command under it in the reader's
     language, in place. Help strings are marked with N_ where they are written (module
-    level, before any language is known); a text without a translation stays English."""
+    level, before any language is known), a command's description is its docstring
+    (extracted by i18n_extract.py); a text without a translation stays English."""
     if command.help:
-        command.help = _(command.help)
+        command.help = _(shown_help(command.help))
     for param in command.params:
         text = getattr(param, "help", None)
         if text:
@@ -87,12 +97,13 @@ def load_identity(name: str) -> Identity:
         directory = default_dir()
         if os.name == "posix" and directory.is_dir() and directory.stat().st_mode & 0o077:
             directory.chmod(0o700)
-            typer.echo(f"seki: note: {directory} was open to others; now only you may read it",
-                       err=True)  # fmt: skip
+            note = _("seki: note: {directory} was open to others; now only you may read it")
+            typer.echo(note.format(directory=directory), err=True)
         path = identity_path(directory, name)
     identity = read_identity(path)
     if os.name == "posix" and path.stat().st_mode & 0o077:
-        typer.echo(f"seki: warning: {path} is readable by others; run: chmod 600 {path}", err=True)
+        warning = _("seki: warning: {path} is readable by others; run: chmod 600 {path}")
+        typer.echo(warning.format(path=path), err=True)
     return identity
 
 
@@ -105,10 +116,12 @@ def read_public(arg: str) -> PublicKey:
         try:
             text = Path(arg).read_text(encoding="utf-8")
         except OSError as exc:
-            raise ValueError(f"{arg}: not a seki1:... line and not a readable file") from exc
+            raise Refusal(
+                N_("{arg}: not a seki1:... line and not a readable file"), BAD_KEY, arg=arg
+            ) from exc
         lines = [x for x in text.splitlines() if x.strip().startswith("seki1:")]
         if len(lines) != 1:
-            raise ValueError(f"{arg}: expected exactly one seki1:... line")
+            raise Refusal(N_("{arg}: expected exactly one seki1:... line"), BAD_KEY, arg=arg)
         text = lines[0]
     return parse_public_line(text)
 
@@ -121,7 +134,7 @@ def read_input(path: Path) -> bytes:
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
+        raise Refusal(N_("{path}: cannot read: {reason}"), path=path, reason=exc.strerror) from None
     return data
 
 
@@ -140,9 +153,15 @@ def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]
     text = read_text(path)
     definition = saved_definition(documents.peek_game(text, str(path)))
     if definition.components != components_hash():
-        raise ValueError(
-            f"game {definition.game_id} uses component set {definition.components[:16]}…, this "
-            f"tool has {components_hash()[:16]}…: install the version game.txt names"
+        raise Refusal(
+            N_(
+                "game {game} uses component set {theirs}…, this tool has {ours}…: install the "
+                "version game.txt names"
+            ),
+            WRONG_VERSION,
+            game=definition.game_id,
+            theirs=definition.components[:16],
+            ours=components_hash()[:16],
         )
     return definition, packets.open_packet(definition, text, identity, str(path))
 
@@ -164,7 +183,7 @@ def write_new(path: Path, text: str) -> None:
     from ..pbem.store import write_atomic
 
     if path.exists():
-        raise ValueError(f"{path} exists; not overwriting it")
+        raise Refusal(N_("{path} exists; not overwriting it"), path=path)
     write_atomic(path, text)
 
 
@@ -180,5 +199,9 @@ def saved_definition(game_id: str) -> Definition:
 
     path = default_dir() / "games" / f"{game.check_game_id(game_id)}.txt"
     if not path.is_file():
-        raise ValueError(f"game {game_id} is unknown here: join it first (seki join game.txt)")
+        raise Refusal(
+            N_("game {game} is unknown here: join it first (seki join game.txt)"),
+            WRONG_GAME,
+            game=game_id,
+        )
     return game.parse(path.read_text(encoding="utf-8"), str(path))

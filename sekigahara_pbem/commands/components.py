@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_
+from ..i18n import gettext as _
 from .common import abort
 
 app = typer.Typer(help=N_("Check board, block and card manifests."), no_args_is_help=True)
@@ -18,7 +19,7 @@ def check(
     directory: Annotated[
         Path | None,
         typer.Argument(
-            help="Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set)."
+            help=N_("Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set).")
         ),
     ] = None,
 ) -> None:
@@ -32,19 +33,29 @@ def check(
     except ComponentError as exc:
         abort(f"{exc}")
     locs = comp.locations.values()
-    typer.echo(f"{comp.name}: OK (sha256 {digest[:16]})")
+    typer.echo(_("{name}: OK (sha256 {digest})").format(name=comp.name, digest=digest[:16]))
+    line = "  " + _("locations {locations}, roads {roads} ({highways} highway)")
     typer.echo(
-        f"  locations {len(comp.locations)}, roads {len(comp.roads)} "
-        f"({sum(comp.roads.values())} highway)"
+        line.format(
+            locations=len(comp.locations), roads=len(comp.roads), highways=sum(comp.roads.values())
+        )
     )
-    for side, colour in (("ishida", "gold"), ("tokugawa", "black")):
+    for side, colour in (("ishida", N_("gold")), ("tokugawa", N_("black"))):
         blocks = [b for b in comp.blocks.values() if b.side == side]
         cards = [c for c in comp.cards.values() if c.deck == side]
-        typer.echo(
-            f"  {side} ({colour}): castles {sum(1 for loc in locs if loc.castle == side)}, "
-            f"blocks {len(blocks)}, cards {len(cards)} "
-            f"({sum(1 for c in cards if c.kind == 'loyalty')} Loyalty Challenge)"
+        line = "  " + _(
+            "{side} ({colour}): castles {castles}, blocks {blocks}, cards {cards} "
+            "({loyalty} Loyalty Challenge)"
         )
-    typer.echo(
-        f"  resource locations {sum(1 for loc in locs if loc.resource)}, disks {len(comp.disks)}"
-    )
+        typer.echo(
+            line.format(
+                side=side,
+                colour=_(colour),
+                castles=sum(1 for loc in locs if loc.castle == side),
+                blocks=len(blocks),
+                cards=len(cards),
+                loyalty=sum(1 for c in cards if c.kind == "loyalty"),
+            )
+        )
+    line = "  " + _("resource locations {resources}, disks {disks}")
+    typer.echo(line.format(resources=sum(1 for loc in locs if loc.resource), disks=len(comp.disks)))

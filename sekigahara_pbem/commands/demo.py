@@ -9,32 +9,35 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import abort, utc_now
 
 
 def demo(
     directory: Annotated[
         Path | None,
-        typer.Argument(help="Where to put the keys and the game (default: a new temp dir)."),
+        typer.Argument(help=N_("Where to put the keys and the game (default: a new temp dir).")),
     ] = None,
-    seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "demo",
+    seed: Annotated[str, typer.Option(help=N_("Seed of the bots' choices."))] = "demo",
     plans: Annotated[
-        bool, typer.Option("--plans", help="The bots file battle plans (standing orders).")
+        bool, typer.Option("--plans", help=N_("The bots file battle plans (standing orders)."))
     ] = False,
     bot: Annotated[
         str,
-        typer.Option("--bot", help="The players: heuristic, search (docs/bot.md) or random."),
+        typer.Option("--bot", help=N_("The players: heuristic, search (docs/bot.md) or random.")),
     ] = "heuristic",
     budget: Annotated[
-        float, typer.Option(help="The search bots' seconds of thought per decision.")
+        float, typer.Option(help=N_("The search bots' seconds of thought per decision."))
     ] = 1.0,
     two_party: Annotated[
         bool,
         typer.Option(
             "--two-party",
-            help="No referee: each bot keeps its own secrets in its own directory "
-            "(docs/two-party.md).",
+            help=N_(
+                "No referee: each bot keeps its own secrets in its own directory "
+                "(docs/two-party.md)."
+            ),
         ),
     ] = False,
 ) -> None:
@@ -48,13 +51,13 @@ def demo(
     from ..pbem.demo import run_demo
 
     if bot not in ("heuristic", "search", "random"):
-        abort(f"--bot: unknown bot '{bot}': expected heuristic, search or random")
+        abort(_("--bot: unknown bot '{bot}': expected heuristic, search or random").format(bot=bot))
     if bot == "search" and plans:
-        abort("--plans: the search bot files no battle plan: it decides every combat")
+        abort(_("--plans: the search bot files no battle plan: it decides every combat"))
     if directory is None:
         directory = Path(tempfile.mkdtemp(prefix="seki-demo-"))
     if directory.exists() and any(directory.iterdir()):
-        abort(f"{directory} exists and is not empty")
+        abort(_("{path} exists and is not empty").format(path=directory))
     if two_party:
         _two_party(directory, bot, seed)
         return
@@ -65,15 +68,25 @@ def demo(
         abort(explain(exc))
     elapsed = time.perf_counter() - start
     outcome = result.result or {}
-    typer.echo(
-        f"demo game over after {result.records} records ({result.turn_files} turn files) "
-        f"in {elapsed:.1f} s: {outcome.get('winner')} wins ({outcome.get('how')}); "
-        "revealed and verified"
+    over = _(
+        "demo game over after {records} records ({turn_files} turn files) in {seconds} s: "
+        "{winner} wins ({how}); revealed and verified"
     )
-    typer.echo(f"archive: {result.game_dir} (a git repository); keys: {directory / 'keys'}")
-    typer.echo(f"check it yourself: seki verify {result.game_dir}")
+    typer.echo(
+        over.format(
+            records=result.records,
+            turn_files=result.turn_files,
+            seconds=f"{elapsed:.1f}",
+            winner=outcome.get("winner"),
+            how=outcome.get("how"),
+        )
+    )
+    archive = _("archive: {path} (a git repository); keys: {keys}")
+    typer.echo(archive.format(path=result.game_dir, keys=directory / "keys"))
+    typer.echo(_("check it yourself: seki verify {path}").format(path=result.game_dir))
     if result.refused:
-        abort(f"{len(result.refused)} turn file(s) were refused: {result.refused[0]}")
+        refused = _("{n} turn file(s) were refused: {first}")
+        abort(refused.format(n=len(result.refused), first=result.refused[0]))
 
 
 def _two_party(directory: Path, bot: str, seed: str) -> None:
@@ -81,22 +94,35 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
     from ..twoparty.demo import run
 
     if bot == "search":
-        abort("--two-party: the demo plays heuristic or random bots")
+        abort(_("--two-party: the demo plays heuristic or random bots"))
     start = time.perf_counter()
     try:
         result = run(directory, bot, seed)
     except Refusal as exc:
         abort(explain(exc))
     outcome = result.result or {}
-    typer.echo(
-        f"two-party demo game over after {result.records} records in "
-        f"{time.perf_counter() - start:.1f} s: {outcome.get('winner')} wins "
-        f"({outcome.get('how')}), week {result.weeks}; both sides revealed and each "
-        f"verified the whole exchange ({result.retraced} entries replayed)"
+    over = _(
+        "two-party demo game over after {records} records in {seconds} s: {winner} wins "
+        "({how}), week {week}; both sides revealed and each verified the whole exchange "
+        "({entries} entries replayed)"
     )
     typer.echo(
-        f"records: median {sorted(result.sizes)[len(result.sizes) // 2]} bytes; "
-        f"reading one took {result.median_receive_ms:.0f} ms (median, in process)"
+        over.format(
+            records=result.records,
+            seconds=f"{time.perf_counter() - start:.1f}",
+            winner=outcome.get("winner"),
+            how=outcome.get("how"),
+            week=result.weeks,
+            entries=result.retraced,
+        )
     )
-    typer.echo(f"sides: {directory / 'ishida'} and {directory / 'tokugawa'}")
-    typer.echo(f"check it yourself: seki verify {directory / 'ishida'}")
+    sizes = _("records: median {size} bytes; reading one took {ms} ms (median, in process)")
+    typer.echo(
+        sizes.format(
+            size=sorted(result.sizes)[len(result.sizes) // 2],
+            ms=f"{result.median_receive_ms:.0f}",
+        )
+    )
+    sides = _("sides: {ishida} and {tokugawa}")
+    typer.echo(sides.format(ishida=directory / "ishida", tokugawa=directory / "tokugawa"))
+    typer.echo(_("check it yourself: seki verify {path}").format(path=directory / "ishida"))

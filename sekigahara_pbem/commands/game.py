@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import Refusal
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
@@ -15,47 +17,57 @@ app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
 
 @app.command("new")
 def new(
-    directory: Annotated[Path, typer.Argument(help="The new game directory (must not exist).")],
-    ishida: Annotated[str, typer.Option(help="Ishida player's public key line, or a file.")],
-    tokugawa: Annotated[str, typer.Option(help="Tokugawa player's public key line, or a file.")],
+    directory: Annotated[Path, typer.Argument(help=N_("The new game directory (must not exist)."))],
+    ishida: Annotated[str, typer.Option(help=N_("Ishida player's public key line, or a file."))],
+    tokugawa: Annotated[
+        str, typer.Option(help=N_("Tokugawa player's public key line, or a file."))
+    ],
     key: KeyOption = "referee",
     game_id: Annotated[
-        str | None, typer.Option("--id", help="Game id (default: the directory's name).")
+        str | None, typer.Option("--id", help=N_("Game id (default: the directory's name)."))
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help="A game option NAME=true|false (docs/rulings.md); repeatable."),
+        typer.Option(help=N_("A game option NAME=true|false (docs/rulings.md); repeatable.")),
     ] = None,
     email: Annotated[
         list[str] | None,
         typer.Option(
-            help="A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
-            "repeatable (needed by seki referee run)."
+            help=N_(
+                "A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
+                "repeatable (needed by seki referee run)."
+            )
         ),
     ] = None,
     lang: Annotated[
         list[str] | None,
         typer.Option(
             "--lang",
-            help="A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
-            "is in it; repeatable (default English).",
+            help=N_(
+                "A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
+                "is in it; repeatable (default English)."
+            ),
         ),
     ] = None,
     deadline_hours: Annotated[
-        int | None, typer.Option(help="Hours per decision; without it there are no deadlines.")
+        int | None, typer.Option(help=N_("Hours per decision; without it there are no deadlines."))
     ] = None,
-    reminder_hours: Annotated[int, typer.Option(help="Remind when this many hours are left.")] = 24,
-    extension_hours: Annotated[int, typer.Option(help="Hours one extension adds.")] = 48,
-    max_extensions: Annotated[int, typer.Option(help="Extensions allowed per decision.")] = 1,
+    reminder_hours: Annotated[
+        int, typer.Option(help=N_("Remind when this many hours are left."))
+    ] = 24,
+    extension_hours: Annotated[int, typer.Option(help=N_("Hours one extension adds."))] = 48,
+    max_extensions: Annotated[int, typer.Option(help=N_("Extensions allowed per decision."))] = 1,
     no_move_policy: Annotated[
-        str, typer.Option(help="On a missed deadline: pass (passive choices) or forfeit.")
+        str, typer.Option(help=N_("On a missed deadline: pass (passive choices) or forfeit."))
     ] = "pass",
     two_party: Annotated[
         bool,
         typer.Option(
             "--two-party",
-            help="No referee: you are one of the players (--key), each side keeps its own "
-            "secrets (docs/two-party.md).",
+            help=N_(
+                "No referee: you are one of the players (--key), each side keeps its own "
+                "secrets (docs/two-party.md)."
+            ),
         ),
     ] = False,
 ) -> None:
@@ -96,34 +108,47 @@ def new(
         )
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    typer.echo(f"created game {definition.game_id} in {directory}")
-    typer.echo(f"  referee fingerprint {definition.referee.fingerprint}")
+    typer.echo(_("created game {game} in {path}").format(game=definition.game_id, path=directory))
+    referee_line = _("referee fingerprint {fingerprint}")
+    typer.echo("  " + referee_line.format(fingerprint=definition.referee.fingerprint))
     for side, public in definition.players.items():
-        typer.echo(f"  {side}: {public.name} fingerprint {public.fingerprint}")
-    typer.echo(
-        f"Send {directory / 'game.txt'} to both players as their join request; each answers "
-        "with: seki join game.txt --key NAME"
+        typer.echo("  " + _player_line(side, public))
+    send = _(
+        "Send {path} to both players as their join request; each answers with: "
+        "seki join game.txt --key NAME"
     )
+    typer.echo(send.format(path=directory / "game.txt"))
+
+
+def _player_line(side: str, public) -> str:
+    line = _("{side}: {name} fingerprint {fingerprint}")
+    return line.format(side=side, name=public.name, fingerprint=public.fingerprint)
 
 
 def _option(text: str) -> tuple[str, bool]:
     name, sep, value = text.partition("=")
     if not sep or value.lower() not in ("true", "false"):
-        raise ValueError(f"--option {text!r}: expected NAME=true or NAME=false")
+        raise Refusal(
+            N_("--option {text}: expected NAME=true or NAME=false"),
+            text=repr(text),
+        )
     return name, value.lower() == "true"
 
 
 def _language(text: str) -> tuple[str, str]:
     who, sep, code = text.partition("=")
     if not sep:
-        raise ValueError(f"--lang {text!r}: expected WHO=LANG, e.g. ishida=hu")
+        raise Refusal(N_("--lang {text}: expected WHO=LANG, e.g. ishida=hu"), text=repr(text))
     return who, code
 
 
 def _email(text: str) -> tuple[str, str]:
     who, sep, address = text.partition("=")
     if not sep:
-        raise ValueError(f"--email {text!r}: expected WHO=ADDRESS, e.g. ishida=anna@example.org")
+        raise Refusal(
+            N_("--email {text}: expected WHO=ADDRESS, e.g. ishida=anna@example.org"),
+            text=repr(text),
+        )
     return who, address
 
 
@@ -138,7 +163,6 @@ def _two_party(
     deadline_hours: int | None,
 ) -> None:
     from ..component_files import components_hash
-    from ..refusal import Refusal
     from ..twoparty import files
     from ..twoparty import side as sides
 
@@ -148,7 +172,7 @@ def _two_party(
         options = dict(_option(o) for o in option or [])
         addresses = dict(_email(e) for e in email or [])
         if "referee" in addresses:
-            raise ValueError("--email: a two-party game has no referee")
+            raise Refusal(N_("--email: a two-party game has no referee"))
         text = files.make_game(
             game_id or directory.name,
             components_hash(),
@@ -162,9 +186,11 @@ def _two_party(
     except (Refusal, ValueError, OSError) as exc:
         abort(explain(exc))
     other = next(s for s in players if s != side.side)
-    typer.echo(f"created two-party game {side.game.game_id} in {directory}: you play {side.side}")
-    typer.echo(f"  {other}: {players[other].name} fingerprint {players[other].fingerprint}")
-    typer.echo(
-        f"Send {directory / 'game.txt'} and {side.records()[0]} to the other player; "
-        "they answer with: seki join game.txt --key NAME"
+    created = _("created two-party game {game} in {path}: you play {side}")
+    typer.echo(created.format(game=side.game.game_id, path=directory, side=side.side))
+    typer.echo("  " + _player_line(other, players[other]))
+    send = _(
+        "Send {game_file} and {record} to the other player; they answer with: "
+        "seki join game.txt --key NAME"
     )
+    typer.echo(send.format(game_file=directory / "game.txt", record=side.records()[0]))

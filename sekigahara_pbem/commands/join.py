@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import WRONG_GAME, Refusal
 from .common import KeyOption, abort, load_identity, read_text, utc_now
 
 
@@ -16,22 +18,26 @@ def join(
     request: Annotated[
         Path,
         typer.Argument(
-            help="The game definition the referee sent or, once both sides have joined, "
-            "the other side's join it sent next."
+            help=N_(
+                "The game definition the referee sent or, once both sides have joined, "
+                "the other side's join it sent next."
+            )
         ),
     ],
     key: KeyOption,
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Where to write your answer (a two-party game: your new game directory, "
-            "default GAME-SIDE)."
+            help=N_(
+                "Where to write your answer (a two-party game: your new game directory, "
+                "default GAME-SIDE)."
+            )
         ),
     ] = None,
     game_file: Annotated[
         Path | None,
         typer.Option(
-            "--game", help="The game definition (default: the one remembered when you joined)."
+            "--game", help=N_("The game definition (default: the one remembered when you joined).")
         ),
     ] = None,
 ) -> None:
@@ -45,7 +51,7 @@ def join(
     try:
         identity = load_identity(key)
         text = read_text(request)
-        body, _ = signing.split(text)
+        body, _signature = signing.split(text)
         if "format: seki-2p-game/1" in body.splitlines():
             _two_party(text, identity, out)
             return
@@ -64,18 +70,26 @@ def join(
         write_atomic(out, answer)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(explain(exc))
-    typer.echo(f"game {definition.game_id}: you play {side}")
+    typer.echo(_("game {game}: you play {side}").format(game=definition.game_id, side=side))
     if what == "join":
-        typer.echo(
-            f"  referee {definition.referee.name} fingerprint {definition.referee.fingerprint} "
-            "(compare it with the referee by another channel)"
+        referee = _(
+            "referee {name} fingerprint {fingerprint} (compare it with the referee by another "
+            "channel)"
         )
         typer.echo(
-            f"wrote {out}: mail it to the referee. Once both sides have joined, the referee "
+            "  "
+            + referee.format(
+                name=definition.referee.name, fingerprint=definition.referee.fingerprint
+            )
+        )
+        wrote = _(
+            "wrote {path}: mail it to the referee. Once both sides have joined, the referee "
             "sends you the other's join: answer it with seki join again to send your seed."
         )
+        typer.echo(wrote.format(path=out))
     else:
-        typer.echo(f"wrote {out}: your seed, sealed to the referee; mail it to the referee")
+        wrote = _("wrote {path}: your seed, sealed to the referee; mail it to the referee")
+        typer.echo(wrote.format(path=out))
 
 
 def _definition(given: Path | None, remembered: Path):
@@ -83,9 +97,10 @@ def _definition(given: Path | None, remembered: Path):
 
     path = given or remembered
     if not path.is_file():
-        raise ValueError(
-            f"{path.name}: no game definition remembered for this game; "
-            "give it with --game game.txt"
+        raise Refusal(
+            N_("{name}: no game definition remembered for this game; give it with --game game.txt"),
+            WRONG_GAME,
+            name=path.name,
         )
     return game.parse(read_text(path), str(path))
 
@@ -100,12 +115,16 @@ def _two_party(text: str, identity, out: Path | None) -> None:
     root = out or Path(f"{game.game_id}-{side}")
     joined = sides.create(root, text, identity, utc_now())
     other = next(s for s in game.players if s != side)
-    typer.echo(f"game {game.game_id}: you play {side} (two-party: no referee)")
-    typer.echo(
-        f"  {other}: {game.players[other].name} fingerprint {game.players[other].fingerprint} "
-        "(compare it with the other player by another channel)"
+    you = _("game {game}: you play {side} (two-party: no referee)")
+    typer.echo(you.format(game=game.game_id, side=side))
+    player = _(
+        "{side}: {name} fingerprint {fingerprint} (compare it with the other player by another "
+        "channel)"
     )
-    typer.echo(
-        f"wrote {joined.records()[0]}: send it to the other player; take theirs with: "
-        f"seki play {root} --key {identity.name} --receive THEIR-JOIN"
+    public = game.players[other]
+    typer.echo("  " + player.format(side=other, name=public.name, fingerprint=public.fingerprint))
+    wrote = _(
+        "wrote {path}: send it to the other player; take theirs with: seki play {dir} --key "
+        "{key} --receive THEIR-JOIN"
     )
+    typer.echo(wrote.format(path=joined.records()[0], dir=root, key=identity.name))

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..i18n import N_
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import abort
 
 if TYPE_CHECKING:
@@ -21,27 +22,35 @@ DirOption = Annotated[
     Path | None,
     typer.Option(
         "--dir",
-        help="Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki or ~/.config/seki).",
+        help=N_(
+            "Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki or ~/.config/seki)."
+        ),
     ),
 ]
 
 
 def _print_public(public: PublicKey) -> None:
-    typer.echo(f"{public.name}  fingerprint {public.fingerprint}")
+    typer.echo(
+        _("{name}  fingerprint {fingerprint}").format(
+            name=public.name, fingerprint=public.fingerprint
+        )
+    )
     typer.echo(f"  {public.line()}")
 
 
 @app.command("new")
 def new(
-    name: Annotated[str, typer.Argument(help="Your name in games, e.g. 'ishida' or 'alice'.")],
+    name: Annotated[str, typer.Argument(help=N_("Your name in games, e.g. 'ishida' or 'alice'."))],
     directory: DirOption = None,
     ssh_key: Annotated[
         Path | None,
         typer.Option(
             "--ssh-key",
-            help="Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
-            "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
-            "seki never copies it.",
+            help=N_(
+                "Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
+                "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
+                "seki never copies it."
+            ),
             dir_okay=False,
         ),
     ] = None,
@@ -49,8 +58,10 @@ def new(
         bool,
         typer.Option(
             "--passphrase",
-            help="Lock the identity file with a passphrase (asked at every use, or taken "
-            "from $SEKI_PASSPHRASE).",
+            help=N_(
+                "Lock the identity file with a passphrase (asked at every use, or taken "
+                "from $SEKI_PASSPHRASE)."
+            ),
         ),
     ] = False,
 ) -> None:
@@ -67,14 +78,16 @@ def new(
         secret = None
         if protect:
             secret = os.environ.get(PASSPHRASE_ENV) or typer.prompt(
-                "Passphrase for the new identity", hide_input=True, confirmation_prompt=True
+                _("Passphrase for the new identity"), hide_input=True, confirmation_prompt=True
             )
         path = write_identity(directory, identity, secret)
     except (KeyFormatError, KeyStoreError, SshSignerError) as exc:
-        abort(f"{exc}")
-    typer.echo(f"wrote {path} (mode 0600; keep it secret)")
+        abort(explain(exc))
+    typer.echo(_("wrote {path} (mode 0600; keep it secret)").format(path=path))
     _print_public(identity.public)
-    typer.echo("Send the seki1:... line to the referee; compare fingerprints by another channel.")
+    typer.echo(
+        _("Send the seki1:... line to the referee; compare fingerprints by another channel.")
+    )
 
 
 def _from_ssh(name: str, path: Path) -> Identity:
@@ -88,7 +101,9 @@ def _from_ssh(name: str, path: Path) -> Identity:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        raise KeyFormatError(f"{path}: cannot read SSH key: {exc.strerror}") from None
+        raise KeyFormatError(
+            N_("{path}: cannot read SSH key: {reason}"), path=path, reason=exc.strerror
+        ) from None
     if not text.startswith("-----BEGIN OPENSSH PRIVATE KEY-----"):  # a public key: ssh-agent
         signer = SshKeygenSigner(parse_public(text, str(path)))
     else:
@@ -99,15 +114,19 @@ def _from_ssh(name: str, path: Path) -> Identity:
             try:
                 key = load_ssh_signing_key(text.encode("utf-8")).public_key()
             except KeyFormatError as exc:
-                raise KeyFormatError(f"{path}: {exc} (or put its {public.name} beside it)")\
-                    from None  # fmt: skip
+                raise KeyFormatError(
+                    N_("{path}: {reason} (or put its {name} beside it)"),
+                    path=path,
+                    reason=exc,
+                    name=public.name,
+                ) from None
         signer = SshKeygenSigner(key, path.resolve())
     return Identity(check_name(name), signer, X25519PrivateKey.generate())
 
 
 @app.command("show")
 def show(
-    name: Annotated[str | None, typer.Argument(help="Show only this identity.")] = None,
+    name: Annotated[str | None, typer.Argument(help=N_("Show only this identity."))] = None,
     directory: DirOption = None,
 ) -> None:
     """Print the public line and fingerprint of your identities."""
@@ -124,19 +143,21 @@ def show(
     try:
         paths = [identity_path(directory, name)] if name else list_identities(directory)
         if not paths:
-            abort(f"no identities in {directory} (create one with: seki keys new NAME)")
+            none = _("no identities in {path} (create one with: seki keys new NAME)")
+            abort(none.format(path=directory))
         identities = [read_identity(p) for p in paths]
     except (KeyFormatError, KeyStoreError) as exc:
-        abort(f"{exc}")
+        abort(explain(exc))
     for path, identity in zip(paths, identities, strict=True):
         if path.stat().st_mode & 0o077:
-            typer.echo(f"warning: {path} is readable by others; run: chmod 600 {path}", err=True)
+            warning = _("warning: {path} is readable by others; run: chmod 600 {path}")
+            typer.echo(warning.format(path=path), err=True)
         _print_public(identity.public)
 
 
 @app.command("age")
 def age(
-    name: Annotated[str, typer.Argument(help="The identity whose key to print.")],
+    name: Annotated[str, typer.Argument(help=N_("The identity whose key to print."))],
     directory: DirOption = None,
 ) -> None:
     """Print your encryption key as an age identity (AGE-SECRET-KEY-1…, secret: keep it
@@ -148,6 +169,7 @@ def age(
     try:
         identity = read_identity(identity_path(directory or default_dir(), name))
     except (KeyFormatError, KeyStoreError) as exc:
-        abort(f"{exc}")
-    typer.echo(f"# recipient: {agefile.age_recipient(identity.public)}", err=True)
+        abort(explain(exc))
+    recipient = _("# recipient: {recipient}")
+    typer.echo(recipient.format(recipient=agefile.age_recipient(identity.public)), err=True)
     typer.echo(agefile.age_identity(identity))

@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import Refusal
 from .common import abort
 
 app = typer.Typer(
@@ -16,20 +18,22 @@ app = typer.Typer(
 )
 
 SpoolArg = Annotated[
-    Path, typer.Argument(help="The referee's mail spool (inbox/, outbox/, sent/...).")
+    Path, typer.Argument(help=N_("The referee's mail spool (inbox/, outbox/, sent/...)."))
 ]
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
         "--mail-config",
-        help="Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
-        "directory. Never inside a game directory.",
+        help=N_(
+            "Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
+            "directory. Never inside a game directory."
+        ),
     ),
 ]
-MaildirOption = Annotated[Path | None, typer.Option(help="Collect from this maildir.")]
-MboxOption = Annotated[Path | None, typer.Option(help="Collect from this mbox file.")]
+MaildirOption = Annotated[Path | None, typer.Option(help=N_("Collect from this maildir."))]
+MboxOption = Annotated[Path | None, typer.Option(help=N_("Collect from this mbox file."))]
 ImapOption = Annotated[
-    bool, typer.Option("--imap", help="Collect from the IMAP mailbox of the mail settings.")
+    bool, typer.Option("--imap", help=N_("Collect from the IMAP mailbox of the mail settings."))
 ]
 
 
@@ -39,7 +43,7 @@ def fetcher(maildir: Path | None, mbox: Path | None, imap: bool, config: Path | 
 
     sources = [s for s in (maildir, mbox, imap or None) if s is not None]
     if len(sources) > 1:
-        raise ValueError("give one source: --maildir, --mbox or --imap")
+        raise Refusal(N_("give one source: --maildir, --mbox or --imap"))
     if maildir is not None:
         return lambda spool: mail_in.from_maildir(spool, maildir)
     if mbox is not None:
@@ -47,7 +51,7 @@ def fetcher(maildir: Path | None, mbox: Path | None, imap: bool, config: Path | 
     if imap:
         server = mail_config.load(config, list(dirs)).imap
         if server is None:
-            raise ValueError("the mail settings have no [imap] section")
+            raise Refusal(N_("the mail settings have no [imap] section"))
         return lambda spool: mail_in.from_imap(spool, server)
     return None
 
@@ -66,11 +70,12 @@ def fetch(
     try:
         collect = fetcher(maildir, mbox, imap, mail_config)
         if collect is None:
-            raise ValueError("give a source: --maildir, --mbox or --imap")
+            raise Refusal(N_("give a source: --maildir, --mbox or --imap"))
         count = collect(Spool(spool))
     except (ValueError, OSError) as exc:
         abort(explain(exc))
-    typer.echo(f"collected {count} new message(s) into {spool / 'inbox'}")
+    collected = _("collected {n} new message(s) into {path}")
+    typer.echo(collected.format(n=count, path=spool / "inbox"))
 
 
 @app.command("send")
@@ -89,6 +94,7 @@ def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
 
 
 def report_delivery(delivery) -> None:
-    typer.echo(f"sent {len(delivery.sent)} message(s)")
+    typer.echo(_("sent {n} message(s)").format(n=len(delivery.sent)))
     for name, error in sorted(delivery.failed.items()):
-        typer.echo(f"NOT SENT (kept in the outbox, retried next time): {name}: {error}", err=True)
+        failed = _("NOT SENT (kept in the outbox, retried next time): {name}: {error}")
+        typer.echo(failed.format(name=name, error=error), err=True)

@@ -9,8 +9,9 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
+from ..refusal import Refusal
 from .common import (
     KeyOption,
     LangOption,
@@ -30,30 +31,34 @@ def play(
     packet: Annotated[
         Path | None,
         typer.Argument(
-            help="The packet to answer, or your directory of a two-party game. Default: the "
-            "newest unanswered packet in --from."
+            help=N_(
+                "The packet to answer, or your directory of a two-party game. Default: the "
+                "newest unanswered packet in --from."
+            )
         ),
     ] = None,
     resign: Annotated[
-        bool, typer.Option("--resign", help="Two-party game: concede, in your own record.")
+        bool, typer.Option("--resign", help=N_("Two-party game: concede, in your own record."))
     ] = False,
     takeback: Annotated[
         bool,
         typer.Option(
             "--takeback",
-            help="Two-party game: ask to take back your last record, before it is answered.",
+            help=N_("Two-party game: ask to take back your last record, before it is answered."),
         ),
     ] = False,
     agree_takeback: Annotated[
         bool,
-        typer.Option("--agree-takeback", help="Two-party game: agree to the other's takeback."),
+        typer.Option("--agree-takeback", help=N_("Two-party game: agree to the other's takeback.")),
     ] = False,
     claim_forfeit: Annotated[
         bool,
         typer.Option(
             "--claim-forfeit",
-            help="Two-party game: claim the win, the other player being past the deadline "
-            "with its record (or, at the end, with its reveal).",
+            help=N_(
+                "Two-party game: claim the win, the other player being past the deadline "
+                "with its record (or, at the end, with its reveal)."
+            ),
         ),
     ] = False,
     receive: Annotated[
@@ -61,48 +66,58 @@ def play(
         typer.Option(
             "--receive",
             "-r",
-            help="Two-party game: a file the other player sent (its record or its reveal) "
-            "to check and take in first; repeatable.",
+            help=N_(
+                "Two-party game: a file the other player sent (its record or its reveal) "
+                "to check and take in first; repeatable."
+            ),
         ),
     ] = None,
     folder: Annotated[
         Path | None,
         typer.Option(
             "--from",
-            help="Where your packets are, when no PACKET is named. Default: your mailbox "
-            "if you have mail settings, else the current folder.",
+            help=N_(
+                "Where your packets are, when no PACKET is named. Default: your mailbox "
+                "if you have mail settings, else the current folder."
+            ),
         ),
     ] = None,
     mail_config: Annotated[
         Path | None,
         typer.Option(
-            help="Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-            "key directory; see docs/play.md)."
+            help=N_(
+                "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+                "key directory; see docs/play.md)."
+            )
         ),
     ] = None,
     send: Annotated[
-        bool, typer.Option("--send", help="Mail the signed turn file to the referee (SMTP).")
+        bool, typer.Option("--send", help=N_("Mail the signed turn file to the referee (SMTP)."))
     ] = False,
     choose: Annotated[
         str | None,
         typer.Option(
-            help="Answer the questions from this script instead of the terminal: choice "
-            "numbers in order, separated by commas; several numbers of one answer joined "
-            "by '+'; '-' for the default; 'u' undoes the last answer. E.g. 3,1,-,2+4,1",
+            help=N_(
+                "Answer the questions from this script instead of the terminal: choice "
+                "numbers in order, separated by commas; several numbers of one answer joined "
+                "by '+'; '-' for the default; 'u' undoes the last answer. E.g. 3,1,-,2+4,1"
+            ),
         ),
     ] = None,
     html: Annotated[
-        Path | None, typer.Option("--html", help="Also write the report, with the map, here.")
+        Path | None, typer.Option("--html", help=N_("Also write the report, with the map, here."))
     ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Default: turn-<game>-<seq>-<side>.signed.txt")
+        Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"))
     ] = None,
     plan: Annotated[
         bool,
         typer.Option(
             "--plan",
-            help="First file a battle plan (standing orders for your combat decisions) "
-            "from plain questions; it rides with your turn, or goes alone.",
+            help=N_(
+                "First file a battle plan (standing orders for your combat decisions) "
+                "from plain questions; it rides with your turn, or goes alone."
+            ),
         ),
     ] = False,
     lang: LangOption = None,
@@ -135,7 +150,7 @@ def play(
         identity = load_identity(key)
         mail = mailbox.settings(mail_config) if folder is None or send else None
         if send and mail is None:
-            raise ValueError("--send needs your mail settings (see docs/play.md)")
+            raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
         opened_games = []
         if packet is None and folder is None and mail is not None:
             folder, fetched, notes = mailbox.collect(mail)
@@ -219,7 +234,7 @@ def _show_note(path: Path, identity) -> None:
         reasons = open_own_note(path, identity) or []
     except (ValueError, OSError) as exc:
         text = _("seki: a note from the referee could not be opened: {reason}")
-        typer.echo(text.format(reason=exc), err=True)
+        typer.echo(text.format(reason=explain(exc)), err=True)
         return
     typer.echo(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
@@ -240,7 +255,6 @@ def _two_party(
     next record to send (mailed, with mail settings)."""
     from ..play import console, mailbox
     from ..play import two_party as ui
-    from ..refusal import Refusal
     from ..twoparty import side as sides
 
     if not sides.is_two_party(directory):

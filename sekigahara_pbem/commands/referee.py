@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import KeyOption, abort, load_identity, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
@@ -16,8 +17,8 @@ app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
 
 @app.command("run")
 def run(
-    spool: Annotated[Path, typer.Argument(help="The referee's mail spool folder.")],
-    games: Annotated[list[Path], typer.Argument(help="The game directories this robot runs.")],
+    spool: Annotated[Path, typer.Argument(help=N_("The referee's mail spool folder."))],
+    games: Annotated[list[Path], typer.Argument(help=N_("The game directories this robot runs."))],
     key: KeyOption = "referee",
     maildir: MaildirOption = None,
     mbox: MboxOption = None,
@@ -25,9 +26,11 @@ def run(
     mail_config: ConfigOption = None,
     now: Annotated[
         str | None,
-        typer.Option(help="The time to act at (UTC, 2026-11-22T10:00:00Z); default now."),
+        typer.Option(help=N_("The time to act at (UTC, 2026-11-22T10:00:00Z); default now.")),
     ] = None,
-    no_send: Annotated[bool, typer.Option("--no-send", help="Queue mail, do not send it.")] = False,
+    no_send: Annotated[
+        bool, typer.Option("--no-send", help=N_("Queue mail, do not send it."))
+    ] = False,
 ) -> None:
     """Fetch mail, adjudicate every turn file in it, apply missed deadlines, queue the
     packets, reminders and replies, and send them."""
@@ -44,20 +47,20 @@ def run(
         )
     except (ValueError, RuntimeError, OSError) as exc:
         abort(explain(exc))
-    typer.echo(f"{moment}: collected {report.fetched} message(s)")
-    for line in report.accepted:
-        typer.echo(f"accepted: {line}")
-    for line in report.refused:
-        typer.echo(f"refused: {line}")
-    for line in report.ignored:
-        typer.echo(f"ignored: {line}")
-    for line in report.deadlines:
-        typer.echo(f"deadline: {line}")
-    for line in report.quarantined:
-        typer.echo(f"quarantined: {line}")
+    collected = _("{time}: collected {n} message(s)")
+    typer.echo(collected.format(time=moment, n=report.fetched))
+    for label, lines in (
+        (_("accepted: {line}"), report.accepted),
+        (_("refused: {line}"), report.refused),
+        (_("ignored: {line}"), report.ignored),
+        (_("deadline: {line}"), report.deadlines),
+        (_("quarantined: {line}"), report.quarantined),
+    ):
+        for line in lines:
+            typer.echo(label.format(line=line))
     for line in report.errors:
         typer.echo(f"seki: internal error, message set aside: {line}", err=True)
-    typer.echo(f"queued {len(report.queued)} message(s)")
+    typer.echo(_("queued {n} message(s)").format(n=len(report.queued)))
     if report.delivery is not None:
         report_delivery(report.delivery)
         if report.delivery.failed:

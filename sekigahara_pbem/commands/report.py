@@ -7,18 +7,19 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
+from ..refusal import NOT_STARTED, Refusal
 from .common import LangOption, abort, use_language
 
 
 def report(
-    directory: Annotated[Path, typer.Argument(help="The game directory (or its archive).")],
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory (or its archive)."))],
     seq: Annotated[
-        int | None, typer.Option("--seq", help="The record to report (default: the last).")
+        int | None, typer.Option("--seq", help=N_("The record to report (default: the last)."))
     ] = None,
     html: Annotated[
-        Path | None, typer.Option("--html", help="Also write the report as an HTML page here.")
+        Path | None, typer.Option("--html", help=N_("Also write the report as an HTML page here."))
     ] = None,
     lang: LangOption = None,
 ) -> None:
@@ -36,10 +37,16 @@ def report(
         definition = game.load(gd)
         last = gd.last_seq()
         if last == 0:
-            raise ValueError(f"{directory}: the game has not started (no records yet)")
+            raise Refusal(
+                N_("{path}: the game has not started (no records yet)"), NOT_STARTED, path=directory
+            )
         number = last if seq is None else seq
         if not 1 <= number <= last:
-            raise ValueError(f"--seq: record {number} does not exist (records 1 to {last})")
+            raise Refusal(
+                N_("--seq: record {seq} does not exist (records 1 to {last})"),
+                seq=number,
+                last=last,
+            )
         record = chain.read_record(gd, definition, number)
         view, _source = public_view(gd, number, record.body["public_state"])
         events = record.body.get("events", [])

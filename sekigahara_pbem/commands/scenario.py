@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import abort
 
 app = typer.Typer(
@@ -17,13 +18,13 @@ app = typer.Typer(
 
 @app.command("run")
 def run(
-    files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+    files: Annotated[list[Path], typer.Argument(help=N_("Scenario YAML files."))],
     components: Annotated[
         Path | None,
-        typer.Option(help="Use this component folder instead of the one each scenario names."),
+        typer.Option(help=N_("Use this component folder instead of the one each scenario names.")),
     ] = None,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Always show the event log.")
+        bool, typer.Option("--verbose", "-v", help=N_("Always show the event log."))
     ] = False,
 ) -> None:
     """Run each scenario; print PASS/FAIL per case and exit 1 if any failed."""
@@ -36,7 +37,7 @@ def run(
             doc = load_scenario(path)
             comp = scenario_components(doc, path, components)
         except ValueError as exc:
-            typer.echo(f"FAIL {path}: {exc}")
+            typer.echo(f"FAIL {path}: {explain(exc)}")
             failed += 1
             continue
         result = run_scenario(comp, doc)
@@ -48,6 +49,8 @@ def run(
             for line in result.log:
                 typer.echo(f"       {line}")
         failed += not result.passed
-    typer.echo(f"{len(files) - failed} passed, {failed} failed")
+    typer.echo(
+        _("{passed} passed, {failed} failed").format(passed=len(files) - failed, failed=failed)
+    )
     if failed:
-        abort(f"{failed} scenario(s) failed")
+        abort(_("{n} scenario(s) failed").format(n=failed))

@@ -7,24 +7,27 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import abort
 
 
 def simulate(
-    games: Annotated[int, typer.Option(min=1, help="How many complete games to play.")] = 100,
+    games: Annotated[int, typer.Option(min=1, help=N_("How many complete games to play."))] = 100,
     seed: Annotated[
-        int, typer.Option(min=0, help="Seed of the first game; the others follow it.")
+        int, typer.Option(min=0, help=N_("Seed of the first game; the others follow it."))
     ] = 0,
     check: Annotated[
         bool,
         typer.Option(
-            help="Check every invariant after every action (conservation, bookkeeping, "
-            "views that leak nothing, a legal option for every decision)."
+            help=N_(
+                "Check every invariant after every action (conservation, bookkeeping, "
+                "views that leak nothing, a legal option for every decision)."
+            )
         ),
     ] = True,
     components: Annotated[
-        Path | None, typer.Option(help="Component folder (default: the built-in set).")
+        Path | None, typer.Option(help=N_("Component folder (default: the built-in set)."))
     ] = None,
 ) -> None:
     """Play GAMES random legal games from seeds SEED, SEED+1, ... and print what happened.
@@ -41,18 +44,31 @@ def simulate(
         abort(explain(exc))
     summary = run(comp, games, seed, check)
     n = max(summary.games, 1)
+    totals = _(
+        "{games} game(s), {actions} actions in {seconds} s ({rate} games/s, {per_game} actions "
+        "per game)"
+    )
     typer.echo(
-        f"{summary.games} game(s), {summary.actions} actions in {summary.seconds:.1f} s "
-        f"({summary.games / max(summary.seconds, 1e-9):.1f} games/s, "
-        f"{summary.actions / n:.0f} actions per game)"
+        totals.format(
+            games=summary.games,
+            actions=summary.actions,
+            seconds=f"{summary.seconds:.1f}",
+            rate=f"{summary.games / max(summary.seconds, 1e-9):.1f}",
+            per_game=f"{summary.actions / n:.0f}",
+        )
     )
     wins = ", ".join(f"{side} {k}" for side, k in sorted(summary.winners.items()))
     how = ", ".join(f"{kind} {k}" for kind, k in sorted(summary.victories.items()))
-    typer.echo(f"winners: {wins or '-'}; victories: {how or '-'}")
+    typer.echo(_("winners: {wins}; victories: {how}").format(wins=wins or "-", how=how or "-"))
     for name, k in sorted(summary.events.items()):
-        typer.echo(f"  {name}: {k} ({k / n:.1f} per game)")
+        count = _("{name}: {n} ({rate} per game)")
+        typer.echo("  " + count.format(name=name, n=k, rate=f"{k / n:.1f}"))
     v = summary.violation
     if v is not None:
         for problem in v.problems:
             typer.echo(f"  ! {problem}", err=True)
-        abort(f"invariant violated in game seed {v.seed} at action {v.action}")
+        abort(
+            _("invariant violated in game seed {seed} at action {action}").format(
+                seed=v.seed, action=v.action
+            )
+        )

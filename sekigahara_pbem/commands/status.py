@@ -8,14 +8,15 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import abort, utc_now
 
 
 def status(
-    directories: Annotated[list[Path], typer.Argument(help="One or more game directories.")],
+    directories: Annotated[list[Path], typer.Argument(help=N_("One or more game directories."))],
     now: Annotated[
-        str | None, typer.Option(help="The time to measure from (UTC); default now.")
+        str | None, typer.Option(help=N_("The time to measure from (UTC); default now."))
     ] = None,
 ) -> None:
     """Print, per game, the last record and the decisions the game waits for."""
@@ -31,7 +32,7 @@ def status(
         try:
             lines = _two_party_status(directory, moment) or _game_status(directory, moment)
         except (ValueError, RuntimeError, OSError) as exc:
-            typer.echo(f"seki: {exc}", err=True)  # one line per game that cannot be read
+            typer.echo(f"seki: {explain(exc)}", err=True)  # one line per game that cannot be read
             failed = True
             continue
         typer.echo("\n".join(lines))
@@ -49,29 +50,45 @@ def _game_status(directory: Path, now: str) -> list[str]:
     if seq == 0:
         missing = [s for s in definition.players if not gd.join(s).is_file()]
         if missing:
-            return [f"game {definition.game_id}: waiting for joins from {', '.join(missing)}"]
+            joins = _("game {game}: waiting for joins from {sides}")
+            return [joins.format(game=definition.game_id, sides=", ".join(missing))]
         missing = [s for s in definition.players if not gd.seed(s).is_file()]
-        return [f"game {definition.game_id}: waiting for seeds from {', '.join(missing)}"]
+        seeds = _("game {game}: waiting for seeds from {sides}")
+        return [seeds.format(game=definition.game_id, sides=", ".join(missing))]
     body = chain.read_record(gd, definition, seq).body
-    lines = [f"game {definition.game_id}: record {seq} ({body['label']}) at {body['time']}"]
+    head = _("game {game}: record {seq} ({label}) at {time}")
+    lines = [head.format(game=definition.game_id, seq=seq, label=body["label"], time=body["time"])]
     if not body["pending"]:
         final = [e for e in body["events"] if e.get("type") == "game_over"]
-        how = f": {final[0]['winner']} wins ({final[0]['how']})" if final else ""
-        return lines + [f"  the game is over{how}"]
+        if not final:
+            return [*lines, "  " + _("the game is over")]
+        over = _("the game is over: {winner} wins ({how})")
+        return [*lines, "  " + over.format(winner=final[0]["winner"], how=final[0]["how"])]
     for d in body["pending"]:
         since = body["asked"].get(d["side"], seq)
         asked = chain.read_record(gd, definition, since).body["time"]
-        where = f" at {d['location']}" if d.get("location") else ""
-        line = f"  awaiting {d['side']}: {d['decision']}{where} (asked in packet {since}, {asked})"
+        if d.get("location"):
+            line = _("awaiting {side}: {decision} at {location} (asked in packet {seq}, {time})")
+        else:
+            line = _("awaiting {side}: {decision} (asked in packet {seq}, {time})")
+        line = line.format(
+            side=d["side"],
+            decision=d["decision"],
+            location=d.get("location"),
+            seq=since,
+            time=asked,
+        )
         entry = body.get("clock", {}).get(d["side"])
         if entry is not None:
-            line += f"; due {entry['due']}, {clock.time_left(entry['due'], now)}"
-        lines.append(line)
+            due = _("; due {due}, {left}")
+            line += due.format(due=entry["due"], left=clock.time_left(entry["due"], now))
+        lines.append("  " + line)
     for side in definition.players:
         if gd.request(seq, "takeback", side).is_file() and not any(
             gd.request(seq, "consent", s).is_file() for s in definition.players
         ):
-            lines.append(f"  {side} asks to take back record {seq}; waiting for the answer")
+            asks = _("{side} asks to take back record {seq}; waiting for the answer")
+            lines.append("  " + asks.format(side=side, seq=seq))
     return lines
 
 

@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import WRONG_SIDE, Refusal
 from .common import (
     KeyOption,
     abort,
@@ -26,11 +28,13 @@ app = typer.Typer(
 
 @app.command("request")
 def request(
-    packet: Annotated[Path, typer.Argument(help="The packet of the record to undo (the last).")],
+    packet: Annotated[
+        Path, typer.Argument(help=N_("The packet of the record to undo (the last)."))
+    ],
     key: KeyOption,
-    reason: Annotated[str, typer.Option(help="Why, for your opponent.")] = "",
+    reason: Annotated[str, typer.Option(help=N_("Why, for your opponent."))] = "",
     out: Annotated[
-        Path | None, typer.Option(help="Default: takeback-<game>-<seq>.signed.txt")
+        Path | None, typer.Option(help=N_("Default: takeback-<game>-<seq>.signed.txt"))
     ] = None,
 ) -> None:
     """Ask to take back the record this packet came with; mail the file to the referee."""
@@ -47,17 +51,20 @@ def request(
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    typer.echo(f"wrote {out}: mail it to the referee; your opponent is asked to consent")
+    wrote = _("wrote {path}: mail it to the referee; your opponent is asked to consent")
+    typer.echo(wrote.format(path=out))
 
 
 @app.command("answer")
 def answer(
-    file: Annotated[Path, typer.Argument(help="The takeback request you were sent.")],
+    file: Annotated[Path, typer.Argument(help=N_("The takeback request you were sent."))],
     key: KeyOption,
     accept: Annotated[
-        bool, typer.Option("--accept/--refuse", help="Accept or refuse the takeback.")
+        bool, typer.Option("--accept/--refuse", help=N_("Accept or refuse the takeback."))
     ],
-    out: Annotated[Path | None, typer.Option(help="Default: FILE with .answer.signed.txt")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help=N_("Default: FILE with .answer.signed.txt"))
+    ] = None,
 ) -> None:
     """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
     from ..crypto import signing
@@ -71,7 +78,13 @@ def answer(
         req = takebacks.parse_request(definition, text, str(file))
         side = other(req.side)
         if definition.players[side] != identity.public:
-            raise ValueError(f"{file}: the answer must come from {side}, not {identity.name}")
+            raise Refusal(
+                N_("{file}: the answer must come from {side}, not {name}"),
+                WRONG_SIDE,
+                file=file,
+                side=side,
+                name=identity.name,
+            )
         body = takebacks.consent_body(
             definition.game_id, side, req.hash, "accept" if accept else "refuse"
         )
@@ -79,5 +92,8 @@ def answer(
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    verdict = "accepting" if accept else "refusing"
-    typer.echo(f"wrote {out} ({verdict} the takeback of record {req.undo}): mail it to the referee")
+    if accept:
+        wrote = _("wrote {path} (accepting the takeback of record {seq}): mail it to the referee")
+    else:
+        wrote = _("wrote {path} (refusing the takeback of record {seq}): mail it to the referee")
+    typer.echo(wrote.format(path=out, seq=req.undo))

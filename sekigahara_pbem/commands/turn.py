@@ -9,6 +9,7 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
+from ..refusal import ILLEGAL, NOT_ASKED, WRONG_GAME, WRONG_SIDE, Refusal
 from .common import (
     KeyOption,
     LangOption,
@@ -50,8 +51,8 @@ def new(
     try:
         definition, opened = open_own_packet(packet, load_identity(key))
         if not opened.options:
-            nothing = _("{path}: nothing is asked of you in this packet")
-            raise ValueError(nothing.format(path=packet))
+            nothing = N_("{path}: nothing is asked of you in this packet")
+            raise Refusal(nothing, NOT_ASKED, path=packet)
         out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
         write_new(out, template(definition.game_id, opened))
     except (ValueError, RuntimeError) as exc:
@@ -81,8 +82,8 @@ def check(
         definition, turn = _body(file)
         packet_game, opened = open_own_packet(packet, load_identity(key))
         if packet_game.game_id != definition.game_id:
-            other = _("{file}: game {game}, but {packet} is for another")
-            raise ValueError(other.format(file=file, game=definition.game_id, packet=packet))
+            other = N_("{file}: game {game}, but {packet} is for another")
+            raise Refusal(other, WRONG_GAME, file=file, game=definition.game_id, packet=packet)
         problems = problems_with(definition, turn, opened, load_components())
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
@@ -119,20 +120,22 @@ def sign(
         definition, turn = _body(file)
         identity = load_identity(key)
         if definition.players[turn.side] != identity.public:
-            raise ValueError(
-                _("{file}: side {side} is not played by {name}").format(
-                    file=file, side=turn.side, name=identity.name
-                )
+            raise Refusal(
+                N_("{file}: side {side} is not played by {name}"),
+                WRONG_SIDE,
+                file=file,
+                side=turn.side,
+                name=identity.name,
             )
         packet_game, opened = open_own_packet(packet, identity)
         if packet_game.game_id != definition.game_id:
-            other = _("{file}: game {game}, but {packet} is for another")
-            raise ValueError(other.format(file=file, game=definition.game_id, packet=packet))
+            other = N_("{file}: game {game}, but {packet} is for another")
+            raise Refusal(other, WRONG_GAME, file=file, game=definition.game_id, packet=packet)
         problems = problems_with(definition, turn, opened, load_components())
         for problem in problems:
             typer.echo(f"{file}: {explain(problem)}", err=True)
         if problems:
-            raise ValueError(_("{n} problem(s); not signed").format(n=len(problems)))
+            raise Refusal(N_("{n} problem(s); not signed"), ILLEGAL, n=len(problems))
         out = out or file.with_name(file.stem + ".signed.txt")
         write_atomic(out, seal(definition, signing.sign(stamped(turn.text), identity), identity))
     except (ValueError, RuntimeError) as exc:

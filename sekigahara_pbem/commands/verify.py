@@ -8,15 +8,16 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
+from ..i18n import gettext as _
 from .common import KeyOption, abort, load_identity, utc_now
 
 
 def reveal(
-    directory: Annotated[Path, typer.Argument(help="The game directory.")],
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
     key: KeyOption = "referee",
     force: Annotated[
-        bool, typer.Option(help="Reveal before the game is over (by agreement).")
+        bool, typer.Option(help=N_("Reveal before the game is over (by agreement)."))
     ] = False,
 ) -> None:
     """Publish every seed and the game's state key in reveal.txt, signed; in a two-party
@@ -32,10 +33,12 @@ def reveal(
         path = checks.reveal(directory, load_identity(key), utc_now(), force)
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
-    typer.echo(f"wrote {path}; anyone can now run: seki verify {directory}")
+    typer.echo(
+        _("wrote {path}; anyone can now run: seki verify {dir}").format(path=path, dir=directory)
+    )
 
 
-def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")]) -> None:
+def verify(directory: Annotated[Path, typer.Argument(help=N_("The game directory."))]) -> None:
     """Replay the game from genesis and check every signature, commitment, draw, state hash,
     sealed state and packet; exit 1 at the first discrepancy."""
     from ..pbem import verify as checks
@@ -47,15 +50,17 @@ def verify(directory: Annotated[Path, typer.Argument(help="The game directory.")
     try:
         report = checks.verify(directory)
     except checks.Discrepancy as exc:
-        abort(f"does not verify: {explain(exc)}")
+        abort(_("does not verify: {reason}").format(reason=explain(exc)))
     except (ValueError, RuntimeError, OSError) as exc:
         abort(explain(exc))
-    typer.echo(
-        f"verified {report.records} records, {report.turn_files} turn files, "
-        f"{report.packets} packets" + (f"; result: {report.result}" if report.result else "")
+    verified = _("verified {records} records, {turn_files} turn files, {packets} packets").format(
+        records=report.records, turn_files=report.turn_files, packets=report.packets
     )
+    if report.result:
+        verified += _("; result: {result}").format(result=report.result)
+    typer.echo(verified)
     for note in report.notes:
-        typer.echo(f"note: {note}")
+        typer.echo(_("note: {note}").format(note=note))
 
 
 def _verify_two_party(directory: Path) -> None:
@@ -66,23 +71,24 @@ def _verify_two_party(directory: Path) -> None:
     try:
         replay = two_party.verify(directory)
     except Cheat as exc:
-        abort(f"does not verify: {exc}")
+        abort(_("does not verify: {reason}").format(reason=explain(exc)))
     except (Refusal, OSError) as exc:
         abort(explain(exc))
     missing = replay.unrevealed
     if missing is None:
-        typer.echo(
-            f"verified a two-party game: every record's signature and chain, both sides' "
-            f"reveals, and {replay.retraced} entries replayed from each side's secret and "
-            "with both"
+        verified = _(
+            "verified a two-party game: every record's signature and chain, both sides' "
+            "reveals, and {entries} entries replayed from each side's secret and with both"
         )
+        typer.echo(verified.format(entries=replay.retraced))
         return
-    typer.echo(
-        f"verified a two-party game won by forfeit: {missing} did not reveal its secret "
-        f"within the deadline. Every record's signature and chain, and {replay.retraced} "
-        f"entries of the other side replayed from its secret; {missing}'s records were "
-        "checked only as far as its opponent could during the game"
+    forfeit = _(
+        "verified a two-party game won by forfeit: {side} did not reveal its secret within "
+        "the deadline. Every record's signature and chain, and {entries} entries of the other "
+        "side replayed from its secret; {side}'s records were checked only as far as its "
+        "opponent could during the game"
     )
+    typer.echo(forfeit.format(side=missing, entries=replay.retraced))
 
 
 def _reveal_two_party(directory: Path, key: str, force: bool) -> None:
@@ -92,12 +98,13 @@ def _reveal_two_party(directory: Path, key: str, force: bool) -> None:
     try:
         side = two_party.open_side(directory, load_identity(key))
         if side.result() is None and not force:
-            abort("the game is not over: reveal only at its end (or by agreement: --force)")
+            abort(_("the game is not over: reveal only at its end (or by agreement: --force)"))
         side.reveal(utc_now())
     except (Refusal, ValueError, OSError) as exc:
         abort(explain(exc))
     path = directory / "reveals" / f"{side.side}.txt"
-    typer.echo(
-        f"wrote {path}: send it to the other player; with theirs taken in "
-        f"(seki play {directory} --receive THEIR-REVEAL), anyone can run: seki verify {directory}"
+    wrote = _(
+        "wrote {path}: send it to the other player; with theirs taken in (seki play {dir} "
+        "--receive THEIR-REVEAL), anyone can run: seki verify {dir}"
     )
+    typer.echo(wrote.format(path=path, dir=directory))

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
 from .common import (
     KeyOption,
@@ -23,14 +23,14 @@ from .common import (
 
 
 def view(
-    packet: Annotated[Path, typer.Argument(help="A packet the referee sent you.")],
+    packet: Annotated[Path, typer.Argument(help=N_("A packet the referee sent you."))],
     key: KeyOption,
     all_options: Annotated[
-        bool, typer.Option("--all-options", help="List every legal option, not the first 30.")
+        bool, typer.Option("--all-options", help=N_("List every legal option, not the first 30."))
     ] = False,
     html: Annotated[
         Path | None,
-        typer.Option("--html", help="Also write the report, with a map, as an HTML page here."),
+        typer.Option("--html", help=N_("Also write the report, with a map, as an HTML page here.")),
     ] = None,
     lang: LangOption = None,
 ) -> None:

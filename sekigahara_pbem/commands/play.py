@@ -255,9 +255,10 @@ def _two_party(
     next record to send (mailed, with mail settings)."""
     from ..play import console, mailbox
     from ..play import two_party as ui
+    from ..twoparty import is_two_party
     from ..twoparty import side as sides
 
-    if not sides.is_two_party(directory):
+    if not is_two_party(directory):
         abort(_("{path} is not a two-party game's directory").format(path=directory))
     try:
         side = sides.open_side(directory, load_identity(key))

@@ -94,9 +94,11 @@ def _game_status(directory: Path, now: str) -> list[str]:
 
 def _two_party_status(directory: Path, moment: str) -> list[str] | None:
     """A two-party game's status from its records alone (None if it is not one)."""
+    from ..twoparty import is_two_party
+
+    if not is_two_party(directory):
+        return None
     from ..twoparty import side as sides
 
-    if not sides.is_two_party(directory):
-        return None
     summary = sides.summary(directory, moment)
     return [f"{directory}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)]

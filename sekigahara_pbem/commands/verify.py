@@ -23,9 +23,9 @@ def reveal(
     """Publish every seed and the game's state key in reveal.txt, signed; in a two-party
     game, your own secret (send it to the other player)."""
     from ..pbem import verify as checks
-    from ..twoparty import side as two_party
+    from ..twoparty import is_two_party
 
-    if two_party.is_two_party(directory):
+    if is_two_party(directory):
         _reveal_two_party(directory, key, force)
         return
 
@@ -42,9 +42,9 @@ def verify(directory: Annotated[Path, typer.Argument(help=N_("The game directory
     """Replay the game from genesis and check every signature, commitment, draw, state hash,
     sealed state and packet; exit 1 at the first discrepancy."""
     from ..pbem import verify as checks
-    from ..twoparty import side as two_party
+    from ..twoparty import is_two_party
 
-    if two_party.is_two_party(directory):
+    if is_two_party(directory):
         _verify_two_party(directory)
         return
     try:

@@ -109,7 +109,12 @@ def signed_message(key_id: str, body: str) -> bytes:
 
 def namespace(body: str) -> str:
     """The SSHSIG namespace of a document: its kind, from its `format:` line."""
-    for line in canonicalise(body).splitlines():
+    return _namespace(canonicalise(body))
+
+
+def _namespace(canon: str) -> str:
+    """`namespace` of a text already canonical (verify has one in hand)."""
+    for line in canon.splitlines():
         if match := _FORMAT.fullmatch(line):
             return NAMESPACE.format(kind=match.group(1))
     return NAMESPACE.format(kind="document")
@@ -190,8 +195,21 @@ def split(text: str) -> tuple[str, SignatureBlock]:
             raise MalformedSignature(
                 N_("unexpected marker line {line} inside the document body"), line=repr(line)
             )
-    body = canonicalise("\n".join(body_lines))
+    body = _canonical_text(body_lines)
     return body, _parse_block(lines[sig_at + 1 : -1])
+
+
+def _canonical_text(lines: list[str]) -> str:
+    """`canonicalise("\\n".join(lines))` of lines that are each canonical already (from
+    `canonical_lines`): the blank lines at both ends dropped, each line ended with LF.
+    Verify makes one per document read; normalising the text again would cost a tenth
+    of `seki verify`."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start]:
+        start += 1
+    while end > start and not lines[end - 1]:
+        end -= 1
+    return "".join(line + "\n" for line in lines[start:end])
 
 
 def _parse_block(lines: list[str]) -> SignatureBlock:
@@ -305,7 +323,7 @@ def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
         )
     if block.armoured is not None:
         try:
-            sshsig.verify(signer.signing, namespace(body), body.encode("utf-8"), block.armoured)
+            sshsig.verify(signer.signing, _namespace(body), body.encode("utf-8"), block.armoured)
         except sshsig.SshsigError as exc:
             raise BadSignature(
                 N_("bad signature by {name}: the document was changed after signing ({reason})"),

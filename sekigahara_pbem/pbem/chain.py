@@ -73,8 +73,14 @@ def open_rejected(definition: Definition, key, text: str) -> tuple[str, str, byt
 
 
 def open_state(definition: Definition, secrets: Secrets, seq: int, text: str) -> dict:
+    return json.loads(open_state_bytes(definition, secrets, seq, text))
+
+
+def open_state_bytes(definition: Definition, secrets: Secrets, seq: int, text: str) -> bytes:
+    """A sealed state as the referee sealed it: its canonical JSON, encoded (verify
+    compares it with the replayed state's, byte for byte)."""
     plain = sealing.open_text(docs.unwrap(text), secrets.state_key, _state_context(definition, seq))
-    return json.loads(docs.inflate(plain, f"sealed/{seq:06d}.txt"))
+    return docs.inflate(plain, f"sealed/{seq:06d}.txt")
 
 
 def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: int) -> dict:

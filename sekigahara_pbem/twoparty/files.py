@@ -38,11 +38,11 @@ from ..pbem.game import check_address, check_game_id
 from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal
 from ..rules.state import canonical
 from ..rules.vocab import SIDES
+from . import GAME_FORMAT
 from .changes import diff, patch
 from .exchange import ASIDES, Entry, Record
 
 _SALT = re.compile(r"[0-9a-f]{64}")
-GAME_FORMAT = "seki-2p-game/1"
 RECORD_FORMAT = "seki-2p-record/1"
 REVEAL_FORMAT = "seki-2p-reveal/1"
 DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's derivation

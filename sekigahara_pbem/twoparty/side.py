@@ -454,15 +454,6 @@ def summary(root: Path, now: str) -> list[str]:
     return lines
 
 
-def is_two_party(root: Path) -> bool:
-    """Whether a directory holds a two-party game (its game.txt says so)."""
-    try:
-        head = (root / "game.txt").read_text(encoding="utf-8")[:4000]
-    except OSError:
-        return False
-    return f"format: {files.GAME_FORMAT}" in head
-
-
 def open_side(root: Path, identity: Identity, comp: Components | None = None) -> Side:
     game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
     return Side(root, game, identity, comp or load_components())

@@ -53,7 +53,11 @@ def catalog(lang: str) -> _gettext.NullTranslations:
     if lang == DEFAULT:
         return _gettext.NullTranslations()
     if lang not in available():
-        raise ValueError(f"no '{lang}' translation (available: {', '.join(available())})")
+        raise Refusal(
+            N_("no '{lang}' translation (available: {available})"),
+            lang=lang,
+            available=", ".join(available()),
+        )
     return _gettext.translation(DOMAIN, LOCALE_DIR, [lang])
 
 

@@ -70,10 +70,10 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
         game = referee.open_game(root, ref)
         at = referee.current(game)
         if at is None:
-            raise StoreError("the game has not started; there is nothing to reveal")
+            raise StoreError(N_("the game has not started; there is nothing to reveal"))
         record, state = at
         if state["result"] is None and not force:
-            raise StoreError("the game is not over; reveal only by agreement (--force)")
+            raise StoreError(N_("the game is not over; reveal only by agreement (--force)"))
         players = referee.player_seeds(game, referee.joined(game))
         seeds = {REFEREE: game.secrets.seed.hex(), **{s: players[s].hex() for s in SIDES}}
         body = {

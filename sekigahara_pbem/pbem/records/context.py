@@ -48,8 +48,12 @@ def open_game(root: Path, referee: Identity) -> Game:
     comp = load_components()
     if components_hash() != definition.components:
         raise StoreError(
-            "this game was created with another component set "
-            f"({definition.components[:16]}…); this tool has {components_hash()[:16]}…"
+            N_(
+                "this game was created with another component set ({theirs}…); "
+                "this tool has {ours}…"
+            ),
+            theirs=definition.components[:16],
+            ours=components_hash()[:16],
         )
     return Game(gd, definition, secrets, referee, comp)
 
@@ -62,7 +66,9 @@ def current(game: Game) -> tuple[chain.Record, dict] | None:
     record = chain.read_record(game.gd, game.definition, seq)
     text = docs.read_capped(game.gd.sealed(seq))
     if docs.sha256(text) != record.body["sealed_state"]:
-        raise StoreError(f"sealed/{seq:06d}.txt does not match record {seq}")
+        raise StoreError(
+            N_("{file} does not match record {seq}"), file=f"sealed/{seq:06d}.txt", seq=seq
+        )
     return record, chain.open_state(game.definition, game.secrets, seq, text)
 
 

@@ -124,3 +124,15 @@ class Refusal(ValueError):
         text), filled, after `where`."""
         text = _fill(self.template, self.params, translate)
         return text if self.where is None else f"{self.where}: {text}"
+
+    def __reduce__(self) -> tuple:
+        """Pickled whole, template and values (`seki verify` checks packets in a second
+        process): the constructors of the subclasses differ, so none is called."""
+        return _revive, (type(self), self.args, self.__dict__)
+
+
+def _revive(cls: type[Refusal], args: tuple, state: dict) -> Refusal:
+    refusal = cls.__new__(cls)
+    refusal.args = args
+    refusal.__dict__.update(state)
+    return refusal

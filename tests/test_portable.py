@@ -95,3 +95,11 @@ def test_a_two_party_game_runs_without_posix_only_modules(tmp_path):
                 "-r", "a/records/0002-ishida.txt", "--choose", "1")  # fmt: skip
     assert "0003-tokugawa.txt" in said
     assert (tmp_path / "p.html").read_text().count("<svg") == 1
+
+
+def test_verify_runs_without_posix_only_modules(demo, tmp_path):
+    """An archivist's `seki verify` of a whole game: its second process (for the packets
+    of a long archive, pbem/packet_checks.py) starts without them too."""
+    root, _ = demo
+    out = seki(tmp_path, "archivist", "verify", str(root / "game"))
+    assert out.startswith("verified ") and " packets" in out

@@ -56,7 +56,7 @@ def use_language(option: str | None = None) -> None:
     """Put this command's words in the reader's language (i18n.choose); a language asked
     for but not shipped is a one-line note, and English is used."""
     from .. import i18n
-    from ..crypto.keystore import default_dir
+    from ..crypto.keydir import default_dir
 
     lang, note = i18n.choose(option, default_dir())
     if note:
@@ -194,7 +194,7 @@ def utc_now() -> str:
 
 def saved_definition(game_id: str) -> Definition:
     """The game definition a player saved when joining (`seki join`)."""
-    from ..crypto.keystore import default_dir
+    from ..crypto.keydir import default_dir
     from ..pbem import game
 
     path = default_dir() / "games" / f"{game.check_game_id(game_id)}.txt"

@@ -13,12 +13,12 @@ from __future__ import annotations
 import getpass
 import os
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 
 from ..i18n import gettext as _
 from ..refusal import BAD_KEY, N_, Refusal
 from . import agefile
+from .keydir import default_dir as default_dir
 from .keys import Identity, KeyFormatError, check_name, identity_from_text, identity_to_text
 from .sealing import SealError
 
@@ -30,16 +30,6 @@ class KeyStoreError(Refusal):
     """A key file could not be written or read; the message names the file."""
 
     code = BAD_KEY
-
-
-def default_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The per-user key directory (see the module docstring)."""
-    env = os.environ if environ is None else environ
-    if env.get("SEKI_HOME"):
-        return Path(env["SEKI_HOME"])
-    if env.get("XDG_CONFIG_HOME"):
-        return Path(env["XDG_CONFIG_HOME"]) / "seki"
-    return Path.home() / ".config" / "seki"
 
 
 def identity_path(directory: Path, name: str) -> Path:

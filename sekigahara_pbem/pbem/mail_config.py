@@ -64,7 +64,7 @@ class MailSettings:
 
 
 def default_path() -> Path:
-    from ..crypto.keystore import default_dir
+    from ..crypto.keydir import default_dir
 
     env = os.environ.get("SEKI_MAIL_CONFIG")
     return Path(env) if env else default_dir() / "mail.toml"

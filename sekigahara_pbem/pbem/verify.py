@@ -27,6 +27,8 @@ from ..rules.vocab import SIDES
 from . import chain, commitments, joins, referee, steps, turns
 from . import clock as clocks
 from . import documents as docs
+from .discrepancy import Discrepancy
+from .discrepancy import wrapped as _wrapped
 from .game import (
     ALLOWED_SIGNERS,
     REFEREE,
@@ -36,22 +38,12 @@ from .game import (
     parse_secrets,
     secrets_text,
 )
+from .packet_checks import PacketChecks
 from .records import deadline, opening, takeback
 from .records import turn as turn_kind
 from .store import GameDir, StoreError, locked, write_atomic
 
 REVEAL_FORMAT = "seki-reveal/1"
-
-
-class Discrepancy(Refusal):
-    """The archive does not verify; the message names the file and what differs. Like a
-    refusal it keeps its template and values, so `seki verify` says it in the reader's
-    language (i18n.explain); its English text is the same in every language."""
-
-
-def _wrapped(where: str | None, exc: BaseException) -> Discrepancy:
-    """Another exception's reason (a refusal put in words the same way), after `where`."""
-    return Discrepancy("{reason}", None, None, where, reason=exc)
 
 
 @dataclass
@@ -122,8 +114,11 @@ def verify(root: Path) -> Report:
         state, events = setup(comp, seed, definition.options)
     replay = _Replay(gd, definition, comp, revealed[1] if revealed else None, state, events)
     last = gd.last_seq()
-    for seq in range(1, last + 1):
-        replay.record(seq, start_files, report)
+    packets = PacketChecks(gd, definition, last)
+    try:
+        _walk(replay, packets, last, start_files, report)
+    finally:
+        packets.close()
     if last:
         _check_last(gd, definition, last, revealed[2] if revealed else None)
     if replay.state is not None:
@@ -172,6 +167,21 @@ def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
         raise Discrepancy(N_("not in the form the referee writes"), None, None, "public/state.yaml")
 
 
+def _walk(replay: _Replay, packets: PacketChecks, last: int, start_files: list, report) -> None:
+    """Every record in turn; the first discrepancy, wherever it is found (packet_checks)."""
+    for seq in range(1, last + 1):
+        try:
+            replay.record(seq, start_files, report, packets)
+        except Discrepancy:
+            earlier = packets.first_failure(before=seq)
+            if earlier is not None:
+                raise earlier from None
+            raise
+    failure = packets.first_failure()
+    if failure is not None:
+        raise failure
+
+
 class _Replay:
     """The walk along the chain: each record checked against the one before it and, once
     the secrets are revealed, against the replayed game."""
@@ -185,7 +195,7 @@ class _Replay:
         self.answered: dict[str, int] = {}  # side -> the packet its last file answered
         self.previous_root, self.previous, self.time = None, None, None
 
-    def record(self, seq: int, start_files: list, report: Report) -> None:
+    def record(self, seq: int, start_files: list, report: Report, packets: PacketChecks) -> None:
         where = f"records/{seq:06d}.txt"
         try:
             record = chain.read_record(self.gd, self.definition, seq)
@@ -232,7 +242,7 @@ class _Replay:
         else:
             _check_openings(where, body, self.previous_root)
         self._check_clock(where, seq, body, step)
-        report.packets += _check_packets(self.gd, self.definition, where, seq, record)
+        report.packets += packets.check(where, seq, record)
         self.prev, self.asked = record.hash, body.get("asked", {})
         self.clock, self.previous = body.get("clock", {}), record
         self.previous_root = (body.get("commitments") or {}).get("root")
@@ -462,23 +472,3 @@ def _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
 
 def _unlike_replay(where: str, field: str) -> Discrepancy:
     return Discrepancy(N_("{field} does not match the replay"), None, None, where, field=field)
-
-
-def _check_packets(gd: GameDir, definition: Definition, where: str, seq: int, record) -> int:
-    for side in SIDES:
-        path = gd.packet(seq, side)
-        name = f"packets/{path.name}"
-        try:
-            verified = signing.verify(path.read_text(encoding="utf-8"), [definition.referee])
-            body = docs.load(verified.body, name, "seki-packet/1")
-        except (ValueError, OSError) as exc:
-            raise _wrapped(name, exc) from None
-        expect = {"game": definition.game_id, "seq": seq, "to": side, "record": record.hash}
-        if any(body.get(k) != v for k, v in expect.items()):
-            raise Discrepancy(N_("does not belong to {record}"), None, None, name, record=where)
-        for key in ("pending", "commitments", "openings"):
-            if body.get(key) != record.body.get(key):
-                raise Discrepancy(
-                    N_("{field} differs from {record}"), None, None, name, field=key, record=where
-                )
-    return len(SIDES)

@@ -1,0 +1,123 @@
+"""`seki verify`'s check of the packets: each record's two, signed by the referee, must
+belong to it and repeat its pending decisions, commitments and openings.
+
+The packets are a quarter of a verify, and nothing of the replay depends on them: in a
+long archive, on a machine with a second core, a second process checks them while the
+replay goes on (issue 18). The first discrepancy is the same as in one process: a
+packet's failure is raised where the replay would have checked that packet, that is
+before anything the replay finds in a later record.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Future
+from pathlib import Path
+
+from ..crypto import signing
+from ..refusal import N_
+from ..rules.vocab import SIDES
+from . import chain
+from . import documents as docs
+from .discrepancy import Discrepancy, wrapped
+from .game import Definition, load
+from .store import GameDir
+
+PARALLEL_FROM = 64  # records: below, starting a second process costs more than it saves
+RUN = 32  # records the second process checks per job
+FIELDS = ("pending", "commitments", "openings")  # what a packet repeats of its record
+
+
+def check(gd: GameDir, definition: Definition, where: str, seq: int, record) -> int:
+    """Raise Discrepancy unless record `seq`'s packets are its own; the number checked."""
+    fields = {key: record.body.get(key) for key in FIELDS}
+    failure = _failure(gd, definition, where, seq, record.hash, fields)
+    if failure is not None:
+        raise failure
+    return len(SIDES)
+
+
+def _failure(
+    gd: GameDir, definition: Definition, where: str, seq: int, record_hash: str, fields: dict
+) -> Discrepancy | None:
+    for side in SIDES:
+        path = gd.packet(seq, side)
+        name = f"packets/{path.name}"
+        try:
+            verified = signing.verify(path.read_text(encoding="utf-8"), [definition.referee])
+            body = docs.load(verified.body, name, "seki-packet/1")
+        except (ValueError, OSError) as exc:
+            return wrapped(name, exc)
+        expect = {"game": definition.game_id, "seq": seq, "to": side, "record": record_hash}
+        if any(body.get(k) != v for k, v in expect.items()):
+            return Discrepancy(N_("does not belong to {record}"), None, None, name, record=where)
+        for key in FIELDS:
+            if body.get(key) != fields[key]:
+                return Discrepancy(
+                    N_("{field} differs from {record}"), None, None, name, field=key, record=where
+                )
+    return None
+
+
+class PacketChecks:
+    """The packets of every record, checked here or, for a long archive on a machine
+    with more than one core, by a second process that reads the records for itself, a
+    run of them at a time (the module docstring)."""
+
+    def __init__(self, gd: GameDir, definition: Definition, records: int):
+        self.gd, self.definition = gd, definition
+        self._jobs: list[tuple[int, Future]] = []  # (the run's first record, its check)
+        self._pool = None
+        if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # a fresh interpreter, as Windows and macOS start one: the same everywhere,
+            # and its imports are done before the replay needs the packets checked
+            spawn = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+            root = str(gd.root)
+            for first in range(1, records + 1, RUN):
+                last = min(first + RUN - 1, records)
+                self._jobs.append((first, self._pool.submit(_run_failure, root, first, last)))
+
+    def check(self, where: str, seq: int, record) -> int:
+        """Check record `seq`'s packets (raising at once) unless the second process does;
+        the number of packets."""
+        if self._pool is None:
+            return check(self.gd, self.definition, where, seq, record)
+        return len(SIDES)
+
+    def first_failure(self, before: int | None = None) -> Discrepancy | None:
+        """The first discrepancy in the packets of the records before `before` (of every
+        record: None), waiting for the second process."""
+        for first, job in self._jobs:
+            if before is not None and first >= before:
+                break
+            found = job.result()
+            if found is not None and (before is None or found[0] < before):
+                return found[1]
+        return None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+
+def _run_failure(root: str, first: int, last: int) -> tuple[int, Discrepancy] | None:
+    """In the second process: the first record of `first`..`last` whose packets are not
+    its own, with the discrepancy (pickled whole). A record that cannot be read ends
+    the run: the replay stops there with its own discrepancy, before its packets."""
+    gd = GameDir(Path(root))
+    definition = load(gd)
+    for seq in range(first, last + 1):
+        try:
+            record = chain.read_record(gd, definition, seq)
+        except (ValueError, OSError):
+            return None
+        fields = {key: record.body.get(key) for key in FIELDS}
+        where = f"records/{seq:06d}.txt"
+        failure = _failure(gd, definition, where, seq, record.hash, fields)
+        if failure is not None:
+            return seq, failure
+    return None

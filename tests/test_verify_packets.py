@@ -1,0 +1,79 @@
+"""`seki verify` checks a long archive's packets in a second process (pbem/packet_checks.py):
+the first discrepancy it reports is the one a single process finds, wherever the packets'
+failures fall against the replay's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sekigahara_pbem.pbem import packet_checks
+from sekigahara_pbem.pbem import verify as checks
+
+
+def _spoil(path: Path) -> None:
+    """Change one letter of a signed document's body: its signature no longer holds."""
+    text = path.read_text(encoding="utf-8")
+    at = text.index("game: ") + len("game: ")
+    path.write_text(text[:at] + ("X" if text[at] != "X" else "Y") + text[at + 1 :])
+
+
+def _first_discrepancy(root: Path, monkeypatch, parallel: bool) -> str:
+    monkeypatch.setattr(packet_checks, "PARALLEL_FROM", 1 if parallel else 10**9)
+    monkeypatch.setattr(packet_checks.os, "cpu_count", lambda: 2)
+    with pytest.raises(checks.Discrepancy) as caught:
+        checks.verify(root)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("spoiled", "named"),
+    [
+        (["packets/000040-ishida.txt"], "packets/000040-ishida.txt"),
+        (["records/000041.txt", "packets/000040-tokugawa.txt"], "packets/000040-tokugawa.txt"),
+        (["packets/000041-ishida.txt", "records/000040.txt"], "records/000040.txt"),
+        (["packets/000040-ishida.txt", "records/000040.txt"], "records/000040.txt"),
+        (["packets/000045-ishida.txt", "packets/000044-tokugawa.txt"], "packets/000044-tokugawa"),
+    ],
+)
+def test_the_second_process_reports_the_same_first_discrepancy(
+    demo, tmp_path, monkeypatch, spoiled, named
+):
+    root, _ = demo
+    target = tmp_path / "game"
+    shutil.copytree(root / "game", target)
+    for name in spoiled:
+        _spoil(target / name)
+    alone = _first_discrepancy(target, monkeypatch, parallel=False)
+    shared = _first_discrepancy(target, monkeypatch, parallel=True)
+    assert shared == alone and alone.startswith(named)
+
+
+def test_a_long_archive_verifies_the_same_with_a_second_process(demo, monkeypatch):
+    root, _ = demo
+    monkeypatch.setattr(packet_checks.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(packet_checks, "PARALLEL_FROM", 10**9)
+    alone = checks.verify(root / "game")
+    monkeypatch.setattr(packet_checks, "PARALLEL_FROM", 1)
+    shared = checks.verify(root / "game")
+    assert alone == shared and shared.packets == 2 * shared.records > 100
+
+
+def test_a_refusal_crosses_processes_whole():
+    """The second process hands back its discrepancy pickled: template, values and the
+    refusal it wraps survive, so it is put in the reader's language as if found here."""
+    import pickle
+
+    from sekigahara_pbem import i18n
+    from sekigahara_pbem.pbem.discrepancy import wrapped
+    from sekigahara_pbem.pbem.documents import DocumentError
+
+    inner = DocumentError("packets/x.txt", "expected {what}", None, what="a mapping")
+    outer = wrapped("packets/x.txt", inner)
+    back = pickle.loads(pickle.dumps(outer))
+    assert type(back) is type(outer) and str(back) == str(outer)
+    assert (back.template, back.where, back.code) == (outer.template, outer.where, outer.code)
+    with i18n.using("hu"):
+        assert i18n.explain(back) == i18n.explain(outer)

@@ -77,3 +77,24 @@ def test_a_refusal_crosses_processes_whole():
     assert (back.template, back.where, back.code) == (outer.template, outer.where, outer.code)
     with i18n.using("hu"):
         assert i18n.explain(back) == i18n.explain(outer)
+
+
+def test_packets_are_checked_here_when_the_second_process_dies(demo, tmp_path, monkeypatch):
+    """A second process that cannot start or dies (a frozen executable, a process limit)
+    never skips a check: its runs are checked in the first process."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    def broken(self, first, last):
+        job: Future = Future()
+        job.set_exception(BrokenProcessPool("gone"))
+        return job
+
+    root, _ = demo
+    target = tmp_path / "game"
+    shutil.copytree(root / "game", target)
+    _spoil(target / "packets/000050-ishida.txt")
+    monkeypatch.setattr(packet_checks.PacketChecks, "_submit", broken)
+    shared = _first_discrepancy(target, monkeypatch, parallel=True)
+    assert shared == _first_discrepancy(target, monkeypatch, parallel=False)
+    assert shared.startswith("packets/000050-ishida.txt: bad signature")

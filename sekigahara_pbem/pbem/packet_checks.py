@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from ..crypto import signing
@@ -66,7 +67,7 @@ class PacketChecks:
 
     def __init__(self, gd: GameDir, definition: Definition, records: int):
         self.gd, self.definition = gd, definition
-        self._jobs: list[tuple[int, Future]] = []  # (the run's first record, its check)
+        self._jobs: list[tuple[int, int, Future | None]] = []  # (first, last, the check)
         self._pool = None
         if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
             import multiprocessing
@@ -76,10 +77,15 @@ class PacketChecks:
             # and its imports are done before the replay needs the packets checked
             spawn = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
-            root = str(gd.root)
             for first in range(1, records + 1, RUN):
                 last = min(first + RUN - 1, records)
-                self._jobs.append((first, self._pool.submit(_run_failure, root, first, last)))
+                self._jobs.append((first, last, self._submit(first, last)))
+
+    def _submit(self, first: int, last: int) -> Future | None:
+        try:
+            return self._pool.submit(_run_failure, str(self.gd.root), first, last)
+        except (OSError, RuntimeError):  # no second process to be had: checked here
+            return None
 
     def check(self, where: str, seq: int, record) -> int:
         """Check record `seq`'s packets (raising at once) unless the second process does;
@@ -91,13 +97,23 @@ class PacketChecks:
     def first_failure(self, before: int | None = None) -> Discrepancy | None:
         """The first discrepancy in the packets of the records before `before` (of every
         record: None), waiting for the second process."""
-        for first, job in self._jobs:
+        for first, last, job in self._jobs:
             if before is not None and first >= before:
                 break
-            found = job.result()
+            found = self._result(first, last, job)
             if found is not None and (before is None or found[0] < before):
                 return found[1]
         return None
+
+    def _result(self, first: int, last: int, job: Future | None) -> tuple | None:
+        """A run's check, done here if the second process could not start or died (a
+        frozen executable, a process limit): the check is never skipped."""
+        if job is not None:
+            try:
+                return job.result()
+            except (BrokenProcessPool, OSError):
+                pass
+        return _run_failure(str(self.gd.root), first, last)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -116,7 +116,8 @@ def test_the_closing_report_is_in_the_readers_language(demo):
         "  seki verify GAME-DIRECTORY\n"
     )
     assert hungarian.startswith("Vége a játszmának (demo).\n")
-    assert f"{stats['result']['winner']} győz (" in hungarian
+    winner = {"ishida": "Isida", "tokugawa": "Tokugava"}[stats["result"]["winner"]]
+    assert f"{winner} győz (" in hungarian
     assert "Játékidő: " in hungarian
     labels = {"battles": "csaták", "moves": "mozgások", "musters": "toborzások"}
     for name, n in stats["counts"].items():

@@ -65,7 +65,7 @@ def test_a_game_by_hand(tmp_path):
                   "--key", "ref", cwd=tmp_path))  # fmt: skip
     assert "both sides are in" in out
     assert "set up" in _send_seeds(ref, alice, bob, tmp_path)
-    assert "awaiting ishida: bid" in ok(seki(ref, "status", "g", cwd=tmp_path))
+    assert "awaiting Ishida: bid" in ok(seki(ref, "status", "g", cwd=tmp_path))
     shown = ok(seki(alice, "view", "g/packets/000001-ishida.txt", "--key", "alice", cwd=tmp_path))
     assert "YOUR DECISION: bid" in shown
     card = shown.split("{type: bid, card: ")[1].split("}")[0]

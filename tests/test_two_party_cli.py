@@ -34,9 +34,9 @@ def test_two_people_start_a_two_party_game_and_play_by_files(tmp_path):
     keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
     alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
     said = t.seki("alice", "game", "new", str(alice), "--two-party", "--key", "alice", *keys)
-    assert "you play ishida" in said and "seki join game.txt" in said
+    assert "you play Ishida" in said and "seki join game.txt" in said
     said = t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
-    assert "you play tokugawa" in said and "alice" in said
+    assert "you play Tokugawa" in said and "alice" in said
     t.seki(
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
     )

@@ -49,6 +49,7 @@ def demo(
     stronger: a game takes some minutes per second of `--budget`) or `--bot random`.
     """
     from ..pbem.demo import run_demo
+    from ..reports import names as n
 
     if bot not in ("heuristic", "search", "random"):
         abort(_("--bot: unknown bot '{bot}': expected heuristic, search or random").format(bot=bot))
@@ -77,8 +78,8 @@ def demo(
             records=result.records,
             turn_files=result.turn_files,
             seconds=f"{elapsed:.1f}",
-            winner=outcome.get("winner"),
-            how=outcome.get("how"),
+            winner=n.side(outcome.get("winner")),
+            how=n.how(outcome.get("how")),
         )
     )
     archive = _("archive: {path} (a git repository); keys: {keys}")
@@ -91,6 +92,7 @@ def demo(
 
 def _two_party(directory: Path, bot: str, seed: str) -> None:
     from ..refusal import Refusal
+    from ..reports import names as n
     from ..twoparty.demo import run
 
     if bot == "search":
@@ -110,8 +112,8 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
         over.format(
             records=result.records,
             seconds=f"{time.perf_counter() - start:.1f}",
-            winner=outcome.get("winner"),
-            how=outcome.get("how"),
+            winner=n.side(outcome.get("winner")),
+            how=n.how(outcome.get("how")),
             week=result.weeks,
             entries=result.retraced,
         )

@@ -10,6 +10,7 @@ import typer
 from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import Refusal
+from ..reports import names
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
@@ -122,7 +123,7 @@ def new(
 
 def _player_line(side: str, public) -> str:
     line = _("{side}: {name} fingerprint {fingerprint}")
-    return line.format(side=side, name=public.name, fingerprint=public.fingerprint)
+    return line.format(side=names.side(side), name=public.name, fingerprint=public.fingerprint)
 
 
 def _option(text: str) -> tuple[str, bool]:
@@ -187,7 +188,8 @@ def _two_party(
         abort(explain(exc))
     other = next(s for s in players if s != side.side)
     created = _("created two-party game {game} in {path}: you play {side}")
-    typer.echo(created.format(game=side.game.game_id, path=directory, side=side.side))
+    you = names.side(side.side)
+    typer.echo(created.format(game=side.game.game_id, path=directory, side=you))
     typer.echo("  " + _player_line(other, players[other]))
     send = _(
         "Send {game_file} and {record} to the other player; they answer with: "

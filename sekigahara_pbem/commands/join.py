@@ -70,7 +70,7 @@ def join(
         write_atomic(out, answer)
     except (ValueError, RuntimeError, OSError) as exc:
         abort(explain(exc))
-    typer.echo(_("game {game}: you play {side}").format(game=definition.game_id, side=side))
+    typer.echo(_("game {game}: you play {side}").format(game=definition.game_id, side=_side(side)))
     if what == "join":
         referee = _(
             "referee {name} fingerprint {fingerprint} (compare it with the referee by another "
@@ -116,15 +116,24 @@ def _two_party(text: str, identity, out: Path | None) -> None:
     joined = sides.create(root, text, identity, utc_now())
     other = next(s for s in game.players if s != side)
     you = _("game {game}: you play {side} (two-party: no referee)")
-    typer.echo(you.format(game=game.game_id, side=side))
+    typer.echo(you.format(game=game.game_id, side=_side(side)))
     player = _(
         "{side}: {name} fingerprint {fingerprint} (compare it with the other player by another "
         "channel)"
     )
     public = game.players[other]
-    typer.echo("  " + player.format(side=other, name=public.name, fingerprint=public.fingerprint))
+    typer.echo(
+        "  " + player.format(side=_side(other), name=public.name, fingerprint=public.fingerprint)
+    )
     wrote = _(
         "wrote {path}: send it to the other player; take theirs with: seki play {dir} --key "
         "{key} --receive THEIR-JOIN"
     )
     typer.echo(wrote.format(path=joined.records()[0], dir=root, key=identity.name))
+
+
+def _side(side: str) -> str:
+    """A side by its name in the reader's language (Isida, Tokugava)."""
+    from ..reports import names
+
+    return names.side(side)

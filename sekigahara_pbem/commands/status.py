@@ -43,6 +43,7 @@ def status(
 def _game_status(directory: Path, now: str) -> list[str]:
     from ..pbem import chain, clock, game
     from ..pbem.store import GameDir
+    from ..reports import names as n
 
     gd = GameDir(directory)
     definition = game.load(gd)
@@ -63,7 +64,8 @@ def _game_status(directory: Path, now: str) -> list[str]:
         if not final:
             return [*lines, "  " + _("the game is over")]
         over = _("the game is over: {winner} wins ({how})")
-        return [*lines, "  " + over.format(winner=final[0]["winner"], how=final[0]["how"])]
+        winner, how = n.side(final[0]["winner"]), n.how(final[0]["how"])
+        return [*lines, "  " + over.format(winner=winner, how=how)]
     for d in body["pending"]:
         since = body["asked"].get(d["side"], seq)
         asked = chain.read_record(gd, definition, since).body["time"]
@@ -72,7 +74,7 @@ def _game_status(directory: Path, now: str) -> list[str]:
         else:
             line = _("awaiting {side}: {decision} (asked in packet {seq}, {time})")
         line = line.format(
-            side=d["side"],
+            side=n.side(d["side"]),
             decision=d["decision"],
             location=d.get("location"),
             seq=since,

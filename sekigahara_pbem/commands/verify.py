@@ -57,10 +57,23 @@ def verify(directory: Annotated[Path, typer.Argument(help=N_("The game directory
         records=report.records, turn_files=report.turn_files, packets=report.packets
     )
     if report.result:
-        verified += _("; result: {result}").format(result=report.result)
+        verified += _("; result: {result}").format(result=_outcome(report.result))
     typer.echo(verified)
     for note in report.notes:
         typer.echo(_("note: {note}").format(note=note))
+
+
+def _outcome(result: dict) -> str:
+    """A game's result in words: who won, how, and by which rule (and the score)."""
+    from ..reports import names as n
+
+    winner, rule = n.side(result.get("winner")), result.get("rule")
+    if isinstance(result.get("points"), dict):
+        score = ", ".join(f"{n.side(s)} {p}" for s, p in result["points"].items())
+        text = _("{winner} wins on points ({score}; rule {rule})")
+        return text.format(winner=winner, score=score, rule=rule)
+    text = _("{winner} wins ({how}; rule {rule})")
+    return text.format(winner=winner, how=n.how(result.get("how")), rule=rule)
 
 
 def _verify_two_party(directory: Path) -> None:

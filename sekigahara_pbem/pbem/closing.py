@@ -13,6 +13,7 @@ from collections import Counter
 
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
+from ..reports import names as n
 from . import chain
 from . import clock as clocks
 from .game import Definition
@@ -70,7 +71,12 @@ def closing_text(game_id: str, stats: dict) -> str:
         why = result.get("reason") or result.get("how")
         text = _("{winner} wins ({how}, rule {rule}: {why}).")
         lines += _wrapped(
-            text.format(winner=result["winner"], how=result["how"], rule=result["rule"], why=why)
+            text.format(
+                winner=n.side(result["winner"]),
+                how=n.how(result["how"]),
+                rule=result["rule"],
+                why=n.how(why),
+            )
         )
     if stats["first"] and stats["last"]:
         span = clocks.parse_time(stats["last"], "last") - clocks.parse_time(stats["first"], "first")

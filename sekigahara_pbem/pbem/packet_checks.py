@@ -122,8 +122,9 @@ class PacketChecks:
 
 def _run_failure(root: str, first: int, last: int) -> tuple[int, Discrepancy] | None:
     """In the second process (here, if it failed): the first record of `first`..`last`
-    whose packets are not its own, with the discrepancy (pickled whole). A record that cannot be read ends
-    the run: the replay stops there with its own discrepancy, before its packets."""
+    whose packets are not its own, with the discrepancy (pickled whole). A record that
+    cannot be read ends the run: the replay stops there with its own discrepancy, before
+    its packets."""
     gd = GameDir(Path(root))
     definition = load(gd)
     for seq in range(first, last + 1):

@@ -20,6 +20,7 @@ from .. import i18n
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
 from ..refusal import N_, WRONG_GAME, Refusal
+from ..reports import names
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
 from . import chain, mail_in, notes, referee
@@ -398,8 +399,8 @@ class Mailer:
                     "You are invited to play {side} in game {game}. The game definition is "
                     "attached: check its fingerprints, then\n  seki join game.txt --key "
                     "YOUR-KEY\nand reply with the join file it writes attached.\n"
-                ).format(side=side, game=self.id)
-                subject = _("invitation to play {side}").format(side=side)
+                ).format(side=names.side(side), game=self.id)
+                subject = _("invitation to play {side}").format(side=names.side(side))
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", body,
                           [("game.txt", self.gd.definition.read_text())])  # fmt: skip
@@ -422,7 +423,7 @@ class Mailer:
                     "(attached) with your seed:\n  seki join {file} --key YOUR-KEY\nand reply "
                     "with the seed file it writes attached. Your seed is sealed to the "
                     "referee; the game is set up when both seeds are in.\n"
-                ).format(game=self.id, other=other(side), file=name)
+                ).format(game=self.id, other=names.side(other(side)), file=name)
                 subject = _("both sides have joined: send your seed")
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", body,

@@ -77,6 +77,9 @@ WHY = {
     "minimal movement": N_("{side} discards {cards} to pay for minimal movement"),
     "limited movement": N_("{side} discards {cards} to pay for limited movement"),
     "total movement": N_("{side} discards {cards} to pay for total movement"),
+    "no movement: discard and replenish": N_(
+        "{side} discards {cards} (no movement: discard and replenish)"
+    ),
 }
 
 
@@ -172,8 +175,19 @@ def _move(e: dict, comp: Components, own_at: dict | None = None) -> str:
     words = {"side": n.side(e["side"]), "where": n.loc(comp, e["from"]), "groups": "; ".join(parts)}
     if e.get("leadership"):
         text = _("{side} moves from {where}: {groups}; leadership: {leader}")
-        return text.format(leader=e["leadership"], **words)
+        return text.format(leader=_leadership(e["leadership"]), **words)
     return _("{side} moves from {where}: {groups}").format(**words)
+
+
+LEADERSHIP = {"castle": N_("castle"), "capital": N_("capital")}  # 7.3.4's sources
+
+
+def _leadership(source: str) -> str:
+    """The source of a move's leadership bonus (7.3.4) in words: 'leader <block>',
+    'castle' or 'capital' as the engine writes it."""
+    if source.startswith("leader "):
+        return _("leader {block}").format(block=source.removeprefix("leader "))
+    return _(LEADERSHIP[source]) if source in LEADERSHIP else source
 
 
 def _muster(e: dict, comp: Components) -> str:
@@ -305,6 +319,8 @@ def _deploy(e: dict, comp: Components) -> str:
 
 def _finish(e: dict, comp: Components) -> str:
     words = {"where": n.loc(comp, e["location"]), "side": n.side(e["side"])}
+    if e.get("why") == "no legal deployment":  # the only reason the engine gives (8.2)
+        return _("At {where}, {side} deploys no more (no legal deployment)").format(**words)
     if e.get("why"):
         return _("At {where}, {side} deploys no more ({why})").format(why=e["why"], **words)
     return _("At {where}, {side} deploys no more").format(**words)
@@ -390,7 +406,7 @@ def _game_over(e: dict, comp: Components) -> str:
         score = ", ".join(f"{n.side(s)} {v}" for s, v in e["points"].items())
         text = _("GAME OVER: {winner} wins on victory points ({score}; a tie goes to Ishida)")
         return text.format(winner=winner, score=score)
-    how = e.get("how", "result")
+    how = n.how(e.get("how", "result"))
     if e.get("reason"):
         text = _("GAME OVER: {winner} wins ({how}: {reason})")
         return text.format(winner=winner, how=how, reason=e["reason"])

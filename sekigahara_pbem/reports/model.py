@@ -94,8 +94,8 @@ def _result(v: dict) -> str | None:
     r = v.get("result")
     if not r:
         return None
-    how = r.get("how", "")
-    if how == "points" and isinstance(r.get("points"), dict):
+    how = n.how(r.get("how", ""))
+    if r.get("how") == "points" and isinstance(r.get("points"), dict):
         score = ", ".join(f"{n.side(s)} {p}" for s, p in r["points"].items())
         how = _("on points: {score}").format(score=score)
     reason = f": {r['reason']}" if r.get("reason") else ""

@@ -42,6 +42,19 @@ def side(s: object) -> str:
     return gettext(name) if name else s
 
 
+HOW = {  # how a game ended (result.how), as the records write it
+    "points": N_("points"),
+    "instant": N_("instant"),
+    "resignation": N_("resignation"),
+    "forfeit": N_("forfeit"),
+}
+
+
+def how(h: object) -> str:
+    """How a game ended, in the reader's language (the English is the records' word)."""
+    return gettext(HOW[h]) if isinstance(h, str) and h in HOW else str(h)
+
+
 def colour(s: str) -> str:
     """A side's colour, as the rulebook names it (3.1)."""
     return gettext(SIDE_COLOURS[s]) if s in SIDE_COLOURS else str(s)

@@ -79,7 +79,9 @@ def spend_stack_move(state: dict, what: str, rule: str) -> None:
         return
     if phase["moves_left"] <= 0:
         raise RuleViolation(
-            rule, N_("{level} movement allows no more stack moves"), level=phase["level"]
+            rule,
+            N_("{level} movement allows no more stack moves"),
+            level=Phrase(LEVEL_WORDS.get(phase["level"], phase["level"])),
         )
     phase["moves_left"] -= 1
 
@@ -143,6 +145,17 @@ def leadership(
 def size_penalty(blocks: int) -> int:
     """7.3.5: -1 at the 5th, 9th, 13th and 17th block."""
     return (blocks - 1) // 4
+
+
+LEVEL_WORDS = {"none": N_("none"), "minimal": N_("minimal"), "limited": N_("limited"),
+               "total": N_("total")}  # 7.1's levels, as a refusal names them  # fmt: skip
+
+
+def _source_words(source: str) -> Phrase:
+    """A leadership source (`leadership`) as a refusal names it: the same English."""
+    if source.startswith("leader "):
+        return Phrase(N_("leader {block}"), block=source.removeprefix("leader "))
+    return Phrase(N_("castle") if source == "castle" else N_("capital"))
 
 
 def capacity(highway: bool, lead: bool, force_march: bool, largest_group: int) -> int:
@@ -240,7 +253,7 @@ def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str |
             if highway:
                 parts.append(Phrase(N_("highway +1")))
             if lead:
-                parts.append(Phrase(N_("leadership ({lead}) +1"), lead=lead))
+                parts.append(Phrase(N_("leadership ({lead}) +1"), lead=_source_words(lead)))
             if g.force_march:
                 parts.append(Phrase(N_("force march +1")))
             if size_penalty(largest):

@@ -75,6 +75,25 @@ class Phrase:
         return self.words(str)
 
 
+TYPE_NAMES = {  # a YAML value's Python type, as refusals name it ("expected text, got int")
+    "str": N_("str"),
+    "int": N_("int"),
+    "float": N_("float"),
+    "bool": N_("bool"),
+    "list": N_("list"),
+    "dict": N_("dict"),
+    "NoneType": N_("NoneType"),
+}
+
+
+def type_words(kinds: type | tuple[type, ...]) -> Phrase:
+    """Python types as a refusal names them: their names in English ('str/int'), put in
+    the reader's words where shown."""
+    names = [k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,))]
+    parts = {f"k{i}": Phrase(TYPE_NAMES.get(name, name)) for i, name in enumerate(names)}
+    return Phrase("/".join(f"{{k{i}}}" for i in range(len(names))), **parts)
+
+
 def _fill(template: str, params: dict[str, object], translate: Callable[[str], str]) -> str:
     """A message taken as it is when it has no params, else a template filled with them
     (a phrase or a refusal among them put in words the same way). A translation that names

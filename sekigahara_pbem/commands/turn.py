@@ -33,8 +33,8 @@ def _body(path: Path) -> tuple[Definition, Turn]:
     from ..pbem import documents, turns
 
     text = read_text(path)
-    game_id = documents.load(text, str(path), turns.TURN_FORMAT).get("game")
-    definition = saved_definition(str(game_id))
+    body = documents.load(text, str(path), turns.TURN_FORMAT)
+    definition = saved_definition(documents.field(body, "game", str, str(path)))
     return definition, turns.parse_body(definition, text, str(path))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from ..refusal import N_, Refusal
+from ..refusal import N_, Refusal, type_words
 
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
 MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
@@ -154,7 +154,7 @@ def field(body: dict, key: str, kind: type | tuple[type, ...], where: str) -> An
         or isinstance(value, bool) is not (kind is bool)
         or not isinstance(value, kind)
     ):
-        want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        want = type_words(kind)
         raise DocumentError(f"{where}: {key}", N_("missing or not {kind}"), None, kind=want)
     return value
 

@@ -81,12 +81,12 @@ class Secrets:
 def check_game_id(game_id: str) -> str:
     if not NAME_PATTERN.fullmatch(game_id):
         raise Refusal(
-            N_("use letters, digits, '.', '_' or '-' (max 64)"), None, None, f"game id {game_id!r}"
+            N_("game id {id}: use letters, digits, '.', '_' or '-' (max 64)"), id=repr(game_id)
         )
     return game_id
 
 
-def check_address(text: str, where: str) -> str:
+def check_address(text: str, where: str | None) -> str:
     """A bare mail address (no display name, no header injection). email.utils is
     imported here: only a game with addresses needs it, and it costs 9 ms to import."""
     from email.utils import parseaddr
@@ -121,9 +121,12 @@ def create(
     for who, address in (addresses or {}).items():
         if who not in (*SIDES, REFEREE):
             raise Refusal(
-                N_("expected ishida, tokugawa or referee"), None, None, f"mail address for {who!r}"
+                N_("mail address for {who}: expected ishida, tokugawa or referee"), who=repr(who)
             )
-        check_address(address, f"mail address for {who}")
+        try:
+            check_address(address, None)
+        except Refusal as exc:
+            raise Refusal(N_("mail address for {who}: {reason}"), who=who, reason=exc) from None
     if root.exists() and any(root.iterdir()):
         raise Refusal(N_("{path} exists and is not empty"), None, None, None, path=root)
     keys = [referee.public.key_id, *(players[s].key_id for s in SIDES)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..refusal import type_words
 from .vocab import N_, Malformed
 
 MAX_LIST = 200
@@ -17,7 +18,7 @@ def get_str(action: dict, key: str, required: bool = True) -> Any:
             raise Malformed(key, N_("missing"))
         return None
     if not isinstance(value, str):
-        raise Malformed(key, N_("expected text, got {type}"), type=type(value).__name__)
+        raise Malformed(key, N_("expected text, got {type}"), type=type_words(type(value)))
     return value
 
 
@@ -31,7 +32,9 @@ def get_str_list(action: dict, key: str, required: bool = True) -> list[str]:
         raise Malformed(key, N_("expected a list of at most {n} names"), n=MAX_LIST)
     for i, v in enumerate(value):
         if not isinstance(v, str):
-            raise Malformed(f"{key}[{i}]", N_("expected text, got {type}"), type=type(v).__name__)
+            raise Malformed(
+                f"{key}[{i}]", N_("expected text, got {type}"), type=type_words(type(v))
+            )
     return value
 
 

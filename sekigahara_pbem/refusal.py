@@ -86,6 +86,26 @@ TYPE_NAMES = {  # a YAML value's Python type, as refusals name it ("expected tex
 }
 
 
+SIDE_IDS = {"ishida": N_("ishida"), "tokugawa": N_("tokugawa")}  # as the files write them
+
+
+def side_words(side: object) -> Phrase | object:
+    """A side as a refusal names it: its id in English ('ishida', as in every refusal
+    written so far), its name in the reader's language where shown ('Isida')."""
+    return Phrase(SIDE_IDS[side]) if isinstance(side, str) and side in SIDE_IDS else side
+
+
+def sides_waiting(asked: list[dict], decisions: bool = False) -> Phrase:
+    """The sides a decision is asked of, as a refusal lists them: 'ishida, tokugawa', or
+    with `decisions` 'ishida (bid), tokugawa (bid)'."""
+    if decisions:
+        parts = [Phrase("{side} ({decision})", side=side_words(d["side"]),
+                        decision=d["decision"]) for d in asked]  # fmt: skip
+    else:
+        parts = [side_words(s) for s in sorted({d["side"] for d in asked})]
+    return Phrase.listed(parts)
+
+
 def type_words(kinds: type | tuple[type, ...]) -> Phrase:
     """Python types as a refusal names them: their names in English ('str/int'), put in
     the reader's words where shown."""

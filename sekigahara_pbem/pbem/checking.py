@@ -10,7 +10,7 @@ from __future__ import annotations
 import yaml
 
 from ..component_files import components_hash
-from ..refusal import N_, NOT_ASKED, Phrase, Refusal
+from ..refusal import N_, NOT_ASKED, Phrase, Refusal, sides_waiting
 from ..rules.components import Components
 from ..rules.engine import ANYTIME, apply, pending
 from ..rules.shadow import shadow_state
@@ -89,7 +89,6 @@ def problems_with(
         waiting = pending(state)
         anytime = isinstance(action, dict) and action.get("type") in ANYTIME
         if not anytime and not any(d["side"] == turn.side for d in waiting):
-            who = ", ".join(f"{d['side']} ({d['decision']})" for d in waiting)
             return [
                 Refusal(
                     N_(
@@ -99,7 +98,7 @@ def problems_with(
                     NOT_ASKED,
                     None,
                     f"actions[{i}]",
-                    who=who or Phrase(N_("nobody")),
+                    who=sides_waiting(waiting, decisions=True) if waiting else Phrase(N_("nobody")),
                 )
             ]
         try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_, WRONG_GAME
+from ..refusal import N_, WRONG_GAME, side_words
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
@@ -139,7 +139,10 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) is None or definition.players[side] != identity.public:
         raise docs.DocumentError(
-            f"{where}: to", N_("this packet is for {side}, not for your key"), None, side=side
+            f"{where}: to",
+            N_("this packet is for {side}, not for your key"),
+            None,
+            side=side_words(side),
         )
     seq = docs.field(body, "seq", int, where)
     token = docs.field(body, "section", str, where)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import refusal
-from ..refusal import N_, Phrase, Refusal
+from ..refusal import N_, Phrase, Refusal, side_words, sides_waiting
 from ..rules.components import Components
 from ..rules.defaults import passive_action
 from ..rules.engine import apply, pending
@@ -92,7 +92,7 @@ def turn_step(
     events: list = []
     for i, action in enumerate(turn.actions):
         if action.get("type") not in ANYTIME and not _asked(state, turn.side):
-            who = ", ".join(f"{d['side']} ({d['decision']})" for d in pending(state))
+            asked = pending(state)
             raise Refused(
                 N_(
                     "it is no longer {side}'s decision (waiting for {who}); "
@@ -101,8 +101,8 @@ def turn_step(
                 refusal.NOT_ASKED,
                 None,
                 f"{name}: actions[{i}]",
-                side=turn.side,
-                who=who or Phrase(N_("nobody")),
+                side=side_words(turn.side),
+                who=sides_waiting(asked, decisions=True) if asked else Phrase(N_("nobody")),
             )
         try:
             state, new_events = apply(state, comp, turn.side, action)

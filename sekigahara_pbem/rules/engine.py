@@ -8,6 +8,7 @@ over that table.
 
 from __future__ import annotations
 
+from ..refusal import side_words, sides_waiting
 from .components import Components
 from .decisions import STEP_ACTIONS, Handler, Kind, advance, current, step_rule, turn_rule
 from .notation import normalise
@@ -71,10 +72,12 @@ def asked_kind(state: dict, side: str, kind: str) -> Kind:
         )
     asked = pending(state)
     if not any(d["side"] == side for d in asked):
-        waiting = ", ".join(sorted({d["side"] for d in asked}))
         rule = turn_rule(state, current(state), kind)
         raise RuleViolation(
-            rule, N_("not {side}'s decision now; waiting for {waiting}"), side=side, waiting=waiting
+            rule,
+            N_("not {side}'s decision now; waiting for {waiting}"),
+            side=side_words(side),
+            waiting=sides_waiting(asked),
         )
     return owner
 

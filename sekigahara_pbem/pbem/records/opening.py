@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...crypto.seeds import game_seed
 from ...i18n import gettext as _
-from ...refusal import DUPLICATE, N_, NOT_STARTED, WRONG_VERSION, Refusal
+from ...refusal import DUPLICATE, N_, NOT_STARTED, WRONG_VERSION, Refusal, side_words
 from ...rules.cycle.setup import setup
 from ...rules.vocab import SIDES, other
 from .. import documents as docs
@@ -70,11 +70,17 @@ def admit_seed(game: Game, name: str, text: str, now: str) -> str:
     on_file = joined(game)
     if side not in on_file:
         raise Refused(
-            N_("{side} has not joined yet; send the join first"), NOT_STARTED, None, name, side=side
+            N_("{side} has not joined yet; send the join first"),
+            NOT_STARTED,
+            None,
+            name,
+            side=side_words(side),
         )
     joins.check_order(seed_file, on_file, name)
     if game.gd.seed(side).is_file():
-        raise Refused(N_("{side} has already sent its seed"), DUPLICATE, None, name, side=side)
+        raise Refused(
+            N_("{side} has already sent its seed"), DUPLICATE, None, name, side=side_words(side)
+        )
     joins.open_seed(game.definition, on_file[side], game.referee, seed_file.sealed_seed)
     write_atomic(game.gd.seed(side), text)
     game.commit(f"{side} sent its seed")

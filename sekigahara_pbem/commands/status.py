@@ -75,7 +75,7 @@ def _game_status(directory: Path, now: str) -> list[str]:
             line = _("awaiting {side}: {decision} (asked in packet {seq}, {time})")
         line = line.format(
             side=n.side(d["side"]),
-            decision=d["decision"],
+            decision=n.decision(d["decision"]),
             location=d.get("location"),
             seq=since,
             time=asked,

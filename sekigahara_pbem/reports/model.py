@@ -330,7 +330,7 @@ def _waiting(v: dict, comp: Components) -> str:
         return _("nobody, the game is over")
     parts = []
     for d in v["pending"]:
-        words = {"side": n.side(d["side"]), "decision": d["decision"]}
+        words = {"side": n.side(d["side"]), "decision": n.decision(d["decision"])}
         if d.get("location"):
             text = _("{side} ({decision} at {where})")
             parts.append(text.format(where=n.loc(comp, d["location"]), **words))
@@ -356,7 +356,7 @@ def _asked(asked: dict, view: dict, comp: Components, side: str, options: list) 
         )
         heading = group
     return {
-        "decision": asked.get("decision"),
+        "decision": n.decision(asked.get("decision")),
         "text": _capital(choices.decision_text(asked, view, comp)),
         "options": items,
     }

@@ -42,6 +42,25 @@ def side(s: object) -> str:
     return gettext(name) if name else s
 
 
+DECISIONS = {  # the kinds of decision (rules/decisions), named as the files name them
+    "discard": N_("discard"),
+    "bid": N_("bid"),
+    "choose_first": N_("choose_first"),
+    "movement": N_("movement"),
+    "declare": N_("declare"),
+    "castle": N_("castle"),
+    "deploy": N_("deploy"),
+    "challenge": N_("challenge"),
+    "losses": N_("losses"),
+    "retreat": N_("retreat"),
+}
+
+
+def decision(d: object) -> str:
+    """A kind of decision in the reader's language (English: its name in the files)."""
+    return gettext(DECISIONS[d]) if isinstance(d, str) and d in DECISIONS else str(d)
+
+
 HOW = {  # how a game ended (result.how), as the records write it
     "points": N_("points"),
     "instant": N_("instant"),

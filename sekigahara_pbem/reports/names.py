@@ -58,7 +58,7 @@ DECISIONS = {  # the kinds of decision (rules/decisions), named as the files nam
 
 def decision(d: object) -> str:
     """A kind of decision in the reader's language (English: its name in the files)."""
-    return gettext(DECISIONS[d]) if isinstance(d, str) and d in DECISIONS else str(d)
+    return _named(DECISIONS, d)
 
 
 HOW = {  # how a game ended (result.how), as the records write it
@@ -71,16 +71,22 @@ HOW = {  # how a game ended (result.how), as the records write it
 
 def how(h: object) -> str:
     """How a game ended, in the reader's language (the English is the records' word)."""
-    return gettext(HOW[h]) if isinstance(h, str) and h in HOW else str(h)
+    return _named(HOW, h)
 
 
 def colour(s: str) -> str:
     """A side's colour, as the rulebook names it (3.1)."""
-    return gettext(SIDE_COLOURS[s]) if s in SIDE_COLOURS else str(s)
+    return _named(SIDE_COLOURS, s)
 
 
 def step(s: str) -> str:
-    return gettext(STEP_NAMES[s]) if s in STEP_NAMES else str(s)
+    return _named(STEP_NAMES, s)
+
+
+def _named(names: dict[str, str], value: object) -> str:
+    """`value`'s name from a table of words marked N_, in the reader's language; a value
+    the table lacks as it is."""
+    return gettext(names[value]) if isinstance(value, str) and value in names else str(value)
 
 
 def loc(comp: Components, location: object) -> str:

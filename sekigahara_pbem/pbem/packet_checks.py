@@ -11,8 +11,11 @@ before anything the replay finds in a later record.
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..crypto import signing
@@ -76,10 +79,13 @@ class PacketChecks:
             # a fresh interpreter, as Windows and macOS start one: the same everywhere,
             # and its imports are done before the replay needs the packets checked
             spawn = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
-            for first in range(1, records + 1, RUN):
-                last = min(first + RUN - 1, records)
-                self._jobs.append((first, last, self._submit(first, last)))
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=spawn, initializer=_deaf_to_interrupts
+            )
+            with _interrupts_ignored():  # the second process starts with the first job
+                for first in range(1, records + 1, RUN):
+                    last = min(first + RUN - 1, records)
+                    self._jobs.append((first, last, self._submit(first, last)))
 
     def _submit(self, first: int, last: int) -> Future | None:
         try:
@@ -118,6 +124,27 @@ class PacketChecks:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the second process is started: a process started so keeps
+    ignoring it (POSIX) from its first instruction, and the first process alone stops
+    (`seki: interrupted`), rather than both with a traceback from the second."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nothing to protect
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _deaf_to_interrupts() -> None:
+    """The second process ignores Ctrl-C (where it did not inherit that: Windows)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_failure(root: str, first: int, last: int) -> tuple[int, Discrepancy] | None:

@@ -172,7 +172,7 @@ def _walk(replay: _Replay, packets: PacketChecks, last: int, start_files: list, 
     for seq in range(1, last + 1):
         try:
             replay.record(seq, start_files, report, packets)
-        except Discrepancy:
+        except (ValueError, RuntimeError, OSError):  # what `seki verify` reports, not a bug
             earlier = packets.first_failure(before=seq)
             if earlier is not None:
                 raise earlier from None

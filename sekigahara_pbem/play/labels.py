@@ -7,11 +7,10 @@ from ..i18n import N_
 from ..i18n import gettext as _
 from ..reports import names as n
 from ..reports.choices import describe_option
-from ..reports.model import LEVELS as LEVEL_NAMES
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
 from ..rules.decisions.stack_move import DROP, SPLIT, STOP
-from ..rules.vocab import LEVELS
+from ..rules.vocab import LEVEL_WORDS, LEVELS
 
 PROMPTS = {
     "option": N_("Choose"),
@@ -118,7 +117,7 @@ def label(choice: Choice, question: Question, comp: Components, view: dict, side
     if question.key == "level":
         cost, moves = LEVELS[value]
         moves_text = _("every stack") if moves is None else n.count(moves, "stack move")
-        level = _(LEVEL_NAMES[value]) if value in LEVEL_NAMES else value
+        level = _(LEVEL_WORDS[value]) if value in LEVEL_WORDS else value
         return f"{level}: {n.count(cost, 'card')}, {moves_text}"
     if question.key == "leader":
         if value is None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..rules.components import Components
+from ..rules.movement.movement import source_words
 from . import names as n
 
 Describer = Callable[[dict, Components], str]
@@ -175,19 +176,8 @@ def _move(e: dict, comp: Components, own_at: dict | None = None) -> str:
     words = {"side": n.side(e["side"]), "where": n.loc(comp, e["from"]), "groups": "; ".join(parts)}
     if e.get("leadership"):
         text = _("{side} moves from {where}: {groups}; leadership: {leader}")
-        return text.format(leader=_leadership(e["leadership"]), **words)
+        return text.format(leader=source_words(e["leadership"]).words(_), **words)
     return _("{side} moves from {where}: {groups}").format(**words)
-
-
-LEADERSHIP = {"castle": N_("castle"), "capital": N_("capital")}  # 7.3.4's sources
-
-
-def _leadership(source: str) -> str:
-    """The source of a move's leadership bonus (7.3.4) in words: 'leader <block>',
-    'castle' or 'capital' as the engine writes it."""
-    if source.startswith("leader "):
-        return _("leader {block}").format(block=source.removeprefix("leader "))
-    return _(LEADERSHIP[source]) if source in LEADERSHIP else source
 
 
 def _muster(e: dict, comp: Components) -> str:

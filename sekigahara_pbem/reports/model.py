@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..rules.components import Components
-from ..rules.vocab import LAST_WEEK
+from ..rules.vocab import LAST_WEEK, LEVEL_WORDS
 from . import choices
 from . import names as n
 from .events import describe
@@ -120,7 +120,7 @@ def _phase(v: dict, comp: Components) -> str | None:
     level = phase["level"]
     text = _("{side}: {level} movement, {moves}, {mustered} (7.1, 7.2)").format(
         side=who,
-        level=_(LEVELS[level]) if level in LEVELS else level,
+        level=_(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level,
         moves=moves,
         mustered=mustered,
     )
@@ -130,8 +130,6 @@ def _phase(v: dict, comp: Components) -> str | None:
     return text
 
 
-LEVELS = {"none": N_("none"), "minimal": N_("minimal"), "limited": N_("limited"),
-          "total": N_("total")}  # fmt: skip
 STAGES = {
     "castle": N_("the castle's owner: inside or outside (8.9.2)"),
     "deploy": N_("a deployment or a finish (8.5)"),

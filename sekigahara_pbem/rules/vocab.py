@@ -49,6 +49,9 @@ LEVELS = {
     "limited": (1, 3),
     "total": (2, None),
 }
+# Their names as a person reads them (the English is the name; put in words where shown).
+LEVEL_WORDS = {"none": N_("none"), "minimal": N_("minimal"), "limited": N_("limited"),
+               "total": N_("total")}  # fmt: skip
 
 
 def other(side: str) -> str:

@@ -16,7 +16,7 @@ from ..components import Components
 from ..control import castle_controller, claim, forget_owners, note_arrival
 from ..fields import get_dict_list, get_str, get_str_list, known, one_of
 from ..state import has_units
-from ..vocab import LEVELS, N_, Malformed, Phrase, RuleViolation, other
+from ..vocab import LEVEL_WORDS, LEVELS, N_, Malformed, Phrase, RuleViolation, other
 from .overrun import try_overrun
 
 
@@ -147,12 +147,9 @@ def size_penalty(blocks: int) -> int:
     return (blocks - 1) // 4
 
 
-LEVEL_WORDS = {"none": N_("none"), "minimal": N_("minimal"), "limited": N_("limited"),
-               "total": N_("total")}  # 7.1's levels, as a refusal names them  # fmt: skip
-
-
-def _source_words(source: str) -> Phrase:
-    """A leadership source (`leadership`) as a refusal names it: the same English."""
+def source_words(source: str) -> Phrase:
+    """A leadership source (`leadership`: 'leader <block>', 'castle', 'capital') in words,
+    its English as the engine writes it."""
     if source.startswith("leader "):
         return Phrase(N_("leader {block}"), block=source.removeprefix("leader "))
     return Phrase(N_("castle") if source == "castle" else N_("capital"))
@@ -253,7 +250,7 @@ def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str |
             if highway:
                 parts.append(Phrase(N_("highway +1")))
             if lead:
-                parts.append(Phrase(N_("leadership ({lead}) +1"), lead=_source_words(lead)))
+                parts.append(Phrase(N_("leadership ({lead}) +1"), lead=source_words(lead)))
             if g.force_march:
                 parts.append(Phrase(N_("force march +1")))
             if size_penalty(largest):

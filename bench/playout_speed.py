@@ -1,6 +1,8 @@
-"""Complete random legal games per second on one core, and actions per second.
+"""Complete random legal games per second on one core, every option listed before every
+action (issue 18): random legal players alone, then the property tests' fuzzer, whose
+random sides also file random battle plans (one action in 12, some of them broken).
 
-Usage: python bench/playout_speed.py [GAMES]   (default 50)
+Usage: python bench/playout_speed.py [GAMES]   (default 100)
 """
 
 from __future__ import annotations
@@ -8,28 +10,34 @@ from __future__ import annotations
 import sys
 import time
 
+from floor import bare_start
+
 from sekigahara_pbem.component_files import load_components
 from sekigahara_pbem.selfplay import playout
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     comp = load_components()
-    actions = 0
+    bare = bare_start()
+    print(f"bare interpreter start: {bare * 1000:.0f} ms")
+    for plans, what in ((False, "random legal players"), (True, "with random battle plans")):
+        actions = 0
 
-    def count(*_):
-        nonlocal actions
-        actions += 1
+        def count(*_):
+            nonlocal actions
+            actions += 1
 
-    start = time.perf_counter()
-    for seed in range(games):
-        playout(comp, seed, on_step=count)
-    elapsed = time.perf_counter() - start
-    print(
-        f"{games} games, {actions} actions in {elapsed:.2f} s: "
-        f"{games / elapsed:.1f} games/s, {actions / elapsed:.0f} actions/s "
-        "(random legal players, options listed before every action)"
-    )
+        start = time.perf_counter()
+        for seed in range(games):
+            playout(comp, seed, on_action=count, plans=plans)
+        elapsed = time.perf_counter() - start
+        print(
+            f"{what}: {games} games, {actions} actions in {elapsed:.2f} s: "
+            f"{games / elapsed:.1f} games/s, {actions / elapsed:.0f} actions/s; "
+            f"a game takes {elapsed / games * 1000:.1f} ms, {elapsed / games / bare:.2f}x a "
+            "bare start (target 100 games/s)"
+        )
 
 
 if __name__ == "__main__":

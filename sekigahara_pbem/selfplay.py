@@ -13,13 +13,14 @@ from collections.abc import Callable
 from .rules import rng
 from .rules.components import Components
 from .rules.cycle.setup import setup
-from .rules.engine import apply, pending
-from .rules.options import options
+from .rules.engine import apply, pending, play
+from .rules.options import listing
 from .rules.vocab import SIDES, Malformed, other
 
 PLAN_ODDS = 12  # about one action in 12 is a battle plan filed by a random side
 
 StepHook = Callable[[dict, dict, str, dict, list], None]
+ActionHook = Callable[[str, dict], None]
 
 
 def playout(
@@ -28,9 +29,12 @@ def playout(
     max_actions: int = 10_000,
     on_step: StepHook | None = None,
     plans: bool = True,
+    on_action: ActionHook | None = None,
 ) -> dict:
     """Play one random legal game from setup; call on_step(before, after, side, action,
-    events) after every action. Returns the last state."""
+    events) after every action, or the lighter on_action(side, action). Returns the last
+    state. Without on_step the game is played on one state changed in place (no copy per
+    action: `engine.play`)."""
     state, _ = setup(comp, f"{seed:032x}")
     chooser = rng.new(f"{seed + 10**6:032x}")
     for _ in range(max_actions):
@@ -46,11 +50,15 @@ def playout(
                 continue
         else:
             side = decisions[rng.below(chooser, len(decisions))]["side"]
-            acts = options(state, comp, side)
+            acts = listing(state, comp, side)
             action = acts[rng.below(chooser, len(acts))]
+        if on_action is not None:
+            on_action(side, action)
+        if on_step is None:
+            play(state, comp, side, action, listed=True)
+            continue
         new, events = apply(state, comp, side, action)
-        if on_step is not None:
-            on_step(state, new, side, action, events)
+        on_step(state, new, side, action, events)
         state = new
     return state
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .vocab import ISHIDA, SIDES, TOKUGAWA
@@ -87,6 +88,12 @@ class Components:
     def side_blocks(self, side: str) -> list[str]:
         return [b.id for b in self.blocks.values() if b.side == side]
 
+    @cached_property
+    def unit_side(self) -> dict[str, str]:
+        """Every block's and disk's side by id (ids are distinct across both): the
+        engine's scans over the state ask it for every piece."""
+        return _Sides(self)
+
     def deck(self, side: str) -> list[str]:
         return [c.id for c in self.cards.values() if c.deck == side]
 
@@ -100,6 +107,20 @@ class Components:
             if b.side == side and b.leader == 3:
                 return b.id
         return None
+
+
+class _Sides(dict):
+    """`Components.unit_side`: the sides written out once; an id not among them is
+    asked of `blocks`, which may know more ids than it lists (a two-party copy's
+    stand-ins for hidden blocks, twoparty/knowledge.py)."""
+
+    def __init__(self, comp: Components):
+        super().__init__((b.id, b.side) for b in comp.blocks.values())
+        self.update((d.id, d.side) for d in comp.disks.values())
+        self._blocks = comp.blocks
+
+    def __missing__(self, key: str) -> str:
+        return self._blocks[key].side
 
 
 def _req(d: Any, key: str, where: str, kind: type | tuple[type, ...]) -> Any:

@@ -15,10 +15,14 @@ def claim(state: dict, comp: Components, loc: str, side: str, events: list) -> N
     events.append({"type": "control", "rule": "4.2", "location": loc, "side": side})
 
 
-def castle_controller(state: dict, comp: Components, loc: str) -> str | None:
+def castle_controller(
+    state: dict, comp: Components, loc: str, sides: set[str] | None = None
+) -> str | None:
     """4.3: the side with units there alone; both present, the side inside (first there);
-    neither, the castle's natural alignment. None if the location has no castle."""
-    return _controller(state, comp, loc, sides_at(state, comp, loc))
+    neither, the castle's natural alignment. None if the location has no castle.
+    `sides`: the sides with units there (`state.sides_at`), when the caller knows them."""
+    present = sides_at(state, comp, loc) if sides is None else sides
+    return _controller(state, comp, loc, present)
 
 
 def _controller(state: dict, comp: Components, loc: str, present: set[str]) -> str | None:
@@ -67,11 +71,13 @@ def note_arrival(state: dict, comp: Components, loc: str, side: str) -> None:
 
 def forget_owners(state: dict, comp: Components) -> None:
     """Drop castle ownership and siege marks where the sides no longer meet."""
-    for loc in list(state["castle_owner"]):
-        if not all(has_units(state, comp, loc, s) for s in SIDES):
-            del state["castle_owner"][loc]
-    for loc, side in list(state["besieged"].items()):
-        if not all(has_units(state, comp, loc, s) for s in SIDES) or not has_units(
-            state, comp, loc, side
-        ):
-            del state["besieged"][loc]
+    owners, besieged = state["castle_owner"], state["besieged"]
+    if not owners and not besieged:
+        return
+    present = presence(state, comp)
+    for loc in list(owners):
+        if len(present.get(loc, ())) < len(SIDES):
+            del owners[loc]
+    for loc in list(besieged):
+        if len(present.get(loc, ())) < len(SIDES):
+            del besieged[loc]

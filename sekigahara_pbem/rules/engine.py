@@ -1,7 +1,8 @@
 """The engine's front door: who must decide what, and applying a decision.
 
 `apply` never changes the state it is given: it works on a copy and returns the new state
-and the events, or raises `RuleViolation` / `Malformed` with the old state untouched. What
+and the events, or raises `RuleViolation` / `Malformed` with the old state untouched
+(`play` does the same to the state itself, for playouts that own their copy). What
 each decision means lives in its own module of rules/decisions/; this module only loops
 over that table.
 """
@@ -31,6 +32,17 @@ def pending(state: dict) -> list[dict]:
 
 def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dict, list]:
     """Apply one decision of `side`; raise RuleViolation or Malformed if it cannot be."""
+    new = clone(state)
+    return new, play(new, comp, side, action)
+
+
+def play(state: dict, comp: Components, side: str, action: object, *, listed: bool = False) -> list:
+    """Apply one decision of `side` to `state` itself and return the events: for a caller
+    that has a copy of its own to spend, such as a playout (a clone costs as much as a
+    simple action). If it raises RuleViolation or Malformed, `state` may be half changed
+    and must be thrown away; `apply` keeps the caller's state whole. `listed`: the action
+    is one of `options`, which name everything by id, so friendly names are not read
+    (a name would be refused by the rule that reads it, as unknown)."""
     if side not in SIDES:
         raise Malformed("side", N_("unknown side '{side}'"), side=side)
     if not isinstance(action, dict):
@@ -38,22 +50,18 @@ def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dic
     kind = action.get("type")
     if not isinstance(kind, str):
         raise Malformed("type", N_("missing or not text"))
-    step = state["step"]
-    if step == OVER:
+    if state["step"] == OVER:
         raise RuleViolation("2", N_("the game is over"))
+    events: list = []
     if kind in ANYTIME:
-        new = clone(state)
-        events: list = []
-        ANYTIME[kind](new, comp, side, action, events)
-        follow(new, comp, events)  # battle plans answer what they cover
-        return new, events
-    owner = asked_kind(state, side, kind)
-    action = normalise(state, comp, side, action)  # friendly names -> ids (docs/protocol.md)
-    new = clone(state)
-    events = []
-    act(new, comp, owner, side, action, events)
-    follow(new, comp, events)  # battle plans answer what they cover
-    return new, events
+        ANYTIME[kind](state, comp, side, action, events)
+    else:
+        owner = asked_kind(state, side, kind)
+        if not listed:  # friendly names -> ids (docs/protocol.md)
+            action = normalise(state, comp, side, action)
+        act(state, comp, owner, side, action, events)
+    follow(state, comp, events)  # battle plans answer what they cover
+    return events
 
 
 def asked_kind(state: dict, side: str, kind: str) -> Kind:

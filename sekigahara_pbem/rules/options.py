@@ -6,6 +6,8 @@ each one. The packet's list is not every legal action where they are too many to
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .components import Components
 from .decisions import current
 from .engine import pending
@@ -13,6 +15,12 @@ from .engine import pending
 
 def options(state: dict, comp: Components, side: str) -> list[dict]:
     """Concrete legal actions for `side` now (empty if nothing is asked of it)."""
+    return list(listing(state, comp, side))
+
+
+def listing(state: dict, comp: Components, side: str) -> Sequence[dict]:
+    """The same options, each made into its action only when read (`kind.Listing`): for
+    a playout, which counts them and draws one."""
     if not any(d["side"] == side for d in pending(state)):
         return []
     return current(state).options(state, comp, side)

@@ -73,10 +73,11 @@ def canonical(state: dict) -> str:
 
 def blocks_at(state: dict, comp: Components, loc: str, side: str | None = None) -> list[str]:
     """Blocks at a location (or box), sorted, optionally of one side."""
+    side_of = comp.unit_side
     return sorted(
         b
         for b, where in state["blocks"].items()
-        if where == loc and (side is None or comp.blocks[b].side == side)
+        if where == loc and (side is None or side_of[b] == side)
     )
 
 
@@ -89,28 +90,35 @@ def disks_at(state: dict, comp: Components, loc: str, side: str | None = None) -
 
 
 def has_units(state: dict, comp: Components, loc: str, side: str) -> bool:
-    """Blocks or disks of `side` at `loc`: disks are units too (3.4)."""
-    blocks, disks = comp.blocks, comp.disks
-    return any(w == loc and blocks[b].side == side for b, w in state["blocks"].items()) or any(
-        w == loc and disks[d].side == side for d, w in state["disks"].items()
-    )
+    """Blocks or disks of `side` at `loc`: disks are units too (3.4). (Plain loops: the
+    engine asks this after every step of every move.)"""
+    side_of = comp.unit_side
+    for pieces in (state["blocks"], state["disks"]):
+        for piece, where in pieces.items():
+            if where == loc and side_of[piece] == side:
+                return True
+    return False
 
 
 def sides_at(state: dict, comp: Components, loc: str) -> set[str]:
     """The sides with units (blocks or disks) at `loc`."""
-    present = {comp.blocks[b].side for b, w in state["blocks"].items() if w == loc}
-    return present | {comp.disks[d].side for d, w in state["disks"].items() if w == loc}
+    side_of = comp.unit_side
+    present = {side_of[b] for b, w in state["blocks"].items() if w == loc}
+    return present | {side_of[d] for d, w in state["disks"].items() if w == loc}
 
 
 def presence(state: dict, comp: Components) -> dict[str, set[str]]:
     """For every map location with units, the sides that have units there."""
     present: dict[str, set[str]] = {}
-    for b, where in state["blocks"].items():
-        if where in comp.locations:
-            present.setdefault(where, set()).add(comp.blocks[b].side)
-    for d, where in state["disks"].items():
-        if where in comp.locations:
-            present.setdefault(where, set()).add(comp.disks[d].side)
+    on_map, side_of = comp.locations, comp.unit_side
+    for pieces in (state["blocks"], state["disks"]):
+        for piece, where in pieces.items():
+            if where not in on_map:
+                continue
+            if where in present:
+                present[where].add(side_of[piece])
+            else:
+                present[where] = {side_of[piece]}
     return present
 
 

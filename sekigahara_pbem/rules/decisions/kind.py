@@ -10,7 +10,7 @@ tests and a bot can all drive it, and replaying the same answers rebuilds the sa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..components import Components
@@ -46,6 +46,31 @@ class Question:
 Dialogue = Generator[Question, object, dict]
 
 
+class Listing(Sequence):
+    """Options written down in a compact form and made into actions when read: a
+    movement phase offers a hundred moves or more before each one, and a playout reads
+    only the one it draws. `build(entry, index)` makes the entry at `index` into its
+    action (the same every time: one entry may stand at several places and make a
+    different action at each); the listing holds exactly the options, in order, as a
+    list of them would."""
+
+    __slots__ = ("_entries", "_build")
+
+    def __init__(self, entries: list, build: Callable[[object, int], dict]):
+        self._entries = entries
+        self._build = build
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        return self._build(self._entries[i], i)
+
+
 def one_of_options(state: dict, comp: Components, side: str, kind: Kind) -> Dialogue:
     """The plain dialogue: one question listing every legal action."""
     legal = kind.options(state, comp, side)
@@ -71,7 +96,8 @@ class Kind:
     - `actions`: the action types that answer it, each with the handler that checks and
       applies it; `fields`: the fields of each action that carry names (rules/notation.py);
     - `deciders(state)`: the pending decisions ({side, decision, ...}) while it is asked;
-    - `options(state, comp, side)`: legal actions as a list (the packet's options);
+    - `options(state, comp, side)`: legal actions as a sequence (a list, or a `Listing`
+      where there are many): the packet's options;
     - `guide(state, comp, side)`: a dialogue that can build every legal action;
     - `forced(state, comp, events)`: carry the game on where the rules leave no choice,
       True if it did something;
@@ -86,7 +112,7 @@ class Kind:
     actions: Mapping[str, Handler]
     fields: Mapping[str, Mapping[str, tuple[str, bool]]]
     deciders: Callable[[dict], list[dict]]
-    options: Callable[[dict, Components, str], list[dict]]
+    options: Callable[[dict, Components, str], Sequence[dict]]
     passive: Callable[[dict, Components, str, list[dict]], dict]
     siege_turn_rule: str | None = None
     guide: Callable[[dict, Components, str], Dialogue] | None = None

@@ -11,15 +11,23 @@ composed in rules/decisions/stack_move.py) reaches every legal action.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple
 
 from ..combat import combat
 from ..components import Components
 from ..movement.mori import bring_mori
-from ..movement.movement import capacity, choose_level, leadership, move, road_key
+from ..movement.movement import (
+    capacity,
+    choose_level,
+    leadership,
+    move,
+    road_key,
+    size_penalty,
+)
 from ..movement.muster import muster, recruitment_locations
-from ..state import blocks_at, presence
+from ..state import blocks_at
 from ..vocab import ISHIDA, LEVELS, MORI_BOX, MOVEMENT, RECRUIT, other
-from .kind import Choice, Dialogue, Kind, Question
+from .kind import Choice, Dialogue, Kind, Listing, Question
 from .stack_move import compose_move, movable_stacks
 
 
@@ -27,7 +35,7 @@ def deciders(state: dict) -> list[dict]:
     return [{"side": state["active"], "decision": MOVEMENT}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: dict, comp: Components, side: str) -> list[dict] | Listing:
     hand = sorted(state["cards"][side]["hand"])
     phase = state["phase"]
     acts = _mori(state, comp, side, hand)
@@ -43,12 +51,12 @@ def options(state: dict, comp: Components, side: str) -> list[dict]:
     acts.append({"type": "end_movement"})
     if phase["level"] == "none" or phase["moves_left"] == 0:
         return acts
+    seen = survey(state, comp, side)
     if not phase["mustered"]:
-        acts += _musters(state, comp, side)
-    stops = enemy_locations(state, comp, other(side))
-    for origin, here in own_stacks(state, comp, side).items():
-        acts += _moves_from(state, comp, side, origin, here, stops, hand)
-    return acts
+        acts += _musters(state, comp, side, seen)
+    for origin, here in seen.stacks.items():
+        _moves_from(state, comp, side, origin, here, seen, hand, acts)
+    return Listing(acts, _action)
 
 
 def guide(state: dict, comp: Components, side: str) -> Dialogue:
@@ -140,10 +148,11 @@ def reach(state: dict, comp: Components, side: str) -> dict[str, dict[str, bool]
     a leader's +1 claimed where one is there): location -> True if only a force march gets
     it there. For the map's highlights; the dialogue checks every step itself."""
     phase = state["phase"]
-    stops = enemy_locations(state, comp, other(side))
+    seen = survey(state, comp, side)
+    stops = seen.stops
     march = bool(state["cards"][side]["hand"])
     out: dict[str, dict[str, bool]] = {}
-    for origin, here in own_stacks(state, comp, side).items():
+    for origin, here in seen.stacks.items():
         if origin in phase["sources"] or state["besieged"].get(origin) == side:
             continue
         movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
@@ -163,24 +172,53 @@ def reach(state: dict, comp: Components, side: str) -> dict[str, dict[str, bool]
     return out
 
 
-def own_stacks(state: dict, comp: Components, side: str) -> dict[str, list[str]]:
-    """The side's blocks on the map by location, locations and blocks sorted."""
+class Survey(NamedTuple):
+    """What listing the moves asks again and again, from one pass over the pieces:
+    the side's stacks on the map by location (locations and blocks sorted), the map
+    locations with enemy units (where a move stops, 7.3.2) and with its own, and its
+    blocks in the Recruitment Box (sorted; 7.2)."""
+
+    side: str
+    stacks: dict[str, list[str]]
+    stops: set[str]
+    held: set[str]
+    recruit: list[str]
+
+    def sides(self, loc: str) -> set[str]:
+        """The sides with units at `loc`, as `state.sides_at` finds them."""
+        here = {self.side} if loc in self.held else set()
+        return here | {other(self.side)} if loc in self.stops else here
+
+
+def survey(state: dict, comp: Components, side: str) -> Survey:
+    """The side's `Survey` of the map now."""
+    on_map, side_of = comp.locations, comp.unit_side
     stacks: dict[str, list[str]] = {}
-    for b, w in sorted(state["blocks"].items()):
-        if w in comp.locations and comp.blocks[b].side == side:
-            stacks.setdefault(w, []).append(b)
-    return dict(sorted(stacks.items()))
-
-
-def enemy_locations(state: dict, comp: Components, enemy: str) -> set[str]:
-    stops = {w for b, w in state["blocks"].items() if comp.blocks[b].side == enemy}
-    return stops | {w for d, w in state["disks"].items() if comp.disks[d].side == enemy}
+    stops: set[str] = set()
+    recruit: list[str] = []
+    for b, loc in state["blocks"].items():
+        if loc not in on_map:
+            if loc == RECRUIT and side_of[b] == side:
+                recruit.append(b)
+            continue
+        if side_of[b] != side:
+            stops.add(loc)
+        elif loc in stacks:
+            stacks[loc].append(b)
+        else:
+            stacks[loc] = [b]
+    held = set(stacks)
+    for d, loc in state["disks"].items():
+        if loc in on_map:
+            (held if side_of[d] == side else stops).add(loc)
+    ordered = {loc: sorted(stacks[loc]) for loc in sorted(stacks)}
+    return Survey(side, ordered, stops, held, sorted(recruit))
 
 
 def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
-    box = blocks_at(state, comp, MORI_BOX)
-    if side != ISHIDA or not box or comp.mori_entry is None:
+    if side != ISHIDA or comp.mori_entry is None or MORI_BOX not in state["blocks"].values():
         return []
+    box = blocks_at(state, comp, MORI_BOX)
     ordered = sorted(box, key=lambda b: (comp.blocks[b].leader > 0, b))
     return [
         {"type": "mori", "cards": hand[:k], "blocks": ordered[:k]}
@@ -193,32 +231,31 @@ def _muster_places(
     comp: Components,
     side: str,
     clan: str | None,
-    present: dict[str, set[str]] | None = None,
+    seen: Survey | None = None,
 ) -> list[str]:
-    """7.2: a muster may support a friendly stack but cannot start a combat. `present`:
-    the sides at each location, when the caller has them already."""
-    present = presence(state, comp) if present is None else present
-    enemy = other(side)
+    """7.2: a muster may support a friendly stack but cannot start a combat. `seen`:
+    the side's survey of the map, when the caller has it already."""
+    seen = survey(state, comp, side) if seen is None else seen
     return [
         loc
         for loc in recruitment_locations(comp, side, clan)
-        if enemy not in present.get(loc, ()) or side in present.get(loc, ())
+        if loc not in seen.stops or loc in seen.held
     ]
 
 
-def _musters(state: dict, comp: Components, side: str) -> list[dict]:
-    box = blocks_at(state, comp, RECRUIT, side)
+def _musters(state: dict, comp: Components, side: str, seen: Survey | None = None) -> list[dict]:
+    seen = survey(state, comp, side) if seen is None else seen
+    box = seen.recruit
     if not box:
         return []
-    present = presence(state, comp)
     acts = []
     for clan in sorted({comp.blocks[b].clan for b in box}):
         blocks = [b for b in box if comp.blocks[b].clan == clan]
         acts += [
             {"type": "muster", "option": "A", "to": loc, "blocks": blocks}
-            for loc in _muster_places(state, comp, side, clan, present)
+            for loc in _muster_places(state, comp, side, clan, seen)
         ]
-    for loc in _muster_places(state, comp, side, None, present):
+    for loc in _muster_places(state, comp, side, None, seen):
         acts += [{"type": "muster", "option": "B", "to": loc, "blocks": [b]} for b in box]
     return acts
 
@@ -229,86 +266,123 @@ def _moves_from(
     side: str,
     origin: str,
     here: list[str],
-    stops: set[str],
+    seen: Survey,
     hand: list[str],
-) -> list[dict]:
+    entries: list,
+) -> None:
+    """Add to `entries` the whole movable stack and each of its blocks alone along every
+    path (the reach of 7.3.3-7.3.6 written out: base 1, +1 highway, +1 leadership, less 1
+    a size step), as `_action` entries: (origin, movable blocks, path, force-march card,
+    leader, None for the whole stack or else the index of the first block alone: a path's
+    blocks alone are one entry repeated)."""
     phase = state["phase"]
     if origin in phase["sources"] or state["besieged"].get(origin) == side:
-        return []
-    movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
+        return
+    moved, arrived = phase["moved"], phase["arrived"]
+    movable = [b for b in here if b not in moved and b not in arrived]
     if not movable:
-        return []
-    leaders = [b for b in here if comp.blocks[b].leader]
+        return
     leader = None
-    lead = leadership(state, comp, side, origin, None) is not None
-    if not lead and leaders:
-        leader, lead = leaders[0], True
-    whole = len(movable)
-    singles = [[b] for b in movable] if whole > 1 else []
-    reach = {
-        hw: (capacity(hw, lead, False, whole), capacity(hw, lead, False, 1)) for hw in (True, False)
-    }
+    lead = leadership(state, comp, side, origin, None, seen.sides(origin)) is not None
+    if not lead:
+        leader = next((b for b in here if comp.blocks[b].leader), None)
+        lead = leader is not None
+    less = size_penalty(len(movable))  # the whole stack's, 7.3.5
+    alone = len(movable) if len(movable) > 1 else 0  # then each block alone, if more
     card = hand[0] if hand else None
-    acts = []
-    groups = [(movable, 0)] + [(b, 1) for b in singles]  # 0: the whole stack, 1: one block
-    for path, highway in _paths(state, comp, origin, stops, lead, bool(hand)):
+    for path, highway in _paths(state, comp, origin, seen.stops, lead, card is not None):
         length = len(path)
-        most_of = reach[highway]
-        for blocks, size in groups:
-            most = most_of[size]
-            if length <= most:
-                group = {"blocks": blocks, "path": path}
-            elif card is not None and length == most + 1:
-                group = {"blocks": blocks, "path": path, "force_march": card}
-            else:
-                continue
-            act = {"type": "move", "from": origin, "groups": [group]}
-            if leader:
-                act["leader"] = leader
-            acts.append(act)
-    return acts
+        most = 1 + highway + lead
+        if length <= most - less:
+            entries.append((origin, movable, path, None, leader, None))
+        elif card is not None and length == most - less + 1:
+            entries.append((origin, movable, path, card, leader, None))
+        if not alone:
+            continue
+        if length <= most:
+            entries += [(origin, movable, path, None, leader, len(entries))] * alone
+        elif card is not None and length == most + 1:
+            entries += [(origin, movable, path, card, leader, len(entries))] * alone
+
+
+def _action(entry: dict | tuple, index: int) -> dict:
+    """The option at `index` of the movement listing as its action: a move entry of
+    `_moves_from` made into a move (its lists copied: the path is the trie's); others as
+    they are."""
+    if isinstance(entry, dict):
+        return entry
+    origin, movable, path, march, leader, first = entry
+    blocks = list(movable) if first is None else [movable[index - first]]
+    group = {"blocks": blocks, "path": list(path)}
+    if march is not None:
+        group["force_march"] = march
+    act = {"type": "move", "from": origin, "groups": [group]}
+    if leader is not None:
+        act["leader"] = leader
+    return act
 
 
 def _paths(
     state: dict, comp: Components, origin: str, stops: set[str], lead: bool, march: bool
 ) -> list[tuple[list[str], bool]]:
-    """Simple paths from origin over unused roads that a single block could travel,
-    ending at the first location with enemy units (7.3.2)."""
+    """Simple paths from origin over unused roads that a single block could travel
+    (`capacity` of one block), ending at the first location with enemy units (7.3.2).
+    The paths are shared with the component set's `_trie`: copy one before changing it."""
     used = set(state["phase"]["roads"])
-    reach = {hw: capacity(hw, lead, march, 1) for hw in (True, False)}
-    edges = _edges(comp)
+    bonus = 1 + lead + march  # a single block's reach off the highway
+    nodes = _trie(comp, origin)
     out: list[tuple[list[str], bool]] = []
-
-    def walk(loc: str, path: list[str], highway: bool) -> None:
-        for nxt, road, is_highway in edges[loc]:
-            if nxt == origin or nxt in path or road in used:
-                continue
-            new_path = path + [nxt]
-            hw = highway and is_highway
-            out.append((new_path, hw))
-            if len(new_path) < reach[hw] and nxt not in stops:
-                walk(nxt, new_path, hw)
-
-    walk(origin, [], True)
+    i, end = 0, len(nodes)
+    while i < end:
+        path, highway, road, last, after = nodes[i]
+        if road in used:
+            i = after
+            continue
+        out.append((path, highway))
+        i = i + 1 if len(path) < bonus + highway and last not in stops else after
     return out
 
 
-def _edges(comp: Components) -> dict[str, tuple[tuple[str, str, bool], ...]]:
-    """Each location's roads as (neighbour, road key, highway?), in `comp.adjacent`'s
-    order; made once per component set (path search walks them for every option list)."""
-    hit = _EDGES.get(id(comp))
+# The longest a single block can travel: highway, leadership and force march (7.3.3).
+LONGEST = capacity(True, True, True, 1)
+
+
+def _trie(comp: Components, origin: str) -> list[tuple[list[str], bool, str, str, int]]:
+    """Every simple path from `origin` up to LONGEST roads, in depth-first order over
+    `comp.adjacent`: (path, all highway?, road key of its last step, its last location,
+    the index after the paths that extend it). Made once per component set and origin,
+    so that a listing of moves walks it instead of searching the map each time."""
+    hit = _TRIES.get(id(comp))
     if hit is None or hit[0] is not comp:
-        if len(_EDGES) >= 8:
-            _EDGES.clear()
-        table = {
-            loc: tuple((n, road_key(loc, n), bool(comp.road(loc, n))) for n in near)
-            for loc, near in comp.adjacent.items()
-        }
-        hit = _EDGES[id(comp)] = (comp, table)
-    return hit[1]
+        if len(_TRIES) >= 8:
+            _TRIES.clear()
+        hit = _TRIES[id(comp)] = (comp, {})
+    tries = hit[1]
+    if origin not in tries:
+        tries[origin] = _build_trie(comp, origin)
+    return tries[origin]
 
 
-_EDGES: dict[int, tuple[Components, dict]] = {}
+def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], bool, str, str, int]]:
+    nodes: list = []
+
+    def extend(loc: str, path: list[str], highway: bool) -> None:
+        for nxt in comp.adjacent[loc]:
+            if nxt == origin or nxt in path:
+                continue
+            new_path = path + [nxt]
+            hw = highway and bool(comp.road(loc, nxt))
+            at = len(nodes)
+            nodes.append(None)
+            if len(new_path) < LONGEST:
+                extend(nxt, new_path, hw)
+            nodes[at] = (new_path, hw, road_key(loc, nxt), nxt, len(nodes))
+
+    extend(origin, [], True)
+    return nodes
+
+
+_TRIES: dict[int, tuple[Components, dict[str, list]]] = {}
 
 
 KIND = Kind(

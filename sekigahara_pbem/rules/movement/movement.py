@@ -120,9 +120,15 @@ def _parse_groups(action: dict, comp: Components) -> list[Group]:
 
 
 def leadership(
-    state: dict, comp: Components, side: str, origin: str, leader: str | None
+    state: dict,
+    comp: Components,
+    side: str,
+    origin: str,
+    leader: str | None,
+    sides: set[str] | None = None,
 ) -> str | None:
-    """7.3.4: the source of the +1 leadership bonus at the origin, if any (+1 at most)."""
+    """7.3.4: the source of the +1 leadership bonus at the origin, if any (+1 at most).
+    `sides`: the sides with units at the origin, when the caller knows them."""
     if leader is not None:
         spec = comp.blocks[leader]
         if spec.side != side or not spec.leader:
@@ -135,7 +141,7 @@ def leadership(
             )
         return f"leader {leader}"
     loc = comp.locations[origin]
-    if loc.castle == side and castle_controller(state, comp, origin) == side:
+    if loc.castle == side and castle_controller(state, comp, origin, sides) == side:
         return "castle"
     if loc.capital == side:
         return "capital"

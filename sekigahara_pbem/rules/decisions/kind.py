@@ -70,6 +70,9 @@ class Listing(Sequence):
             i += len(self)
         return self._build(self._entries[i], i)
 
+    def __iter__(self) -> Iterator[dict]:
+        return map(self._build, self._entries, range(len(self._entries)))
+
 
 def one_of_options(state: dict, comp: Components, side: str, kind: Kind) -> Dialogue:
     """The plain dialogue: one question listing every legal action."""

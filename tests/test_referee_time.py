@@ -152,14 +152,28 @@ def test_extension_needs_deadlines(tmp_path):
     assert not outcome.accepted and "no deadlines" in outcome.message
 
 
-def _play_until(table: Table, wanted, limit: int = 400) -> int:
-    """Play bot moves until the last record satisfies `wanted(table)`."""
+def _play_until(table: Table, wanted, limit: int = 400) -> int | None:
+    """Play bot moves until the last record satisfies `wanted(table)`; None if the game
+    ends first."""
     for _ in range(limit):
         if wanted(table):
             return table.gd.last_seq()
-        side = sorted({d["side"] for d in table.record().body["pending"]})[0]
-        assert table.play(side, at(1)).accepted
+        asked = table.record().body["pending"]
+        if not asked:
+            return None
+        assert table.play(sorted({d["side"] for d in asked})[0], at(1)).accepted
     raise AssertionError("never reached")
+
+
+def _table_where(tmp_path, wanted, tries: int = 4) -> tuple[Table, int]:
+    """A table played until its last record satisfies `wanted`. Every table's keys, and
+    so its game, are new: a game that ends before it gets there is replaced."""
+    for n in range(tries):
+        table = Table(tmp_path / f"game{n}")
+        seq = _play_until(table, wanted)
+        if seq is not None:
+            return table, seq
+    raise AssertionError(f"none of {tries} games reached the wanted record")
 
 
 def _undoable_by(side):
@@ -188,8 +202,8 @@ def _consent(table: Table, request: str, answer: str) -> str:
     return signing.sign(body, table.people[other(req.side)])
 
 
-def test_accepted_takeback_restores_the_state_and_keeps_the_history(table):
-    seq = _play_until(table, _undoable_by("ishida"))
+def test_accepted_takeback_restores_the_state_and_keeps_the_history(tmp_path):
+    table, seq = _table_where(tmp_path, _undoable_by("ishida"))
     request = _request(table, "ishida")
     assert table.send(request, at(2)).accepted
     assert table.gd.last_seq() == seq  # a request alone changes nothing
@@ -203,8 +217,8 @@ def test_accepted_takeback_restores_the_state_and_keeps_the_history(table):
     assert table.verify().records == new.seq
 
 
-def test_refused_takeback_changes_nothing(table):
-    seq = _play_until(table, _undoable_by("tokugawa"))
+def test_refused_takeback_changes_nothing(tmp_path):
+    table, seq = _table_where(tmp_path, _undoable_by("tokugawa"))
     request = _request(table, "tokugawa")
     assert table.send(request, at(2)).accepted
     outcome = table.send(_consent(table, request, "refuse"), at(3))
@@ -214,14 +228,14 @@ def test_refused_takeback_changes_nothing(table):
     assert not late.accepted and "already been answered" in late.message
 
 
-def test_takeback_refused_after_a_revealed_commitment(table):
-    _play_until(table, lambda t: t.record().body["openings"] and t.gd.last_seq() > 1)
+def test_takeback_refused_after_a_revealed_commitment(tmp_path):
+    table, _ = _table_where(tmp_path, lambda t: t.record().body["openings"] and t.gd.last_seq() > 1)
     side = "ishida"
     outcome = table.send(_request(table, side), at(2))
     assert not outcome.accepted and "revealed committed items" in outcome.message
 
 
-def test_takeback_refused_after_a_draw_the_requester_saw(table, comp):
+def test_takeback_refused_after_a_draw_the_requester_saw(tmp_path, comp):
     def drew(t: Table) -> bool:
         g = referee.open_game(t.gd.root, t.people["referee"])
         r = t.record()
@@ -235,13 +249,13 @@ def test_takeback_refused_after_a_draw_the_requester_saw(table, comp):
         ).events
         return any(e["type"] == "draw" and "ishida" in e.get("private", {}) for e in events)
 
-    _play_until(table, drew)
+    table, _ = _table_where(tmp_path, drew)
     outcome = table.send(_request(table, "ishida"), at(2))
     assert not outcome.accepted and "random draw" in outcome.message
 
 
-def test_takeback_only_of_the_last_record_and_only_by_the_players(table):
-    _play_until(table, lambda t: t.gd.last_seq() > 3)
+def test_takeback_only_of_the_last_record_and_only_by_the_players(tmp_path):
+    table, _ = _table_where(tmp_path, lambda t: t.gd.last_seq() > 3)
     r = table.record(table.gd.last_seq() - 1)
     body = takebacks.request_body("timed", "ishida", r.seq, r.hash, "")
     outcome = table.send(signing.sign(body, table.people["ishida"]), at(2))

@@ -45,7 +45,9 @@ def test_seki_verify_checks_each_side_directory(played):
 
 def test_both_directories_hold_the_same_records_and_only_their_own_key(played):
     names = {s: sorted(p.name for p in (played / s / "records").iterdir()) for s in SIDES}
-    assert names["ishida"] == names["tokugawa"] and len(names["ishida"]) > 50
+    # a whole game (its length varies with the keys, which are new each run: 48 records
+    # have been seen); the tests below tamper with records after the 20th
+    assert names["ishida"] == names["tokugawa"] and len(names["ishida"]) > 30
     for name in names["ishida"]:
         a = (played / "ishida" / "records" / name).read_bytes()
         assert a == (played / "tokugawa" / "records" / name).read_bytes()

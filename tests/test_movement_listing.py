@@ -6,6 +6,7 @@ finds; one survey of the map says what the state's own queries say."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,8 +60,11 @@ def test_7_the_movement_listing_holds_exactly_the_options_in_order(comp, seed):
         assert len(listed) == len(every)
         assert list(listed) == every
         assert [listed[i] for i in range(len(listed))] == every
-        assert listed[-1] == every[-1]
-        assert listed[1:4] == every[1:4]
+        assert listed[-1] == every[-1] and listed[-len(every)] == every[0]
+        assert listed[1:4] == every[1:4] and listed[::7] == every[::7]
+        for beyond in (len(every), -len(every) - 1):
+            with pytest.raises(IndexError):
+                listed[beyond]
         # each read is a new action: changing one leaves the listing as it was
         if every and every[-1]["type"] == "move":
             listed[-1]["groups"][0]["path"].append("nowhere")

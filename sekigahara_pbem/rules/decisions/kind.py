@@ -68,6 +68,8 @@ class Listing(Sequence):
             return [self[k] for k in range(*i.indices(len(self)))]
         if i < 0:
             i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("option index out of range")
         return self._build(self._entries[i], i)
 
     def __iter__(self) -> Iterator[dict]:

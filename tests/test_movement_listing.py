@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sekigahara_pbem.rules.control import castle_controller
 from sekigahara_pbem.rules.decisions import movement as listing_moves
 from sekigahara_pbem.rules.engine import apply, play
-from sekigahara_pbem.rules.movement.movement import capacity, road_key
+from sekigahara_pbem.rules.movement.movement import capacity, leadership, road_key
 from sekigahara_pbem.rules.options import listing, options
 from sekigahara_pbem.rules.state import blocks_at, canonical, clone, presence, sides_at
 from sekigahara_pbem.rules.vocab import MOVEMENT, RECRUIT, SIDES, other
@@ -90,18 +90,52 @@ def _searched_paths(state, comp, origin, stops, lead, march):
     return out
 
 
+def _searched_moves(state, comp, side, origin):
+    """7.3.1-7.3.6 written out from a plain search of the map: the stack at `origin` whole
+    and (if more than one) each of its blocks alone along every path within its reach,
+    with the lowest card as force march where only that gets it there."""
+    phase = state["phase"]
+    if phase["level"] == "none" or phase["moves_left"] == 0:  # 7.1
+        return []
+    here = blocks_at(state, comp, origin, side)
+    movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
+    if origin in phase["sources"] or state["besieged"].get(origin) == side or not movable:
+        return []
+    leader = None
+    lead = leadership(state, comp, side, origin, None) is not None
+    if not lead:
+        leader = next((b for b in here if comp.blocks[b].leader), None)
+        lead = leader is not None
+    hand = sorted(state["cards"][side]["hand"])
+    card = hand[0] if hand else None
+    stops = {loc for loc, sides in presence(state, comp).items() if other(side) in sides}
+    out = []
+    for path, hw in _searched_paths(state, comp, origin, stops, lead, card is not None):
+        for blocks in [movable] + ([[b] for b in movable] if len(movable) > 1 else []):
+            reach = capacity(hw, lead, False, len(blocks))
+            if len(path) > reach + (card is not None):
+                continue
+            group = {"blocks": blocks, "path": path}
+            if len(path) > reach:
+                group["force_march"] = card
+            act = {"type": "move", "from": origin, "groups": [group]}
+            if leader is not None:
+                act["leader"] = leader
+            out.append(act)
+    return out
+
+
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**40))
-def test_7_3_the_path_trie_finds_the_paths_a_search_of_the_map_finds(comp, seed):
+def test_7_3_the_listed_moves_are_those_a_search_of_the_map_finds(comp, seed):
     for state, side in _movement_states(comp, seed)[::3]:
-        seen = listing_moves.survey(state, comp, side)
-        for origin in seen.stacks:
-            for lead in (False, True):
-                for march in (False, True):
-                    found = listing_moves._paths(state, comp, origin, seen.stops, lead, march)
-                    assert [(p, hw) for p, hw, *_ in found] == _searched_paths(
-                        state, comp, origin, seen.stops, lead, march
-                    )
+        listed = [a for a in listing(state, comp, side) if a["type"] == "move"]
+        searched = [
+            act
+            for origin in sorted(comp.locations)
+            for act in _searched_moves(state, comp, side, origin)
+        ]
+        assert listed == searched
 
 
 @settings(max_examples=5, deadline=None)

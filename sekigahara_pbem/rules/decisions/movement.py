@@ -54,8 +54,8 @@ def options(state: dict, comp: Components, side: str) -> list[dict] | Listing:
     seen = survey(state, comp, side)
     if not phase["mustered"]:
         acts += _musters(state, comp, side, seen)
-    for origin, here in seen.stacks.items():
-        _moves_from(state, comp, side, origin, here, seen, hand, acts)
+    for origin, here, movable in _movable(state, side, seen):
+        _moves_from(state, comp, side, origin, here, movable, seen, hand, acts)
     return Listing(acts, _action)
 
 
@@ -147,25 +147,17 @@ def reach(state: dict, comp: Components, side: str) -> dict[str, dict[str, bool]
     """Where each stack that may still move could go this phase, moving whole (7.3.3-7.3.6,
     a leader's +1 claimed where one is there): location -> True if only a force march gets
     it there. For the map's highlights; the dialogue checks every step itself."""
-    phase = state["phase"]
     seen = survey(state, comp, side)
-    stops = seen.stops
-    march = bool(state["cards"][side]["hand"])
+    hand = sorted(state["cards"][side]["hand"])
     out: dict[str, dict[str, bool]] = {}
-    for origin, here in seen.stacks.items():
-        if origin in phase["sources"] or state["besieged"].get(origin) == side:
-            continue
-        movable = [b for b in here if b not in phase["moved"] and b not in phase["arrived"]]
-        if not movable:
-            continue
-        lead = leadership(state, comp, side, origin, None) is not None
-        lead = lead or any(comp.blocks[b].leader for b in here)
+    for origin, here, movable in _movable(state, side, seen):
+        entries: list = []
+        _moves_from(state, comp, side, origin, here, movable, seen, hand, entries)
         places: dict[str, bool] = {}
-        for path, highway in _paths(state, comp, origin, stops, lead, march):
-            walk = capacity(highway, lead, False, len(movable))
-            if len(path) <= walk:
+        for _, _, path, march, _, first in entries:
+            if first is None and march is None:
                 places[path[-1]] = False
-            elif march and len(path) == walk + 1:
+            elif first is None:
                 places.setdefault(path[-1], True)
         if places:
             out[origin] = dict(sorted(places.items()))
@@ -260,48 +252,69 @@ def _musters(state: dict, comp: Components, side: str, seen: Survey | None = Non
     return acts
 
 
+def _movable(state: dict, side: str, seen: Survey) -> list[tuple[str, list[str], list[str]]]:
+    """The side's stacks that may still move, each with its blocks and those of them that
+    may move: a stack moves once a phase (7.1), a block once a turn (7.3.1), blocks
+    mustered (7.2) or brought by Mōri (9.3) stay this turn, besieged blocks stay (8.9.6)."""
+    phase = state["phase"]
+    gone = set(phase["sources"])
+    gone.update(loc for loc, inside in state["besieged"].items() if inside == side)
+    stay = set(phase["moved"]).union(phase["arrived"])
+    out = []
+    for origin, here in seen.stacks.items():
+        if origin not in gone:
+            movable = [b for b in here if b not in stay]
+            if movable:
+                out.append((origin, here, movable))
+    return out
+
+
 def _moves_from(
     state: dict,
     comp: Components,
     side: str,
     origin: str,
     here: list[str],
+    movable: list[str],
     seen: Survey,
     hand: list[str],
     entries: list,
 ) -> None:
     """Add to `entries` the whole movable stack and each of its blocks alone along every
-    path (the reach of 7.3.3-7.3.6 written out: base 1, +1 highway, +1 leadership, less 1
-    a size step), as `_action` entries: (origin, movable blocks, path, force-march card,
-    leader, None for the whole stack or else the index of the first block alone: a path's
-    blocks alone are one entry repeated)."""
-    phase = state["phase"]
-    if origin in phase["sources"] or state["besieged"].get(origin) == side:
-        return
-    moved, arrived = phase["moved"], phase["arrived"]
-    movable = [b for b in here if b not in moved and b not in arrived]
-    if not movable:
-        return
+    simple path over unused roads, stopping at enemies (7.3.1, 7.3.2), as far as 7.3.3-7.3.6
+    allow (base 1, +1 highway, +1 leadership, +1 force march, less 1 a size step), as
+    `_action` entries: (origin, movable blocks, path, force-march card, leader, None for
+    the whole stack or else the index of the first block alone: a path's blocks alone are
+    one entry repeated). One walk of the origin's `_trie`, skipping the paths past a used
+    road, an enemy or a single block's reach."""
     leader = None
     lead = leadership(state, comp, side, origin, None, seen.sides(origin)) is not None
     if not lead:
         leader = next((b for b in here if comp.blocks[b].leader), None)
         lead = leader is not None
-    less = size_penalty(len(movable))  # the whole stack's, 7.3.5
-    alone = len(movable) if len(movable) > 1 else 0  # then each block alone, if more
     card = hand[0] if hand else None
-    for path, highway in _paths(state, comp, origin, seen.stops, lead, card is not None):
-        length = len(path)
-        most = 1 + highway + lead
-        if length <= most - less:
+    single = 1 + lead  # a block's reach off the highway (the `need` of a trie path)
+    whole = single - size_penalty(len(movable))  # the whole stack's, 7.3.5
+    farthest = single + (card is not None)
+    alone = len(movable) if len(movable) > 1 else 0  # then each block alone, if more
+    used, stops = set(state["phase"]["roads"]), seen.stops
+    nodes = _trie(comp, origin)
+    i, end = 0, len(nodes)
+    while i < end:
+        path, need, road, last, after = nodes[i]
+        if road in used:
+            i = after
+            continue
+        i = i + 1 if need < farthest and last not in stops else after
+        if need <= whole:
             entries.append((origin, movable, path, None, leader, None))
-        elif card is not None and length == most - less + 1:
+        elif card is not None and need == whole + 1:
             entries.append((origin, movable, path, card, leader, None))
         if not alone:
             continue
-        if length <= most:
+        if need <= single:
             entries += [(origin, movable, path, None, leader, len(entries))] * alone
-        elif card is not None and length == most + 1:
+        elif card is not None and need == single + 1:
             entries += [(origin, movable, path, card, leader, len(entries))] * alone
 
 
@@ -322,35 +335,16 @@ def _action(entry: dict | tuple, index: int) -> dict:
     return act
 
 
-def _paths(
-    state: dict, comp: Components, origin: str, stops: set[str], lead: bool, march: bool
-) -> list[tuple[list[str], bool]]:
-    """Simple paths from origin over unused roads that a single block could travel
-    (`capacity` of one block), ending at the first location with enemy units (7.3.2).
-    The paths are shared with the component set's `_trie`: copy one before changing it."""
-    used = set(state["phase"]["roads"])
-    bonus = 1 + lead + march  # a single block's reach off the highway
-    nodes = _trie(comp, origin)
-    out: list[tuple[list[str], bool]] = []
-    i, end = 0, len(nodes)
-    while i < end:
-        path, highway, road, last, after = nodes[i]
-        if road in used:
-            i = after
-            continue
-        out.append((path, highway))
-        i = i + 1 if len(path) < bonus + highway and last not in stops else after
-    return out
-
-
 # The longest a single block can travel: highway, leadership and force march (7.3.3).
 LONGEST = capacity(True, True, True, 1)
 
 
-def _trie(comp: Components, origin: str) -> list[tuple[list[str], bool, str, str, int]]:
+def _trie(comp: Components, origin: str) -> list[tuple[list[str], int, str, str, int]]:
     """Every simple path from `origin` up to LONGEST roads, in depth-first order over
-    `comp.adjacent`: (path, all highway?, road key of its last step, its last location,
-    the index after the paths that extend it). Made once per component set and origin,
+    `comp.adjacent`: (path, its need, the road key of its last step, its last location,
+    the index after the paths that extend it). A path's need is its length, less 1 if it
+    is all highway (the highway's +1 of 7.3.3 taken off the path, not added to the reach),
+    so one number says whether a reach covers it. Made once per component set and origin,
     so that a listing of moves walks it instead of searching the map each time."""
     hit = _TRIES.get(id(comp))
     if hit is None or hit[0] is not comp:
@@ -363,7 +357,7 @@ def _trie(comp: Components, origin: str) -> list[tuple[list[str], bool, str, str
     return tries[origin]
 
 
-def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], bool, str, str, int]]:
+def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], int, str, str, int]]:
     nodes: list = []
 
     def extend(loc: str, path: list[str], highway: bool) -> None:
@@ -376,7 +370,7 @@ def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], bool, st
             nodes.append(None)
             if len(new_path) < LONGEST:
                 extend(nxt, new_path, hw)
-            nodes[at] = (new_path, hw, road_key(loc, nxt), nxt, len(nodes))
+            nodes[at] = (new_path, len(new_path) - hw, road_key(loc, nxt), nxt, len(nodes))
 
     extend(origin, [], True)
     return nodes

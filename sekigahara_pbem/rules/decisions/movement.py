@@ -53,7 +53,7 @@ def options(state: dict, comp: Components, side: str) -> list[dict] | Listing:
         return acts
     seen = survey(state, comp, side)
     if not phase["mustered"]:
-        acts += _musters(state, comp, side, seen)
+        _musters(state, comp, side, acts, seen)
     for origin, here, movable in _movable(state, side, seen):
         _moves_from(state, comp, side, origin, here, movable, seen, hand, acts)
     return Listing(acts, _action)
@@ -75,7 +75,7 @@ def guide(state: dict, comp: Components, side: str) -> Dialogue:
     can_move = phase["level"] != "none" and phase["moves_left"] != 0
     if can_move and movable_stacks(state, comp, side):
         what.append(Choice("move", {"moves_left": phase["moves_left"]}))
-    if can_move and not phase["mustered"] and _musters(state, comp, side):
+    if can_move and not phase["mustered"] and _musters(state, comp, side, []):
         what.append(Choice("muster"))
     if mori:
         what.append(Choice("mori"))
@@ -154,7 +154,7 @@ def reach(state: dict, comp: Components, side: str) -> dict[str, dict[str, bool]
         entries: list = []
         _moves_from(state, comp, side, origin, here, movable, seen, hand, entries)
         places: dict[str, bool] = {}
-        for _, _, path, march, _, first in entries:
+        for _, _, _, path, march, _, first in entries:
             if first is None and march is None:
                 places[path[-1]] = False
             elif first is None:
@@ -235,21 +235,23 @@ def _muster_places(
     ]
 
 
-def _musters(state: dict, comp: Components, side: str, seen: Survey | None = None) -> list[dict]:
+def _musters(
+    state: dict, comp: Components, side: str, entries: list, seen: Survey | None = None
+) -> list:
+    """Add to `entries` the musters of 7.2 as `_action` entries, and return it: ("muster",
+    option, location, blocks, None for all of them or else the index of the first option
+    B: a location's blocks alone are one entry repeated)."""
     seen = survey(state, comp, side) if seen is None else seen
     box = seen.recruit
     if not box:
-        return []
-    acts = []
+        return entries
     for clan in sorted({comp.blocks[b].clan for b in box}):
         blocks = [b for b in box if comp.blocks[b].clan == clan]
-        acts += [
-            {"type": "muster", "option": "A", "to": loc, "blocks": blocks}
-            for loc in _muster_places(state, comp, side, clan, seen)
-        ]
+        places = _muster_places(state, comp, side, clan, seen)
+        entries += [("muster", "A", loc, blocks, None) for loc in places]
     for loc in _muster_places(state, comp, side, None, seen):
-        acts += [{"type": "muster", "option": "B", "to": loc, "blocks": [b]} for b in box]
-    return acts
+        entries += [("muster", "B", loc, box, len(entries))] * len(box)
+    return entries
 
 
 def _movable(state: dict, side: str, seen: Survey) -> list[tuple[str, list[str], list[str]]]:
@@ -283,9 +285,9 @@ def _moves_from(
     """Add to `entries` the whole movable stack and each of its blocks alone along every
     simple path over unused roads, stopping at enemies (7.3.1, 7.3.2), as far as 7.3.3-7.3.6
     allow (base 1, +1 highway, +1 leadership, +1 force march, less 1 a size step), as
-    `_action` entries: (origin, movable blocks, path, force-march card, leader, None for
-    the whole stack or else the index of the first block alone: a path's blocks alone are
-    one entry repeated). One walk of the origin's `_trie`, skipping the paths past a used
+    `_action` entries: ("move", origin, movable blocks, path, force-march card, leader, None
+    for the whole stack or else the index of the first block alone: a path's blocks alone
+    are one entry repeated). One walk of the origin's `_trie`, skipping the paths past a used
     road, an enemy or a single block's reach."""
     leader = None
     lead = leadership(state, comp, side, origin, None, seen.sides(origin)) is not None
@@ -307,24 +309,28 @@ def _moves_from(
             continue
         i = i + 1 if need < farthest and last not in stops else after
         if need <= whole:
-            entries.append((origin, movable, path, None, leader, None))
+            entries.append(("move", origin, movable, path, None, leader, None))
         elif card is not None and need == whole + 1:
-            entries.append((origin, movable, path, card, leader, None))
+            entries.append(("move", origin, movable, path, card, leader, None))
         if not alone:
             continue
         if need <= single:
-            entries += [(origin, movable, path, None, leader, len(entries))] * alone
+            entries += [("move", origin, movable, path, None, leader, len(entries))] * alone
         elif card is not None and need == single + 1:
-            entries += [(origin, movable, path, card, leader, len(entries))] * alone
+            entries += [("move", origin, movable, path, card, leader, len(entries))] * alone
 
 
 def _action(entry: dict | tuple, index: int) -> dict:
-    """The option at `index` of the movement listing as its action: a move entry of
-    `_moves_from` made into a move (its lists copied: the path is the trie's); others as
-    they are."""
+    """The option at `index` of the movement listing as its action: an entry of `_musters`
+    or `_moves_from` made into a muster or a move (its lists copied: they are shared, a
+    path with the trie); others as they are."""
     if isinstance(entry, dict):
         return entry
-    origin, movable, path, march, leader, first = entry
+    if entry[0] == "muster":
+        _, option, to, box, first = entry
+        blocks = list(box) if first is None else [box[index - first]]
+        return {"type": "muster", "option": option, "to": to, "blocks": blocks}
+    _, origin, movable, path, march, leader, first = entry
     blocks = list(movable) if first is None else [movable[index - first]]
     group = {"blocks": blocks, "path": list(path)}
     if march is not None:

@@ -74,7 +74,7 @@ def forget_owners(state: dict, comp: Components) -> None:
     owners, besieged = state["castle_owner"], state["besieged"]
     if not owners and not besieged:
         return
-    present = presence(state, comp)
+    present = presence(state, comp, owners.keys() | besieged.keys())
     for loc in list(owners):
         if len(present.get(loc, ())) < len(SIDES):
             del owners[loc]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from collections.abc import Container
 
 from .components import Components
 from .state_types import State
@@ -107,13 +108,16 @@ def sides_at(state: dict, comp: Components, loc: str) -> set[str]:
     return present | {side_of[d] for d, w in state["disks"].items() if w == loc}
 
 
-def presence(state: dict, comp: Components) -> dict[str, set[str]]:
-    """For every map location with units, the sides that have units there."""
+def presence(
+    state: dict, comp: Components, among: Container[str] | None = None
+) -> dict[str, set[str]]:
+    """For every map location with units, the sides that have units there; only for the
+    locations `among`, when the caller asks about a few (the scan then skips the rest)."""
     present: dict[str, set[str]] = {}
-    on_map, side_of = comp.locations, comp.unit_side
+    places, side_of = comp.locations if among is None else among, comp.unit_side
     for pieces in (state["blocks"], state["disks"]):
         for piece, where in pieces.items():
-            if where not in on_map:
+            if where not in places:
                 continue
             if where in present:
                 present[where].add(side_of[piece])
@@ -123,5 +127,16 @@ def presence(state: dict, comp: Components) -> dict[str, set[str]]:
 
 
 def contested(state: dict, comp: Components) -> list[str]:
-    """Locations where opposing pieces are together, where combat must be declared (8.1)."""
-    return sorted(loc for loc, sides in presence(state, comp).items() if len(sides) == 2)
+    """Locations where opposing pieces are together, where combat must be declared (8.1).
+    (One pass noting the first side seen at each location: the engine asks this after
+    every decision of the combat phase.)"""
+    on_map, side_of = comp.locations, comp.unit_side
+    first: dict[str, str] = {}
+    both: set[str] = set()
+    for pieces in (state["blocks"], state["disks"]):
+        for piece, where in pieces.items():
+            if where in on_map:
+                side = side_of[piece]
+                if first.setdefault(where, side) != side:
+                    both.add(where)
+    return sorted(both)

@@ -147,6 +147,7 @@ def test_7_3_2_one_survey_says_what_the_states_queries_say(comp, seed):
         assert seen.stops == {loc for loc, sides in present.items() if other(side) in sides}
         assert seen.held == {loc for loc, sides in present.items() if side in sides}
         assert seen.recruit == blocks_at(state, comp, RECRUIT, side)
+        assert seen.roads == set(state["phase"]["roads"])
         mine = {loc: blocks_at(state, comp, loc, side) for loc in comp.locations}
         assert seen.stacks == {loc: blocks for loc, blocks in sorted(mine.items()) if blocks}
         for loc in comp.locations:

@@ -168,13 +168,14 @@ class Survey(NamedTuple):
     """What listing the moves asks again and again, from one pass over the pieces:
     the side's stacks on the map by location (locations and blocks sorted), the map
     locations with enemy units (where a move stops, 7.3.2) and with its own, and its
-    blocks in the Recruitment Box (sorted; 7.2)."""
+    blocks in the Recruitment Box (sorted; 7.2); and the roads used this phase (7.3.1)."""
 
     side: str
     stacks: dict[str, list[str]]
     stops: set[str]
     held: set[str]
     recruit: list[str]
+    roads: set[str]
 
     def sides(self, loc: str) -> set[str]:
         """The sides with units at `loc`, as `state.sides_at` finds them."""
@@ -204,7 +205,8 @@ def survey(state: dict, comp: Components, side: str) -> Survey:
         if loc in on_map:
             (held if side_of[d] == side else stops).add(loc)
     ordered = {loc: sorted(stacks[loc]) for loc in sorted(stacks)}
-    return Survey(side, ordered, stops, held, sorted(recruit))
+    roads = set(state["phase"]["roads"])
+    return Survey(side, ordered, stops, held, sorted(recruit), roads)
 
 
 def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
@@ -299,7 +301,7 @@ def _moves_from(
     whole = single - size_penalty(len(movable))  # the whole stack's, 7.3.5
     farthest = single + (card is not None)
     alone = len(movable) if len(movable) > 1 else 0  # then each block alone, if more
-    used, stops = set(state["phase"]["roads"]), seen.stops
+    used, stops = seen.roads, seen.stops
     nodes = _trie(comp, origin)
     i, end = 0, len(nodes)
     while i < end:

@@ -204,9 +204,11 @@ def survey(state: dict, comp: Components, side: str) -> Survey:
     for d, loc in state["disks"].items():
         if loc in on_map:
             (held if side_of[d] == side else stops).add(loc)
-    ordered = {loc: sorted(stacks[loc]) for loc in sorted(stacks)}
+    for blocks in stacks.values():
+        blocks.sort()
+    recruit.sort()
     roads = set(state["phase"]["roads"])
-    return Survey(side, ordered, stops, held, sorted(recruit), roads)
+    return Survey(side, dict(sorted(stacks.items())), stops, held, recruit, roads)
 
 
 def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
@@ -247,8 +249,10 @@ def _musters(
     box = seen.recruit
     if not box:
         return entries
-    for clan in sorted({comp.blocks[b].clan for b in box}):
-        blocks = [b for b in box if comp.blocks[b].clan == clan]
+    clans: dict[str, list[str]] = {}
+    for b in box:
+        clans.setdefault(comp.blocks[b].clan, []).append(b)
+    for clan, blocks in sorted(clans.items()):
         places = _muster_places(state, comp, side, clan, seen)
         entries += [("muster", "A", loc, blocks, None) for loc in places]
     for loc in _muster_places(state, comp, side, None, seen):

@@ -11,9 +11,10 @@ from .movement import spend_stack_move
 from .overrun import try_overrun
 
 
-def recruitment_locations(comp: Components, side: str, clan: str | None = None) -> list[str]:
+def recruitment_locations(comp: Components, side: str, clan: str | None = None) -> tuple[str, ...]:
     """Locations marked with a friendly mon (of `clan`, if given); worked out once per
-    component set (movement options ask for them before every action)."""
+    component set (movement options ask for them before every action), and a tuple, so
+    the answer kept is never changed by a caller."""
     hit = _RECRUITMENT.get(id(comp))
     if hit is None or hit[0] is not comp:
         if len(_RECRUITMENT) >= 8:
@@ -21,12 +22,12 @@ def recruitment_locations(comp: Components, side: str, clan: str | None = None) 
         hit = _RECRUITMENT[id(comp)] = (comp, {})
     known = hit[1]
     if (side, clan) not in known:
-        known[(side, clan)] = [
+        known[(side, clan)] = tuple(
             loc.id
             for loc in comp.locations.values()
             if any(comp.clans[c] == side and (clan is None or c == clan) for c in loc.recruit)
-        ]
-    return list(known[(side, clan)])
+        )
+    return known[(side, clan)]
 
 
 _RECRUITMENT: dict[int, tuple[Components, dict]] = {}  # id -> (component set, its answers)

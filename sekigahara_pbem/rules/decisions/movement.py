@@ -179,8 +179,9 @@ class Survey(NamedTuple):
 
     def sides(self, loc: str) -> set[str]:
         """The sides with units at `loc`, as `state.sides_at` finds them."""
-        here = {self.side} if loc in self.held else set()
-        return here | {other(self.side)} if loc in self.stops else here
+        if loc in self.stops:
+            return {self.side, other(self.side)} if loc in self.held else {other(self.side)}
+        return {self.side} if loc in self.held else set()
 
 
 def survey(state: dict, comp: Components, side: str) -> Survey:
@@ -270,10 +271,11 @@ def _movable(state: dict, side: str, seen: Survey) -> list[tuple[str, list[str],
     stay = set(phase["moved"]).union(phase["arrived"])
     out = []
     for origin, here in seen.stacks.items():
-        if origin not in gone:
-            movable = [b for b in here if b not in stay]
-            if movable:
-                out.append((origin, here, movable))
+        if origin in gone:
+            continue
+        movable = here if stay.isdisjoint(here) else [b for b in here if b not in stay]
+        if movable:
+            out.append((origin, here, movable))
     return out
 
 
@@ -296,9 +298,12 @@ def _moves_from(
     are one entry repeated). One walk of the origin's `_trie`, skipping the paths past a used
     road, an enemy or a single block's reach."""
     leader = None
-    lead = leadership(state, comp, side, origin, None, seen.sides(origin)) is not None
+    lead = leadership(state, comp, side, origin, None, seen.sides) is not None
     if not lead:
-        leader = next((b for b in here if comp.blocks[b].leader), None)
+        for b in here:
+            if comp.blocks[b].leader:
+                leader = b
+                break
         lead = leader is not None
     card = hand[0] if hand else None
     single = 1 + lead  # a block's reach off the highway (the `need` of a trie path)
@@ -363,10 +368,10 @@ def _trie(comp: Components, origin: str) -> list[tuple[list[str], int, str, str,
         if len(_TRIES) >= 8:
             _TRIES.clear()
         hit = _TRIES[id(comp)] = (comp, {})
-    tries = hit[1]
-    if origin not in tries:
-        tries[origin] = _build_trie(comp, origin)
-    return tries[origin]
+    nodes = hit[1].get(origin)
+    if nodes is None:
+        nodes = hit[1][origin] = _build_trie(comp, origin)
+    return nodes
 
 
 def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], int, str, str, int]]:

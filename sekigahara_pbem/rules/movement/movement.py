@@ -8,6 +8,7 @@ ends and the stack splits where paths part (7.3.1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -125,10 +126,11 @@ def leadership(
     side: str,
     origin: str,
     leader: str | None,
-    sides: set[str] | None = None,
+    sides_at: Callable[[str], set[str]] | None = None,
 ) -> str | None:
     """7.3.4: the source of the +1 leadership bonus at the origin, if any (+1 at most).
-    `sides`: the sides with units at the origin, when the caller knows them."""
+    `sides_at`: what gives the sides with units at a location, when the caller has
+    something quicker than a scan of the pieces; asked only at a friendly castle."""
     if leader is not None:
         spec = comp.blocks[leader]
         if spec.side != side or not spec.leader:
@@ -141,8 +143,10 @@ def leadership(
             )
         return f"leader {leader}"
     loc = comp.locations[origin]
-    if loc.castle == side and castle_controller(state, comp, origin, sides) == side:
-        return "castle"
+    if loc.castle == side:
+        sides = None if sides_at is None else sides_at(origin)
+        if castle_controller(state, comp, origin, sides) == side:
+            return "castle"
     if loc.capital == side:
         return "capital"
     return None

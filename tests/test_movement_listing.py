@@ -1,8 +1,8 @@
 """The fast paths of random play (issue 18) against the plain forms they replace: a
 playout changing one state in place (`engine.play`) plays the same game as one copying
 it (`engine.apply`); the movement listing (`kind.Listing`) holds exactly the options,
-in order; the path trie finds exactly the simple paths of 7.3 that a search of the map
-finds; one survey of the map says what the state's own queries say."""
+in order; the moves it lists (walking the path trie) are exactly those a plain search of
+the map finds; one survey of the map says what the state's own queries say."""
 
 from __future__ import annotations
 

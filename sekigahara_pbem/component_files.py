@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from .pbem.documents import safe_loader
+from .pbem.documents import safe_load
 from .rules.components import ComponentError, Components, build_components
 
 MANIFESTS = ("board", "blocks", "cards")
@@ -35,7 +35,7 @@ def _read(directory: Path | None, name: str) -> str:
 
 def _parse(text: str, name: str) -> object:
     try:
-        return yaml.load(text, Loader=safe_loader(text))  # noqa: S506 - safe loaders only
+        return safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{name}.yaml line {mark.line + 1}" if mark else f"{name}.yaml"

@@ -23,7 +23,7 @@ def test_libyaml_reads_every_archive_document_as_pyyaml_does():
     for path in paths:
         text, _ = signing.split(path.read_text(encoding="utf-8"))
         assert docs.safe_loader(text) is docs._FAST, path
-        assert yaml.load(text, Loader=docs._FAST) == yaml.safe_load(text), path  # noqa: S506
+        assert yaml.load(text, Loader=yaml.CSafeLoader) == yaml.safe_load(text), path
 
 
 @pytest.mark.parametrize(

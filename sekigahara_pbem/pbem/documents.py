@@ -112,13 +112,21 @@ def safe_loader(text: str) -> type:
     return _FAST if flows + 2 * (lead + 1) <= FAST_DEPTH else yaml.SafeLoader
 
 
+def safe_load(text: str) -> Any:
+    """The text's YAML, read by the safe loader `safe_loader` picks: the one place seki
+    parses a document or a component manifest (`load_yaml`, component_files.py)."""
+    if safe_loader(text) is yaml.SafeLoader:
+        return yaml.safe_load(text)
+    return yaml.load(text, Loader=yaml.CSafeLoader)
+
+
 def load_yaml(text: str, where: str) -> Any:
     """Parse YAML from a file or a mail, refusing (naming `where`) what is too large,
     malformed or nested too deeply."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise DocumentError(where, N_("larger than {limit} bytes"), None, limit=MAX_BYTES)
     try:
-        return yaml.load(text, Loader=safe_loader(text))  # noqa: S506 - safe loaders only
+        return safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is None:

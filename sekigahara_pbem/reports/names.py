@@ -24,6 +24,12 @@ STEP_NAMES = {
     "over": N_("game over"),
 }
 ABILITIES = {"gun": N_("gun"), "cavalry": N_("cavalry")}
+CARD_KINDS = {
+    "plain": N_("plain"),
+    "swords": N_("swords"),
+    "double": N_("double"),
+    "loyalty": N_("Loyalty Challenge"),
+}
 COUNTED: dict[str, Callable[[int], str]] = {
     "block": lambda k: ngettext("{n} block", "{n} blocks", k),
     "card": lambda k: ngettext("{n} card", "{n} cards", k),
@@ -148,6 +154,12 @@ def unit(comp: Components, unit_id: str) -> str:
     if disk is not None:
         return gettext("{id} (disk: {name})").format(id=unit_id, name=disk.name)
     return block(comp, unit_id)
+
+
+def card_kind(kind: str) -> str:
+    """A kind of card (3.3, 8.4, 8.6) in the reader's language."""
+    name = CARD_KINDS.get(kind)
+    return gettext(name) if name else kind
 
 
 def card_traits(comp: Components, card_id: str) -> str:

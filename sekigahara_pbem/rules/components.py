@@ -1,8 +1,9 @@
 """The game's components (board, blocks, disks, cards) built from plain data with checks.
 
-The default set is reconstructed (docs/components.md); an owner of the printed game can
-load a corrected set, so every manifest goes through `build_components`, which reports the
-first problem with the path of the offending field.
+The default set is the printed game's (docs/components.md says which facts are printed and
+the one part that is reconstructed); a game may load another set, so every manifest goes
+through `build_components`, which reports the first problem with the path of the offending
+field.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Location:
     capital: str | None = None  # side whose colour frames the capital (4.5)
     recruit: tuple[str, ...] = ()  # clans whose mon marks a recruitment location (7.2)
     setup_symbol: str | None = None
+    setup_count: int = 0  # how many times the symbol is printed there (5.2.1)
     random_blocks: tuple[str, int] | None = None  # (side, count) drawn at setup (5.2.2)
 
 
@@ -48,8 +50,9 @@ class Block:
     mon: int
     ability: str | None = None
     leader: int = 0  # nobori dots: 1 clan leader, 3 protagonist (3.2)
-    any_card: bool = False  # Ishida and Ii deploy with any card (8.2.2)
+    any_card: bool = False  # Ishida and Ii deploy with any card (8.2.2, 9.4, 9.5)
     setup: str | None = None
+    name: str | None = None  # a named block's own name (the protagonists, Ii Naomasa)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,9 @@ class Components:
     mori_box_symbol: str | None
     mori_entry: str | None
     recruitment_track: dict[int, int] = field(default_factory=dict)
+    first_reinforcements: dict[str, int] = field(default_factory=dict)  # 5.2.3, per side
+    bid_tie: str | None = None  # the side that wins a tied bid, if the decks can tie (6.3)
+    size: tuple[int, int] | None = None  # the board picture's width and height, for pos
 
     def side_blocks(self, side: str) -> list[str]:
         return [b.id for b in self.blocks.values() if b.side == side]
@@ -166,23 +172,26 @@ def _list(d: dict, key: str, where: str) -> list:
 def build_components(board: Any, blocks: Any, cards: Any) -> Components:
     """Check three manifests against each other and the rulebook's fixed facts."""
     clans, clan_names, block_map, disks = _build_blocks(blocks)
-    locations, roads, adjacent, box_symbol, entry, track = _build_board(board, clans)
-    card_map = _build_cards(cards, clans)
+    b = _build_board(board, clans)
+    card_map, bid_tie = _build_cards(cards, clans)
     comp = Components(
         name=_opt(board, "name", "board", str, "board"),
-        locations=locations,
-        roads=roads,
-        adjacent=adjacent,
+        locations=b.locations,
+        roads=b.roads,
+        adjacent=b.adjacent,
         clans=clans,
         clan_names=clan_names,
         blocks=block_map,
         disks=disks,
         cards=card_map,
-        mori_box_symbol=box_symbol,
-        mori_entry=entry,
-        recruitment_track=track,
+        mori_box_symbol=b.mori_symbol,
+        mori_entry=b.mori_entry,
+        recruitment_track=b.track,
+        first_reinforcements=b.first_reinforcements,
+        bid_tie=bid_tie,
+        size=b.size,
     )
-    _cross_check(comp)
+    _cross_check(comp, b.mori_count)
     return comp
 
 
@@ -225,6 +234,7 @@ def _build_blocks(doc: Any) -> tuple[dict, dict, dict, dict]:
             leader=leader,
             any_card=_opt(b, "any_card", w, bool, False),
             setup=_opt(b, "setup", w, str),
+            name=_opt(b, "name", w, str),
         )
     disks: dict[str, Disk] = {}
     for i, d in enumerate(_opt(doc, "disks", "blocks", list, [])):
@@ -242,18 +252,54 @@ def _build_blocks(doc: Any) -> tuple[dict, dict, dict, dict]:
     return clans, names, blocks, disks
 
 
-def _build_board(doc: Any, clans: dict[str, str]) -> tuple:
+@dataclass
+class _Board:
+    """What `_build_board` read, before the cross-checks."""
+
+    locations: dict[str, Location]
+    roads: dict[frozenset, bool]
+    adjacent: dict[str, tuple[str, ...]]
+    mori_symbol: str | None
+    mori_count: int
+    mori_entry: str | None
+    track: dict[int, int]
+    first_reinforcements: dict[str, int]
+    size: tuple[int, int] | None
+
+
+def _pair(value: Any, where: str) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(p, int) and not isinstance(p, bool) for p in value)
+    ):
+        raise ComponentError(where, "expected [x, y] integers")
+    return value[0], value[1]
+
+
+def _setup(d: dict, where: str) -> tuple[str | None, int]:
+    """A location's or box's setup symbol and how many times it is printed (5.2.1)."""
+    setup = _opt(d, "setup", where, dict)
+    if setup is None:
+        return None, 0
+    symbol = _req(setup, "symbol", f"{where}.setup", str)
+    count = _req(setup, "count", f"{where}.setup", int)
+    if count < 1:
+        raise ComponentError(f"{where}.setup.count", "a printed symbol appears at least once")
+    return symbol, count
+
+
+def _build_board(doc: Any, clans: dict[str, str]) -> _Board:
     if not isinstance(doc, dict):
         raise ComponentError("board", "expected a mapping")
+    size = _opt(doc, "size", "board", list)
     locations: dict[str, Location] = {}
     for i, loc in enumerate(_list(doc, "locations", "board")):
         w = f"board.locations[{i}]"
         lid = _req(loc, "id", w, str)
         if lid in locations:
             raise ComponentError(f"{w}.id", f"duplicate location '{lid}'")
-        pos = _req(loc, "pos", w, list)
-        if len(pos) != 2 or not all(isinstance(p, int) and not isinstance(p, bool) for p in pos):
-            raise ComponentError(f"{w}.pos", "expected [x, y] integers")
+        pos = _pair(_req(loc, "pos", w, list), f"{w}.pos")
         castle = _opt(loc, "castle", w, str)
         capital = _opt(loc, "capital", w, str)
         recruit = tuple(_typed(c, f"{w}.recruit", str) for c in _opt(loc, "recruit", w, list, []))
@@ -273,17 +319,53 @@ def _build_board(doc: Any, clans: dict[str, str]) -> tuple:
             capital = _side_of_colour(capital, f"{w}.capital")
             if not resource:
                 raise ComponentError(f"{w}.resource", "capitals are resource locations (4.5)")
+        symbol, symbols = _setup(loc, w)
         locations[lid] = Location(
             id=lid,
             name=_opt(loc, "name", w, str, lid),
-            pos=(pos[0], pos[1]),
+            pos=pos,
             castle=_side_of_colour(castle, f"{w}.castle") if castle else None,
             resource=resource,
             capital=capital,
             recruit=recruit,
-            setup_symbol=_opt(loc, "setup_symbol", w, str),
+            setup_symbol=symbol,
+            setup_count=symbols,
             random_blocks=random_blocks,
         )
+    roads, adjacent = _build_roads(doc, locations)
+    _check_connected(locations, adjacent)
+    boxes = _opt(doc, "boxes", "board", dict, {})
+    box = _opt(boxes, "mori", "board.boxes", dict, {})
+    entry = _opt(box, "enters_at", "board.boxes.mori", str)
+    if entry is not None and entry not in locations:
+        raise ComponentError("board.boxes.mori.enters_at", f"unknown location '{entry}'")
+    mori_symbol, mori_count = _setup(box, "board.boxes.mori")
+    track_doc = _opt(doc, "recruitment_track", "board", dict, {})
+    track = {}
+    for week, n in track_doc.items():
+        if not isinstance(week, int) or not isinstance(n, int) or n < 0:
+            raise ComponentError("board.recruitment_track", "expected week: blocks integers")
+        track[week] = n
+    first = {}
+    recruitment = _opt(boxes, "recruitment", "board.boxes", dict, {})
+    for side in SIDES:  # 5.2.3: four blocks each unless the board prints otherwise
+        first[side] = _opt(recruitment, side, "board.boxes.recruitment", int, 4)
+        if first[side] < 0:
+            raise ComponentError(f"board.boxes.recruitment.{side}", "a count of blocks")
+    return _Board(
+        locations=locations,
+        roads=roads,
+        adjacent={k: tuple(sorted(v)) for k, v in adjacent.items()},
+        mori_symbol=mori_symbol,
+        mori_count=mori_count,
+        mori_entry=entry,
+        track=track,
+        first_reinforcements=first,
+        size=_pair(size, "board.size") if size is not None else None,
+    )
+
+
+def _build_roads(doc: dict, locations: dict) -> tuple[dict[frozenset, bool], dict[str, list]]:
     roads: dict[frozenset, bool] = {}
     adjacent: dict[str, list[str]] = {lid: [] for lid in locations}
     for i, r in enumerate(_list(doc, "roads", "board")):
@@ -292,7 +374,7 @@ def _build_board(doc: Any, clans: dict[str, str]) -> tuple:
             raise ComponentError(w, "expected [from, to, highway|road]")
         a, b, kind = r
         for end in (a, b):
-            if end not in locations:
+            if not isinstance(end, str) or end not in locations:
                 raise ComponentError(w, f"unknown location '{end}'")
         if a == b:
             raise ComponentError(w, "a road must join two different locations")
@@ -304,19 +386,7 @@ def _build_board(doc: Any, clans: dict[str, str]) -> tuple:
         roads[key] = kind == "highway"
         adjacent[a].append(b)
         adjacent[b].append(a)
-    _check_connected(locations, adjacent)
-    box = _opt(_opt(doc, "boxes", "board", dict, {}), "mori", "board.boxes", dict, {})
-    entry = _opt(box, "enters_at", "board.boxes.mori", str)
-    if entry is not None and entry not in locations:
-        raise ComponentError("board.boxes.mori.enters_at", f"unknown location '{entry}'")
-    track_doc = _opt(doc, "recruitment_track", "board", dict, {})
-    track = {}
-    for week, n in track_doc.items():
-        if not isinstance(week, int) or not isinstance(n, int) or n < 0:
-            raise ComponentError("board.recruitment_track", "expected week: blocks integers")
-        track[week] = n
-    adj = {k: tuple(sorted(v)) for k, v in adjacent.items()}
-    return locations, roads, adj, _opt(box, "setup_symbol", "board.boxes.mori", str), entry, track
+    return roads, adjacent
 
 
 def _check_connected(locations: dict, adjacent: dict) -> None:
@@ -335,11 +405,14 @@ def _check_connected(locations: dict, adjacent: dict) -> None:
         raise ComponentError("board.roads", f"locations not connected to the rest: {missing}")
 
 
-def _build_cards(doc: Any, clans: dict[str, str]) -> dict[str, Card]:
+def _build_cards(doc: Any, clans: dict[str, str]) -> tuple[dict[str, Card], str | None]:
+    """The decks, and the side that wins a tied bid: bid numbers may repeat within a deck
+    (the printed cards share one number a kind), but a number in both decks could tie a
+    bid (6.3), which the rulebook does not settle, so such a set must name a tie rule."""
     if not isinstance(doc, dict):
         raise ComponentError("cards", "expected a mapping")
     cards: dict[str, Card] = {}
-    bids: dict[int, str] = {}
+    bids: dict[int, dict[str, str]] = {}
     for i, c in enumerate(_list(doc, "cards", "cards")):
         w = f"cards.cards[{i}]"
         cid = _req(c, "id", w, str)
@@ -358,16 +431,23 @@ def _build_cards(doc: Any, clans: dict[str, str]) -> dict[str, Card]:
             if clans.get(clan) != deck:
                 raise ComponentError(f"{w}.clan", f"clan '{clan}' is not of the {deck} deck")
         bid = _req(c, "bid", w, int)
-        if bid in bids:
-            raise ComponentError(
-                f"{w}.bid", f"bid {bid} also on '{bids[bid]}'; bids must be unique (6.3)"
-            )
-        bids[bid] = cid
+        bids.setdefault(bid, {}).setdefault(deck, cid)
         cards[cid] = Card(id=cid, deck=deck, kind=kind, bid=bid, clan=clan)
-    return cards
+    tie = _opt(doc, "bid_tie", "cards", str)
+    if tie is not None:
+        tie = _side_of_colour(tie, "cards.bid_tie")
+    shared = sorted(n for n, decks in bids.items() if len(decks) > 1)
+    if shared and tie is None:
+        n = shared[0]
+        raise ComponentError(
+            "cards.bid_tie",
+            f"bid {n} is on both decks ('{bids[n][ISHIDA]}', '{bids[n][TOKUGAWA]}'), so a "
+            "bid could tie (6.3): name the side that wins a tie (bid_tie: ishida|tokugawa)",
+        )
+    return cards, tie
 
 
-def _cross_check(comp: Components) -> None:
+def _cross_check(comp: Components, mori_count: int) -> None:
     _check_disjoint_ids(comp)
     for side in SIDES:
         protagonists = [b.id for b in comp.blocks.values() if b.side == side and b.leader == 3]
@@ -384,32 +464,48 @@ def _cross_check(comp: Components) -> None:
             raise ComponentError(f"blocks.disks.{d.id}", f"unknown location '{d.location}'")
         if loc.castle is None:
             raise ComponentError(f"blocks.disks.{d.id}", "a disk is attached to a castle (3.4)")
-    symbols: set[str] = set()
-    for loc in comp.locations.values():
-        if loc.setup_symbol in symbols:
-            raise ComponentError(
-                f"board.locations.{loc.id}.setup_symbol",
-                f"symbol '{loc.setup_symbol}' is on two locations (5.2.1)",
-            )
-        if loc.setup_symbol:
-            symbols.add(loc.setup_symbol)
+    _check_setup(comp, mori_count)
+
+
+def _check_setup(comp: Components, mori_count: int) -> None:
+    """5.2.1: one block for every symbol printed, each symbol printed in one place; 5.2.2
+    and 5.2.3: each bag holds the blocks the setup draws from it."""
+    printed: dict[str, tuple[str, int]] = {}
+    places = [(f"board.locations.{loc.id}", loc.setup_symbol, loc.setup_count)
+              for loc in comp.locations.values() if loc.setup_symbol]  # fmt: skip
     if comp.mori_box_symbol:
-        if comp.mori_box_symbol in symbols:
+        places.append(("board.boxes.mori", comp.mori_box_symbol, mori_count))
+    for where, symbol, count in places:
+        if symbol in printed:
             raise ComponentError(
-                "board.boxes.mori.setup_symbol", "the Mōri Box symbol is also on a location (5.2.1)"
+                f"{where}.setup", f"symbol '{symbol}' is also printed at {printed[symbol][0]} (5.2.1)"
             )
-        symbols.add(comp.mori_box_symbol)
+        printed[symbol] = (where, count)
     for b in comp.blocks.values():
-        if b.setup and b.setup not in symbols:
+        if b.setup and b.setup not in printed:
             raise ComponentError(
                 f"blocks.blocks.{b.id}.setup", f"no location or box has symbol '{b.setup}'"
             )
-    if comp.mori_box_symbol:
-        for b in comp.blocks.values():
-            if b.setup == comp.mori_box_symbol and b.side != ISHIDA:
-                raise ComponentError(
-                    f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box"
-                )
+        if b.setup and b.setup == comp.mori_box_symbol and b.side != ISHIDA:
+            raise ComponentError(f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box")
+    for symbol, (where, count) in printed.items():
+        n = sum(1 for b in comp.blocks.values() if b.setup == symbol)
+        if n != count:
+            raise ComponentError(
+                f"{where}.setup",
+                f"'{symbol}' is printed {count} times but {n} blocks carry it (5.2.1)",
+            )
+    for side in SIDES:
+        bag = sum(1 for b in comp.blocks.values() if b.side == side and not b.setup)
+        drawn = comp.first_reinforcements[side] + sum(
+            loc.random_blocks[1]
+            for loc in comp.locations.values()
+            if loc.random_blocks and loc.random_blocks[0] == side
+        )
+        if drawn > bag:
+            raise ComponentError(
+                "blocks.blocks", f"the {side} bag holds {bag} blocks, setup draws {drawn} (5.2.2)"
+            )
 
 
 def _check_disjoint_ids(comp: Components) -> None:

@@ -144,14 +144,18 @@ def _reinforce(state: dict, comp: Components, events: list) -> None:
 
 
 def _reveal_bids(state: dict, comp: Components, events: list) -> None:
-    """6.3: the higher number wins; bids are unique, so there is no tie. A side with no card
-    to bid loses the bid; if neither can bid, Ishida wins it (docs/rulings.md)."""
+    """6.3: the higher number wins; the printed decks never share a number, and a set whose
+    decks do names the side that wins a tie (`Components.bid_tie`). A side with no card to
+    bid loses the bid; if neither can bid, Ishida wins it (docs/rulings.md)."""
     bids = dict(state["sealed"])
     state["sealed"] = {}
     for side, card in bids.items():
         discard(state, side, [card], events, "6.3", "bid")
     numbers = {s: comp.cards[c].bid for s, c in bids.items()}
-    winner = max(numbers, key=lambda s: numbers[s]) if numbers else ISHIDA
+    if len(set(numbers.values())) < len(numbers):
+        winner = comp.bid_tie
+    else:
+        winner = max(numbers, key=lambda s: numbers[s]) if numbers else ISHIDA
     state["bid_winner"] = winner
     state["step"] = CHOOSE_FIRST
     state["active"] = winner

@@ -16,7 +16,6 @@ from ..state import DEFAULT_OPTIONS, new_state
 from ..vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
 
 STARTING_HAND = 5  # 5.1
-FIRST_REINFORCEMENTS = 4  # 5.2.3
 
 
 def setup(comp: Components, seed_hex: str | None, options: dict | None = None) -> tuple[dict, list]:
@@ -62,7 +61,7 @@ def setup(comp: Components, seed_hex: str | None, options: dict | None = None) -
                 }
             )
     for side in SIDES:  # 5.2.3
-        drawn = draw_blocks(state, comp, side, FIRST_REINFORCEMENTS)
+        drawn = draw_blocks(state, comp, side, comp.first_reinforcements[side])  # the +4
         for b in drawn:
             state["blocks"][b] = RECRUIT
         events.append(

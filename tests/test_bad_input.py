@@ -111,7 +111,7 @@ MOVEMENT_POSITION = {
         "osaka": ["ukita-2a", "ukita-2b"],
         "edo": ["tokugawa-leader"],
         "kyoto": ["kobayakawa-leader"],
-        "recruit": ["ukita-3a", "mori-1a"],
+        "recruit": ["ukita-3a", "mori-2a"],
     },
     "hands": {"ishida": ["mori-1", "mori-2", "ukita-1"], "tokugawa": ["date-1"]},
 }

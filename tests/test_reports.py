@@ -180,7 +180,7 @@ def test_odd_events_and_options_never_break_a_report(steps, comp):
     odd = [
         {"type": "comet", "location": ["kyoto"], "side": {"x": 1}},
         {"type": "move", "from": "edo", "groups": [["no-such-block"], {"count": 1}]},
-        {"type": "retreat", "location": "gifu", "to": ["ogaki"]},
+        {"type": "retreat", "location": "gifu", "to": ["sawayama"]},
         {"type": ["deploy"]},
         {"no type": True},
         "not even a mapping",

@@ -478,7 +478,8 @@ def _check_setup(comp: Components, mori_count: int) -> None:
     for where, symbol, count in places:
         if symbol in printed:
             raise ComponentError(
-                f"{where}.setup", f"symbol '{symbol}' is also printed at {printed[symbol][0]} (5.2.1)"
+                f"{where}.setup",
+                f"symbol '{symbol}' is also printed at {printed[symbol][0]} (5.2.1)",
             )
         printed[symbol] = (where, count)
     for b in comp.blocks.values():
@@ -487,7 +488,9 @@ def _check_setup(comp: Components, mori_count: int) -> None:
                 f"blocks.blocks.{b.id}.setup", f"no location or box has symbol '{b.setup}'"
             )
         if b.setup and b.setup == comp.mori_box_symbol and b.side != ISHIDA:
-            raise ComponentError(f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box")
+            raise ComponentError(
+                f"blocks.blocks.{b.id}", "only Ishida blocks start in the Mōri Box"
+            )
     for symbol, (where, count) in printed.items():
         n = sum(1 for b in comp.blocks.values() if b.setup == symbol)
         if n != count:
@@ -504,7 +507,8 @@ def _check_setup(comp: Components, mori_count: int) -> None:
         )
         if drawn > bag:
             raise ComponentError(
-                "blocks.blocks", f"the {side} bag holds {bag} blocks, setup draws {drawn} (5.2.2)"
+                "board",
+                f"setup draws {drawn} blocks from the {side} bag, which holds {bag} (5.2.2, 5.2.3)",
             )
 
 

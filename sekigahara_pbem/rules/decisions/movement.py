@@ -104,22 +104,29 @@ def _guide_level(hand: list[str]) -> Dialogue:
 
 def _guide_muster(state: dict, comp: Components, side: str) -> Dialogue:
     """7.2: option A (any blocks of one daimyo to its own locations, shown) or option B
-    (one block to any friendly recruitment location, unseen)."""
+    (one block to any friendly recruitment location, unseen). Only what the listing of
+    musters holds is offered: a daimyo whose locations are all barred, or none printed
+    (the Ii and Ishida blocks), has no option A."""
     box = blocks_at(state, comp, RECRUIT, side)
-    option = yield Question("muster_option", (Choice("A"), Choice("B")))
+    places_a: dict[str, list[str]] = {}
+    places_b: list[str] = []
+    for _, option, loc, blocks, _first in _musters(state, comp, side, []):
+        if option == "A":
+            places_a.setdefault(comp.blocks[blocks[0]].clan, []).append(loc)
+        elif loc not in places_b:
+            places_b.append(loc)
+    offered = [o for o, places in (("A", places_a), ("B", places_b)) if places]
+    option = yield Question("muster_option", tuple(Choice(o) for o in offered))
     if option == "A":
-        clans = sorted({comp.blocks[b].clan for b in box})
-        clan = yield Question("clan", tuple(Choice(c) for c in clans))
+        clan = yield Question("clan", tuple(Choice(c) for c in sorted(places_a)))
         mine = [b for b in box if comp.blocks[b].clan == clan]
-        places = _muster_places(state, comp, side, clan)
-        to = yield Question("muster_to", tuple(Choice(loc) for loc in places))
+        to = yield Question("muster_to", tuple(Choice(loc) for loc in places_a[clan]))
         blocks = mine
         if len(mine) > 1:
             blocks = yield Question("muster_blocks", tuple(Choice(b) for b in mine), "some", mine)
         return {"type": "muster", "option": "A", "to": to, "blocks": list(blocks)}
     block = yield Question("muster_block", tuple(Choice(b) for b in box))
-    places = _muster_places(state, comp, side, None)
-    to = yield Question("muster_to", tuple(Choice(loc) for loc in places))
+    to = yield Question("muster_to", tuple(Choice(loc) for loc in places_b))
     return {"type": "muster", "option": "B", "to": to, "blocks": [block]}
 
 

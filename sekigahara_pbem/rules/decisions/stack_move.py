@@ -94,7 +94,9 @@ class Stack:
 
 
 def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[str]]:
-    """Locations whose stack may still move, with the blocks that may go (7.3.1, 8.9.6)."""
+    """Locations whose stack may still move, with the blocks that may go (7.3.1, 8.9.6): a
+    stack too large to move whole may still send a smaller group (7.3.5), so a stack is
+    listed when one of its blocks alone could take a step."""
     phase = state["phase"]
     stacks: dict[str, list[str]] = {}
     for b, where in sorted(state["blocks"].items()):
@@ -108,7 +110,7 @@ def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[s
         loc: blocks
         for loc, blocks in sorted(stacks.items())
         if Stack(state, comp, side, loc, _any_leader(state, comp, side, loc)).steps(
-            [], Column(blocks)
+            [], Column(blocks[:1])
         )
     }
 

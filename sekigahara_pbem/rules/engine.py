@@ -78,6 +78,7 @@ def asked_kind(state: dict, side: str, kind: str) -> Kind:
             step=step,
             allowed=allowed,
         )
+    owner.forbidden(state, side)
     asked = pending(state)
     if not any(d["side"] == side for d in asked):
         rule = turn_rule(state, current(state), kind)

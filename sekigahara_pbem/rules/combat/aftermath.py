@@ -235,6 +235,12 @@ def do_retreat(
     if any(b not in force for b in stay):
         raise RuleViolation("8.8.4", N_("only blocks of the retreating force can enter the castle"))
     going = [b for b in force if b not in stay]
+    if going and to is None and stay:
+        raise RuleViolation(
+            "8.8.4",
+            N_("the blocks that do not stay in the castle retreat elsewhere as a group: "
+               "say where ('to')"),
+        )  # fmt: skip
     if going and to is None:
         raise RuleViolation("8.8.1", N_("say where the retreating force goes ('to')"))
     if going and to not in comp.adjacent[loc]:

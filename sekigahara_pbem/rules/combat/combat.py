@@ -146,6 +146,8 @@ def _mori_joins(state: dict, comp: Components, loc: str, events: list) -> None:
         return
     for b in box:
         state["blocks"][b] = loc
+    if state["phase"] is not None:  # they cannot move this turn (9.3; cycle.next_phase)
+        state["phase"]["arrived"].update(dict.fromkeys(box, "9.3"))
     events.append({"type": "mori", "rule": "9.3", "side": ISHIDA, "to": loc, "blocks": box})
     claim(state, comp, loc, ISHIDA, events)
     try_overrun(state, comp, loc, ISHIDA, events)

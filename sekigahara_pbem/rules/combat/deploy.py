@@ -253,9 +253,22 @@ def declare_finished(fight: dict, side: str, events: list, why: str | None = Non
     events.append(event)
 
 
+def immune(state: dict, side: str) -> None:
+    """8.2.4: a leader deployed without a card cannot be challenged; a challenge against it
+    is refused under that rule, whoever is asked to decide now."""
+    fight = state["combat"]["fight"] if state["combat"] else None
+    if fight and fight["deployments"]:
+        dep = fight["deployments"][-1]
+        if dep["card"] is None and dep["side"] != side:
+            raise RuleViolation(
+                "8.2.4", N_("a leader deployed without a card cannot be challenged")
+            )
+
+
 def challenge(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
     """8.6.1: a Loyalty Challenge against the deployment just made; refuted if the deployer
     can show another card able to deploy the block, otherwise the block(s) defect."""
+    immune(state, side)
     fight = fight_at(state, CHALLENGE, "8.6.1", N_("Loyalty Challenge"))
     card_id = known(get_str(action, "card"), comp.cards, "card", N_("unknown card '{value}'"))
     hand = state["cards"][side]["hand"]

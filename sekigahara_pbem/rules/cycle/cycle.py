@@ -162,14 +162,23 @@ def _reveal_bids(state: dict, comp: Components, events: list) -> None:
     events.append({"type": "bids", "rule": "6.3", "bids": bids, "winner": winner})
 
 
+def _arrived_by_defence(state: dict, comp: Components, active: str) -> dict[str, str]:
+    """9.3: Mōri blocks that came to Osaka because the first player attacked it cannot move
+    in the second player's phase of the same turn either."""
+    phase = state["phase"] or {"arrived": {}}
+    return {b: rule for b, rule in phase["arrived"].items() if comp.blocks[b].side != active}
+
+
 def next_phase(state: dict, comp: Components, events: list) -> None:
     """6.4: first player, then second, in turn A and again in turn B; then the next week."""
     if state["result"] is not None:
         return
     active, first = state["active"], state["first"]
     if active == first:
+        held = _arrived_by_defence(state, comp, active)
         state["step"] = MOVEMENT
         start_phase(state, other(first))
+        state["phase"]["arrived"].update(held)
     elif state["turn"] == "A":
         state["turn"] = "B"
         state["step"] = MOVEMENT

@@ -68,4 +68,5 @@ KIND = Kind(
     options=options,
     passive=passive,
     plan=plan,
+    forbidden=rules.immune,
 )

@@ -107,7 +107,10 @@ class Kind:
     - `forced(state, comp, events)`: carry the game on where the rules leave no choice,
       True if it did something;
     - `passive(state, comp, side, legal)`: the answer of the `pass` deadline policy;
-    - `plan(state, comp, decision, plan)`: the battle plan's answers, best first.
+    - `plan(state, comp, decision, plan)`: the battle plan's answers, best first;
+    - `forbidden(state, side)`: raises the refusal of a rule that forbids this kind's
+      actions outright now, checked before whose decision it is, so that rule is cited
+      rather than the turn order.
     """
 
     name: str
@@ -123,6 +126,7 @@ class Kind:
     guide: Callable[[dict, Components, str], Dialogue] | None = None
     forced: Callable[[dict, Components, list], bool] = never_forced
     plan: Callable[[dict, Components, dict, dict], Candidates] = no_plan
+    forbidden: Callable[[dict, str], None] = lambda state, side: None
 
     def dialogue(self, state: dict, comp: Components, side: str) -> Dialogue:
         """The guided dialogue for this decision (the plain list of options by default)."""

@@ -20,15 +20,17 @@ from sekigahara_pbem.rules.views import VIEW_FORMAT, redact_event, view
 from sekigahara_pbem.rules.vocab import COMBAT, Malformed, RuleViolation
 from sekigahara_pbem.selfplay import playout, random_plan
 
-# Ishida attacks Tokugawa at Sekigahara, coming from Ogaki; both could still challenge.
+# Ishida attacks Tokugawa at Saku (no castle), coming from Ueda by road; both could still
+# challenge. Both hands hold plain cards only, so the gun blocks fight as plain 1-mon
+# blocks (8.4.1).
 BATTLE = {
     "week": 2,
     "step": "movement",
     "first": "ishida",
     "active": "ishida",
-    "phase": {"level": "none", "entered": {"sekigahara": ["ogaki"]}},
+    "phase": {"level": "none", "entered": {"saku": ["ueda"]}},
     "blocks": {
-        "sekigahara": ["ukita-2a", "ukita-3a", "mori-1a", "tokugawa-2a", "tokugawa-1a"],
+        "saku": ["ukita-2a", "ukita-3a", "mori-gun-a", "tokugawa-2a", "tokugawa-gun-b"],
     },
     "hands": {
         "ishida": ["ukita-1", "ukita-2", "mori-1", "loyalty-ishida-1"],
@@ -103,15 +105,15 @@ BAD_PLANS = [
     ({"challenge": ["ukita-2a"]}, "plan.challenge.blocks[0]"),
     ({"challenge": {"min_impact": "3"}}, "plan.challenge.min_impact"),
     ({"challenge": {"otherwise": "always"}}, "plan.challenge.otherwise"),
-    ({"losses": ["tokugawa-1a"]}, "plan.losses[0]"),
+    ({"losses": ["tokugawa-gun-b"]}, "plan.losses[0]"),
     ({"losses": ["sanada", "tokugawa-leader"]}, "plan.losses[1]"),
     ({"retreat": {"castle": 3}}, "plan.retreat.castle"),
     ({"retreat": {"castle": ["ukita-2a", "ukita-2a"]}}, "plan.retreat.castle"),
     ({"retreat": {"to": ["atlantis"]}}, "plan.retreat.to[0]"),
     ({"declare": ["any", None]}, "plan.declare[1]"),
     ({"at": {"atlantis": {}}}, "plan.at.atlantis"),
-    ({"at": {"ogaki": {"declare": ["ogaki"]}}}, "plan.at.ogaki.declare"),
-    ({"at": ["ogaki"]}, "plan.at"),
+    ({"at": {"ueda": {"declare": ["ueda"]}}}, "plan.at.ueda.declare"),
+    ({"at": ["ueda"]}, "plan.at"),
 ]
 
 
@@ -132,7 +134,7 @@ SCALARS = st.one_of(
     st.floats(),
     st.text(max_size=4),
     st.sampled_from(
-        ["any", "ask", "none", "finish", "inside", "losing", "ukita-2a", "tokugawa-2a", "ogaki"]
+        ["any", "ask", "none", "finish", "inside", "losing", "ukita-2a", "tokugawa-2a", "ueda"]
     ),
 )
 KEYS = st.sampled_from([*plans.PLAN_KEYS, *plans.ENTRY_KEYS, "lead", "lead_below", "to", "x"])
@@ -175,23 +177,21 @@ def test_8_6_1_challenge_always_declines_without_a_loyalty_card(comp):
     state["cards"]["tokugawa"]["deck"].append("loyalty-tokugawa-1")  # might hold one
     state, _ = apply(state, comp, "ishida", {"type": "end_movement"})
     after, events = apply(
-        state, comp, "ishida", {"type": "deploy", "card": "mori-1", "blocks": ["mori-1a"]}
+        state, comp, "ishida", {"type": "deploy", "card": "mori-1", "blocks": ["mori-gun-a"]}
     )
     marker = next(e for e in events if e["type"] == "by_plan")
     assert marker["private"]["tokugawa"]["action"] == {"type": "decline"}
-    assert pending(after)[0] == {"side": "tokugawa", "decision": "deploy", "location": "sekigahara"}
+    assert pending(after)[0] == {"side": "tokugawa", "decision": "deploy", "location": "saku"}
 
 
 def test_a_decision_the_plan_does_not_cover_is_asked(comp):
     state = _battle(comp, tokugawa={"castle": "outside", "losses": ["any"]})
     state, _ = apply(state, comp, "ishida", {"type": "end_movement"})
     after, events = apply(
-        state, comp, "ishida", {"type": "deploy", "card": "mori-1", "blocks": ["mori-1a"]}
+        state, comp, "ishida", {"type": "deploy", "card": "mori-1", "blocks": ["mori-gun-a"]}
     )
     assert not [e for e in events if e["type"] == "by_plan"]
-    assert pending(after) == [
-        {"side": "tokugawa", "decision": "challenge", "location": "sekigahara"}
-    ]
+    assert pending(after) == [{"side": "tokugawa", "decision": "challenge", "location": "saku"}]
 
 
 def _losses_owed(comp, owed: int) -> dict:
@@ -213,10 +213,10 @@ def test_8_7_2_losses_follow_the_plan_and_are_asked_where_it_falls_short(comp):
     state = _losses_owed(comp, 2)  # one named block cannot fill two losses: asked
     after, events = apply(state, comp, "ishida", _plan({"losses": ["ukita-3a"]}))
     assert not [e for e in events if e["type"] == "by_plan"]
-    assert pending(after) == [{"side": "ishida", "decision": "losses", "location": "sekigahara"}]
+    assert pending(after) == [{"side": "ishida", "decision": "losses", "location": "saku"}]
     after, events = apply(state, comp, "ishida", _plan({"losses": ["ukita-3a", "any"]}))
     lost = next(e for e in events if e["type"] == "losses")["units"]
-    assert lost == ["ukita-3a", "mori-1a"]  # then the weakest block
+    assert lost == ["ukita-3a", "mori-gun-a"]  # then the weakest block (1 mon)
 
 
 def test_an_answer_the_rules_refuse_falls_through_to_the_next(comp, monkeypatch):

@@ -1,13 +1,18 @@
-"""The map as data for templates/map.svg.j2: locations at their board positions, roads
-(highways distinct), castles by alignment and control, resource markers, stacks with
-block counts, the reader's own blocks by identity, and this record's moves (arrows) and
-combats (marks). Built from one view and its events, like every report.
+"""The map as data for templates/map.svg.j2: locations where the printed board has them,
+roads (highways distinct), castles by alignment and control, resource markers, capitals,
+stacks with block counts, the reader's own blocks by identity, and this record's moves
+(arrows) and combats (marks). Built from one view and its events, like every report.
+
+The board is dense around Kyōto and Kiyosu (its closest locations are 50 units apart on a
+map 1,400 wide), so stacks and names are not drawn at fixed offsets: each goes to the
+one of its places that covers the least of everything else (`_arrange`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from dataclasses import dataclass
 
 from ..i18n import gettext as _
 from ..rules.components import Components
@@ -15,11 +20,16 @@ from . import names as n
 from .events import describe
 from .model import FIGHT_KINDS
 
-SCALE = 12  # board units (0-100) to SVG user units
-MARGIN = 30
-BLOCK = 11  # an own block's glyph, and the gap after it
+WIDTH = 1400  # SVG units across the board picture (Components.size): about a desktop's px
+PAD = 30  # around the outermost locations, before their names and stacks
+CLEAR = 12  # a location's marker, from its centre: stacks and names stay outside
+LABEL = 12  # a location name's font size, in SVG units
+LABEL_MIN_PX = 9  # the smallest a name is drawn: a narrower screen scrolls the map sideways
+BLOCK = 12  # an own block's glyph
 GAP = 2
 PER_ROW = 4
+BADGE_H = 12
+DISK_R = 6
 SIDE_FILL = {"ishida": "#e3b505", "tokugawa": "#222222"}
 SIDE_INK = {"ishida": "#222222", "tokugawa": "#ffffff"}
 ARROW = {"ishida": "#c48a00", "tokugawa": "#1b1b1b"}
@@ -27,29 +37,56 @@ CLAN_PALETTE = (
     "#a93226", "#1f618d", "#117a65", "#7d3c98", "#b9770e",
     "#6e2c00", "#2e4053", "#196f3d", "#943126", "#5b2c6f",
 )  # fmt: skip
+# The legend is a band under the map, laid out in map.svg.j2 in four columns of this width.
+LEGEND_COLUMN = 330
+LEGEND_SIZE = (12 + 4 * LEGEND_COLUMN, 100)
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def xy(comp: Components, loc: str) -> tuple[int, int]:
-    x, y = comp.locations[loc].pos
-    return MARGIN + x * SCALE, MARGIN + y * SCALE
+def positions(comp: Components) -> dict[str, tuple[float, float]]:
+    """Each location's centre in SVG units: the printed picture's pixels scaled so that
+    the picture (`Components.size`; without one, the locations' extent) is WIDTH wide, and
+    shifted so that the outermost locations are PAD from the map's edge (the picture's
+    margins hold tracks and boxes, not places)."""
+    xs = [loc.pos[0] for loc in comp.locations.values()]
+    ys = [loc.pos[1] for loc in comp.locations.values()]
+    k = WIDTH / (comp.size[0] if comp.size else max(max(xs) - min(xs), 1))
+    return {
+        loc.id: (round(PAD + (loc.pos[0] - min(xs)) * k, 1), round(PAD + (loc.pos[1] - min(ys)) * k, 1))
+        for loc in comp.locations.values()
+    }
 
 
 def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
-    xs = [MARGIN + loc.pos[0] * SCALE for loc in comp.locations.values()]
-    ys = [MARGIN + loc.pos[1] * SCALE for loc in comp.locations.values()]
+    """Everything the template draws, in SVG units, with `box` the viewBox around it all."""
+    at = positions(comp)
     own = (view.get("own") or {}) if side else {}
     own_at = {b: loc for loc, bs in own.get("blocks", {}).items() for b in bs}
     clan_colour = {c: CLAN_PALETTE[i % len(CLAN_PALETTE)] for i, c in enumerate(comp.clans)}
-    locations = [_location(view, comp, loc, own, clan_colour) for loc in comp.locations]
-    marks = _marks(view, events, comp, own_at)
-    _place_labels(locations, marks)
+    locations = [_location(view, comp, loc, at[loc], own, clan_colour) for loc in comp.locations]
+    marks = _marks(view, events, comp, own_at, at)
+    roads = _roads(view, comp, at)
+    _arrange(locations, marks, roads)
+    left, top, right, bottom = _extent(locations, marks)
+    legend = {
+        "x": left,
+        "y": bottom + 10,
+        "width": LEGEND_SIZE[0],
+        "height": LEGEND_SIZE[1],
+        "columns": [12 + i * LEGEND_COLUMN for i in range(4)],
+    }
+    width = max(right, left + LEGEND_SIZE[0]) - left
+    height = legend["y"] + LEGEND_SIZE[1] + 6 - top
     return {
-        "width": max(xs) + 2 * MARGIN + 60,
-        "height": max(ys) + 2 * MARGIN,
-        "roads": _roads(view, comp),
+        "box": {"x": left, "y": top, "width": width, "height": height},
+        "min_width": round(width * LABEL_MIN_PX / LABEL),
+        "label_size": LABEL,
+        "roads": roads,
         "locations": locations,
-        "arrows": _arrows(view, events, comp, own_at),
+        "arrows": _arrows(view, events, comp, own_at, at),
         "marks": marks,
+        "legend": legend,
         "side_fill": SIDE_FILL,
         "side_ink": SIDE_INK,
         "arrow": ARROW,
@@ -59,7 +96,7 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
             if comp.clans[c] == side
         ],
         "own_side": side,
-        "legend_star": star(33, 158, 9),
+        "legend_star": star(legend["columns"][2] + 22, 37, 9),
         "names": {loc.id: loc.name for loc in comp.locations.values()},
     }
 
@@ -74,13 +111,13 @@ def star(cx: float, cy: float, r: float) -> str:
     return " ".join(points)
 
 
-def _roads(view: dict, comp: Components) -> list[dict]:
+def _roads(view: dict, comp: Components, at: dict) -> list[dict]:
     used = set((view.get("phase") or {}).get("roads", []))
     out = []
     kinds = {True: _("highway"), False: _("road")}
     for pair, highway in comp.roads.items():
         a, b = sorted(pair)
-        (x1, y1), (x2, y2) = xy(comp, a), xy(comp, b)
+        (x1, y1), (x2, y2) = at[a], at[b]
         out.append(
             {
                 "x1": x1, "y1": y1, "x2": x2, "y2": y2,
@@ -92,9 +129,10 @@ def _roads(view: dict, comp: Components) -> list[dict]:
     return sorted(out, key=lambda r: r["highway"])  # highways drawn over roads
 
 
-def _location(view: dict, comp: Components, loc: str, own: dict, clan_colour: dict) -> dict:
+def _location(
+    view: dict, comp: Components, loc: str, xy: tuple, own: dict, clan_colour: dict
+) -> dict:
     spec = comp.locations[loc]
-    x, y = xy(comp, loc)
     counts = view.get("stacks", {}).get(loc, {})
     castles = view.get("castles", {})
     control = view.get("control", {})
@@ -117,42 +155,17 @@ def _location(view: dict, comp: Components, loc: str, own: dict, clan_colour: di
     if loc in view.get("besieged", {}):
         facts.append(_("{side} besieged inside").format(side=n.side(view["besieged"][loc])))
     mine = own.get("blocks", {}).get(loc, [])
-    blocks = []
-    for i, b in enumerate(mine):
-        spec_b = comp.blocks[b]
-        row, col = divmod(i, PER_ROW)
-        blocks.append(
-            {
-                "x": x + 13 + col * (BLOCK + GAP),
-                "y": y - 14 + row * (BLOCK + GAP),
-                "fill": clan_colour.get(spec_b.clan, "#666"),
-                "mon": spec_b.mon,
-                "ability": spec_b.ability,
-                "leader": spec_b.leader,
-                "title": n.block(comp, b),
-            }
-        )
-    rows = (len(mine) + PER_ROW - 1) // PER_ROW
-    badges = []
-    by = y - 14 + rows * (BLOCK + GAP)
-    for s in n.SIDE_NAMES:
-        if counts.get(s) and s != own.get("side"):
-            badges.append(
-                {"side": s, "count": counts[s], "x": x + 13, "y": by,
-                 "title": f"{n.side(s)}: {n.count(counts[s], 'block')}"}
-            )  # fmt: skip
-            by += BLOCK + GAP + 1
     if mine:
         facts.append(_("your blocks: {blocks}").format(blocks=", ".join(mine)))
-    for s in n.SIDE_NAMES:
-        if counts.get(s) and s != own.get("side"):
-            facts.append(f"{n.side(s)} {n.count(counts[s], 'block')}")
+    others = [s for s in n.SIDE_NAMES if counts.get(s) and s != own.get("side")]
+    facts += [f"{n.side(s)} {n.count(counts[s], 'block')}" for s in others]
     disks = [
         {"letter": d[:1].upper(), "title": f"{d} ({comp.disks[d].name})" if d in comp.disks else d}
         for d in counts.get("disks", [])
     ]
     if disks:
         facts.append(_("disks: {disks}").format(disks=", ".join(d["title"] for d in disks)))
+    x, y = xy
     return {
         "id": loc,
         "name": spec.name,
@@ -164,79 +177,66 @@ def _location(view: dict, comp: Components, loc: str, own: dict, clan_colour: di
         "control": control.get(loc),
         "capital": spec.capital,
         "besieged": loc in view.get("besieged", {}),
-        "disks": disks,
-        "blocks": blocks,
-        "badges": badges,
+        "stack": _stack(comp, mine, {s: counts[s] for s in others}, disks, clan_colour),
         "title": "; ".join(facts),
     }
 
 
-CHAR_WIDTH = 6.3  # of an 11px label, a little over the average, to be safe
-# Where a label may go, relative to its location: (anchor, dx, dy of the baseline).
-LABEL_SPOTS = (
-    ("middle", 0, 23),
-    ("start", 12, 4),
-    ("middle", 0, -15),
-    ("end", -12, 4),
-    ("start", -4, 23),
-    ("end", 4, 23),
-)
+def _stack(
+    comp: Components, mine: list, others: dict, disks: list, clan_colour: dict
+) -> dict | None:
+    """A location's pieces as one cluster, laid out from its top left corner: the
+    reader's blocks in rows, then a row of counts (the other side's, or both on the public
+    map) and disks. `_arrange` moves the cluster to a side of its location."""
+    if not (mine or others or disks):
+        return None
+    blocks = []
+    for i, b in enumerate(mine):
+        spec = comp.blocks[b]
+        row, col = divmod(i, PER_ROW)
+        blocks.append(
+            {
+                "x": col * (BLOCK + GAP),
+                "y": row * (BLOCK + GAP),
+                "fill": clan_colour.get(spec.clan, "#666"),
+                "mon": spec.mon,
+                "ability": spec.ability,
+                "leader": spec.leader,
+                "title": n.block(comp, b),
+            }
+        )
+    y = -(-len(mine) // PER_ROW) * (BLOCK + GAP)
+    x = 0.0
+    badges = []
+    for s, count in others.items():
+        width = 9 + 6 * len(str(count))
+        badges.append(
+            {"side": s, "count": count, "x": x, "y": y, "width": width,
+             "title": f"{n.side(s)}: {n.count(count, 'block')}"}
+        )  # fmt: skip
+        x += width + GAP
+    placed = []
+    for d in disks:
+        placed.append({**d, "x": x + DISK_R, "y": y + DISK_R})
+        x += 2 * DISK_R + GAP
+    width = max(min(len(mine), PER_ROW) * (BLOCK + GAP), x) - GAP
+    height = y + (BADGE_H if badges or disks else -GAP)
+    return {"width": width, "height": height, "blocks": blocks, "badges": badges, "disks": placed}
 
 
-def _label_box(anchor: str, x: float, y: float, width: float) -> tuple:
-    left = {"middle": x - width / 2, "start": x, "end": x - width}[anchor]
-    return (left - 4, y - 9, left + width + 4, y + 2)  # a little room between names
-
-
-def _overlap(a: tuple, b: tuple) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
-def _place_labels(locations: list[dict], marks: list[dict]) -> None:
-    """Put each name where it covers the least of the markers, stacks, marks and names
-    already placed (greedy; the board is dense around Kyōto)."""
-    taken = []
-    for loc in locations:
-        x, y = loc["x"], loc["y"]
-        taken.append((x - 11, y - 11, x + 11, y + 11))
-        taken += [(b["x"], b["y"], b["x"] + BLOCK, b["y"] + BLOCK) for b in loc["blocks"]]
-        taken += [(c["x"], c["y"], c["x"] + 20, c["y"] + 12) for c in loc["badges"]]
-        if loc["resource"]:
-            taken.append((x - 17, y - 17, x - 8, y - 8))
-        taken += [
-            (x - 20 + 12 * i, y + 8, x - 8 + 12 * i, y + 20) for i in range(len(loc["disks"]))
-        ]
-    taken += [(k["x"] - 9, k["y"] - 30, k["x"] + 9, k["y"] - 12) for k in marks]
-    for loc in locations:
-        x, y = loc["x"], loc["y"]
-        width = CHAR_WIDTH * len(loc["name"])
-        reach = width + 20
-        near = [t for t in taken if t[0] < x + reach and t[2] > x - reach and abs(t[1] - y) < 40]
-        best = None
-        for rank, (anchor, dx, dy) in enumerate(LABEL_SPOTS):
-            box = _label_box(anchor, x + dx, y + dy, width)
-            cost = sum(_overlap(box, t) for t in near) + rank * 4
-            if best is None or cost < best[0]:
-                best = (cost, anchor, loc["x"] + dx, loc["y"] + dy, box)
-        _, loc["anchor"], loc["lx"], loc["ly"], box = best
-        taken.append(box)
-
-
-def _arrows(view: dict, events: list, comp: Components, own_at: dict) -> list[dict]:
+def _arrows(view: dict, events: list, comp: Components, own_at: dict, at: dict) -> list[dict]:
     arrows = []
     for e in events:
         if not isinstance(e, dict):
             continue
         try:
-            arrows += [a for a in _event_arrows(view, e, comp, own_at) if " " in a["points"]]
+            arrows += [a for a in _event_arrows(view, e, comp, own_at, at) if " " in a["points"]]
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             continue  # an event of an unexpected shape is still described in the text
     return arrows
 
 
-def _event_arrows(view: dict, e: dict, comp: Components, own_at: dict) -> list[dict]:
+def _event_arrows(view: dict, e: dict, comp: Components, own_at: dict, at: dict) -> list[dict]:
     title = describe(e, comp, own_at)
     if e.get("type") == "move":
         out = []
@@ -247,15 +247,15 @@ def _event_arrows(view: dict, e: dict, comp: Components, own_at: dict) -> list[d
                 dest = own_at.get(g[0]) if g else None
                 if dest is None or dest == e["from"]:
                     continue
-                route = _route(view, comp, e["from"], dest)
-            out.append(_arrow(comp, route, e.get("side"), title, dashed=False))
+                route = _route(view, e["from"], dest)
+            out.append(_arrow(at, route, e.get("side"), title, dashed=False))
         return out
     if e.get("type") == "retreat" and e.get("to"):
-        return [_arrow(comp, [e["location"], e["to"]], e.get("side"), title, dashed=True)]
+        return [_arrow(at, [e["location"], e["to"]], e.get("side"), title, dashed=True)]
     return []
 
 
-def _route(view: dict, comp: Components, start: str, dest: str) -> list[str]:
+def _route(view: dict, start: str, dest: str) -> list[str]:
     """The way from start to dest over the roads used this phase (each at most once,
     7.3.1), or straight there if they do not join them."""
     links: dict[str, list[str]] = {}
@@ -279,12 +279,12 @@ def _route(view: dict, comp: Components, start: str, dest: str) -> list[str]:
     return route[::-1]
 
 
-def _arrow(comp: Components, route: list[str], side: str | None, title: str, dashed: bool) -> dict:
-    points = [xy(comp, loc) for loc in route if loc in comp.locations]
+def _arrow(at: dict, route: list[str], side: str | None, title: str, dashed: bool) -> dict:
+    points = [at[loc] for loc in route if loc in at]
     if len(points) >= 2:  # stop short of the last location's marker
         (x1, y1), (x2, y2) = points[-2], points[-1]
         length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1)
-        cut = min(12, length / 2)
+        cut = min(CLEAR, length / 2)
         points[-1] = (round(x2 - (x2 - x1) * cut / length), round(y2 - (y2 - y1) * cut / length))
     return {
         "points": " ".join(f"{x},{y}" for x, y in points),
@@ -311,9 +311,10 @@ MARKED = {
     "muster": "arrival",
     "mori": "arrival",
 }
+STAR = (21, 9)  # a battle mark's centre above its location, and its radius
 
 
-def _marks(view: dict, events: list, comp: Components, own_at: dict) -> list[dict]:
+def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -> list[dict]:
     """One mark per location where something was fought or arrived, titled with every
     sentence about it; the fight in progress is marked too."""
     marks: dict[str, dict] = {}
@@ -337,12 +338,201 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict) -> list[dic
         mark["lines"].append(_("combat in progress: {kind}").format(kind=kind))
     out = []
     for loc, mark in marks.items():
-        x, y = xy(comp, loc)
+        x, y = at[loc]
         out.append(
             {
                 "x": x, "y": y, "kind": mark["kind"], "now": mark.get("now", False),
-                "star": star(x, y - 21, 9),
+                "star": star(x, y - STAR[0], STAR[1]),
                 "title": f"{n.loc(comp, loc)}: " + " / ".join(mark["lines"]),
             }
         )  # fmt: skip
     return out
+
+
+# Placing stacks and names. Each goes to one of a few spots around its location, each spot
+# with a small cost for being less usual; covering a marker, a mark, a stack or a name costs
+# far more than any spot's rank, crossing a road a little (the name's halo keeps it legible).
+COVER = 1000  # for covering anything at all, plus its area
+CROSS = {False: 12, True: 20}  # for crossing a road, a highway
+ASTRAY = 400  # for a name nearer another location's marker than its own
+ROUNDS = 6  # of improving every piece's spot given the others'
+# A name's spots: (text-anchor, dx, dy of the baseline from the location's centre, rank).
+NAME_SPOTS = (
+    ("middle", 0, CLEAR + 11, 0),
+    ("start", CLEAR + 2, 4, 2),
+    ("end", -CLEAR - 2, 4, 2),
+    ("middle", 0, -CLEAR - 4, 3),
+    ("start", CLEAR - 3, CLEAR + 9, 4),
+    ("end", 3 - CLEAR, CLEAR + 9, 4),
+    ("start", CLEAR - 3, -CLEAR - 2, 5),
+    ("end", 3 - CLEAR, -CLEAR - 2, 5),
+    ("middle", 0, CLEAR + 25, 30),
+    ("middle", 0, -CLEAR - 18, 32),
+)
+# A stack's spots: its top left corner from the centre, given its width and height.
+STACK_SPOTS = (
+    (lambda w, h: (CLEAR + 1, -h / 2), 0),
+    (lambda w, h: (CLEAR - 2, CLEAR - 2), 1),
+    (lambda w, h: (CLEAR - 2, 2 - CLEAR - h), 1),
+    (lambda w, h: (-CLEAR - 1 - w, -h / 2), 2),
+    (lambda w, h: (-w / 2, CLEAR + 1), 3),
+    (lambda w, h: (-w / 2, -CLEAR - 1 - h), 3),
+)
+# Widths of DejaVu Sans (a common default, and among the widest) in ems; others 0.62.
+NARROW = dict.fromkeys("fijlrtI'. ", 0.36) | {"J": 0.3, "m": 0.98, "w": 0.82, "M": 0.87, "W": 1.0}
+
+
+def _text_width(text: str, size: float) -> float:
+    return size * sum(NARROW.get(c, 0.72 if c.isupper() else 0.62) for c in text)
+
+
+@dataclass
+class _Piece:
+    """A stack or a name, with the boxes it may take (each with its placement) and the
+    cost of each before the other movable pieces are counted."""
+
+    loc: dict
+    kind: str
+    spots: list[tuple[Box, tuple]]
+    cost: list[float]
+    at: int = 0
+
+    @property
+    def box(self) -> Box:
+        return self.spots[self.at][0]
+
+
+def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> None:
+    """Give every stack and name a place: most crowded first, each where it costs least
+    given those already placed, then rounds of moving each to its best spot given all the
+    others, until none moves (a few rounds on the printed board)."""
+    fixed = _markers(locations, marks)
+    pieces = []
+    for loc in locations:
+        x, y = loc["x"], loc["y"]
+        if loc["stack"]:
+            w, h = loc["stack"]["width"], loc["stack"]["height"]
+            spots = []
+            for corner, rank in STACK_SPOTS:
+                dx, dy = corner(w, h)
+                box = (x + dx - 1, y + dy - 5, x + dx + w + 1, y + dy + h + 1)  # flags above
+                spots.append((box, (rank, x + dx, y + dy)))
+            pieces.append(_Piece(loc, "stack", spots, []))
+        width = _text_width(loc["name"], LABEL)
+        spots = []
+        for anchor, dx, dy, rank in NAME_SPOTS:
+            left = x + dx - {"middle": width / 2, "start": 0, "end": width}[anchor]
+            box = (left - 2, y + dy - 12, left + width + 2, y + dy + 4)
+            spots.append((box, (rank, anchor, x + dx, y + dy)))
+        pieces.append(_Piece(loc, "name", spots, []))
+    for p in pieces:
+        p.cost = [_fixed_cost(p, box, extra[0], fixed, roads, locations) for box, extra in p.spots]
+    near = {id(p): _near(p, pieces) for p in pieces}
+    placed: set[int] = set()
+    for p in sorted(pieces, key=lambda p: -len(near[id(p)])):
+        p.at = _best(p, [q for q in near[id(p)] if id(q) in placed])
+        placed.add(id(p))
+    for _round in range(ROUNDS):
+        moved = False
+        for p in pieces:
+            best = _best(p, near[id(p)])
+            moved |= best != p.at
+            p.at = best
+        if not moved:
+            break
+    for p in pieces:
+        _put(p)
+
+
+def _markers(locations: list[dict], marks: list[dict]) -> list[Box]:
+    """What stays where it is: every location's marker and resource cube, the marks."""
+    out = []
+    for loc in locations:
+        x, y = loc["x"], loc["y"]
+        out.append((x - CLEAR + 1, y - CLEAR + 1, x + CLEAR - 1, y + CLEAR - 1))
+        if loc["resource"]:
+            out.append((x - 17, y - 17, x - 8, y - 8))
+    dy, r = STAR
+    out += [(k["x"] - r, k["y"] - dy - r, k["x"] + r, k["y"] - dy + r) for k in marks]
+    return out
+
+
+def _fixed_cost(
+    p: _Piece, box: Box, rank: float, fixed: list[Box], roads: list[dict], locations: list[dict]
+) -> float:
+    cost = rank + sum(COVER + _overlap(box, f) for f in fixed if _overlap(box, f))
+    cost += sum(CROSS[bool(r["highway"])] for r in roads if _crosses(box, r))
+    if p.kind == "name":
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        own = math.dist((cx, cy), (p.loc["x"], p.loc["y"]))
+        if any(
+            math.dist((cx, cy), (o["x"], o["y"])) < own for o in locations if o is not p.loc
+        ):
+            cost += ASTRAY
+    return cost
+
+
+def _near(p: _Piece, pieces: list[_Piece]) -> list[_Piece]:
+    """The other pieces that some spot of p could touch."""
+    reach = _hull([box for box, _ in p.spots])
+    return [q for q in pieces if q is not p and _overlap(reach, _hull([b for b, _ in q.spots]))]
+
+
+def _best(p: _Piece, others: list[_Piece]) -> int:
+    def cost(i: int) -> float:
+        box = p.spots[i][0]
+        return p.cost[i] + sum(COVER + _overlap(box, q.box) for q in others if _overlap(box, q.box))
+
+    return min(range(len(p.spots)), key=cost)
+
+
+def _put(p: _Piece) -> None:
+    """Write the chosen spot into the location's data for the template."""
+    loc = p.loc
+    if p.kind == "name":
+        _, loc["anchor"], loc["lx"], loc["ly"] = p.spots[p.at][1]
+        loc["label_box"] = p.box
+        return
+    _, left, top = p.spots[p.at][1]
+    stack = loc["stack"]
+    for item in stack["blocks"] + stack["badges"] + stack["disks"]:
+        item["x"] = round(item["x"] + left, 1)
+        item["y"] = round(item["y"] + top, 1)
+    stack["box"] = p.box
+
+
+def _extent(locations: list[dict], marks: list[dict]) -> Box:
+    """The box around everything drawn on the map, with a little margin."""
+    boxes = _markers(locations, marks) + [loc["label_box"] for loc in locations]
+    boxes += [loc["stack"]["box"] for loc in locations if loc["stack"]]
+    left, top, right, bottom = _hull(boxes)
+    return (math.floor(left - 8), math.floor(top - 8), math.ceil(right + 8), math.ceil(bottom + 8))
+
+
+def _hull(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _crosses(box: Box, road: dict) -> bool:
+    """Whether a road's line passes through the box: their extents meet and the box's
+    corners are not all on one side of the line."""
+    x1, y1, x2, y2 = road["x1"], road["y1"], road["x2"], road["y2"]
+    if max(x1, x2) < box[0] or min(x1, x2) > box[2] or max(y1, y2) < box[1] or min(y1, y2) > box[3]:
+        return False
+    sides = {
+        (x2 - x1) * (cy - y1) - (y2 - y1) * (cx - x1) > 0
+        for cx in (box[0], box[2])
+        for cy in (box[1], box[3])
+    }
+    return len(sides) == 2

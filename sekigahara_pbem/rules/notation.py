@@ -232,12 +232,13 @@ class _Reader:
 
     def resolve_hand(self) -> None:
         """Cards described by clan and kind: the matching card of the side's own hand with
-        the lowest bid number, each card at most once per action (docs/rulings.md)."""
+        the lowest bid number (then the first by id: on the printed decks such cards are
+        identical), each card at most once per action (docs/rulings.md)."""
         if not self.described:
             return
         cards = self.comp.cards
         own = self.state["cards"].get(self.side, {}).get("hand", [])
-        hand = sorted(own, key=lambda c: cards[c].bid)
+        hand = sorted(own, key=lambda c: (cards[c].bid, c))
         taken = set(self.named)
         for container, key, value, field in self.described:
             described = self._description(value)
@@ -261,7 +262,7 @@ class _Reader:
                     else N_("no {what} in your hand (you hold: {held})")
                 )
                 raise Malformed(field, message, what=what, held=held)
-            if self.kind == "bid" and len(free) > 1:
+            if self.kind == "bid" and len({cards[c].bid for c in free}) > 1:
                 choices = [f"{c} (bid {cards[c].bid})" for c in free]
                 raise Malformed(
                     field,

@@ -113,11 +113,32 @@ def safe_loader(text: str) -> type:
 
 
 def safe_load(text: str) -> Any:
-    """The text's YAML, read by the safe loader `safe_loader` picks: the one place seki
-    parses a document or a component manifest (`load_yaml`, component_files.py)."""
+    """The text's YAML, read by the safe loader `safe_loader` picks: with `plain_load`,
+    the one place seki parses a document or a component manifest (`load_yaml`,
+    component_files.py)."""
     if safe_loader(text) is yaml.SafeLoader:
         return yaml.safe_load(text)
     return yaml.load(text, Loader=yaml.CSafeLoader)
+
+
+class _Plain(yaml.SafeLoader):
+    """The safe loader without anchors or aliases: an alias could make a structure that
+    refers to itself, or grow a small text into a huge one once it is walked."""
+
+    def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - PyYAML's signature
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(
+                None, None, "aliases are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def plain_load(text: str) -> Any:
+    """The text's YAML, refused (yaml.YAMLError) where it has an alias: for what another
+    party wrote and seki walks whole (two-party documents, the component set a game
+    carries). PyYAML's own loader, as libyaml's cannot be told to refuse aliases."""
+    return yaml.load(text, Loader=_Plain)  # noqa: S506 - a safe loader
 
 
 def load_yaml(text: str, where: str) -> Any:

@@ -39,7 +39,7 @@ CLAN_PALETTE = (
 )  # fmt: skip
 # The legend is a band under the map, laid out in map.svg.j2 in four columns of this width.
 LEGEND_COLUMN = 330
-LEGEND_SIZE = (12 + 4 * LEGEND_COLUMN, 100)
+LEGEND_SIZE = (12 + 4 * LEGEND_COLUMN, 98)
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -69,14 +69,14 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
     roads = _roads(view, comp, at)
     _arrange(locations, marks, roads)
     left, top, right, bottom = _extent(locations, marks)
+    width = max(right - left, LEGEND_SIZE[0] + 12)
     legend = {
-        "x": left,
-        "y": bottom + 10,
-        "width": LEGEND_SIZE[0],
+        "x": left + 6,
+        "y": bottom + 4,
+        "width": width - 12,
         "height": LEGEND_SIZE[1],
         "columns": [12 + i * LEGEND_COLUMN for i in range(4)],
     }
-    width = max(right, left + LEGEND_SIZE[0]) - left
     height = legend["y"] + LEGEND_SIZE[1] + 6 - top
     return {
         "box": {"x": left, "y": top, "width": width, "height": height},
@@ -221,7 +221,15 @@ def _stack(
         x += 2 * DISK_R + GAP
     width = max(min(len(mine), PER_ROW) * (BLOCK + GAP), x) - GAP
     height = y + (BADGE_H if badges or disks else -GAP)
-    return {"width": width, "height": height, "blocks": blocks, "badges": badges, "disks": placed}
+    rise = 4 if any(b["leader"] for b in blocks[:PER_ROW]) else 0  # a leader's flag
+    return {
+        "width": width,
+        "height": height,
+        "rise": rise,
+        "blocks": blocks,
+        "badges": badges,
+        "disks": placed,
+    }
 
 
 def _arrows(view: dict, events: list, comp: Components, own_at: dict, at: dict) -> list[dict]:
@@ -354,7 +362,8 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -
 # far more than any spot's rank, crossing a road a little (the name's halo keeps it legible).
 COVER = 1000  # for covering anything at all, plus its area
 CROSS = {False: 12, True: 20}  # for crossing a road, a highway
-ASTRAY = 400  # for a name nearer another location's marker than its own
+ASTRAY = 400  # for a piece nearer another location's marker than its own
+SPACE = 4  # kept between the pieces of different locations
 ROUNDS = 6  # of improving every piece's spot given the others'
 # A name's spots: (text-anchor, dx, dy of the baseline from the location's centre, rank).
 NAME_SPOTS = (
@@ -372,9 +381,11 @@ NAME_SPOTS = (
 # A stack's spots: its top left corner from the centre, given its width and height.
 STACK_SPOTS = (
     (lambda w, h: (CLEAR + 1, -h / 2), 0),
-    (lambda w, h: (CLEAR - 2, CLEAR - 2), 1),
-    (lambda w, h: (CLEAR - 2, 2 - CLEAR - h), 1),
+    (lambda w, h: (CLEAR - 4, CLEAR), 1),
+    (lambda w, h: (CLEAR - 4, -CLEAR - h), 1),
     (lambda w, h: (-CLEAR - 1 - w, -h / 2), 2),
+    (lambda w, h: (4 - CLEAR - w, CLEAR), 3),
+    (lambda w, h: (4 - CLEAR - w, -CLEAR - h), 3),
     (lambda w, h: (-w / 2, CLEAR + 1), 3),
     (lambda w, h: (-w / 2, -CLEAR - 1 - h), 3),
 )
@@ -411,11 +422,12 @@ def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> Non
     for loc in locations:
         x, y = loc["x"], loc["y"]
         if loc["stack"]:
-            w, h = loc["stack"]["width"], loc["stack"]["height"]
+            w, h, rise = loc["stack"]["width"], loc["stack"]["height"], loc["stack"]["rise"]
             spots = []
             for corner, rank in STACK_SPOTS:
-                dx, dy = corner(w, h)
-                box = (x + dx - 1, y + dy - 5, x + dx + w + 1, y + dy + h + 1)  # flags above
+                dx, dy = corner(w, h + rise)
+                dy += rise
+                box = (x + dx - 1, y + dy - rise - 1, x + dx + w + 1, y + dy + h + 1)
                 spots.append((box, (rank, x + dx, y + dy)))
             pieces.append(_Piece(loc, "stack", spots, []))
         width = _text_width(loc["name"], LABEL)
@@ -462,13 +474,10 @@ def _fixed_cost(
 ) -> float:
     cost = rank + sum(COVER + _overlap(box, f) for f in fixed if _overlap(box, f))
     cost += sum(CROSS[bool(r["highway"])] for r in roads if _crosses(box, r))
-    if p.kind == "name":
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        own = math.dist((cx, cy), (p.loc["x"], p.loc["y"]))
-        if any(
-            math.dist((cx, cy), (o["x"], o["y"])) < own for o in locations if o is not p.loc
-        ):
-            cost += ASTRAY
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    own = math.dist(centre, (p.loc["x"], p.loc["y"]))
+    if any(math.dist(centre, (o["x"], o["y"])) < own for o in locations if o is not p.loc):
+        cost += ASTRAY
     return cost
 
 
@@ -481,7 +490,11 @@ def _near(p: _Piece, pieces: list[_Piece]) -> list[_Piece]:
 def _best(p: _Piece, others: list[_Piece]) -> int:
     def cost(i: int) -> float:
         box = p.spots[i][0]
-        return p.cost[i] + sum(COVER + _overlap(box, q.box) for q in others if _overlap(box, q.box))
+        total = p.cost[i]
+        for q in others:  # another location's pieces keep a little apart, to tell them apart
+            covered = _overlap(box, q.box, 0 if q.loc is p.loc else SPACE)
+            total += COVER + covered if covered else 0
+        return total
 
     return min(range(len(p.spots)), key=cost)
 
@@ -518,9 +531,10 @@ def _hull(boxes: list[Box]) -> Box:
     )
 
 
-def _overlap(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
+def _overlap(a: Box, b: Box, space: float = 0) -> float:
+    """The area two boxes share, counting `space` around them as theirs."""
+    w = min(a[2], b[2]) - max(a[0], b[0]) + space
+    h = min(a[3], b[3]) - max(a[1], b[1]) + space
     return w * h if w > 0 and h > 0 else 0.0
 
 

@@ -49,25 +49,12 @@ DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's de
 DERIVATION_SALT = b"seki-2p-secret/1"
 
 
-class _Plain(yaml.SafeLoader):
-    """A record's body has no anchors or aliases: an alias could make a structure that
-    refers to itself, or grow a small text into a huge one."""
-
-    def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - PyYAML's signature
-        if self.check_event(yaml.AliasEvent):
-            event = self.get_event()
-            raise yaml.composer.ComposerError(
-                None, None, "aliases are not allowed", event.start_mark
-            )
-        return super().compose_node(parent, index)
-
-
 def _load(body: str, where: str, fmt: str) -> dict:
     """A two-party document's body: plain YAML (no aliases), a mapping of the format."""
     if len(body.encode("utf-8")) > docs.MAX_BYTES:
         raise docs.DocumentError(where, N_("larger than {limit} bytes"), None, limit=docs.MAX_BYTES)
     try:
-        data = yaml.load(body, Loader=_Plain)  # noqa: S506 - a safe loader
+        data = docs.plain_load(body)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is None:

@@ -22,7 +22,6 @@ from .model import FIGHT_KINDS
 
 WIDTH = 1400  # SVG units across the board picture (Components.size): about a desktop's px
 PAD = 30  # around the outermost locations, before their names and stacks
-CLEAR = 12  # a location's marker, from its centre: stacks and names stay outside
 LABEL = 12  # a location name's font size, in SVG units
 LABEL_MIN_PX = 9  # the smallest a name is drawn: a narrower screen scrolls the map sideways
 BLOCK = 12  # an own block's glyph
@@ -292,7 +291,7 @@ def _arrow(at: dict, route: list[str], side: str | None, title: str, dashed: boo
     if len(points) >= 2:  # stop short of the last location's marker
         (x1, y1), (x2, y2) = points[-2], points[-1]
         length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1)
-        cut = min(CLEAR, length / 2)
+        cut = min(12, length / 2)
         points[-1] = (round(x2 - (x2 - x1) * cut / length), round(y2 - (y2 - y1) * cut / length))
     return {
         "points": " ".join(f"{x},{y}" for x, y in points),
@@ -357,37 +356,40 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -
     return out
 
 
-# Placing stacks and names. Each goes to one of a few spots around its location, each spot
-# with a small cost for being less usual; covering a marker, a mark, a stack or a name costs
-# far more than any spot's rank, crossing a road a little (the name's halo keeps it legible).
+# Placing stacks and names. Each goes to one of a few spots around its location's marker
+# (r: the marker's half size), each spot with a cost for being less usual; covering a
+# marker, a mark, a stack or a name costs far more than any spot, hiding a stretch of road
+# a little (a name's halo keeps it legible; a stack on a highway hides which way it runs).
 COVER = 1000  # for covering anything at all, plus its area
-CROSS = {False: 12, True: 20}  # for crossing a road, a highway
+ROAD = {False: 0.4, True: 0.8}  # per unit of a road's, a highway's length covered
 ASTRAY = 400  # for a piece nearer another location's marker than its own
-SPACE = 4  # kept between the pieces of different locations
+SPACE = 4  # kept between the pieces of different locations, to tell them apart
 ROUNDS = 6  # of improving every piece's spot given the others'
-# A name's spots: (text-anchor, dx, dy of the baseline from the location's centre, rank).
+D = math.sqrt(0.5)  # a diagonal spot's offset, as a share of r
+# A name's spots: text-anchor, the baseline's offset from the centre, and the cost.
 NAME_SPOTS = (
-    ("middle", 0, CLEAR + 11, 0),
-    ("start", CLEAR + 2, 4, 2),
-    ("end", -CLEAR - 2, 4, 2),
-    ("middle", 0, -CLEAR - 4, 3),
-    ("start", CLEAR - 3, CLEAR + 9, 4),
-    ("end", 3 - CLEAR, CLEAR + 9, 4),
-    ("start", CLEAR - 3, -CLEAR - 2, 5),
-    ("end", 3 - CLEAR, -CLEAR - 2, 5),
-    ("middle", 0, CLEAR + 25, 30),
-    ("middle", 0, -CLEAR - 18, 32),
+    ("middle", lambda r: (0, r + 12), 0),
+    ("start", lambda r: (r + 3, 4), 2),
+    ("end", lambda r: (-r - 3, 4), 2),
+    ("middle", lambda r: (0, -r - 4), 3),
+    ("start", lambda r: (D * r, D * r + 11), 4),
+    ("end", lambda r: (-D * r, D * r + 11), 4),
+    ("start", lambda r: (D * r, -D * r - 3), 5),
+    ("end", lambda r: (-D * r, -D * r - 3), 5),
+    ("middle", lambda r: (0, r + 26), 30),
+    ("middle", lambda r: (0, -r - 18), 32),
 )
-# A stack's spots: its top left corner from the centre, given its width and height.
+# A stack's spots: its top left corner's offset from the centre, given r and the stack's
+# width and height, and the cost. On the right is the usual place.
 STACK_SPOTS = (
-    (lambda w, h: (CLEAR + 1, -h / 2), 0),
-    (lambda w, h: (CLEAR - 4, CLEAR), 1),
-    (lambda w, h: (CLEAR - 4, -CLEAR - h), 1),
-    (lambda w, h: (-CLEAR - 1 - w, -h / 2), 2),
-    (lambda w, h: (4 - CLEAR - w, CLEAR), 3),
-    (lambda w, h: (4 - CLEAR - w, -CLEAR - h), 3),
-    (lambda w, h: (-w / 2, CLEAR + 1), 3),
-    (lambda w, h: (-w / 2, -CLEAR - 1 - h), 3),
+    (lambda r, w, h: (r + 2, -h / 2), 0),
+    (lambda r, w, h: (D * r + 1, -D * r - 1 - h), 10),
+    (lambda r, w, h: (D * r + 1, D * r + 1), 10),
+    (lambda r, w, h: (-r - 2 - w, -h / 2), 12),
+    (lambda r, w, h: (-D * r - 1 - w, -D * r - 1 - h), 16),
+    (lambda r, w, h: (-D * r - 1 - w, D * r + 1), 16),
+    (lambda r, w, h: (-w / 2, r + 2), 16),
+    (lambda r, w, h: (-w / 2, -r - 2 - h), 16),
 )
 # Widths of DejaVu Sans (a common default, and among the widest) in ems; others 0.62.
 NARROW = dict.fromkeys("fijlrtI'. ", 0.36) | {"J": 0.3, "m": 0.98, "w": 0.82, "M": 0.87, "W": 1.0}
@@ -420,19 +422,20 @@ def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> Non
     fixed = _markers(locations, marks)
     pieces = []
     for loc in locations:
-        x, y = loc["x"], loc["y"]
+        x, y, r = loc["x"], loc["y"], _radius(loc)
         if loc["stack"]:
             w, h, rise = loc["stack"]["width"], loc["stack"]["height"], loc["stack"]["rise"]
             spots = []
             for corner, rank in STACK_SPOTS:
-                dx, dy = corner(w, h + rise)
+                dx, dy = corner(r, w, h + rise)
                 dy += rise
                 box = (x + dx - 1, y + dy - rise - 1, x + dx + w + 1, y + dy + h + 1)
                 spots.append((box, (rank, x + dx, y + dy)))
             pieces.append(_Piece(loc, "stack", spots, []))
         width = _text_width(loc["name"], LABEL)
         spots = []
-        for anchor, dx, dy, rank in NAME_SPOTS:
+        for anchor, offset, rank in NAME_SPOTS:
+            dx, dy = offset(r)
             left = x + dx - {"middle": width / 2, "start": 0, "end": width}[anchor]
             box = (left - 2, y + dy - 12, left + width + 2, y + dy + 4)
             spots.append((box, (rank, anchor, x + dx, y + dy)))
@@ -456,12 +459,20 @@ def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> Non
         _put(p)
 
 
+def _radius(loc: dict) -> float:
+    """Half the size of a location's marker: a castle's square (with its siege frame), a
+    capital's ring, a place's circle."""
+    if loc["castle"]:
+        return 14 if loc["besieged"] else 11
+    return 12 if loc["capital"] else 8
+
+
 def _markers(locations: list[dict], marks: list[dict]) -> list[Box]:
     """What stays where it is: every location's marker and resource cube, the marks."""
     out = []
     for loc in locations:
-        x, y = loc["x"], loc["y"]
-        out.append((x - CLEAR + 1, y - CLEAR + 1, x + CLEAR - 1, y + CLEAR - 1))
+        x, y, r = loc["x"], loc["y"], _radius(loc)
+        out.append((x - r, y - r, x + r, y + r))
         if loc["resource"]:
             out.append((x - 17, y - 17, x - 8, y - 8))
     dy, r = STAR
@@ -473,7 +484,7 @@ def _fixed_cost(
     p: _Piece, box: Box, rank: float, fixed: list[Box], roads: list[dict], locations: list[dict]
 ) -> float:
     cost = rank + sum(COVER + _overlap(box, f) for f in fixed if _overlap(box, f))
-    cost += sum(CROSS[bool(r["highway"])] for r in roads if _crosses(box, r))
+    cost += sum(ROAD[bool(r["highway"])] * _covered(box, r) for r in roads)
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     own = math.dist(centre, (p.loc["x"], p.loc["y"]))
     if any(math.dist(centre, (o["x"], o["y"])) < own for o in locations if o is not p.loc):
@@ -538,15 +549,17 @@ def _overlap(a: Box, b: Box, space: float = 0) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _crosses(box: Box, road: dict) -> bool:
-    """Whether a road's line passes through the box: their extents meet and the box's
-    corners are not all on one side of the line."""
-    x1, y1, x2, y2 = road["x1"], road["y1"], road["x2"], road["y2"]
-    if max(x1, x2) < box[0] or min(x1, x2) > box[2] or max(y1, y2) < box[1] or min(y1, y2) > box[3]:
-        return False
-    sides = {
-        (x2 - x1) * (cy - y1) - (y2 - y1) * (cx - x1) > 0
-        for cx in (box[0], box[2])
-        for cy in (box[1], box[3])
-    }
-    return len(sides) == 2
+def _covered(box: Box, road: dict) -> float:
+    """How much of a road's line lies inside the box (Liang and Barsky's clipping)."""
+    x1, y1 = road["x1"], road["y1"]
+    dx, dy = road["x2"] - x1, road["y2"] - y1
+    enter, leave = 0.0, 1.0
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
+        if p == 0:
+            if q < 0:
+                return 0.0
+        elif p < 0:
+            enter = max(enter, q / p)
+        else:
+            leave = min(leave, q / p)
+    return max(leave - enter, 0.0) * math.hypot(dx, dy)

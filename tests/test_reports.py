@@ -330,6 +330,90 @@ def test_the_html_report_loads_in_a_real_browser(steps, rendered, comp, tmp_path
             browser.close()
 
 
+# In the page: each location name's box, each stack piece's, the map's, how wide a name is
+# drawn (in px), and whether the map fits its frame without scrolling sideways.
+MEASURE_MAP = """() => {
+  const svg = document.querySelector('svg.board');
+  const box = r => [r.left, r.top, r.right, r.bottom];
+  const frame = svg.parentElement;
+  return {
+    board: box(svg.getBoundingClientRect()),
+    scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width,
+    fits: frame.scrollWidth <= frame.clientWidth,
+    names: [...svg.querySelectorAll('g.loc > text.label')].map(
+      t => [t.textContent, box(t.getBoundingClientRect())]),
+    stacks: [...svg.querySelectorAll('g.block rect, g.badge rect, g.disk circle')].map(
+      e => [e.closest('g.loc').id, box(e.getBoundingClientRect())]),
+  };
+}"""
+
+
+def _meet(a: list, b: list) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("width", [1400, 390], ids=["desktop", "phone"])
+def test_the_maps_names_are_inside_it_and_clear_of_each_other_and_of_the_stacks(
+    steps, rendered, comp, tmp_path, width
+):
+    """Issue 27: the map is the printed board, whose Kinai (Osaka to Kuwana, Kiyosu to
+    Okazaki) is dense. On the demo's most crowded maps (most occupied locations; most
+    arrows and marks), each reader's and the public one, in Chromium at a desktop's and a
+    phone's width: every location's name is drawn once, inside the map, overlapping no
+    other name and no block, count or disk. On the desktop the map fits without scrolling
+    sideways (even beside a decision's choices); on the phone it scrolls instead of
+    shrinking its names below svgmap.LABEL_MIN_PX."""
+    sync_playwright = _browser_or_skip()
+
+    def crowd(i: int, side: str | None) -> tuple:
+        packet = steps[i][2][side or "ishida"]
+        view, evts = (packet.view, packet.events) if side else (steps[i][3], steps[i][4])
+        m = svgmap.build(view, evts, comp, side)
+        return sum(bool(loc["stack"]) for loc in m["locations"]), len(m["arrows"] + m["marks"])
+
+    pages = {}
+    for side in (*SIDES, None):
+        counts = [crowd(i, side) for i in range(len(steps))]
+        for k in (0, 1):  # the most stacks; the most arrows and marks
+            i = max(range(len(steps)), key=lambda i, k=k: (counts[i][k], counts[i][1 - k]))
+            html = rendered[i][side][2] if side else rendered[i][None][1]
+            pages[f"{side or 'public'}-{steps[i][0]}"] = html
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 1000})
+            for name, html in pages.items():
+                path = tmp_path / f"{name}.html"
+                path.write_text(html, encoding="utf-8")
+                page.goto(path.as_uri(), wait_until="load")
+                got = page.evaluate(MEASURE_MAP)
+                names, board = got["names"], got["board"]
+                assert sorted(t for t, _ in names) == sorted(
+                    loc.name for loc in comp.locations.values()
+                ), name
+                for text, box in names:
+                    inside = board[0] <= box[0] and board[1] <= box[1]
+                    assert inside and box[2] <= board[2] and box[3] <= board[3], (name, text)
+                clashes = [
+                    (a, b) for i, (a, one) in enumerate(names) for b, two in names[i + 1 :]
+                    if _meet(one, two)
+                ]  # fmt: skip
+                assert not clashes, (name, clashes)
+                covered = [
+                    (t, loc) for t, one in names for loc, two in got["stacks"] if _meet(one, two)
+                ]
+                assert not covered, (name, covered)
+                assert got["stacks"], name  # a crowded map has stacks to clear
+                if width >= 1400:
+                    assert got["fits"], name
+                else:
+                    assert not got["fits"], name  # the phone scrolls the map sideways
+                    drawn = got["scale"] * svgmap.LABEL
+                    assert drawn >= svgmap.LABEL_MIN_PX - 0.01, (name, drawn)
+        finally:
+            browser.close()
+
+
 def test_the_player_picks_a_stack_and_the_map_shows_where_it_can_go(steps, comp, tmp_path):
     """In the Movement Phase the page lists the player's movable stacks beside the map;
     picking one (CSS only: no script, no request) rings it and every place it can reach,

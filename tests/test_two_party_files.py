@@ -73,6 +73,22 @@ def test_verify_names_a_record_changed_after_the_game(played, tmp_path):
     assert "bad signature" in done.stderr or path.name in done.stderr
 
 
+def test_each_side_carries_the_set_and_verify_names_a_changed_copy(played, tmp_path):
+    """Issue 27: each side's directory holds the component set game.txt names, and
+    `seki verify` audits with that copy, so a bid changed in it is named."""
+    from sekigahara_pbem.component_files import components_hash
+
+    root = copy_of(played, tmp_path)
+    for s in SIDES:
+        game = files.read_game((root / s / "game.txt").read_text(), "game.txt")
+        assert components_hash(root / s / "components") == game.components == components_hash()
+    cards = root / "tokugawa" / "components" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("kind: plain, bid: 2}", "kind: plain, bid: 4}", 1))
+    done = seki("verify", str(root / "tokugawa"))
+    assert done.returncode == 1
+    assert done.stderr == "seki: components/cards.yaml: not the component set game.txt names\n"
+
+
 def test_verify_refuses_a_reveal_that_is_not_the_joined_secret(played, tmp_path):
     root = copy_of(played, tmp_path)
     reveal = root / "ishida" / "reveals" / "tokugawa.txt"

@@ -136,7 +136,6 @@ def run(
 
 def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed: str) -> None:
     from ..bot import make_player
-    from ..component_files import load_components
     from ..play import mailbox
     from ..play.two_party import robot_pass
     from ..refusal import Refusal
@@ -149,9 +148,8 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
             raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
         if bot == "search":
             raise Refusal(N_("--two-party: the bot is heuristic or random"))
-        comp = load_components()
-        side = sides.open_side(directory, load_identity(key), comp)
-        chooser = player_chooser(make_player(bot, comp, side.game.options, seed))
+        side = sides.open_side(directory, load_identity(key))
+        chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
         said = robot_pass(side, settings, chooser, utc_now())
     except (Refusal, ValueError, OSError) as exc:
         abort(explain(exc))

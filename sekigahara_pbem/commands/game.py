@@ -11,6 +11,7 @@ from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import Refusal
 from ..reports import names
+from ..rules.state import EDITION, EDITIONS, game_options
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
@@ -31,6 +32,16 @@ def new(
         list[str] | None,
         typer.Option(help=N_("A game option NAME=true|false (docs/rulings.md); repeatable.")),
     ] = None,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            help=N_(
+                "The rulebook: 2016, or first-edition for the earlier web edition where "
+                "it differs (docs/rulings.md)."
+            ),
+        ),
+    ] = "2016",
     email: Annotated[
         list[str] | None,
         typer.Option(
@@ -78,13 +89,13 @@ def new(
     from ..pbem import clock, game
 
     if two_party:
-        _two_party(directory, ishida, tokugawa, key, game_id, option, email, deadline_hours)
+        _two_party(directory, ishida, tokugawa, key, game_id, option, rules, email, deadline_hours)
         return
 
     try:
         referee = load_identity(key)
         players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
-        options = dict(_option(o) for o in option or [])
+        options = _options(option, rules)
         deadlines = None
         if deadline_hours is not None:
             raw = {
@@ -136,6 +147,21 @@ def _option(text: str) -> tuple[str, bool]:
     return name, value.lower() == "true"
 
 
+def _options(option: list[str] | None, rules: str) -> dict:
+    """The options given: each --option, and --rules as the option `edition` (written only
+    when it is not the 2016 rulebook, which a game without the option follows)."""
+    options: dict = dict(_option(o) for o in option or [])
+    if rules not in EDITIONS:
+        raise Refusal(
+            N_("--rules {text}: expected one of {words}"),
+            text=repr(rules),
+            words=", ".join(EDITIONS),
+        )
+    if rules != EDITIONS[0]:
+        options[EDITION] = rules
+    return options
+
+
 def _language(text: str) -> tuple[str, str]:
     who, sep, code = text.partition("=")
     if not sep:
@@ -160,6 +186,7 @@ def _two_party(
     key: str,
     game_id: str | None,
     option,
+    rules: str,
     email,
     deadline_hours: int | None,
 ) -> None:
@@ -170,7 +197,8 @@ def _two_party(
     try:
         me = load_identity(key)
         players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
-        options = dict(_option(o) for o in option or [])
+        options = _options(option, rules)
+        game_options(options)  # refused here as a referee's game would be
         addresses = dict(_email(e) for e in email or [])
         if "referee" in addresses:
             raise Refusal(N_("--email: a two-party game has no referee"))

@@ -25,7 +25,7 @@ def report(
 ) -> None:
     """Print what happened in a record and the situation after it, as a spectator sees it:
     the record's public events and the public view. Nothing sealed is opened."""
-    from ..component_files import load_components
+    from ..component_files import game_components
     from ..pbem import chain, game
     from ..pbem.store import GameDir, write_atomic
     from ..reports import render_public_html, render_public_text
@@ -50,7 +50,7 @@ def report(
         record = chain.read_record(gd, definition, number)
         view, _source = public_view(gd, number, record.body["public_state"])
         events = record.body.get("events", [])
-        comp = load_components()
+        comp = game_components(directory, definition.components)
         text = render_public_text(definition.game_id, number, view, events, comp, footer="")
         if html is not None:
             page = render_public_html(definition.game_id, number, view, events, comp)

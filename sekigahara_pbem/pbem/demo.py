@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bot import BUDGET, RandomPlayer, make_player
-from ..component_files import components_hash, load_components
+from ..component_files import component_set, components_hash
 from ..crypto import signing
 from ..crypto.keys import Identity, generate
 from ..crypto.keystore import write_identity
@@ -57,7 +57,8 @@ STANDING_ORDERS = {
 class Bot:
     """A player that knows only what its packets tell it: random (the default),
     heuristic or search (`kind`, see sekigahara_pbem/bot; `budget` is the search
-    player's seconds per decision)."""
+    player's seconds per decision). It plays with the component set in `components`
+    (default: the packaged set), which its turn files name."""
 
     def __init__(
         self,
@@ -67,9 +68,11 @@ class Bot:
         plans: bool = False,
         kind: str = "random",
         budget: float = BUDGET,
+        components: Path | None = None,
     ):
         self.identity = identity
         self.definition = definition
+        self.components = component_set(components)
         self.plans = plans and kind == "random"  # the heuristic player files its own
         self.filed_week = 0  # the last week whose first answer carried the plan
         self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
@@ -77,8 +80,8 @@ class Bot:
             RandomPlayer(self.chooser)
             if kind == "random"
             else make_player(
-                kind, load_components(), definition.options, f"{seed}:{identity.name}", plans,
-                budget,
+                kind, self.components.components, definition.options,
+                f"{seed}:{identity.name}", plans, budget,
             )
         )  # fmt: skip
 
@@ -91,7 +94,10 @@ class Bot:
         if self.plans and packet.view["week"] != self.filed_week:
             actions.insert(0, {"type": "plan", "plan": STANDING_ORDERS})
             self.filed_week = packet.view["week"]
-        return self.sealed(turns.body(self.definition.game_id, packet.side, packet.seq, actions))
+        body = turns.body(
+            self.definition.game_id, packet.side, packet.seq, actions, self.components.hash
+        )
+        return self.sealed(body)
 
     def sealed(self, body: str) -> str:
         """The turn file signed and sealed to the referee, as a player's tool sends it."""
@@ -106,10 +112,12 @@ def run_demo(
     plans: bool = False,
     bot: str = "random",
     budget: float = BUDGET,
+    components: Path | None = None,
 ) -> DemoResult:
     """Create keys and a game under `root`, play it to the end, return what happened.
     `bot` is the kind of both players (random, heuristic or search, which thinks `budget`
-    seconds per decision); with `plans` the bots fight their combats by battle plan."""
+    seconds per decision); with `plans` the bots fight their combats by battle plan. The
+    game is played with the component set in `components` (default: the packaged set)."""
     keys = root / "keys"
     people = {name: generate(name) for name in ("referee", *SIDES)}
     for identity in people.values():
@@ -120,14 +128,15 @@ def run_demo(
         GAME_ID,
         people["referee"],
         {s: people[s].public for s in SIDES},
-        components_hash(),
+        components_hash(components),
         {},
         now,
+        component_dir=components,
     )
     result = DemoResult(gd.root)
     for name, text in joins.opening(definition, people):
         _adjudicate(gd, people["referee"], name, text, now, result)
-    bots = {s: Bot(people[s], definition, seed, plans, bot, budget) for s in SIDES}
+    bots = {s: Bot(people[s], definition, seed, plans, bot, budget, components) for s in SIDES}
     for _ in range(max_steps):
         seq = gd.last_seq()
         record = chain.read_record(gd, definition, seq)

@@ -16,11 +16,12 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from .. import __version__
+from ..component_files import carry, set_named
 from ..crypto import sealing, signing, sshsig
 from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
 from ..refusal import BAD_KEY, N_, Refusal
-from ..rules.state import DEFAULT_OPTIONS
+from ..rules.state import game_options
 from ..rules.vocab import SIDES
 from . import clock as clocks
 from . import documents as docs
@@ -114,9 +115,13 @@ def create(
     deadlines: clocks.Settings | None = None,
     addresses: dict[str, str] | None = None,
     languages: dict[str, str] | None = None,
+    component_dir: Path | None = None,
 ) -> Definition:
-    """Write game.txt and the sealed referee secrets, start the git archive."""
+    """Write game.txt, the sealed referee secrets and the game's copy of its component
+    set, start the git archive. `components` is the hash of the set in `component_dir`
+    (default: the packaged set), which the directory carries (component_files.carry)."""
     check_game_id(game_id)
+    carried = set_named(components, game_id, component_dir)
     _languages(languages, "--lang", shipped_only=True)
     for who, address in (addresses or {}).items():
         if who not in (*SIDES, REFEREE):
@@ -132,9 +137,7 @@ def create(
     keys = [referee.public.key_id, *(players[s].key_id for s in SIDES)]
     if len(set(keys)) != len(keys):
         raise Refusal(N_("the referee and the two players need three different keys"))
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise Refusal(N_("unknown game option {name}"), None, None, None, name=repr(unknown[0]))
+    options = game_options(options)  # a Malformed naming the option, as setup would
     seed = new_seed()
     state_key = X25519PrivateKey.generate()
     commit_key = os.urandom(KEY_BYTES)
@@ -144,7 +147,7 @@ def create(
         "created": now,
         "tool": tool_version(),
         "components": components,
-        "options": {**DEFAULT_OPTIONS, **options},
+        "options": options,
         "referee": referee.public.line(),
         "players": {s: players[s].line() for s in SIDES},
         "state_key": _b64(state_key.public_key().public_bytes_raw()),
@@ -164,6 +167,7 @@ def create(
     write_atomic(gd.secrets, _seal_secrets(game_id, referee, Secrets(seed, state_key, commit_key)))
     definition = parse(text, gd.definition.name)
     write_atomic(root / ALLOWED_SIGNERS, allowed_signers(definition))
+    carry(root, carried)
     git_commit(root, f"game {game_id}: created", referee)
     return definition
 

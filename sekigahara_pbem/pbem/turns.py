@@ -63,8 +63,11 @@ class Turn:
     tool: str | None = None  # the player's tool version, when the file names it
 
 
-def body(game_id: str, side: str, answers: int, actions: list[dict]) -> str:
-    """The unsigned YAML of a turn file, naming this tool's version and component set."""
+def body(
+    game_id: str, side: str, answers: int, actions: list[dict], components: str | None = None
+) -> str:
+    """The unsigned YAML of a turn file, naming this tool's version and the component set
+    its actions were chosen with (`components`, a hash; default: the packaged set)."""
     return docs.dump(
         {
             "format": TURN_FORMAT,
@@ -72,7 +75,7 @@ def body(game_id: str, side: str, answers: int, actions: list[dict]) -> str:
             "side": side,
             "answers": answers,
             "tool": tool_version(),
-            "components": components_hash(),
+            "components": components or components_hash(),
             "actions": actions,
         }
     )

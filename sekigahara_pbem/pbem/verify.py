@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..component_files import components_hash, load_components
+from ..component_files import game_components
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed, verify_seed
@@ -90,10 +90,10 @@ def verify(root: Path) -> Report:
         definition = load(gd)
     except (ValueError, OSError) as exc:
         raise _wrapped("game.txt", exc) from None
-    if components_hash() != definition.components:
-        raise Discrepancy(
-            N_("made with another component set than this tool's"), None, None, "game.txt"
-        )
+    try:
+        comp = game_components(root, definition.components)
+    except Refusal as exc:
+        raise _wrapped(None, exc) from None
     signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
     known = (allowed_signers(definition), allowed_signers(definition, git=False))
     if signers.is_file() and signers.read_text(encoding="utf-8") not in known:
@@ -104,7 +104,6 @@ def verify(root: Path) -> Report:
     report.revealed = revealed is not None
     if not report.revealed:
         report.notes.append(_("not revealed yet: states, draws and sealed parts not checked"))
-    comp = load_components()
     state, events = None, []
     if revealed is not None:
         seeds, secrets, _pin = revealed

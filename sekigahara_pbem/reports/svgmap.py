@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..i18n import gettext as _
 from ..rules.components import Components
@@ -52,7 +53,10 @@ def positions(comp: Components) -> dict[str, tuple[float, float]]:
     ys = [loc.pos[1] for loc in comp.locations.values()]
     k = WIDTH / (comp.size[0] if comp.size else max(max(xs) - min(xs), 1))
     return {
-        loc.id: (round(PAD + (loc.pos[0] - min(xs)) * k, 1), round(PAD + (loc.pos[1] - min(ys)) * k, 1))
+        loc.id: (
+            round(PAD + (loc.pos[0] - min(xs)) * k, 1),
+            round(PAD + (loc.pos[1] - min(ys)) * k, 1),
+        )
         for loc in comp.locations.values()
     }
 
@@ -65,6 +69,9 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
     clan_colour = {c: CLAN_PALETTE[i % len(CLAN_PALETTE)] for i, c in enumerate(comp.clans)}
     locations = [_location(view, comp, loc, at[loc], own, clan_colour) for loc in comp.locations]
     marks = _marks(view, events, comp, own_at, at)
+    ringed = {k["id"] for k in marks if k["kind"] == "arrival"}
+    for loc in locations:
+        loc["ringed"] = loc["id"] in ringed
     roads = _roads(view, comp, at)
     _arrange(locations, marks, roads)
     left, top, right, bottom = _extent(locations, marks)
@@ -348,7 +355,7 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -
         x, y = at[loc]
         out.append(
             {
-                "x": x, "y": y, "kind": mark["kind"], "now": mark.get("now", False),
+                "id": loc, "x": x, "y": y, "kind": mark["kind"], "now": mark.get("now", False),
                 "star": star(x, y - STAR[0], STAR[1]),
                 "title": f"{n.loc(comp, loc)}: " + " / ".join(mark["lines"]),
             }
@@ -361,118 +368,196 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -
 # marker, a mark, a stack or a name costs far more than any spot, hiding a stretch of road
 # a little (a name's halo keeps it legible; a stack on a highway hides which way it runs).
 COVER = 1000  # for covering anything at all, plus its area
-ROAD = {False: 0.4, True: 0.8}  # per unit of a road's, a highway's length covered
+ROAD = {False: 0.4, True: 0.8}  # per unit of a road's, a highway's length a stack covers
+HALO = 0.5  # a name covering a road costs this share of that (its halo keeps it legible)
 ASTRAY = 400  # for a piece nearer another location's marker than its own
+AMBIGUOUS = (16, 3)  # a piece nearly as near another marker: cost per unit short of that
 SPACE = 4  # kept between the pieces of different locations, to tell them apart
-ROUNDS = 6  # of improving every piece's spot given the others'
-D = math.sqrt(0.5)  # a diagonal spot's offset, as a share of r
-# A name's spots: text-anchor, the baseline's offset from the centre, and the cost.
+EDGE = 1  # per unit a piece reaches beyond the outermost markers (that shrinks the map)
+ROUNDS = 6  # at most, of moving each location's pieces to their best spots given the others'
+# A name's spots: text-anchor, the baseline's offset from the centre given r and d (the
+# marker's reach along a diagonal: r for a square, less for a circle), and the cost.
 NAME_SPOTS = (
-    ("middle", lambda r: (0, r + 12), 0),
-    ("start", lambda r: (r + 3, 4), 2),
-    ("end", lambda r: (-r - 3, 4), 2),
-    ("middle", lambda r: (0, -r - 4), 3),
-    ("start", lambda r: (D * r, D * r + 11), 4),
-    ("end", lambda r: (-D * r, D * r + 11), 4),
-    ("start", lambda r: (D * r, -D * r - 3), 5),
-    ("end", lambda r: (-D * r, -D * r - 3), 5),
-    ("middle", lambda r: (0, r + 26), 30),
-    ("middle", lambda r: (0, -r - 18), 32),
+    ("middle", lambda r, d: (0, r + 12), 0),
+    ("start", lambda r, d: (r + 3, 4), 3),
+    ("end", lambda r, d: (-r - 3, 4), 3),
+    ("middle", lambda r, d: (0, -r - 4), 4),
+    ("start", lambda r, d: (d + 2, d + 13), 8),
+    ("end", lambda r, d: (-d - 2, d + 13), 8),
+    ("start", lambda r, d: (d + 2, -d - 5), 9),
+    ("end", lambda r, d: (-d - 2, -d - 5), 9),
+    ("middle", lambda r, d: (0, r + 26), 30),
+    ("middle", lambda r, d: (0, -r - 18), 32),
 )
-# A stack's spots: its top left corner's offset from the centre, given r and the stack's
-# width and height, and the cost. On the right is the usual place.
+# A stack's spots: its top left corner's offset from the centre, given r, d and the
+# stack's width and height, and the cost. On the right is the usual place.
 STACK_SPOTS = (
-    (lambda r, w, h: (r + 2, -h / 2), 0),
-    (lambda r, w, h: (D * r + 1, -D * r - 1 - h), 10),
-    (lambda r, w, h: (D * r + 1, D * r + 1), 10),
-    (lambda r, w, h: (-r - 2 - w, -h / 2), 12),
-    (lambda r, w, h: (-D * r - 1 - w, -D * r - 1 - h), 16),
-    (lambda r, w, h: (-D * r - 1 - w, D * r + 1), 16),
-    (lambda r, w, h: (-w / 2, r + 2), 16),
-    (lambda r, w, h: (-w / 2, -r - 2 - h), 16),
+    (lambda r, d, w, h: (r + 2, -h / 2), 0),
+    (lambda r, d, w, h: (d + 1, -d - 1 - h), 10),
+    (lambda r, d, w, h: (d + 1, d + 1), 10),
+    (lambda r, d, w, h: (-r - 2 - w, -h / 2), 12),
+    (lambda r, d, w, h: (-d - 1 - w, -d - 1 - h), 16),
+    (lambda r, d, w, h: (-d - 1 - w, d + 1), 16),
+    (lambda r, d, w, h: (-w / 2, r + 2), 16),
+    (lambda r, d, w, h: (-w / 2, -r - 2 - h), 16),
 )
-# Widths of DejaVu Sans (a common default, and among the widest) in ems; others 0.62.
-NARROW = dict.fromkeys("fijlrtI'. ", 0.36) | {"J": 0.3, "m": 0.98, "w": 0.82, "M": 0.87, "W": 1.0}
+# Widths in ems of DejaVu Sans (a common default, and among the widest fonts) where they
+# differ from 0.62 for a small letter and 0.72 for a capital: a name's box is not too small.
+EMS = dict.fromkeys("fijlrtI'. ", 0.36) | {"J": 0.3, "m": 0.98, "w": 0.82, "M": 0.87, "W": 1.0}
 
 
 def _text_width(text: str, size: float) -> float:
-    return size * sum(NARROW.get(c, 0.72 if c.isupper() else 0.62) for c in text)
+    return size * sum(EMS.get(c, 0.72 if c.isupper() else 0.62) for c in text)
 
 
 @dataclass
 class _Piece:
     """A stack or a name, with the boxes it may take (each with its placement) and the
-    cost of each before the other movable pieces are counted."""
+    cost of each before the other locations' pieces are counted."""
 
     loc: dict
     kind: str
     spots: list[tuple[Box, tuple]]
-    cost: list[float]
+    cost: list[float] = field(default_factory=list)
     at: int = 0
+
+    @cached_property
+    def reach(self) -> Box:
+        """The box around all its spots."""
+        return _hull([box for box, _ in self.spots])
 
     @property
     def box(self) -> Box:
         return self.spots[self.at][0]
 
 
+@dataclass
+class _Group:
+    """A location's name and stack, placed together: the one may have to make room for
+    the other. `choices`: every pair of their spots with its cost before the other
+    locations' pieces count, cheapest first; `near`: those pieces that could touch them."""
+
+    pieces: list[_Piece]
+    choices: list[tuple[float, tuple[int, ...]]]
+    near: list[_Piece] = field(default_factory=list)
+
+
 def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> None:
-    """Give every stack and name a place: most crowded first, each where it costs least
-    given those already placed, then rounds of moving each to its best spot given all the
-    others, until none moves (a few rounds on the printed board)."""
-    fixed = _markers(locations, marks)
-    pieces = []
-    for loc in locations:
-        x, y, r = loc["x"], loc["y"], _radius(loc)
-        if loc["stack"]:
-            w, h, rise = loc["stack"]["width"], loc["stack"]["height"], loc["stack"]["rise"]
-            spots = []
-            for corner, rank in STACK_SPOTS:
-                dx, dy = corner(r, w, h + rise)
-                dy += rise
-                box = (x + dx - 1, y + dy - rise - 1, x + dx + w + 1, y + dy + h + 1)
-                spots.append((box, (rank, x + dx, y + dy)))
-            pieces.append(_Piece(loc, "stack", spots, []))
-        width = _text_width(loc["name"], LABEL)
-        spots = []
-        for anchor, offset, rank in NAME_SPOTS:
-            dx, dy = offset(r)
-            left = x + dx - {"middle": width / 2, "start": 0, "end": width}[anchor]
-            box = (left - 2, y + dy - 12, left + width + 2, y + dy + 4)
-            spots.append((box, (rank, anchor, x + dx, y + dy)))
-        pieces.append(_Piece(loc, "name", spots, []))
-    for p in pieces:
-        p.cost = [_fixed_cost(p, box, extra[0], fixed, roads, locations) for box, extra in p.spots]
-    near = {id(p): _near(p, pieces) for p in pieces}
+    """Give every stack and name a place: most crowded locations first, each where its
+    pieces cost least given those already placed, then rounds of moving each location's
+    to their best spots given all the others, until none moves (a few rounds)."""
+    groups = [_Group(_pieces(loc), []) for loc in locations]
+    pieces = [p for g in groups for p in g.pieces]
+    _cost(pieces, locations, marks, roads)
+    for g in groups:
+        reach = _hull([p.reach for p in g.pieces])
+        g.near = [q for q in pieces if q.loc is not g.pieces[0].loc and _meets(reach, q.reach)]
+        combos = [()]
+        for p in g.pieces:
+            combos = [(*c, i) for c in combos for i in range(len(p.spots))]
+        g.choices = sorted((_own_cost(g.pieces, c), c) for c in combos)
     placed: set[int] = set()
-    for p in sorted(pieces, key=lambda p: -len(near[id(p)])):
-        p.at = _best(p, [q for q in near[id(p)] if id(q) in placed])
-        placed.add(id(p))
+    for g in sorted(groups, key=lambda g: -len(g.near)):
+        _settle(g, [q for q in g.near if id(q) in placed])
+        placed.update(id(p) for p in g.pieces)
     for _round in range(ROUNDS):
-        moved = False
-        for p in pieces:
-            best = _best(p, near[id(p)])
-            moved |= best != p.at
-            p.at = best
-        if not moved:
+        if not sum(_settle(g, g.near) for g in groups):
             break
     for p in pieces:
         _put(p)
 
 
-def _radius(loc: dict) -> float:
-    """Half the size of a location's marker: a castle's square (with its siege frame), a
-    capital's ring, a place's circle."""
+def _pieces(loc: dict) -> list[_Piece]:
+    """A location's name and, if it has one, its stack, each with its spots."""
+    x, y, (r, d) = loc["x"], loc["y"], _radius(loc)
+    width = _text_width(loc["name"], LABEL)
+    spots = []
+    for anchor, offset, rank in NAME_SPOTS:
+        dx, dy = offset(r, d)
+        left = x + dx - {"middle": width / 2, "start": 0, "end": width}[anchor]
+        box = (left - 2, y + dy - 12, left + width + 2, y + dy + 4)
+        spots.append((box, (rank, anchor, x + dx, y + dy)))
+    out = [_Piece(loc, "name", spots)]
+    if loc["stack"]:
+        w, h, rise = loc["stack"]["width"], loc["stack"]["height"], loc["stack"]["rise"]
+        spots = []
+        for corner, rank in STACK_SPOTS:
+            dx, dy = corner(r, d, w, h + rise)
+            dy += rise
+            box = (x + dx - 1, y + dy - rise - 1, x + dx + w + 1, y + dy + h + 1)
+            spots.append((box, (rank, x + dx, y + dy)))
+        out.append(_Piece(loc, "stack", spots))
+    return out
+
+
+def _cost(
+    pieces: list[_Piece], locations: list[dict], marks: list[dict], roads: list[dict]
+) -> None:
+    """Each spot's cost for what stays put, counted once, from what lies within reach."""
+    fixed = _markers(locations, marks)
+    edge = _hull([(c["x"] - 20, c["y"] - 20, c["x"] + 20, c["y"] + 20) for c in locations])
+    spans = [(r, _hull([(r["x1"], r["y1"]) * 2, (r["x2"], r["y2"]) * 2])) for r in roads]
+    for p in pieces:
+        left, top, right, bottom = p.reach
+        walls = [f for f in fixed if _meets(p.reach, f)]
+        ways = [r for r, box in spans if _meets(p.reach, box)]
+        wide = (left - 90, top - 90, right + 90, bottom + 90)  # past it, none is ambiguous
+        around = [o for o in locations if o is not p.loc and _meets(wide, (o["x"], o["y"]) * 2)]
+        p.cost = [
+            _fixed_cost(p, box, extra[0], walls, ways, around) + EDGE * _beyond(box, edge)
+            for box, extra in p.spots
+        ]
+
+
+def _own_cost(pieces: list[_Piece], spots: tuple[int, ...]) -> float:
+    """The cost of a location's pieces at these spots, the one covering the other too."""
+    boxes = [p.spots[i][0] for p, i in zip(pieces, spots, strict=True)]
+    cost = sum(p.cost[i] for p, i in zip(pieces, spots, strict=True))
+    if len(boxes) == 2 and _meets(*boxes):
+        cost += COVER + _overlap(*boxes)
+    return cost
+
+
+def _settle(g: _Group, others: list[_Piece]) -> bool:
+    """Put the group's pieces at their cheapest spots given where the others are: the
+    choices in order of their own cost, until that alone is no better than the best
+    found. Whether any piece moved."""
+    best, least = g.choices[0][1], math.inf
+    for own, spots in g.choices:
+        if own >= least:
+            break
+        total = own
+        for p, i in zip(g.pieces, spots, strict=True):
+            box = p.spots[i][0]
+            for q in others:  # another location's pieces keep a little apart, to tell them apart
+                covered = _overlap(box, q.box, SPACE)
+                total += COVER + covered if covered else 0
+        if total < least:
+            best, least = spots, total
+    moved = False
+    for p, i in zip(g.pieces, best, strict=True):
+        moved |= p.at != i
+        p.at = i
+    return moved
+
+
+def _radius(loc: dict) -> tuple[float, float]:
+    """How far a location's marker reaches from its centre, straight and diagonally: a
+    castle's square (with its siege frame), a capital's ring, a place's circle, and the
+    ring of an arrival around any of them."""
     if loc["castle"]:
-        return 14 if loc["besieged"] else 11
-    return 12 if loc["capital"] else 8
+        r = 14 if loc["besieged"] else 11
+        return (15, 15) if loc["ringed"] else (r, r)
+    r = 15 if loc["ringed"] else 12 if loc["capital"] else 8
+    return r, round(r * math.sqrt(0.5), 1)
 
 
 def _markers(locations: list[dict], marks: list[dict]) -> list[Box]:
     """What stays where it is: every location's marker and resource cube, the marks."""
     out = []
     for loc in locations:
-        x, y, r = loc["x"], loc["y"], _radius(loc)
-        out.append((x - r, y - r, x + r, y + r))
+        x, y, (r, d) = loc["x"], loc["y"], _radius(loc)
+        out += [(x - r, y - d, x + r, y + d), (x - d, y - r, x + d, y + r)]  # a cross
         if loc["resource"]:
             out.append((x - 17, y - 17, x - 8, y - 8))
     dy, r = STAR
@@ -481,33 +566,21 @@ def _markers(locations: list[dict], marks: list[dict]) -> list[Box]:
 
 
 def _fixed_cost(
-    p: _Piece, box: Box, rank: float, fixed: list[Box], roads: list[dict], locations: list[dict]
+    p: _Piece, box: Box, rank: float, walls: list[Box], roads: list[dict], around: list[dict]
 ) -> float:
-    cost = rank + sum(COVER + _overlap(box, f) for f in fixed if _overlap(box, f))
-    cost += sum(ROAD[bool(r["highway"])] * _covered(box, r) for r in roads)
+    """A spot's cost for its rank and for what stays put: markers and marks it covers, roads
+    it hides, and how far it is from any other location (`around`: those near enough)."""
+    cost = rank + sum(COVER + _overlap(box, f) for f in walls if _meets(box, f))
+    roads_cost = sum(ROAD[bool(r["highway"])] * _covered(box, r) for r in roads)
+    cost += roads_cost * (HALO if p.kind == "name" else 1)
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     own = math.dist(centre, (p.loc["x"], p.loc["y"]))
-    if any(math.dist(centre, (o["x"], o["y"])) < own for o in locations if o is not p.loc):
-        cost += ASTRAY
-    return cost
-
-
-def _near(p: _Piece, pieces: list[_Piece]) -> list[_Piece]:
-    """The other pieces that some spot of p could touch."""
-    reach = _hull([box for box, _ in p.spots])
-    return [q for q in pieces if q is not p and _overlap(reach, _hull([b for b, _ in q.spots]))]
-
-
-def _best(p: _Piece, others: list[_Piece]) -> int:
-    def cost(i: int) -> float:
-        box = p.spots[i][0]
-        total = p.cost[i]
-        for q in others:  # another location's pieces keep a little apart, to tell them apart
-            covered = _overlap(box, q.box, 0 if q.loc is p.loc else SPACE)
-            total += COVER + covered if covered else 0
-        return total
-
-    return min(range(len(p.spots)), key=cost)
+    other = min(
+        (math.dist(centre, (o["x"], o["y"])) for o in around),
+        default=math.inf,
+    )
+    margin, price = AMBIGUOUS
+    return cost + (ASTRAY if other < own else max(0, margin - (other - own)) * price)
 
 
 def _put(p: _Piece) -> None:
@@ -526,11 +599,13 @@ def _put(p: _Piece) -> None:
 
 
 def _extent(locations: list[dict], marks: list[dict]) -> Box:
-    """The box around everything drawn on the map, with a little margin."""
+    """The box around everything drawn on the map, with a little margin: the rings that
+    show where a stack can go (r 19 in map.svg.j2) included."""
     boxes = _markers(locations, marks) + [loc["label_box"] for loc in locations]
     boxes += [loc["stack"]["box"] for loc in locations if loc["stack"]]
+    boxes += [(c["x"] - 21, c["y"] - 21, c["x"] + 21, c["y"] + 21) for c in locations]
     left, top, right, bottom = _hull(boxes)
-    return (math.floor(left - 8), math.floor(top - 8), math.ceil(right + 8), math.ceil(bottom + 8))
+    return (math.floor(left - 6), math.floor(top - 6), math.ceil(right + 6), math.ceil(bottom + 6))
 
 
 def _hull(boxes: list[Box]) -> Box:
@@ -540,6 +615,17 @@ def _hull(boxes: list[Box]) -> Box:
         max(b[2] for b in boxes),
         max(b[3] for b in boxes),
     )
+
+
+def _beyond(box: Box, edge: Box) -> float:
+    """How far the box reaches out of the edge, all sides added."""
+    return sum(
+        max(0, d) for d in (edge[0] - box[0], edge[1] - box[1], box[2] - edge[2], box[3] - edge[3])
+    )
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _overlap(a: Box, b: Box, space: float = 0) -> float:

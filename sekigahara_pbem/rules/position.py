@@ -13,7 +13,7 @@ from typing import Any
 from . import rng
 from .components import Components
 from .movement.movement import start_phase
-from .state import DEFAULT_OPTIONS, contested, new_state
+from .state import contested, game_options, new_state
 from .vocab import (
     CHOOSE_FIRST,
     COMBAT,
@@ -112,13 +112,7 @@ def build_position(comp: Components, spec: Any) -> dict:
     if not isinstance(spec, dict):
         raise Malformed("position", N_("expected a mapping"))
     _no_unknown_keys(spec, KEYS, "position")
-    options = dict(DEFAULT_OPTIONS)
-    for k, v in _mapping(spec, "options").items():
-        if k not in DEFAULT_OPTIONS:
-            raise Malformed(f"position.options.{k}", N_("unknown game option"))
-        if not isinstance(v, bool):
-            raise Malformed(f"position.options.{k}", N_("expected true or false"))
-        options[k] = v
+    options = game_options(_mapping(spec, "options"), "position.options")
     step = _choice(spec.get("step", MOVEMENT), STEPS, "position.step")
     if step == COMBAT:
         raise Malformed(

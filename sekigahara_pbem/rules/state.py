@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import json
 import marshal
-from collections.abc import Container
+from collections.abc import Container, Mapping
 
 from .components import Components
 from .state_types import State
-from .vocab import BAG
+from .vocab import BAG, N_, Malformed
 
 FORMAT = "sekigahara-state/1"
 
@@ -33,6 +33,35 @@ DEFAULT_OPTIONS = {
     # 8.10: the overrun side draws one card for every two blocks it lost.
     "overrun_loss_cards": True,
 }
+
+# The rulebook a game follows where the two editions differ in substance (docs/rulings.md,
+# "The first edition"): the 2016 printing, or the earlier web edition (7.3.1). Absent
+# means 2016, and the default is never written into a state: games archived before the
+# option existed have no such key, and must replay to the same bytes.
+EDITION = "edition"
+FIRST_EDITION = "first-edition"
+EDITIONS = ("2016", FIRST_EDITION)
+
+
+def game_options(given: Mapping[str, object] | None, where: str = "options") -> dict:
+    """The options a game is played with: the defaults, overridden by `given`. One check
+    for setup, positions and game.txt, so that all three refuse the same things: an
+    unknown name, or a value the option cannot take (Malformed, naming `where`.name)."""
+    options = dict(DEFAULT_OPTIONS)
+    for name, value in (given or {}).items():
+        field = f"{where}.{name}"
+        if name == EDITION:
+            if value not in EDITIONS:
+                raise Malformed(field, N_("expected one of {words}"), words=", ".join(EDITIONS))
+            if value != EDITIONS[0]:
+                options[name] = value
+        elif name not in DEFAULT_OPTIONS:
+            raise Malformed(field, N_("unknown game option"))
+        elif not isinstance(value, bool):
+            raise Malformed(field, N_("expected true or false"))
+        else:
+            options[name] = value
+    return options
 
 
 def new_state(comp: Components, options: dict, generator: dict, step: str) -> State:

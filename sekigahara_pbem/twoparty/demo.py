@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..bot import make_player
-from ..component_files import components_hash, load_components
+from ..component_files import carry, component_set
 from ..crypto.keys import generate
 from ..pbem.clock import format_time
 from ..rules.vocab import ISHIDA, SIDES, other
@@ -52,12 +52,16 @@ class TwoPartyDemo:
         return statistics.median(self.receive_ms) if self.receive_ms else 0.0
 
 
-def run(root: Path, bot: str = "heuristic", seed: str = "demo") -> TwoPartyDemo:
-    """Play, reveal and verify; `root/ishida` and `root/tokugawa` are the two sides."""
-    comp = load_components()
+def run(
+    root: Path, bot: str = "heuristic", seed: str = "demo", components: Path | None = None
+) -> TwoPartyDemo:
+    """Play, reveal and verify; `root/ishida` and `root/tokugawa` are the two sides, each
+    carrying the component set in `components` (default: the packaged set)."""
+    carried = component_set(components)
+    comp = carried.components
     keys = {s: generate(s) for s in SIDES}
     game_text = files.make_game(
-        GAME_ID, components_hash(), {}, {s: k.public for s, k in keys.items()}, keys[ISHIDA]
+        GAME_ID, carried.hash, {}, {s: k.public for s, k in keys.items()}, keys[ISHIDA]
     )
     game = files.read_game(game_text, "game.txt")
     sides = {}
@@ -65,6 +69,7 @@ def run(root: Path, bot: str = "heuristic", seed: str = "demo") -> TwoPartyDemo:
         d = root / s
         d.mkdir(parents=True, exist_ok=True)
         (d / "game.txt").write_text(game_text, encoding="utf-8")
+        carry(d, carried)
         sides[s] = Side(d, game, keys[s], comp)
     demo = TwoPartyDemo({s: root / s for s in SIDES})
     choosers = {s: player_chooser(make_player(bot, comp, {}, f"{seed}-{s}")) for s in SIDES}
@@ -86,7 +91,7 @@ def run(root: Path, bot: str = "heuristic", seed: str = "demo") -> TwoPartyDemo:
     for s in SIDES:
         shutil.copy(root / s / "reveals" / f"{s}.txt", root / other(s) / "reveals" / f"{s}.txt")
     for s in SIDES:
-        demo.retraced = verify(root / s, comp).retraced
+        demo.retraced = verify(root / s).retraced
     return demo
 
 

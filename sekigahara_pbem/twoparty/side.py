@@ -1,6 +1,7 @@
 """One side's directory of a two-party game, and what the side does with it.
 
     game.txt                  the signed game (seki-2p-game/1)
+    components/               the game's component set: board, blocks and cards .yaml
     records/NNNN-<side>.txt   every record of the exchange, both sides', in order
     private.age               this side's knowledge, sealed to its own key (age)
     reveals/<side>.txt        the secrets, once the game is over
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from ..component_files import load_components
+from ..component_files import carry, game_components, set_named
 from ..crypto import agefile, signing
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
@@ -405,17 +406,23 @@ def _check_forfeit(game: files.Game, received: files.Received, before: list[Path
         raise Refusal(N_("a forfeit claimed before the deadline"), NOT_ASKED, DEADLINES, where)
 
 
-def create(root: Path, game_text: str, identity: Identity, now: str) -> Side:
-    """A side's new directory for the game, with its join written: the creator's, or the
-    other player's answering the game it was sent."""
+def create(
+    root: Path, game_text: str, identity: Identity, now: str, components: Path | None = None
+) -> Side:
+    """A side's new directory for the game, with its copy of the game's component set
+    (the one in `components`, default the packaged set, which must be the set the game
+    names) and its join written: the creator's, or the other player's answering the game
+    it was sent."""
     game = files.read_game(game_text, "game.txt")
     if game.side_of(identity.public) is None:
         raise Refusal(NOT_A_PLAYER, WRONG_SIDE)
     if root.exists() and any(root.iterdir()):
         raise Refusal(N_("{path} exists and is not empty"), STALE, None, None, path=root)
+    carried = set_named(game.components, game.game_id, components)
     root.mkdir(parents=True, exist_ok=True)
     write_atomic(root / "game.txt", game_text)
-    side = Side(root, game, identity, load_components())
+    carry(root, carried)
+    side = Side(root, game, identity, carried.components)
     side.join(now)
     return side
 
@@ -454,19 +461,21 @@ def summary(root: Path, now: str) -> list[str]:
     return lines
 
 
-def open_side(root: Path, identity: Identity, comp: Components | None = None) -> Side:
+def open_side(root: Path, identity: Identity) -> Side:
+    """A side's directory, with the component set it carries (component_files)."""
     game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
-    return Side(root, game, identity, comp or load_components())
+    return Side(root, game, identity, game_components(root, game.components))
 
 
-def verify(root: Path, comp: Components | None = None) -> audit.Audit:
-    """The whole exchange checked with the revealed secrets: the chain, the signatures,
-    each join's commitments and dealt handles, and the audit (twoparty/audit.py), which
-    it returns (how many entries it retraced, and the sides' replayed knowledge). With
-    one reveal missing, the game must have ended by that side's forfeit for not revealing
-    it, and the audit is the revealed side's alone."""
-    comp = comp or load_components()
+def verify(root: Path) -> audit.Audit:
+    """The whole exchange checked with the revealed secrets and the component set the
+    directory carries: the chain, the signatures, each join's commitments and dealt
+    handles, and the audit (twoparty/audit.py), which it returns (how many entries it
+    retraced, and the sides' replayed knowledge). With one reveal missing, the game must
+    have ended by that side's forfeit for not revealing it, and the audit is the revealed
+    side's alone."""
     game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    comp = game_components(root, game.components)
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     texts = {p: p.read_text(encoding="utf-8") for p in paths}
     if len(paths) < 2:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...component_files import components_hash, load_components
+from ...component_files import game_components
 from ...crypto.keys import Identity
 from ...refusal import N_, NOT_STARTED, Refusal
 from ...rules.components import Components
@@ -45,16 +45,7 @@ def open_game(root: Path, referee: Identity) -> Game:
     gd = GameDir(root)
     definition = load(gd)
     secrets = open_secrets(gd, definition, referee)
-    comp = load_components()
-    if components_hash() != definition.components:
-        raise StoreError(
-            N_(
-                "this game was created with another component set ({theirs}…); "
-                "this tool has {ours}…"
-            ),
-            theirs=definition.components[:16],
-            ours=components_hash()[:16],
-        )
+    comp = game_components(root, definition.components)
     return Game(gd, definition, secrets, referee, comp)
 
 

@@ -12,7 +12,7 @@ from .. import rng, slots
 from ..bags import draw_blocks
 from ..cards import draw
 from ..components import Components
-from ..state import DEFAULT_OPTIONS, new_state
+from ..state import game_options, new_state
 from ..vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
 
 STARTING_HAND = 5  # 5.1
@@ -20,12 +20,9 @@ STARTING_HAND = 5  # 5.1
 
 def setup(comp: Components, seed_hex: str | None, options: dict | None = None) -> tuple[dict, list]:
     """Rule 5: a new game ready for week 1's Turn Order Step (6.2 is skipped in week 1).
-    Without a seed, a two-party game: bags and piles of unbound slots (rules/slots.py)."""
-    opts = dict(DEFAULT_OPTIONS)
-    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown game options: {', '.join(sorted(unknown))}")
-    opts.update(options or {})
+    Without a seed, a two-party game: bags and piles of unbound slots (rules/slots.py).
+    An unknown option, or a value it cannot take, is Malformed (`game_options`)."""
+    opts = game_options(options)
     events: list = []
     if seed_hex is None:
         state = new_state(comp, opts, {}, BID)

@@ -16,7 +16,7 @@ from ..cards import discard, draw
 from ..components import Components
 from ..control import castle_controller, claim, forget_owners, note_arrival
 from ..fields import get_dict_list, get_str, get_str_list, known, one_of
-from ..state import has_units
+from ..state import EDITION, FIRST_EDITION, has_units
 from ..vocab import LEVEL_WORDS, LEVELS, N_, Malformed, Phrase, RuleViolation, other
 from .overrun import try_overrun
 
@@ -30,7 +30,7 @@ def start_phase(state: dict, side: str) -> None:
         "sources": [],  # locations whose stack has moved
         "moved": [],  # 7.3.1: no block in more than one move per turn
         "arrived": {},  # block -> rule: mustered (7.2) or Mōri (9.3) blocks stay this turn
-        "roads": [],  # 7.3.1: each road at most once per phase
+        "roads": [],  # 7.3.1: the roads used this phase, each once; closed to other stacks
         "entered": {},  # location -> where blocks came from (retreats, 8.8.2, 8.8.3)
     }
 
@@ -204,8 +204,12 @@ def _check_blocks(
     return seen
 
 
-def _build_tree(comp: Components, origin: str, groups: list[Group], used: list[str]) -> Node:
-    """Merge the groups' paths into one tree; a road can carry the stack only once."""
+def _build_tree(
+    comp: Components, origin: str, groups: list[Group], used: list[str], once: bool
+) -> Node:
+    """Merge the groups' paths into one tree. A road another stack used this phase is
+    closed in both editions; `once` (the 2016 rulebook) also keeps the stack itself from
+    travelling a road twice, which the first edition's 7.3.1 allows (docs/rulings.md)."""
     root = Node(origin)
     legs: dict[str, tuple] = {}
     paths = set()
@@ -231,7 +235,7 @@ def _build_tree(comp: Components, origin: str, groups: list[Group], used: list[s
                     "7.3.1", N_("road {a}-{b} already used this phase"), a=prev, b=loc
                 )
             prefix = key[: i + 1]
-            if legs.setdefault(rk, prefix) != prefix:
+            if once and legs.setdefault(rk, prefix) != prefix:
                 raise RuleViolation(
                     "7.3.1", N_("road {a}-{b} would be traversed twice"), a=prev, b=loc
                 )
@@ -290,7 +294,8 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
     spend_stack_move(state, N_("stack moves"), "7.1")
     moving = _check_blocks(state, comp, side, origin, groups)
     phase = state["phase"]
-    tree = _build_tree(comp, origin, groups, phase["roads"])
+    once = state["options"].get(EDITION) != FIRST_EDITION
+    tree = _build_tree(comp, origin, groups, phase["roads"], once)
     lead = leadership(state, comp, side, origin, leader)
     _check_reach(comp, origin, groups, lead)
     marches = [g.force_march for g in groups if g.force_march]
@@ -321,7 +326,9 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
 
 def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, events: list) -> None:
     phase = state["phase"]
-    phase["roads"].append(road_key(prev, node.loc))
+    roads, road = phase["roads"], road_key(prev, node.loc)
+    if road not in roads:  # the first edition lets a stack travel its own road again
+        roads.append(road)
     froms = phase["entered"].setdefault(node.loc, [])
     if prev not in froms:
         froms.append(prev)

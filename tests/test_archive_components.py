@@ -1,0 +1,218 @@
+"""A game archive carries its component set (issue 27): every new game directory, the
+referee's and both two-party sides', holds the three files it was created with, named by
+the hash in its game.txt; `seki verify` plays the archive's copy, so a changed copy is
+named, and a game played with a set this version does not ship still verifies."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from sekigahara_pbem.component_files import (
+    MANIFESTS,
+    component_set,
+    components_hash,
+    game_components,
+)
+from sekigahara_pbem.crypto.keystore import read_identity
+from sekigahara_pbem.pbem import game
+from sekigahara_pbem.pbem import verify as checks
+from sekigahara_pbem.pbem.demo import run_demo
+from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.refusal import Refusal
+from sekigahara_pbem.rules.vocab import SIDES
+from sekigahara_pbem.twoparty import demo as two_party_demo
+from sekigahara_pbem.twoparty import files
+
+NOW = "2026-11-22T12:00:00Z"
+DATA = Path(str(resources.files("sekigahara_pbem.rules") / "data"))
+
+
+def seki(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SEKI_HOME": str(home)} if home is not None else None
+    return subprocess.run(
+        [sys.executable, "-m", "sekigahara_pbem", *args],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def ok(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def refused(done: subprocess.CompletedProcess) -> str:
+    """The one line a refused `seki verify` prints."""
+    assert done.returncode == 1, done.stdout
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr
+
+
+def carries(root: Path, named: str) -> None:
+    """The directory holds the packaged files byte for byte, and they are the set named."""
+    for name in MANIFESTS:
+        assert (root / "components" / f"{name}.yaml").read_bytes() == (
+            DATA / f"{name}.yaml"
+        ).read_bytes()
+    assert components_hash(root / "components") == named == components_hash()
+
+
+def test_every_new_game_directory_carries_the_set_its_game_txt_names(tmp_path):
+    """Made by the commands a person types: a referee's game, and a two-party game's
+    directories on both sides (the creator's and the joiner's)."""
+    homes = {n: tmp_path / n for n in ("ref", "alice", "bob")}
+    for name, home in homes.items():
+        (tmp_path / f"{name}.pub").write_text(ok(seki("keys", "new", name, home=home)))
+    players = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    refereed = tmp_path / "g"
+    ok(seki("game", "new", str(refereed), *players, "--key", "ref", home=homes["ref"]))
+    carries(refereed, game.load(GameDir(refereed)).components)
+    tracked = subprocess.run(["git", "-C", str(refereed), "ls-files", "components"],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert tracked.split() == [f"components/{n}.yaml" for n in sorted(MANIFESTS)]
+    alice, bob = tmp_path / "a", tmp_path / "b"
+    ok(seki("game", "new", str(alice), "--two-party", "--key", "alice", *players,
+            home=homes["alice"]))  # fmt: skip
+    ok(seki("join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob), home=homes["bob"]))
+    for side in (alice, bob):
+        carries(side, files.read_game((side / "game.txt").read_text(), "game.txt").components)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    """A short referee game with the packaged set, revealed by agreement, as `seki demo`
+    plays it through the real files."""
+    root = tmp_path_factory.mktemp("archive")
+    result = run_demo(root, "carried", NOW, max_steps=12)
+    assert not result.refused and result.records > 10
+    checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), NOW, True)
+    return root / "game"
+
+
+def copy_of(archive: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "game"
+    shutil.copytree(archive, target)
+    return target
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        ("cards", "{id: mori-1, deck: ishida, clan: mori, kind: plain, bid: 1}",
+         "{id: mori-1, deck: ishida, clan: mori, kind: plain, bid: 3}"),
+        ("board", "[edo, hakone, highway]", "[edo, hakone, road]"),
+        ("blocks", "\n", "\n# a comment is not part of the set\n"),
+    ],
+)  # fmt: skip
+def test_verify_names_a_carried_file_changed_after_the_game(archive, tmp_path, name, old, new):
+    """A bid or a road changed is named as the file that is not the set game.txt names;
+    a comment is no part of the set (its hash is over the manifests' canonical JSON)."""
+    root = copy_of(archive, tmp_path)
+    path = root / "components" / f"{name}.yaml"
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+    done = seki("verify", str(root))
+    if name == "blocks":
+        assert "verified" in ok(done)
+        return
+    line = refused(done)
+    assert line.startswith(f"seki: does not verify: components/{name}.yaml: not the component set")
+
+
+def test_a_hostile_carried_file_is_refused_naming_it(archive, tmp_path):
+    """The copy is another party's: too large, YAML aliases (which grow a small file into
+    a huge structure) and values JSON cannot hash are refused, never read whole."""
+    root = copy_of(archive, tmp_path)
+    path = root / "components" / "cards.yaml"
+    path.write_text("a: &x [1, 2]\nb: [*x, *x, *x]\n")
+    line = refused(seki("verify", str(root)))
+    assert "components/cards.yaml line 2: not valid YAML (aliases are not allowed)" in line
+    named = game.load(GameDir(root)).components
+    path.write_bytes(b"#" * 1_000_001)
+    with pytest.raises(Refusal, match=r"components/cards.yaml: larger than 1000000 bytes"):
+        game_components(root, named)
+    path.write_text("format: sekigahara-cards/2\nwhen: 2026-11-22\ncards: []\n")
+    with pytest.raises(Refusal, match=r"components/cards.yaml: a date value"):
+        game_components(root, named)
+    path.unlink()
+    with pytest.raises(Refusal, match=r"components/cards.yaml: file not found"):
+        game_components(root, named)
+
+
+def test_the_copy_is_read_again_when_it_changes(archive, tmp_path):
+    """What is remembered between two reads is keyed by the files' content, not their
+    path: a copy changed in between is read as it is now."""
+    root = copy_of(archive, tmp_path)
+    named = game.load(GameDir(root)).components
+    path = root / "components" / "board.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("name: Tanabe\n", "name: Tanabe-jo\n", 1))
+    with pytest.raises(Refusal, match="components/board.yaml: not the component set"):
+        game_components(root, named)
+    path.write_text("# the printed board again\n" + text)
+    assert game_components(root, named).locations["tanabe"].name == "Tanabe"
+
+
+@pytest.fixture(scope="module")
+def other_set(tmp_path_factory) -> Path:
+    """The packaged set with one location renamed and one card's bid changed: a set no
+    version of seki ships."""
+    folder = tmp_path_factory.mktemp("other") / "set"
+    shutil.copytree(DATA, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    board, cards = folder / "board.yaml", folder / "cards.yaml"
+    board.write_text(board.read_text().replace("name: Osaka\n", "name: Naniwa-jō\n", 1))
+    cards.write_text(
+        cards.read_text().replace("{id: mori-1, deck: ishida, clan: mori, kind: plain, bid: 1}",
+                                  "{id: mori-1, deck: ishida, clan: mori, kind: plain, bid: 3}")
+    )  # fmt: skip
+    assert component_set(folder).components.cards["mori-1"].bid == 3
+    return folder
+
+
+def test_an_archive_played_with_another_set_verifies_with_its_own_copy(other_set, tmp_path):
+    """Played (and revealed, so verify replays every state and draw) with a set this
+    version does not ship: `seki verify` replays it with the archive's copy. Without the
+    copy, the archive says it does not carry the set it names."""
+    assert components_hash(other_set) != components_hash()
+    result = run_demo(tmp_path, "other", NOW, max_steps=12, components=other_set)
+    assert not result.refused and result.records > 10
+    root = tmp_path / "game"
+    named = game.load(GameDir(root)).components
+    assert named == components_hash(other_set) == components_hash(root / "components")
+    assert game_components(root, named).locations["osaka"].name == "Naniwa-jō"
+    checks.reveal(root, read_identity(tmp_path / "keys" / "referee.identity"), NOW, True)
+    verified = ok(seki("verify", str(root)))
+    assert "verified" in verified and "not revealed" not in verified  # every state replayed
+    assert "Castles:\n    Ishida 4: Aizu, Gifu, Naniwa-jō, Ueda" in ok(seki("report", str(root)))
+    cards = root / "components" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("bid: 3}", "bid: 1}", 1))
+    line = refused(seki("verify", str(root)))
+    assert line == "seki: does not verify: components: not the component set game.txt names\n"
+    shutil.rmtree(root / "components")
+    line = refused(seki("verify", str(root)))
+    assert line.startswith(
+        f"seki: does not verify: game.txt: made with component set {named[:16]}…"
+    )
+    assert "which the directory does not carry (components/)" in line
+
+
+def test_a_two_party_game_played_with_another_set_verifies_on_both_sides(other_set, tmp_path):
+    """Both sides' directories carry the set they played with; `seki verify` of each
+    audits the game with it, and names a copy changed afterwards."""
+    result = two_party_demo.run(tmp_path, "random", "other", components=other_set)
+    assert result.result is not None
+    for side in SIDES:
+        root = tmp_path / side
+        named = files.read_game((root / "game.txt").read_text(), "game.txt").components
+        assert named == components_hash(root / "components") == components_hash(other_set)
+        assert "verified a two-party game" in ok(seki("verify", str(root)))
+    board = tmp_path / "ishida" / "components" / "board.yaml"
+    board.write_text(board.read_text().replace("[edo, hakone, highway]", "[edo, hakone, road]"))
+    line = refused(seki("verify", str(tmp_path / "ishida")))
+    assert line == "seki: components: not the component set game.txt names\n"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -72,18 +73,19 @@ class PacketChecks:
         self.gd, self.definition = gd, definition
         self._jobs: list[tuple[int, int, Future | None]] = []  # (first, last, the check)
         self._pool = None
-        if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+        if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 and _safe_path_possible():
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
             # a fresh interpreter, as Windows and macOS start one: the same everywhere,
-            # and its imports are done before the replay needs the packets checked
+            # and its imports are done before the replay needs the packets checked; it
+            # and the resource tracker the pool starts with it run with a safe path
             spawn = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=spawn, initializer=_deaf_to_interrupts
-            )
-            with _interrupts_ignored():  # the second process starts with the first job
-                for first in range(1, records + 1, RUN):
+            with _interrupts_ignored(), _no_current_directory_on_path():
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=spawn, initializer=_deaf_to_interrupts
+                )
+                for first in range(1, records + 1, RUN):  # the process starts with the first
                     last = min(first + RUN - 1, records)
                     self._jobs.append((first, last, self._submit(first, last)))
 
@@ -124,6 +126,31 @@ class PacketChecks:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+
+def _safe_path_possible() -> bool:
+    """Whether the second process can be kept from importing from the current directory:
+    it starts as `python -c ...`, which puts that directory first on its path, and
+    `seki verify` is often run inside a received archive, whose files are hostile (a
+    `multiprocessing/` folder there would run as our code). PYTHONSAFEPATH keeps it off
+    the path, unless this interpreter ignores the environment (-E): then one process
+    checks everything."""
+    return not sys.flags.ignore_environment
+
+
+@contextmanager
+def _no_current_directory_on_path() -> Iterator[None]:
+    """PYTHONSAFEPATH=1 (-P) in the environment the second process (and the pool's
+    resource tracker) is started with, and only there."""
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = before
 
 
 @contextmanager

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..crypto.keys import Identity
 from ..refusal import N_, Phrase
+from .gitsafe import git_command
 
 SEQ_DIGITS = 6
 _RECORD = re.compile(r"(\d{6})\.txt")
@@ -183,7 +184,7 @@ def _git(root: Path, *args: str, stdin: str | None = None, check: bool = True) -
         "GIT_COMMITTER_EMAIL": _EMAIL,
     }
     try:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+        done = subprocess.run(git_command(*args), cwd=root, capture_output=True, text=True,
                               env=env, check=False, input=stdin)  # fmt: skip
     except FileNotFoundError:
         raise StoreError(N_("git is not installed; the game archive needs it")) from None

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from ..pbem import documents as docs
+from ..pbem.gitsafe import git_command
 from ..pbem.store import GameDir
 from ..refusal import N_, Refusal
 from ..rules.state import canonical
@@ -52,7 +53,7 @@ def _checked(text: str, expected_hash: str, where: str) -> dict:
 def _git(root: Path, *args: str) -> str | None:
     try:
         done = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+            git_command("-C", str(root), *args), capture_output=True, text=True, check=False
         )
     except OSError:
         return None

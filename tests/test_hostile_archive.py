@@ -1,0 +1,75 @@
+"""A received archive is hostile: `seki verify` and `seki report` run inside it, or on it,
+execute nothing it holds — no module it ships, no program its git config names (issue 28,
+"Code execution"). Each test mounts the attack through the real command."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SEKI = Path(sys.executable).with_name("seki.exe" if os.name == "nt" else "seki")
+
+
+def _planted(root: Path, marker: Path) -> None:
+    """Modules a Python started in `root` would import before ours: each leaves `marker`."""
+    for name in ("multiprocessing", "yaml", "typer"):
+        (root / name).mkdir()
+        (root / name / "__init__.py").write_text(
+            f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8"
+        )
+
+
+@pytest.mark.skipif(os.cpu_count() == 1, reason="the second process needs a second core")
+@pytest.mark.parametrize("how", ["script", "module"])
+def test_verify_inside_a_received_archive_imports_nothing_from_it(demo, tmp_path, how):
+    """The packet checks' second process starts as `python -c`, which put the current
+    directory first on its path; `python -m` does so for the first process."""
+    root, result = demo
+    archive = tmp_path / "archive"
+    shutil.copytree(root / "game", archive)
+    marker = tmp_path / "pwned"
+    _planted(archive, marker)
+    command = [str(SEKI)] if how == "script" else [sys.executable, "-m", "sekigahara_pbem"]
+    done = subprocess.run([*command, "verify", "."], cwd=archive, capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"verified {result.records} records" in done.stdout
+    assert not marker.exists(), marker.read_text()
+
+
+def test_report_runs_no_program_the_archives_git_config_names(demo, tmp_path):
+    """`seki report --seq N` reads an earlier view from the archive's git history; a
+    config asking git to check signatures with a program of its own is not obeyed."""
+    root, _ = demo
+    archive = tmp_path / "archive"
+    shutil.copytree(root / "game", archive)
+    marker = tmp_path / "pwned"
+    evil = tmp_path / "evil.py"
+    evil.write_text(f"open({str(marker)!r}, 'a').write('git ran me\\n')\n", encoding="utf-8")
+    program = tmp_path / ("evil.bat" if os.name == "nt" else "evil.sh")
+    program.write_text(f'#!/bin/sh\n"{sys.executable}" "{evil}"\n', encoding="utf-8")
+    program.chmod(0o755)
+    allowed = tmp_path / "allowed"
+    allowed.write_text("", encoding="utf-8")
+    for key, value in (
+        ("log.showSignature", "true"),
+        ("gpg.format", "ssh"),
+        ("gpg.ssh.program", str(program)),
+        ("gpg.ssh.allowedSignersFile", str(allowed)),
+        ("core.fsmonitor", str(program)),
+        ("core.hooksPath", str(tmp_path)),
+    ):
+        subprocess.run(["git", "-C", str(archive), "config", key, value], check=True)
+    assert b"gpgsig" in subprocess.run(
+        ["git", "-C", str(archive), "cat-file", "commit", "HEAD~3"], capture_output=True
+    ).stdout  # the referee's commits are signed: git would check them with the program
+    done = subprocess.run([str(SEKI), "report", str(archive), "--seq", "5"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "public report after record 5" in done.stdout
+    assert not marker.exists(), marker.read_text()

@@ -65,9 +65,9 @@ def test_report_runs_no_program_the_archives_git_config_names(demo, tmp_path):
         ("core.hooksPath", str(tmp_path)),
     ):
         subprocess.run(["git", "-C", str(archive), "config", key, value], check=True)
-    assert b"gpgsig" in subprocess.run(
-        ["git", "-C", str(archive), "cat-file", "commit", "HEAD~3"], capture_output=True
-    ).stdout  # the referee's commits are signed: git would check them with the program
+    commit = ["git", "-C", str(archive), "cat-file", "commit", "HEAD~3"]
+    # the referee's commits are signed: git would check them with the program
+    assert b"gpgsig" in subprocess.run(commit, capture_output=True).stdout
     done = subprocess.run([str(SEKI), "report", str(archive), "--seq", "5"],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -18,6 +18,7 @@ marks its template with the no-op `N_` that message extractors know.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable
 
 MALFORMED = "malformed"  # not the document's shape: a field missing or of the wrong type
@@ -42,6 +43,21 @@ CODES = frozenset(
         BAD_KEY, NOT_STARTED, NOT_ASKED, STALE, ILLEGAL, DUPLICATE, NOT_UNDOABLE, NO_EXTENSION,
     }
 )  # fmt: skip
+
+
+_QUOTED = reprlib.Repr()
+_QUOTED.maxlevel = 3
+_QUOTED.maxstring = _QUOTED.maxother = 80
+_QUOTED.maxlist = _QUOTED.maxtuple = _QUOTED.maxdict = _QUOTED.maxset = 6
+QUOTED_LIMIT = 200
+
+
+def quoted(value: object) -> str:
+    """A value from the input, quoted in a message: a bounded repr, which looks at no more
+    of it than it shows. A plain repr of a structure built by YAML aliases walks all of
+    it: gigabytes from a few hundred bytes."""
+    text = _QUOTED.repr(value)
+    return text if len(text) <= QUOTED_LIMIT else text[: QUOTED_LIMIT - 1] + "…"
 
 
 def N_(message: str) -> str:  # the name gettext extractors know

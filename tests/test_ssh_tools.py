@@ -247,6 +247,7 @@ def test_an_identity_on_ssh_agent_plays_and_no_copy_of_the_key_is_written(
     """Issue 16: `seki keys new --ssh-key KEY.pub` signs through ssh-agent (the private key
     file gone); `--ssh-key KEY` signs with the file where it is. Neither identity file
     holds the SSH key, and what they sign verifies."""
+    from sekigahara_pbem.component_files import components_hash
     from sekigahara_pbem.crypto.keystore import read_identity
     from sekigahara_pbem.pbem import game, joins
 
@@ -276,7 +277,8 @@ def test_an_identity_on_ssh_agent_plays_and_no_copy_of_the_key_is_written(
         alice, bob = (read_identity(identities[n]) for n in ("alice", "bob"))
         players = {"ishida": alice.public, "tokugawa": bob.public}
         g = tmp_path / "g2"
-        definition = game.create(g, "g2", ref, players, "x" * 64, {}, "2026-11-22T12:00:00Z")
+        definition = game.create(g, "g2", ref, players, components_hash(), {},
+                                 "2026-11-22T12:00:00Z")  # fmt: skip
         (tmp_path / "game.txt").write_text(definition.text)
         for name, side in (("alice", "ishida"), ("bob", "tokugawa")):
             out = tmp_path / f"join-{side}.txt"

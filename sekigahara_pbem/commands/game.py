@@ -9,7 +9,7 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from ..refusal import Refusal
+from ..refusal import Refusal, quoted
 from ..reports import names
 from ..rules.state import EDITION, EDITIONS, game_options
 from .common import KeyOption, abort, load_identity, read_public, utc_now
@@ -142,7 +142,7 @@ def _option(text: str) -> tuple[str, bool]:
     if not sep or value.lower() not in ("true", "false"):
         raise Refusal(
             N_("--option {text}: expected NAME=true or NAME=false"),
-            text=repr(text),
+            text=quoted(text),
         )
     return name, value.lower() == "true"
 
@@ -154,7 +154,7 @@ def _options(option: list[str] | None, rules: str) -> dict:
     if rules not in EDITIONS:
         raise Refusal(
             N_("--rules {text}: expected one of {words}"),
-            text=repr(rules),
+            text=quoted(rules),
             words=", ".join(EDITIONS),
         )
     if rules != EDITIONS[0]:
@@ -165,7 +165,7 @@ def _options(option: list[str] | None, rules: str) -> dict:
 def _language(text: str) -> tuple[str, str]:
     who, sep, code = text.partition("=")
     if not sep:
-        raise Refusal(N_("--lang {text}: expected WHO=LANG, e.g. ishida=hu"), text=repr(text))
+        raise Refusal(N_("--lang {text}: expected WHO=LANG, e.g. ishida=hu"), text=quoted(text))
     return who, code
 
 
@@ -174,7 +174,7 @@ def _email(text: str) -> tuple[str, str]:
     if not sep:
         raise Refusal(
             N_("--email {text}: expected WHO=ADDRESS, e.g. ishida=anna@example.org"),
-            text=repr(text),
+            text=quoted(text),
         )
     return who, address
 

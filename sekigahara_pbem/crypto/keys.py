@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from ..refusal import BAD_KEY, N_, Phrase, Refusal
+from ..refusal import BAD_KEY, N_, Phrase, Refusal, quoted
 
 PUBLIC_PREFIX = "seki1"
 IDENTITY_FORMAT = "seki-identity/1"
@@ -56,7 +56,7 @@ def check_name(name: str) -> str:
                 "bad name {name}: use 1-64 letters, digits, '.', '_' or '-', "
                 "starting with a letter or digit"
             ),
-            name=repr(name),
+            name=quoted(name),
         )
     return name
 
@@ -70,7 +70,7 @@ def _unb64(text: str, what: Phrase) -> bytes:
         raise KeyFormatError(
             N_("{what} must be 43 base64url characters (32 bytes), got {text}"),
             what=what,
-            text=repr(text),
+            text=quoted(text),
         )
     try:
         return base64.urlsafe_b64decode(text + "=")
@@ -135,8 +135,8 @@ def parse_public_line(text: str) -> PublicKey:
     if prefix != PUBLIC_PREFIX:
         raise KeyFormatError(
             N_("public key line must start with {expected}, not {found}"),
-            expected=repr(PUBLIC_PREFIX),
-            found=repr(prefix),
+            expected=quoted(PUBLIC_PREFIX),
+            found=quoted(prefix),
         )
     check_name(name)
     sig_raw = _unb64(sig_b64, Phrase(N_("the Ed25519 key")))
@@ -270,8 +270,8 @@ def identity_from_text(text: str) -> Identity:
     if data.get("format") != IDENTITY_FORMAT:
         raise KeyFormatError(
             N_("identity file format must be {expected}, got {found}"),
-            expected=repr(IDENTITY_FORMAT),
-            found=repr(data.get("format")),
+            expected=quoted(IDENTITY_FORMAT),
+            found=quoted(data.get("format")),
         )
     for field in ("name", "public", "encryption-key"):
         if not isinstance(data.get(field), str):
@@ -296,5 +296,5 @@ def identity_from_text(text: str) -> Identity:
 
 def _missing(field: str) -> KeyFormatError:
     return KeyFormatError(
-        N_("identity file: field {field} is missing or not text"), field=repr(field)
+        N_("identity file: field {field} is missing or not text"), field=quoted(field)
     )

@@ -27,7 +27,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
-from ..refusal import BAD_SEAL, N_, Refusal
+from ..refusal import BAD_SEAL, N_, Refusal, quoted
 from .framing import frame
 from .keys import check_name
 
@@ -81,8 +81,8 @@ def open_sealed(sealed: bytes, private_key: X25519PrivateKey, context: SealConte
                 "sealed section does not open for {recipient} in game {game} seq {seq} "
                 "({purpose}): wrong key, wrong context, or altered"
             ),
-            recipient=repr(context.recipient),
-            game=repr(context.game_id),
+            recipient=quoted(context.recipient),
+            game=quoted(context.game_id),
             seq=context.seq,
             purpose=context.purpose,
         ) from None
@@ -97,7 +97,7 @@ def from_text(text: str) -> bytes:
     """Parse the text form; whitespace (YAML wrapping) is ignored."""
     token = _WHITESPACE.sub("", text)
     if not token.startswith(TEXT_PREFIX):
-        raise SealError(N_("sealed section must start with {prefix}"), prefix=repr(TEXT_PREFIX))
+        raise SealError(N_("sealed section must start with {prefix}"), prefix=quoted(TEXT_PREFIX))
     try:
         return base64.b64decode(token[len(TEXT_PREFIX) :], validate=True)
     except (binascii.Error, ValueError) as exc:

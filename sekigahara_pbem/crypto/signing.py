@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 
-from ..refusal import BAD_SIGNATURE, N_, Refusal
+from ..refusal import BAD_SIGNATURE, N_, Refusal, quoted
 from . import sshsig
 from .canonical import canonical_lines, canonicalise
 from .keys import NAME_PATTERN, Identity, PublicKey
@@ -128,7 +128,7 @@ def sign(body: str, identity: Identity) -> str:
     for line in canon.splitlines():
         if _MARKER.fullmatch(line) or line in (sshsig.BEGIN, sshsig.END):
             raise Refusal(
-                N_("document body may not contain the marker line {line}"), line=repr(line)
+                N_("document body may not contain the marker line {line}"), line=quoted(line)
             )
     public = identity.public
     armoured = sshsig.sign(identity.signing, namespace(canon), canon.encode("utf-8"))
@@ -145,7 +145,7 @@ def _extract(text: str) -> list[str]:
     starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _QUOTE_PREFIX.match(line))]
     if not starts:
         raise NoSignatureBlock(
-            N_("no signed document: no line {marker} found"), marker=repr(BEGIN_DOCUMENT)
+            N_("no signed document: no line {marker} found"), marker=quoted(BEGIN_DOCUMENT)
         )
     if len(starts) > 1:
         # a reply that quotes the previous packet: the one unquoted document is the new one
@@ -172,13 +172,13 @@ def _extract(text: str) -> list[str]:
     if BEGIN_SIGNATURE not in out:
         raise _no_block()
     raise MalformedSignature(
-        N_("signature block is not closed by {marker}"), marker=repr(END_SIGNATURE)
+        N_("signature block is not closed by {marker}"), marker=quoted(END_SIGNATURE)
     )
 
 
 def _no_block() -> NoSignatureBlock:
     return NoSignatureBlock(
-        N_("document has no signature block (no line {marker})"), marker=repr(BEGIN_SIGNATURE)
+        N_("document has no signature block (no line {marker})"), marker=quoted(BEGIN_SIGNATURE)
     )
 
 
@@ -193,7 +193,7 @@ def split(text: str) -> tuple[str, SignatureBlock]:
     for line in body_lines:
         if _MARKER.fullmatch(line) or line in (sshsig.BEGIN, sshsig.END):
             raise MalformedSignature(
-                N_("unexpected marker line {line} inside the document body"), line=repr(line)
+                N_("unexpected marker line {line} inside the document body"), line=quoted(line)
             )
     body = _canonical_text(body_lines)
     return body, _parse_block(lines[sig_at + 1 : -1])
@@ -256,13 +256,13 @@ def _parse_block(lines: list[str]) -> SignatureBlock:
 
 def _unsupported(version: str) -> MalformedSignature:
     return MalformedSignature(
-        N_("signature block: unsupported version {version}"), version=repr(version)
+        N_("signature block: unsupported version {version}"), version=quoted(version)
     )
 
 
 def _unexpected(field: str, line: str) -> MalformedSignature:
     return MalformedSignature(
-        N_("signature block: expected '{field}: ...', got {line}"), field=field, line=repr(line)
+        N_("signature block: expected '{field}: ...', got {line}"), field=field, line=quoted(line)
     )
 
 
@@ -288,7 +288,7 @@ def _parse_sshsig_block(lines: list[str]) -> SignatureBlock:
 
 def _check_signer(signer: str, key_id: str) -> None:
     if not NAME_PATTERN.fullmatch(signer):
-        raise MalformedSignature(N_("signature block: bad signer name {name}"), name=repr(signer))
+        raise MalformedSignature(N_("signature block: bad signer name {name}"), name=quoted(signer))
     if not _HEX64.fullmatch(key_id):
         raise MalformedSignature(N_("signature block: key must be 64 lower-case hex digits"))
 
@@ -312,14 +312,14 @@ def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
         raise UnknownSigner(
             N_("signed by unknown key {key} (claims to be {name})"),
             key=block.key_id[:32],
-            name=repr(block.signer),
+            name=quoted(block.signer),
         )
     if signer.name != block.signer:
         raise UnknownSigner(
             N_("signature block names {name} but key {key} belongs to {owner}"),
-            name=repr(block.signer),
+            name=quoted(block.signer),
             key=block.key_id[:32],
-            owner=repr(signer.name),
+            owner=quoted(signer.name),
         )
     if block.armoured is not None:
         try:
@@ -327,7 +327,7 @@ def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
         except sshsig.SshsigError as exc:
             raise BadSignature(
                 N_("bad signature by {name}: the document was changed after signing ({reason})"),
-                name=repr(signer.name),
+                name=quoted(signer.name),
                 reason=exc,
             ) from None
         return Verified(body, signer)
@@ -336,6 +336,6 @@ def verify(text: str | bytes, trusted: Iterable[PublicKey]) -> Verified:
     except InvalidSignature:
         raise BadSignature(
             N_("bad signature by {name}: the document was changed after signing"),
-            name=repr(signer.name),
+            name=quoted(signer.name),
         ) from None
     return Verified(body, signer)

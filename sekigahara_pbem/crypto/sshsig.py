@@ -20,7 +20,7 @@ import struct
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from ..refusal import BAD_SIGNATURE, N_, Refusal
+from ..refusal import BAD_SIGNATURE, N_, Refusal, quoted
 
 MAGIC = b"SSHSIG"
 SIG_VERSION = 1
@@ -129,7 +129,7 @@ def parse(armoured: str) -> tuple[bytes, str, bytes, bytes]:
         raise SshsigError(N_("SSHSIG: malformed ssh-ed25519 key or signature"))
     if reserved or hash_name not in HASHES:
         raise SshsigError(
-            N_("SSHSIG: unsupported hash {hash} or reserved field"), hash=repr(hash_name[:16])
+            N_("SSHSIG: unsupported hash {hash} or reserved field"), hash=quoted(hash_name[:16])
         )
     try:
         return raw_key, namespace.decode("utf-8"), hash_name, raw_sig
@@ -145,8 +145,8 @@ def verify(key: Ed25519PublicKey, namespace: str, message: bytes, armoured: str)
     if ns != namespace:
         raise SshsigError(
             N_("SSHSIG: namespace {found}, expected {expected}"),
-            found=repr(ns),
-            expected=repr(namespace),
+            found=quoted(ns),
+            expected=quoted(namespace),
         )
     try:
         key.verify(signature, signed_data(namespace, message, hash_name))

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from ..refusal import N_, Refusal
+from ..refusal import N_, Refusal, quoted
 
 POLICIES = {
     "pass": "the engine's passive choice for each decision (rules/defaults.py)",
@@ -56,7 +56,7 @@ def parse_settings(raw: object, where: str) -> Settings:
     unknown = sorted(set(raw) - set(DEFAULTS.as_dict()))
     if unknown:
         raise Refusal(
-            N_("unknown field {name}"), None, None, f"{where}: deadlines", name=repr(unknown[0])
+            N_("unknown field {name}"), None, None, f"{where}: deadlines", name=quoted(unknown[0])
         )
     values = {**DEFAULTS.as_dict(), **raw}
     for name in ("hours", "reminder_hours", "extension_hours", "max_extensions"):
@@ -92,7 +92,7 @@ def parse_time(text: object, where: str) -> datetime:
             None,
             None,
             where,
-            text=repr(text),
+            text=quoted(text),
         ) from None
 
 

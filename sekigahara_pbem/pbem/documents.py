@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from ..refusal import N_, Refusal, type_words
+from ..refusal import N_, Refusal, quoted, type_words
 
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
 MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
@@ -38,7 +38,10 @@ class DocumentError(Refusal):
 # document of games/demo its text is the pure emitter's byte for byte; they differ only
 # in how long double-quoted strings wrap, and both read back to the same data.
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    pass
+    def ignore_aliases(self, data: object) -> bool:
+        """Never an anchor, where a body holds one object twice: a document read with
+        `plain_load` refuses aliases, and seki writes only what it would accept."""
+        return True
 
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
@@ -121,6 +124,9 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=yaml.CSafeLoader)
 
 
+NO_ALIASES = "aliases are not allowed"
+
+
 class _Plain(yaml.SafeLoader):
     """The safe loader without anchors or aliases: an alias could make a structure that
     refers to itself, or grow a small text into a huge one once it is walked."""
@@ -128,9 +134,7 @@ class _Plain(yaml.SafeLoader):
     def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - PyYAML's signature
         if self.check_event(yaml.AliasEvent):
             event = self.get_event()
-            raise yaml.composer.ComposerError(
-                None, None, "aliases are not allowed", event.start_mark
-            )
+            raise yaml.composer.ComposerError(None, None, NO_ALIASES, event.start_mark)
         return super().compose_node(parent, index)
 
 
@@ -141,17 +145,22 @@ def plain_load(text: str) -> Any:
     return yaml.load(text, Loader=_Plain)  # noqa: S506 - a safe loader
 
 
-def load_yaml(text: str, where: str) -> Any:
+def load_yaml(text: str, where: str, plain: bool = False) -> Any:
     """Parse YAML from a file or a mail, refusing (naming `where`) what is too large,
-    malformed or nested too deeply."""
+    malformed or nested too deeply; with `plain`, for what a player wrote (a modified
+    client may write anything), anchors and aliases too (`plain_load`)."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise DocumentError(where, N_("larger than {limit} bytes"), None, limit=MAX_BYTES)
     try:
-        return safe_load(text)
+        return plain_load(text) if plain else safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is None:
             raise DocumentError(where, N_("not valid YAML")) from None
+        if getattr(exc, "problem", None) == NO_ALIASES:
+            raise DocumentError(
+                where, N_("YAML aliases are not allowed (line {line})"), None, line=mark.line + 1
+            ) from None
         raise DocumentError(
             where, N_("not valid YAML at line {line}"), None, line=mark.line + 1
         ) from None
@@ -159,9 +168,9 @@ def load_yaml(text: str, where: str) -> Any:
         raise DocumentError(where, N_("nested too deeply")) from None
 
 
-def load(text: str, where: str, fmt: str) -> dict:
-    """Parse a document body and check its format tag."""
-    body = load_yaml(text, where)
+def load(text: str, where: str, fmt: str, plain: bool = False) -> dict:
+    """Parse a document body (`plain`: a player's, `load_yaml`) and check its format tag."""
+    body = load_yaml(text, where, plain)
     if not isinstance(body, dict):
         raise DocumentError(where, N_("expected a YAML mapping"))
     if body.get("format") != fmt:
@@ -169,8 +178,8 @@ def load(text: str, where: str, fmt: str) -> dict:
             f"{where}: format",
             N_("expected {what}, got {value}"),
             None,
-            what=repr(fmt),
-            value=repr(body.get("format")),
+            what=quoted(fmt),
+            value=quoted(body.get("format")),
         )
     return body
 

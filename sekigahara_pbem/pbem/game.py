@@ -20,7 +20,7 @@ from ..component_files import carry, set_named
 from ..crypto import sealing, signing, sshsig
 from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
-from ..refusal import BAD_KEY, N_, Refusal
+from ..refusal import BAD_KEY, N_, Refusal, quoted
 from ..rules.state import game_options
 from ..rules.vocab import SIDES
 from . import clock as clocks
@@ -82,7 +82,7 @@ class Secrets:
 def check_game_id(game_id: str) -> str:
     if not NAME_PATTERN.fullmatch(game_id):
         raise Refusal(
-            N_("game id {id}: use letters, digits, '.', '_' or '-' (max 64)"), id=repr(game_id)
+            N_("game id {id}: use letters, digits, '.', '_' or '-' (max 64)"), id=quoted(game_id)
         )
     return game_id
 
@@ -99,7 +99,7 @@ def check_address(text: str, where: str | None) -> str:
             None,
             None,
             where,
-            text=repr(text),
+            text=quoted(text),
         )
     return address
 
@@ -126,7 +126,7 @@ def create(
     for who, address in (addresses or {}).items():
         if who not in (*SIDES, REFEREE):
             raise Refusal(
-                N_("mail address for {who}: expected ishida, tokugawa or referee"), who=repr(who)
+                N_("mail address for {who}: expected ishida, tokugawa or referee"), who=quoted(who)
             )
         try:
             check_address(address, None)
@@ -298,7 +298,7 @@ def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secr
             BAD_KEY,
             None,
             None,
-            name=repr(referee.public.name),
+            name=quoted(referee.public.name),
         )
     context = sealing.SealContext(definition.game_id, 0, referee.public.name, "referee-secrets")
     plain = sealing.open_text(gd.secrets.read_text(encoding="utf-8"), referee.encryption, context)

@@ -33,7 +33,7 @@ from ..crypto import sealing, signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity
 from ..crypto.seeds import SEED_BYTES, seed_commitment, verify_seed
-from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal
+from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal, quoted
 from ..rules.vocab import SIDES, other
 from . import documents as docs
 from .game import Definition
@@ -79,7 +79,7 @@ def _side(definition: Definition, identity: Identity) -> str:
             None,
             None,
             None,
-            name=repr(identity.public.name),
+            name=quoted(identity.public.name),
             game=definition.game_id,
         )
     return side
@@ -111,15 +111,15 @@ def make_join(definition: Definition, identity: Identity) -> str:
 def _signed_body(definition: Definition, text: str, where: str, formats: tuple[str, ...]):
     """A player's document for this game and definition: its body and side."""
     verified = signing.verify(text, definition.players.values())
-    body = docs.load_yaml(verified.body, where)
+    body = docs.load_yaml(verified.body, where, plain=True)
     if not isinstance(body, dict) or body.get("format") not in formats:
         found = body.get("format") if isinstance(body, dict) else None
         raise docs.DocumentError(
             f"{where}: format",
             N_("expected {what}, got {value}"),
             None,
-            what=repr(formats[-1]),
-            value=repr(found),
+            what=quoted(formats[-1]),
+            value=quoted(found),
         )
     side = docs.field(body, "side", str, where)
     if side not in SIDES or definition.players[side].key_id != verified.signer.key_id:

@@ -22,7 +22,7 @@ from email.policy import default
 from email.utils import parseaddr
 from pathlib import Path
 
-from ..refusal import N_, Refusal
+from ..refusal import N_, Refusal, quoted
 from .game import ADDRESS
 from .mail_config import Server
 from .mail_out import Spool
@@ -95,7 +95,7 @@ def from_imap(spool: Spool, server: Server) -> int:
         status, _ = imap.select(_quote(server.mailbox))
         if status != "OK":
             raise Refusal(
-                N_("cannot open mailbox {name}"), None, None, "IMAP", name=repr(server.mailbox)
+                N_("cannot open mailbox {name}"), None, None, "IMAP", name=quoted(server.mailbox)
             )
         status, data = imap.uid("SEARCH", None, "UNSEEN")
         if status != "OK":

@@ -15,7 +15,7 @@ import json
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_, WRONG_GAME
+from ..refusal import N_, WRONG_GAME, quoted
 from . import documents as docs
 from .game import Definition
 
@@ -57,7 +57,7 @@ def open_note(definition: Definition, text: str, identity: Identity, where: str)
     body = docs.load_yaml(verified.body, where)
     if not isinstance(body, dict) or body.get("format") not in NOTE_FORMATS:
         raise docs.DocumentError(
-            f"{where}: format", N_("expected {what}"), None, what=repr(NOTE_FORMAT)
+            f"{where}: format", N_("expected {what}"), None, what=quoted(NOTE_FORMAT)
         )
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(

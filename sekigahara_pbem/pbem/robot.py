@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import i18n
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
-from ..refusal import N_, WRONG_GAME, Refusal
+from ..refusal import N_, WRONG_GAME, Refusal, quoted
 from ..reports import names
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
@@ -137,7 +137,7 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
                     WRONG_GAME,
                     None,
                     label,
-                    game=repr(game_id),
+                    game=quoted(game_id),
                 )
             )
             continue

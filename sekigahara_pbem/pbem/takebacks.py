@@ -81,7 +81,7 @@ def consent_body(game_id: str, side: str, request: str, answer: str) -> str:
 
 def _signed_by_side(definition: Definition, text: str, fmt: str, where: str) -> tuple[dict, str]:
     verified = signing.verify(text, definition.players.values())
-    body = docs.load(verified.body, where, fmt)
+    body = docs.load(verified.body, where, fmt, plain=True)
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id

@@ -40,7 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..component_files import components_hash
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity, PublicKey
-from ..refusal import N_, WRONG_GAME, WRONG_SIDE, WRONG_VERSION
+from ..refusal import N_, WRONG_GAME, WRONG_SIDE, WRONG_VERSION, quoted
 from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
 from . import documents as docs
@@ -104,7 +104,7 @@ def check_versions(definition: Definition, body_: dict, where: str) -> str | Non
 
 def parse_body(definition: Definition, text: str, where: str) -> Turn:
     """Check an (unsigned) turn body's shape."""
-    body_ = docs.load(text, where, TURN_FORMAT)
+    body_ = docs.load(text, where, TURN_FORMAT, plain=True)
     if docs.field(body_, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
@@ -196,10 +196,10 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
     """A sealed turn file's public part, checked: signed by the player of its side or by
     the referee."""
     verified = signing.verify(text, [*definition.players.values(), definition.referee])
-    body = docs.load_yaml(verified.body, where)
+    body = docs.load_yaml(verified.body, where, plain=True)
     if not isinstance(body, dict) or body.get("format") not in SEALED_FORMATS:
         raise docs.DocumentError(
-            f"{where}: format", N_("expected {what}"), None, what=repr(SEALED_FORMAT)
+            f"{where}: format", N_("expected {what}"), None, what=quoted(SEALED_FORMAT)
         )
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(

@@ -18,7 +18,7 @@ from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed, verify_seed
 from ..i18n import gettext as _
-from ..refusal import N_, Refusal
+from ..refusal import N_, Refusal, quoted
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
 from ..rules.state import canonical
@@ -263,7 +263,7 @@ class _Replay:
         if kind == "takeback":
             return self._takeback(where, seq, body)
         if kind is not None:
-            raise Discrepancy(N_("unknown kind {kind}"), None, None, where, kind=repr(kind))
+            raise Discrepancy(N_("unknown kind {kind}"), None, None, where, kind=quoted(kind))
         key = self.secrets.state_key if self.secrets else None
         shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
@@ -444,8 +444,8 @@ def _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
             None,
             None,
             where,
-            found=repr(body.get("view_format")),
-            expected=repr(VIEW_FORMAT),
+            found=quoted(body.get("view_format")),
+            expected=quoted(VIEW_FORMAT),
         )
     if body.get("public_state") != chain.public_hash(state, comp):
         raise _unlike_replay(where, "public_state")

@@ -14,6 +14,7 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise, product
 
 from ..i18n import gettext as _
 from ..rules.components import Components
@@ -42,6 +43,7 @@ LEGEND_COLUMN = 330
 LEGEND_SIZE = (12 + 4 * LEGEND_COLUMN, 98)
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
+Line = tuple[float, float, float, float, float]  # from x, y, to x, y, cost per unit hidden
 
 
 def positions(comp: Components) -> dict[str, tuple[float, float]]:
@@ -73,7 +75,8 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
     for loc in locations:
         loc["ringed"] = loc["id"] in ringed
     roads = _roads(view, comp, at)
-    _arrange(locations, marks, roads)
+    arrows = _arrows(view, events, comp, own_at, at)
+    _arrange(locations, marks, _lines(roads, arrows))
     left, top, right, bottom = _extent(locations, marks)
     width = max(right - left, LEGEND_SIZE[0] + 12)
     legend = {
@@ -90,7 +93,7 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
         "label_size": LABEL,
         "roads": roads,
         "locations": locations,
-        "arrows": _arrows(view, events, comp, own_at, at),
+        "arrows": arrows,
         "marks": marks,
         "legend": legend,
         "side_fill": SIDE_FILL,
@@ -369,6 +372,8 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -
 # a little (a name's halo keeps it legible; a stack on a highway hides which way it runs).
 COVER = 1000  # for covering anything at all, plus its area
 ROAD = {False: 0.4, True: 0.8}  # per unit of a road's, a highway's length a stack covers
+ARROWED = 2  # per unit of an arrow's length
+HEAD = 10  # per unit of an arrow's head (14 units back from its end, 5 on)
 HALO = 0.5  # a name covering a road costs this share of that (its halo keeps it legible)
 ASTRAY = 400  # for a piece nearer another location's marker than its own
 AMBIGUOUS = (16, 3)  # a piece nearly as near another marker: cost per unit short of that
@@ -442,19 +447,17 @@ class _Group:
     near: list[_Piece] = field(default_factory=list)
 
 
-def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> None:
+def _arrange(locations: list[dict], marks: list[dict], lines: list[Line]) -> None:
     """Give every stack and name a place: most crowded locations first, each where its
     pieces cost least given those already placed, then rounds of moving each location's
     to their best spots given all the others, until none moves (a few rounds)."""
     groups = [_Group(_pieces(loc), []) for loc in locations]
     pieces = [p for g in groups for p in g.pieces]
-    _cost(pieces, locations, marks, roads)
+    _cost(pieces, locations, marks, lines)
     for g in groups:
         reach = _hull([p.reach for p in g.pieces])
         g.near = [q for q in pieces if q.loc is not g.pieces[0].loc and _meets(reach, q.reach)]
-        combos = [()]
-        for p in g.pieces:
-            combos = [(*c, i) for c in combos for i in range(len(p.spots))]
+        combos = product(*(range(len(p.spots)) for p in g.pieces))
         g.choices = sorted((_own_cost(g.pieces, c), c) for c in combos)
     placed: set[int] = set()
     for g in sorted(groups, key=lambda g: -len(g.near)):
@@ -465,6 +468,19 @@ def _arrange(locations: list[dict], marks: list[dict], roads: list[dict]) -> Non
             break
     for p in pieces:
         _put(p)
+
+
+def _lines(roads: list[dict], arrows: list[dict]) -> list[Line]:
+    """Every road's and arrow's stretches, with what hiding them costs."""
+    out = [(r["x1"], r["y1"], r["x2"], r["y2"], ROAD[bool(r["highway"])]) for r in roads]
+    for a in arrows:
+        points = [tuple(map(float, p.split(","))) for p in a["points"].split()]
+        out += [(*one, *two, ARROWED) for one, two in pairwise(points)]
+        (x1, y1), (x2, y2) = points[-2:]
+        length = max(math.hypot(x2 - x1, y2 - y1), 1)
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        out.append((x2 - 14 * ux, y2 - 14 * uy, x2 + 5 * ux, y2 + 5 * uy, HEAD))
+    return out
 
 
 def _pieces(loc: dict) -> list[_Piece]:
@@ -491,12 +507,12 @@ def _pieces(loc: dict) -> list[_Piece]:
 
 
 def _cost(
-    pieces: list[_Piece], locations: list[dict], marks: list[dict], roads: list[dict]
+    pieces: list[_Piece], locations: list[dict], marks: list[dict], lines: list[Line]
 ) -> None:
     """Each spot's cost for what stays put, counted once, from what lies within reach."""
     fixed = _markers(locations, marks)
     edge = _hull([(c["x"] - 20, c["y"] - 20, c["x"] + 20, c["y"] + 20) for c in locations])
-    spans = [(r, _hull([(r["x1"], r["y1"]) * 2, (r["x2"], r["y2"]) * 2])) for r in roads]
+    spans = [(line, _hull([line[:2] * 2, line[2:4] * 2])) for line in lines]
     for p in pieces:
         left, top, right, bottom = p.reach
         walls = [f for f in fixed if _meets(p.reach, f)]
@@ -566,13 +582,13 @@ def _markers(locations: list[dict], marks: list[dict]) -> list[Box]:
 
 
 def _fixed_cost(
-    p: _Piece, box: Box, rank: float, walls: list[Box], roads: list[dict], around: list[dict]
+    p: _Piece, box: Box, rank: float, walls: list[Box], lines: list[Line], around: list[dict]
 ) -> float:
     """A spot's cost for its rank and for what stays put: markers and marks it covers, roads
     it hides, and how far it is from any other location (`around`: those near enough)."""
     cost = rank + sum(COVER + _overlap(box, f) for f in walls if _meets(box, f))
-    roads_cost = sum(ROAD[bool(r["highway"])] * _covered(box, r) for r in roads)
-    cost += roads_cost * (HALO if p.kind == "name" else 1)
+    hidden = sum(line[4] * _covered(box, line) for line in lines)
+    cost += hidden * (HALO if p.kind == "name" else 1)
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     own = math.dist(centre, (p.loc["x"], p.loc["y"]))
     other = min(
@@ -635,10 +651,10 @@ def _overlap(a: Box, b: Box, space: float = 0) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _covered(box: Box, road: dict) -> float:
-    """How much of a road's line lies inside the box (Liang and Barsky's clipping)."""
-    x1, y1 = road["x1"], road["y1"]
-    dx, dy = road["x2"] - x1, road["y2"] - y1
+def _covered(box: Box, line: Line) -> float:
+    """How much of a line lies inside the box (Liang and Barsky's clipping)."""
+    x1, y1, x2, y2, _ = line
+    dx, dy = x2 - x1, y2 - y1
     enter, leave = 0.0, 1.0
     for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
         if p == 0:

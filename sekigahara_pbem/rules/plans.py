@@ -12,6 +12,7 @@ hand and blocks, and the table.
 
 from __future__ import annotations
 
+from ..refusal import quoted
 from .combat import aftermath
 from .combat.deploy import fighting_for
 from .combat.impact import deployment_impact
@@ -126,9 +127,9 @@ def _id(
                 N_("expected {what} or {extra}, got {value}"),
                 what=what,
                 extra=", ".join(extra),
-                value=repr(value),
+                value=quoted(value),
             )
-        raise Malformed(where, N_("expected {what}, got {value}"), what=what, value=repr(value))
+        raise Malformed(where, N_("expected {what}, got {value}"), what=what, value=quoted(value))
 
 
 def _places(comp: Components, value: object, where: str) -> None:

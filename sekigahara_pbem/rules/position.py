@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..refusal import quoted
 from . import rng
 from .components import Components
 from .movement.movement import start_phase
@@ -82,7 +83,7 @@ def _choice(value: Any, allowed: Any, where: str) -> str:
             where,
             N_("expected one of {words}, got {value}"),
             words=", ".join(allowed),
-            value=repr(value),
+            value=quoted(value),
         )
     return value
 
@@ -139,7 +140,7 @@ def build_position(comp: Components, spec: Any) -> dict:
             raise Malformed(f"position.disks.{d}", N_("unknown disk"))
         if not isinstance(where, str) or (where not in comp.locations and where != ELIMINATED):
             raise Malformed(
-                f"position.disks.{d}", N_("unknown location {value}"), value=repr(where)
+                f"position.disks.{d}", N_("unknown location {value}"), value=quoted(where)
             )
         state["disks"][d] = where
     _deal_cards(state, comp, spec)
@@ -180,7 +181,7 @@ def _place_blocks(state: dict, comp: Components, blocks: dict) -> None:
         for b in _names(ids, f"position.blocks.{where}"):
             if b not in comp.blocks:
                 raise Malformed(
-                    f"position.blocks.{where}", N_("unknown block {value}"), value=repr(b)
+                    f"position.blocks.{where}", N_("unknown block {value}"), value=quoted(b)
                 )
             if b in placed:
                 raise Malformed(f"position.blocks.{where}", N_("{block} is placed twice"), block=b)
@@ -199,7 +200,7 @@ def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
                     raise Malformed(
                         f"position.{key}.{side}",
                         N_("{card} is not a {side} card"),
-                        card=repr(c),
+                        card=quoted(c),
                         side=side,
                     )
             dealt[key] = list(cards)

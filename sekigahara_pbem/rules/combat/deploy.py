@@ -257,7 +257,7 @@ def immune(state: dict, side: str) -> None:
     """8.2.4: a leader deployed without a card cannot be challenged; a challenge against it
     is refused under that rule, whoever is asked to decide now."""
     fight = state["combat"]["fight"] if state["combat"] else None
-    if fight and fight["deployments"]:
+    if fight and fight.get("deployments"):  # none yet while the combat is declared
         dep = fight["deployments"][-1]
         if dep["card"] is None and dep["side"] != side:
             raise RuleViolation(

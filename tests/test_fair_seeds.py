@@ -148,13 +148,6 @@ def test_verify_checks_that_each_seed_names_the_other_join(table, tmp_path):
         verify.verify(copy)
 
 
-def test_verify_notes_first_format_joins_in_old_archives():
-    demo = Path(__file__).resolve().parent.parent / "games" / "demo"
-    assert "seki-join/1" in (demo / "joins" / "ishida.txt").read_text()
-    notes = verify.verify(demo).notes
-    assert any("rests on the referee" in n for n in notes)
-
-
 def test_seki_join_answers_the_other_join_with_the_seed(tmp_path):
     def seki(home: str, *args: str) -> subprocess.CompletedProcess:
         env = {**os.environ, "SEKI_HOME": str(tmp_path / home)}

@@ -38,7 +38,8 @@ class Location:
     capital: str | None = None  # side whose colour frames the capital (4.5)
     recruit: tuple[str, ...] = ()  # clans whose mon marks a recruitment location (7.2)
     setup_symbol: str | None = None
-    setup_count: int = 0  # how many times the symbol is printed there (5.2.1)
+    setup_count: int | None = None  # times the symbol is printed there (5.2.1); None:
+    # as many as blocks carry it (the first board format)
     random_blocks: tuple[str, int] | None = None  # (side, count) drawn at setup (5.2.2)
 
 
@@ -260,7 +261,7 @@ class _Board:
     roads: dict[frozenset, bool]
     adjacent: dict[str, tuple[str, ...]]
     mori_symbol: str | None
-    mori_count: int
+    mori_count: int | None
     mori_entry: str | None
     track: dict[int, int]
     first_reinforcements: dict[str, int]
@@ -277,11 +278,14 @@ def _pair(value: Any, where: str) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def _setup(d: dict, where: str) -> tuple[str | None, int]:
-    """A location's or box's setup symbol and how many times it is printed (5.2.1)."""
+def _setup(d: dict, where: str) -> tuple[str | None, int | None]:
+    """A location's or box's setup symbol and how many times it is printed (5.2.1). The
+    first board format named the symbol alone (`setup_symbol`), its count being however
+    many blocks carry it: an archive made with such a set still loads."""
     setup = _opt(d, "setup", where, dict)
     if setup is None:
-        return None, 0
+        symbol = _opt(d, "setup_symbol", where, str)
+        return symbol, None
     symbol = _req(setup, "symbol", f"{where}.setup", str)
     count = _req(setup, "count", f"{where}.setup", int)
     if count < 1:
@@ -447,7 +451,7 @@ def _build_cards(doc: Any, clans: dict[str, str]) -> tuple[dict[str, Card], str 
     return cards, tie
 
 
-def _cross_check(comp: Components, mori_count: int) -> None:
+def _cross_check(comp: Components, mori_count: int | None) -> None:
     _check_disjoint_ids(comp)
     for side in SIDES:
         protagonists = [b.id for b in comp.blocks.values() if b.side == side and b.leader == 3]
@@ -467,10 +471,10 @@ def _cross_check(comp: Components, mori_count: int) -> None:
     _check_setup(comp, mori_count)
 
 
-def _check_setup(comp: Components, mori_count: int) -> None:
+def _check_setup(comp: Components, mori_count: int | None) -> None:
     """5.2.1: one block for every symbol printed, each symbol printed in one place; 5.2.2
     and 5.2.3: each bag holds the blocks the setup draws from it."""
-    printed: dict[str, tuple[str, int]] = {}
+    printed: dict[str, tuple[str, int | None]] = {}
     places = [(f"board.locations.{loc.id}", loc.setup_symbol, loc.setup_count)
               for loc in comp.locations.values() if loc.setup_symbol]  # fmt: skip
     if comp.mori_box_symbol:
@@ -493,7 +497,7 @@ def _check_setup(comp: Components, mori_count: int) -> None:
             )
     for symbol, (where, count) in printed.items():
         n = sum(1 for b in comp.blocks.values() if b.setup == symbol)
-        if n != count:
+        if count is not None and n != count:
             raise ComponentError(
                 f"{where}.setup",
                 f"'{symbol}' is printed {count} times but {n} blocks carry it (5.2.1)",

@@ -146,7 +146,7 @@ def _mori_joins(state: dict, comp: Components, loc: str, events: list) -> None:
         return
     for b in box:
         state["blocks"][b] = loc
-    if state["phase"] is not None:  # they cannot move this turn (9.3; cycle.next_phase)
+    if state["active"] == state["first"]:  # Ishida moves later this turn: not these (9.3)
         state["phase"]["arrived"].update(dict.fromkeys(box, "9.3"))
     events.append({"type": "mori", "rule": "9.3", "side": ISHIDA, "to": loc, "blocks": box})
     claim(state, comp, loc, ISHIDA, events)

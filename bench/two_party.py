@@ -53,7 +53,7 @@ def game(root: Path, seed: int, timed: bool) -> dict:
     choosers = {s: player_chooser(make_player("heuristic", comp, {}, f"{seed}-{s}")) for s in SIDES}
     joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
-        sides[other(s)].receive(joins[s], "join")
+        sides[other(s)].receive(joins[s], "join", NOW)
     mails: Counter = Counter()
     sizes, process = [], []
     turn = ISHIDA
@@ -79,7 +79,7 @@ def game(root: Path, seed: int, timed: bool) -> dict:
             if done.returncode != 0:
                 raise SystemExit(f"seki play failed: {done.stderr}")
         else:
-            reader.receive(text, "mail")
+            reader.receive(text, "mail", NOW)
         turn = other(turn)
     return {"mails": mails, "sizes": sizes, "process": process}
 

@@ -44,7 +44,7 @@ class BriskBot(Bot):
         packet = packets.open_packet(self.definition, packet_text, self.identity, where)
         passes = [o for o in packet.options if o in self.PASSES]
         if passes and rng.below(self.chooser, 2) == 0:
-            body = turns.body(self.definition.game_id, packet.side, packet.seq, passes[:1])
+            body = turns.body(self.definition, packet.side, packet.seq, passes[:1])
             return self.sealed(body)
         return super().answer(packet_text, where)
 
@@ -150,7 +150,8 @@ class Player:
         smtp.quit()
 
     def request_takeback(self, game_id: str, seq: int, record_hash: str) -> None:
-        body = takebacks.request_body(game_id, self.side, seq, record_hash, "I misclicked")
+        definition = self.definitions[game_id]
+        body = takebacks.request_body(definition, self.side, seq, record_hash, "I misclicked")
         self.send(f"[seki {game_id}] takeback", self.signed(body))
 
     def answer_requests(self, game_id: str, accept: bool) -> int:
@@ -158,7 +159,10 @@ class Player:
         for text in self.requests:
             request = takebacks.parse_request(self.definitions[game_id], text, "request")
             body = takebacks.consent_body(
-                game_id, other(request.side), request.hash, "accept" if accept else "refuse"
+                self.definitions[game_id],
+                other(request.side),
+                request.hash,
+                "accept" if accept else "refuse",
             )
             self.send(f"[seki {game_id}] takeback answer", self.signed(body))
             answered += 1

@@ -52,7 +52,8 @@ def test_a_packet_section_bomb_is_refused(tmp_path):
     definition.players["ishida"] = alice.public
     context = sealing.SealContext("g", 1, "alice", "packet")
     token = sealing.seal_text(BOMB, alice.public.encryption, context)
-    fields = {"format": packets.PACKET_FORMAT, "game": "g", "seq": 1, "to": "ishida"}
+    fields = {"format": packets.PACKET_FORMAT, "game": "g", "definition": definition.hash,
+              "seq": 1, "to": "ishida"}  # fmt: skip
     body = documents.dump({**fields, "record": "0" * 64, "section": documents.wrap(token)})
     text = signing.sign(body, referee)
     with pytest.raises(documents.DocumentError, match="more than"):

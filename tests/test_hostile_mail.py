@@ -126,10 +126,13 @@ def test_a_refusal_quoting_the_hand_goes_only_into_a_note_sealed_to_the_sender(t
     from sekigahara_pbem.crypto import signing
     from sekigahara_pbem.crypto.keystore import read_identity
     from sekigahara_pbem.pbem import turns
+    from sekigahara_pbem.pbem.game import load
+    from sekigahara_pbem.pbem.store import GameDir
 
     seki, game = _started(tmp_path)
     alice = read_identity(tmp_path / "alice" / "alice.identity")
-    body = turns.body("g", "ishida", 1, [{"type": "bid", "card": "date double"}])
+    bid = [{"type": "bid", "card": "date double"}]
+    body = turns.body(load(GameDir(game)), "ishida", 1, bid)
     shown = seki("alice", "view", str(game / "packets" / "000001-ishida.txt"), "--key", "alice")
     hand = hand_in(shown)
     assert hand

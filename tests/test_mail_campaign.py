@@ -121,7 +121,8 @@ def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seed
         c.round(skip=("tokugawa",))
     seq = GameDir(second).last_seq()
     assert seq >= 1
-    resign = tokugawa.signed(turns.body("resigngame", "tokugawa", seq, [{"type": "resign"}]))
+    definition = tokugawa.definitions["resigngame"]
+    resign = tokugawa.signed(turns.body(definition, "tokugawa", seq, [{"type": "resign"}]))
     tokugawa.send("[seki resigngame] I resign", resign)
     c.round()
     c.round()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -133,18 +134,19 @@ def test_refused_inputs_leave_the_game_unchanged_and_are_kept(tmp_path):
     card = opened.options[0]["card"]
 
     def turn(side, answers, actions, who):
-        return signing.sign(turns.body("g", side, answers, actions), ids[who]).encode()
+        return signing.sign(turns.body(definition, side, answers, actions), ids[who]).encode()
 
     good = turn("ishida", 1, [{"type": "bid", "card": card}], "alice")
+    elsewhere = replace(definition, game_id="other")
     bad = {
         "wrong side": turn("tokugawa", 1, [{"type": "bid", "card": card}], "alice"),
         "wrong game": signing.sign(
-            turns.body("other", "ishida", 1, [{"type": "bid", "card": card}]), ids["alice"]
+            turns.body(elsewhere, "ishida", 1, [{"type": "bid", "card": card}]), ids["alice"]
         ).encode(),
         "unknown answers": turn("ishida", 7, [{"type": "bid", "card": card}], "alice"),
         "illegal": turn("ishida", 1, [{"type": "bid", "card": "no-such-card"}], "alice"),
         "wrong step": turn("ishida", 1, [{"type": "level", "level": "total"}], "alice"),
-        "unsigned": turns.body("g", "ishida", 1, [{"type": "bid", "card": card}]).encode(),
+        "unsigned": turns.body(definition, "ishida", 1, [{"type": "bid", "card": card}]).encode(),
         "garbage": b"\xff\xfe not a document",
         "hostile yaml": signing.sign("a: &a [*a, *a]\n", ids["alice"]).encode(),
         "huge": b"x" * 2_000_000,

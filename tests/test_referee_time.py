@@ -66,7 +66,7 @@ class Table:
         return referee.state_at(g, seq or self.gd.last_seq())
 
     def turn(self, side: str, actions: list[dict], answers: int | None = None) -> str:
-        body = turns.body("timed", side, answers or self.gd.last_seq(), actions)
+        body = turns.body(self.definition, side, answers or self.gd.last_seq(), actions)
         return signing.sign(body, self.people[side])
 
     def play(self, side: str, now: str):
@@ -192,13 +192,13 @@ def _undoable_by(side):
 
 def _request(table: Table, side: str) -> str:
     r = table.record()
-    body = takebacks.request_body("timed", side, r.seq, r.hash, "misclick")
+    body = takebacks.request_body(table.definition, side, r.seq, r.hash, "misclick")
     return signing.sign(body, table.people[side])
 
 
 def _consent(table: Table, request: str, answer: str) -> str:
     req = takebacks.parse_request(table.definition, request, "r")
-    body = takebacks.consent_body("timed", other(req.side), req.hash, answer)
+    body = takebacks.consent_body(table.definition, other(req.side), req.hash, answer)
     return signing.sign(body, table.people[other(req.side)])
 
 
@@ -257,7 +257,7 @@ def test_takeback_refused_after_a_draw_the_requester_saw(tmp_path, comp):
 def test_takeback_only_of_the_last_record_and_only_by_the_players(tmp_path):
     table, _ = _table_where(tmp_path, lambda t: t.gd.last_seq() > 3)
     r = table.record(table.gd.last_seq() - 1)
-    body = takebacks.request_body("timed", "ishida", r.seq, r.hash, "")
+    body = takebacks.request_body(table.definition, "ishida", r.seq, r.hash, "")
     outcome = table.send(signing.sign(body, table.people["ishida"]), at(2))
     assert not outcome.accepted and "only the last adjudication" in outcome.message
     forged = signing.sign(body.replace("ishida", "tokugawa"), table.people["ishida"])

@@ -5,6 +5,7 @@ as it was, so no player is told to fix a file that was never wrong."""
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -46,21 +47,22 @@ def test_each_refusal_names_its_code(table):
     bid = Bot(alice, definition, "codes").answer(packet, "")
     assert _send(root, ref, "not a document").code == refusal.BAD_SIGNATURE
     assert _send(root, ref, "x" * 1_000_001).code == refusal.TOO_LARGE
-    body = turns.body("g", "ishida", 1, [{"type": "plan", "plan": {}}])
+    body = turns.body(definition, "ishida", 1, [{"type": "plan", "plan": {}}])
     assert _send(root, ref, signing.sign(body, bob)).code == refusal.WRONG_SIDE
-    elsewhere = turns.body("h", "ishida", 1, [{"type": "plan", "plan": {}}])
+    other_game = replace(definition, game_id="h")
+    elsewhere = turns.body(other_game, "ishida", 1, [{"type": "plan", "plan": {}}])
     assert _send(root, ref, signing.sign(elsewhere, alice)).code == refusal.WRONG_GAME
-    illegal = turns.body("g", "ishida", 1, [{"type": "discard", "cards": []}])
+    illegal = turns.body(definition, "ishida", 1, [{"type": "discard", "cards": []}])
     refused = _send(root, ref, signing.sign(illegal, alice))
     assert refused.code == refusal.ILLEGAL and refused.message.count("6.") >= 1
-    unknown = turns.body("g", "ishida", 1, [{"type": "bid", "card": 5}])
+    unknown = turns.body(definition, "ishida", 1, [{"type": "bid", "card": 5}])
     assert _send(root, ref, signing.sign(unknown, alice)).code == refusal.MALFORMED
     assert _send(root, ref, bid).accepted
     again = _send(root, ref, bid)
     assert not again.accepted and again.code in (refusal.STALE, refusal.NOT_ASKED)
     join = joins.make_join(definition, alice)
     assert _send(root, ref, join).code == refusal.NOT_STARTED
-    extension = turns.body("g", "tokugawa", 2, [turns.EXTENSION])  # no deadlines here
+    extension = turns.body(definition, "tokugawa", 2, [turns.EXTENSION])  # no deadlines here
     assert _send(root, ref, signing.sign(extension, bob)).code == refusal.NO_EXTENSION
 
 

@@ -188,33 +188,40 @@ def test_a_changed_earlier_record_is_named_by_the_audit(comp):
 
 def test_a_claimed_result_that_is_no_game_state_is_refused_at_once(comp, monkeypatch):
     """Where the receiver cannot retrace a step (it needs the author's secrets), it takes
-    the author's result as a claim for the audit, but not one its engine cannot go on
-    with."""
+    only the answer the rules ask of the author (twoparty/claims.py) and computes the
+    result itself: a claimed result that is not the one its engine reaches is refused."""
+    from sekigahara_pbem.twoparty import claims as rules_claims
     from sekigahara_pbem.twoparty.exchange import Party
 
-    claims = []
-    real = Party._check_claim
+    claimed = []
+    real_forced, real_step = Party._forced, rules_claims.forced_step
+    retracing = []
 
-    def spy(self, e):
-        claims.append((self.seq, e.author, e.steps, e.action))
-        real(self, e)
+    def step(*args):
+        claimed.append(retracing[-1])
+        return real_step(*args)
 
-    monkeypatch.setattr(Party, "_check_claim", spy)
+    def forced(self, state, e):
+        retracing.append((e.author, e.steps, e.action))
+        return real_forced(self, state, e)
+
+    monkeypatch.setattr(rules_claims, "forced_step", step)
+    monkeypatch.setattr(Party, "_forced", forced)
     random_match(comp, 8)
-    assert claims, "no claim in this game"
-    first = claims[0]
+    assert claimed, "no claim in this game"
+    first = claimed[0]
     done = []
 
     def deliver(record: Record) -> Record:
         for i, e in enumerate(record.entries):
             key = (e.author, e.steps, e.action)
-            if not done and key == first[1:] and e.public is not None:
+            if not done and key == first and e.public is not None:
                 record = copy.deepcopy(record)
                 record.entries[i].public["blocks"] = {}
                 done.append(i)
                 break
         return record
 
-    with pytest.raises(Cheat, match="claimed result does not hold the game's blocks"):
+    with pytest.raises(Cheat, match="differs from this side's engine at /blocks"):
         random_match(comp, 8, deliver)
     assert done

@@ -37,16 +37,17 @@ def test_two_people_start_a_two_party_game_and_play_by_files(tmp_path):
     assert "you play Ishida" in said and "seki join game.txt" in said
     said = t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
     assert "you play Tokugawa" in said and "alice" in said
-    t.seki(
+    said = t.seki(
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
-    )
+    )  # its turn, with nothing to decide: its first record carries only its randomness
+    assert "your first record carries only your randomness" in said
     said = t.seki(
         "bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt")
     )
     assert "waiting for the other side's record" in said
     dirs = {"alice": alice, "bob": bob}
-    sent: dict[str, str] = {}
-    turn, other = "alice", "bob"
+    sent: dict[str, str] = {"alice": str(alice / "records/0002-ishida.txt")}
+    turn, other = "bob", "alice"
     for _ in range(10):
         taking = ["-r", sent[other]] if other in sent else []
         said = t.seki(turn, "play", str(dirs[turn]), "--key", turn, *taking, "--choose", ANSWERS)
@@ -56,14 +57,14 @@ def test_two_people_start_a_two_party_game_and_play_by_files(tmp_path):
         sent[turn] = str(sorted((dirs[turn] / "records").iterdir())[-1])
         turn, other = other, turn
     records = {n: sorted(p.name for p in (d / "records").iterdir()) for n, d in dirs.items()}
-    assert len(records["bob"]) == 12 and records["alice"] == records["bob"][:11]
+    assert len(records["alice"]) == 13 and records["bob"] == records["alice"][:12]
     said = t.seki(other, "play", str(dirs[other]), "--key", other, "--choose", ANSWERS)
     assert "waiting for the other side's record" in said
     said = t.seki("alice", "reveal", str(alice), "--key", "alice", code=1)
     assert "the game is not over" in said
     said = t.seki("alice", "status", str(alice), str(bob))  # from the records, with no key
     assert "two-party game" in said
-    assert "11 records\n  waiting for tokugawa's record" in said
+    assert "13 records\n  waiting for tokugawa's record" in said
     assert "12 records\n  waiting for ishida's record" in said
     said = t.seki("alice", "verify", str(alice), code=1)
     assert "reveals/ishida.txt: not here yet" in said
@@ -86,14 +87,15 @@ def test_a_two_party_game_with_addresses_a_deadline_and_a_resignation(tmp_path):
     t.seki("alice", "join", str(bob / "game.txt"), "--key", "alice", "--out", str(alice))
     t.seki(
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
-    )
+    )  # and its first record, with its randomness only
     t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
     said = t.seki("bob", "play", str(bob), "--key", "bob", "--resign", code=1)
     assert "resign in your own record" in said
-    said = t.seki("alice", "play", str(alice), "--key", "alice", "--resign")
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "-r",
+                  str(alice / "records/0002-ishida.txt"), "--resign")  # fmt: skip
     assert "send it to the other player" in said
     said = t.seki(
-        "bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt")
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0003-tokugawa.txt")
     )
     assert "the game is over" in said and "resignation" in said
     assert "reveal your secret" in said
@@ -116,26 +118,32 @@ def test_a_takeback_asked_and_agreed_from_the_commands(tmp_path):
     alice, bob = tmp_path / "a", tmp_path / "b"
     t.seki("alice", "game", "new", str(alice), "--two-party", "--key", "alice", *keys)
     t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
-    t.seki(
+    said = t.seki(
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
     )
+    assert "0002-ishida.txt: send it to the other player" in said  # its randomness only
     t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
+    t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt"))
+    said = t.seki("bob", "play", str(bob), "--key", "bob", "--takeback", code=1)
+    assert "only your last record" in said
+    t.seki("bob", "play", str(bob), "--key", "bob", "--choose", ANSWERS)
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0003-tokugawa.txt")
+    )
     page = tmp_path / "page.html"
     t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS, "--html", str(page))
     assert "<svg" in page.read_text()  # the report with the map, from alice's own copy
-    said = t.seki("bob", "play", str(bob), "--key", "bob", "--takeback", code=1)
-    assert "only your last record" in said
     said = t.seki("alice", "play", str(alice), "--key", "alice", "--takeback")
-    assert "0003-ishida.txt: send it to the other player" in said
-    for path in ("0002-ishida.txt", "0003-ishida.txt"):
+    assert "0005-ishida.txt: send it to the other player" in said
+    for path in ("0004-ishida.txt", "0005-ishida.txt"):
         t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records" / path))
     said = t.seki("bob", "play", str(bob), "--key", "bob", "--agree-takeback")
-    assert "0004-tokugawa.txt: send it to the other player" in said
+    assert "0006-tokugawa.txt: send it to the other player" in said
     t.seki(
-        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0004-tokugawa.txt")
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0006-tokugawa.txt")
     )
     said = t.seki("alice", "play", str(alice), "--key", "alice", "--choose", ANSWERS)
-    assert "0005-ishida.txt: send it to the other player" in said
+    assert "0007-ishida.txt: send it to the other player" in said
 
 
 def test_a_two_party_turn_in_a_real_terminal(tmp_path):
@@ -155,6 +163,12 @@ def test_a_two_party_turn_in_a_real_terminal(tmp_path):
     t.seki("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
     t.seki(
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt")
+    )
+    t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
+    t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt"),
+           "--choose", ANSWERS)  # fmt: skip
+    t.seki(
+        "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0003-tokugawa.txt")
     )
     env = {**os.environ, "SEKI_HOME": str(tmp_path / "alice"), "TERM": "xterm",
            "PROMPT_TOOLKIT_NO_CPR": "1"}  # fmt: skip
@@ -176,13 +190,13 @@ def test_a_two_party_turn_in_a_real_terminal(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
-    assert len(list((alice / "records").iterdir())) == 2
+    assert len(list((alice / "records").iterdir())) == 4
     child = spawn()
     child.expect(r"\(a number; u undo, q stop\)")
     child.send("3")
     child.expect("Sign it\\?")
     child.send("\r")
-    child.expect("wrote .*0002-ishida.txt: send it to the other player")
+    child.expect("wrote .*0004-ishida.txt: send it to the other player")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

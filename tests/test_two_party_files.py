@@ -119,7 +119,7 @@ def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path
         sides[s] = Side(tmp_path / s, game, keys[s], comp)
     joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
-        sides[other(s)].receive(joins[s], "join")
+        sides[other(s)].receive(joins[s], "join", NOW)
     choose = player_chooser(make_player("heuristic", comp, {}, "x"))
     first = sides["ishida"].turn(choose, NOW)
 
@@ -130,15 +130,15 @@ def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path
     before = snapshot()
     forged = first.replace("seq: 1", "seq: 2", 1)
     with pytest.raises(Refusal, match="signature"):
-        sides["tokugawa"].receive(forged, "forged")
+        sides["tokugawa"].receive(forged, "forged", NOW)
     assert snapshot() == before
     with pytest.raises(Refusal, match="not the other side's"):
-        sides["tokugawa"].receive(joins["tokugawa"], "own")
+        sides["tokugawa"].receive(joins["tokugawa"], "own", NOW)
     assert snapshot() == before
-    sides["tokugawa"].receive(first, "first")
+    sides["tokugawa"].receive(first, "first", NOW)
     after = snapshot()
     with pytest.raises(Refusal, match="comes next"):
-        sides["tokugawa"].receive(first, "again")
+        sides["tokugawa"].receive(first, "again", NOW)
     assert snapshot() == after
     with pytest.raises(Refusal, match="waiting for the other side"):
         sides["ishida"].turn(choose, NOW)
@@ -183,40 +183,40 @@ def two_sides(tmp_path: Path, hours: int | None = None) -> tuple[dict, dict]:
         sides[s] = Side(tmp_path / s, game, keys[s], comp)
     joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
-        sides[other(s)].receive(joins[s], "join")
+        sides[other(s)].receive(joins[s], "join", NOW)
     choosers = {s: player_chooser(make_player("heuristic", comp, {}, s)) for s in SIDES}
     return sides, choosers
 
 
-def reveal_both(sides: dict) -> None:
+def reveal_both(sides: dict, now: str = NOW) -> None:
     for s in SIDES:
-        sides[other(s)].take_reveal(sides[s].reveal(NOW), "reveal")
+        sides[other(s)].take_reveal(sides[s].reveal(now), "reveal", now)
 
 
 def test_a_side_silent_past_the_deadline_forfeits(tmp_path):
     sides, choose = two_sides(tmp_path, hours=24)
     sent = sides["ishida"].turn(choose["ishida"], "2026-11-23T06:00:00Z")
-    sides["tokugawa"].receive(sent, "mail")
+    sides["tokugawa"].receive(sent, "mail", NOW)
     assert sides["ishida"].late("2026-11-24T05:00:00Z") is None
     with pytest.raises(Refusal, match="not past the deadline"):
         sides["ishida"].claim_forfeit("2026-11-24T05:00:00Z")
     assert sides["ishida"].late("2026-11-24T09:00:00Z") == 3
     claim = sides["ishida"].claim_forfeit("2026-11-24T09:00:00Z")
-    sides["tokugawa"].receive(claim, "mail")
+    sides["tokugawa"].receive(claim, "mail", "2026-11-24T09:00:00Z")
     result = sides["tokugawa"].result()
     assert result["winner"] == "ishida" and result["how"] == "forfeit"
-    reveal_both(sides)
+    reveal_both(sides, "2026-11-24T10:00:00Z")
     assert verify(tmp_path / "tokugawa").retraced > 0
 
 
 def test_a_forfeit_claimed_early_is_refused(tmp_path):
     sides, choose = two_sides(tmp_path, hours=24)
-    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail", NOW)
     party = sides["ishida"].load()
     base = party.agreed
     early = sides["ishida"]._write_record(party, party.forfeit(2), base, {}, "2026-11-23T07:00:00Z")
     with pytest.raises(Refusal, match="before the deadline"):
-        sides["tokugawa"].receive(early, "mail")
+        sides["tokugawa"].receive(early, "mail", "2026-11-23T07:00:00Z")
     assert sides["tokugawa"].result() is None
 
 
@@ -224,11 +224,15 @@ def test_a_side_that_does_not_reveal_forfeits(tmp_path):
     """The other side, having revealed, claims the win once the deadline has passed
     since the game's last record; verify then replays the revealed side alone."""
     sides, choose = two_sides(tmp_path, hours=24)
-    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
-    sides["ishida"].receive(sides["tokugawa"].resign("2026-11-23T07:00:00Z"), "mail")
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail", NOW)
+    sides["ishida"].receive(
+        sides["tokugawa"].resign("2026-11-23T07:00:00Z"), "mail", "2026-11-23T07:00:00Z"
+    )
     with pytest.raises(Refusal, match="reveal your own secret first"):
         sides["ishida"].claim_forfeit("2026-11-25T07:00:00Z")
-    sides["tokugawa"].take_reveal(sides["ishida"].reveal("2026-11-23T08:00:00Z"), "mail")
+    sides["tokugawa"].take_reveal(
+        sides["ishida"].reveal("2026-11-23T08:00:00Z"), "mail", "2026-11-23T08:00:00Z"
+    )
     with pytest.raises(Refusal, match="not here yet"):
         verify(tmp_path / "ishida")
     assert sides["ishida"].late("2026-11-24T06:00:00Z") is None
@@ -238,7 +242,7 @@ def test_a_side_that_does_not_reveal_forfeits(tmp_path):
     claim = sides["ishida"].claim_forfeit("2026-11-24T09:00:00Z")
     for s in SIDES:
         if s == "tokugawa":
-            sides[s].receive(claim, "mail")
+            sides[s].receive(claim, "mail", "2026-11-24T09:00:00Z")
         result = sides[s].result()
         assert (result["how"], result["rule"], result["winner"]) == ("forfeit", "reveal", "ishida")
         assert result["played"]["how"] == "resignation"
@@ -253,8 +257,8 @@ def test_a_side_that_does_not_reveal_forfeits(tmp_path):
 
 def test_a_reveal_forfeit_is_refused_when_the_reveal_came(tmp_path):
     sides, choose = two_sides(tmp_path, hours=24)
-    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
-    sides["ishida"].receive(sides["tokugawa"].resign(NOW), "mail")
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail", NOW)
+    sides["ishida"].receive(sides["tokugawa"].resign(NOW), "mail", NOW)
     reveal_both(sides)
     with pytest.raises(Refusal, match="reveal is here"):
         sides["ishida"].claim_forfeit("2026-11-30T09:00:00Z")
@@ -267,25 +271,25 @@ def test_a_deadline_forfeit_claimed_after_the_end_is_a_cheat(tmp_path):
     from sekigahara_pbem.twoparty.exchange import FORFEIT, Entry, Record, forfeited
 
     sides, choose = two_sides(tmp_path, hours=24)
-    sides["tokugawa"].receive(sides["ishida"].resign(NOW), "mail")
+    sides["tokugawa"].receive(sides["ishida"].resign(NOW), "mail", NOW)
     party = sides["ishida"].load()
     base = party.agreed
     party.seq += 1
     party.public = forfeited(party.public, "ishida", 2)
     entry = Entry("ishida", {"type": FORFEIT, "record": 2}, 0, {}, party.public)
-    forged = Record("ishida", party.seq, [entry], {}, b"")
+    forged = Record("ishida", party.seq, [entry], {}, bytes(32))
     text = sides["ishida"]._write_record(party, forged, base, {}, "2026-11-25T06:00:00Z")
     with pytest.raises(Refusal, match="not owed"):
-        sides["tokugawa"].receive(text, "mail")
+        sides["tokugawa"].receive(text, "mail", "2026-11-25T06:00:00Z")
     assert sides["tokugawa"].result()["how"] == "resignation"
 
 
 def test_a_side_resigns_in_its_own_record(tmp_path):
     sides, choose = two_sides(tmp_path)
-    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail")
+    sides["tokugawa"].receive(sides["ishida"].turn(choose["ishida"], NOW), "mail", NOW)
     with pytest.raises(Refusal, match="resign in your own record"):
         sides["ishida"].resign(NOW)
-    sides["ishida"].receive(sides["tokugawa"].resign(NOW), "mail")
+    sides["ishida"].receive(sides["tokugawa"].resign(NOW), "mail", NOW)
     result = sides["ishida"].result()
     assert result["winner"] == "ishida" and result["how"] == "resignation"
     reveal_both(sides)
@@ -297,7 +301,7 @@ def play_on(sides: dict, choose: dict, turn: str, records: int) -> str:
     for _ in range(records):
         if sides[turn].result() is not None:
             break
-        sides[other(turn)].receive(sides[turn].turn(choose[turn], NOW), "mail")
+        sides[other(turn)].receive(sides[turn].turn(choose[turn], NOW), "mail", NOW)
         turn = other(turn)
     return turn
 
@@ -312,8 +316,8 @@ def test_a_takeback_agreed_and_one_refused_then_the_game_verifies(tmp_path):
     with pytest.raises(Refusal, match="only your last record"):
         sides[turn].request_takeback(NOW)
     taken = sides[asker].records()[-1].name
-    sides[turn].receive(sides[asker].request_takeback(NOW), "mail")
-    sides[asker].receive(sides[turn].agree_takeback(NOW), "mail")
+    sides[turn].receive(sides[asker].request_takeback(NOW), "mail", NOW)
+    sides[asker].receive(sides[turn].agree_takeback(NOW), "mail", NOW)
     for s in SIDES:
         assert sides[s].whose_turn() == asker
         assert taken in [p.name for p in sides[s].records()]  # the history keeps it
@@ -321,7 +325,7 @@ def test_a_takeback_agreed_and_one_refused_then_the_game_verifies(tmp_path):
         assert sides[s].load().to_data() == back.to_data()
     turn = play_on(sides, choose, asker, 5)
     asker = other(turn)
-    sides[turn].receive(sides[asker].request_takeback(NOW), "mail")
+    sides[turn].receive(sides[asker].request_takeback(NOW), "mail", NOW)
     turn = play_on(sides, choose, turn, 400)  # refused: the other side plays on
     assert sides["ishida"].result() is not None
     reveal_both(sides)
@@ -354,7 +358,7 @@ def test_a_run_stopped_between_the_record_and_the_knowledge_is_caught_up(tmp_pat
     assert sides[turn].whose_turn() == other(turn)
     monkeypatch.setattr(Side, "save", crash)
     with pytest.raises(OSError):
-        sides[other(turn)].receive(sent, "mail")
+        sides[other(turn)].receive(sent, "mail", NOW)
     monkeypatch.setattr(Side, "save", real_save)
     play_on(sides, choose, other(turn), 400)  # each side's next run catches up first
     assert sides["ishida"].result() is not None

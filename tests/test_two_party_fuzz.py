@@ -50,7 +50,7 @@ def test_a_hostile_opponent_never_crashes_the_reader(tmp_path):
     choosers = {s: player_chooser(make_player("heuristic", comp, {}, f"f-{s}")) for s in SIDES}
     joins = {s: sides[s].join(NOW) for s in SIDES}
     for s in SIDES:
-        sides[other(s)].receive(joins[s], "join")
+        sides[other(s)].receive(joins[s], "join", NOW)
     rnd = random.Random(int(os.environ.get("SEKI_2P_SEED", "2026")))
     outcomes: Counter = Counter()
     turn = ISHIDA
@@ -68,7 +68,7 @@ def test_a_hostile_opponent_never_crashes_the_reader(tmp_path):
                 except ValueError:
                     continue  # a body the signer refuses to sign is never sent
                 try:
-                    reader.receive(forged, "forged")
+                    reader.receive(forged, "forged", NOW)
                     outcomes["taken"] += 1
                 except Refusal as refused:
                     assert "\n" not in str(refused).strip()
@@ -79,6 +79,6 @@ def test_a_hostile_opponent_never_crashes_the_reader(tmp_path):
                 for name, data in before.items():
                     (reader.root / name).parent.mkdir(parents=True, exist_ok=True)
                     (reader.root / name).write_bytes(data)
-        reader.receive(sent, "mail")
+        reader.receive(sent, "mail", NOW)
         turn = other(turn)
     assert sum(outcomes.values()) > 100, outcomes

@@ -56,7 +56,7 @@ def turn(
             )
         player = make_player(bot, load_components(), definition.options, seed, plans, budget)
         actions = player.actions(opened.view, opened.options)
-        body = turns.body(definition.game_id, opened.side, opened.seq, actions)
+        body = turns.body(definition, opened.side, opened.seq, actions)
         name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
         out = out or Path(name)
         write_new(out, turns.seal(definition, signing.sign(body, identity), identity))

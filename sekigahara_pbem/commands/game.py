@@ -11,7 +11,7 @@ from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import Refusal, quoted
 from ..reports import names
-from ..rules.state import EDITION, EDITIONS, game_options
+from ..rules.state import EDITION, EDITIONS
 from .common import KeyOption, abort, load_identity, read_public, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
@@ -198,7 +198,6 @@ def _two_party(
         me = load_identity(key)
         players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
         options = _options(option, rules)
-        game_options(options)  # refused here as a referee's game would be
         addresses = dict(_email(e) for e in email or [])
         if "referee" in addresses:
             raise Refusal(N_("--email: a two-party game has no referee"))

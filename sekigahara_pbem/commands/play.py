@@ -263,7 +263,7 @@ def _two_party(
     try:
         side = sides.open_side(directory, load_identity(key))
         mail = mailbox.settings(mail_config) if side.game.addresses else None
-        for line in ui.take_mail(side, mail) if mail is not None else []:
+        for line in ui.take_mail(side, mail, utc_now()) if mail is not None else []:
             typer.echo(line)
         for path in received:
             typer.echo(_take(side, path))
@@ -290,6 +290,15 @@ def _two_party(
         if late is not None:
             typer.echo(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
                        .format(hours=late, dir=directory))  # fmt: skip
+        return
+    if not party.contribution:  # no randomness of the other side's yet: nothing to decide
+        typer.echo(_("your first record carries only your randomness: your own setup draws are "
+                     "bound with the other side's, which comes in its answer"))  # fmt: skip
+        try:
+            side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
+        except (Refusal, ValueError, OSError) as exc:
+            abort(explain(exc))
+        _sent(side, mail)
         return
     if choose is None and not sys.stdin.isatty():
         if received:  # taking the files was the whole request
@@ -365,10 +374,10 @@ def _take(side, path: Path) -> str:
     """One received file: a record of the other side, or its reveal."""
     text = read_text(path)
     if "format: seki-2p-reveal/1" in text:
-        kept = side.take_reveal(text, str(path))
+        kept = side.take_reveal(text, str(path), utc_now())
         return _("took {path}: the other side's secret, kept in {kept}").format(
             path=path, kept=kept)  # fmt: skip
     if any(p.read_text(encoding="utf-8") == text for p in side.records()):
         return _("{path} is already on file").format(path=path)
-    side.receive(text, str(path))
+    side.receive(text, str(path), utc_now())
     return _("took {path}: checked against your own engine").format(path=path)

@@ -44,9 +44,7 @@ def request(
     try:
         identity = load_identity(key)
         definition, opened = open_own_packet(packet, identity)
-        body = takebacks.request_body(
-            definition.game_id, opened.side, opened.seq, opened.record, reason
-        )
+        body = takebacks.request_body(definition, opened.side, opened.seq, opened.record, reason)
         out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:
@@ -85,9 +83,7 @@ def answer(
                 side=side,
                 name=identity.name,
             )
-        body = takebacks.consent_body(
-            definition.game_id, side, req.hash, "accept" if accept else "refuse"
-        )
+        body = takebacks.consent_body(definition, side, req.hash, "accept" if accept else "refuse")
         out = out or file.with_name(file.stem + ".answer.signed.txt")
         write_new(out, signing.sign(body, identity))
     except (ValueError, RuntimeError) as exc:

@@ -137,7 +137,9 @@ def sign(
         if problems:
             raise Refusal(N_("{n} problem(s); not signed"), ILLEGAL, n=len(problems))
         out = out or file.with_name(file.stem + ".signed.txt")
-        write_atomic(out, seal(definition, signing.sign(stamped(turn.text), identity), identity))
+        write_atomic(
+            out, seal(definition, signing.sign(stamped(turn.text, definition), identity), identity)
+        )
     except (ValueError, RuntimeError) as exc:
         abort(explain(exc))
     typer.echo(_("wrote {path}: mail it to the referee").format(path=out))
@@ -150,7 +152,7 @@ def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, 
 
     identity = load_identity(key)
     definition, opened = open_own_packet(packet, identity)
-    body = turns.body(definition.game_id, opened.side, opened.seq, actions)
+    body = turns.body(definition, opened.side, opened.seq, actions)
     out = out or Path(f"{what}-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
     write_new(out, seal(definition, signing.sign(body, identity), identity))
     return out

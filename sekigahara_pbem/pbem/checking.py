@@ -41,9 +41,10 @@ def template(game_id: str, packet: Packet) -> str:
         lines.append(f"#   - {flow}")
     if len(packet.options) > MAX_LISTED:
         lines.append(f"#   … and {len(packet.options) - MAX_LISTED} more (seki view --all-options)")
+    lines += ["format: seki-turn/1", f"game: {game_id}"]
+    if packet.definition is not None:  # the game.txt it is for (pbem/binding.py)
+        lines.append(f"definition: {packet.definition}")
     lines += [
-        "format: seki-turn/1",
-        f"game: {game_id}",
         f"side: {packet.side}",
         f"answers: {packet.seq}",
         f"tool: {tool_version()}",
@@ -116,7 +117,7 @@ def signed_turn(
     from ..crypto import signing
     from .turns import body, parse_body, seal
 
-    text = body(definition.game_id, packet.side, packet.seq, actions)
+    text = body(definition, packet.side, packet.seq, actions)
     problems = problems_with(definition, parse_body(definition, text, "turn"), packet, comp)
     if problems:
         first = problems[0]
@@ -126,12 +127,17 @@ def signed_turn(
     return seal(definition, signing.sign(text, identity), identity)
 
 
-def stamped(text: str) -> str:
-    """The turn file naming this tool's version and component set (so that the referee can
-    tell a version mismatch from a bad order), unless it names them already."""
+def stamped(text: str, definition: Definition) -> str:
+    """The turn file naming the game's definition (without it the referee refuses it,
+    pbem/binding.py) and, unless it names its component set already, this tool's version
+    and component set (so that the referee can tell a version mismatch from a bad order)."""
     body = yaml.safe_load(text)
-    if not isinstance(body, dict) or "components" in body:
+    if not isinstance(body, dict):
         return text
-    extra = f"tool: {tool_version()}\ncomponents: {components_hash()}\n"
-    result = text.rstrip("\n") + "\n" + extra
+    extra = {} if "definition" in body else {"definition": definition.hash}
+    if "components" not in body:
+        extra |= {"tool": tool_version(), "components": components_hash()}
+    if not extra:
+        return text
+    result = text.rstrip("\n") + "\n" + "".join(f"{k}: {v}\n" for k, v in extra.items())
     return result if yaml.safe_load(result).get("actions") == body.get("actions") else text

@@ -94,9 +94,7 @@ class Bot:
         if self.plans and packet.view["week"] != self.filed_week:
             actions.insert(0, {"type": "plan", "plan": STANDING_ORDERS})
             self.filed_week = packet.view["week"]
-        body = turns.body(
-            self.definition.game_id, packet.side, packet.seq, actions, self.components.hash
-        )
+        body = turns.body(self.definition, packet.side, packet.seq, actions, self.components.hash)
         return self.sealed(body)
 
     def sealed(self, body: str) -> str:

@@ -84,12 +84,18 @@ def inflate(data: bytes, where: str, limit: int = MAX_INFLATED) -> bytes:
 
 
 def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
-    """A file of the game directory as text, refused (naming it) beyond `limit` bytes."""
+    """A file of a game directory as text, refused (naming it) beyond `limit` bytes or
+    where it is not UTF-8: an archive is another party's, and even the referee's own
+    directory may hold a file put there by hand, so no file in it is read whole
+    unchecked, nor decoded on trust."""
     with open(path, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
         raise DocumentError(str(path), N_("larger than {limit} bytes"), None, limit=limit)
-    return data.decode("utf-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DocumentError(str(path), N_("not UTF-8 text")) from None
 
 
 def sha256(text: str) -> str:

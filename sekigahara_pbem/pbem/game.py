@@ -286,8 +286,10 @@ def _addresses(raw: object, where: str) -> dict[str, str] | None:
 
 
 def load(gd: GameDir) -> Definition:
+    """The game directory's definition, read under the documents' size cap: the directory
+    may be a received archive, whose game.txt may be gigabytes or not text at all."""
     gd.require()
-    return parse(gd.definition.read_text(encoding="utf-8"), str(gd.definition))
+    return parse(docs.read_capped(gd.definition), str(gd.definition))
 
 
 def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secrets:
@@ -301,7 +303,7 @@ def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secr
             name=quoted(referee.public.name),
         )
     context = sealing.SealContext(definition.game_id, 0, referee.public.name, "referee-secrets")
-    plain = sealing.open_text(gd.secrets.read_text(encoding="utf-8"), referee.encryption, context)
+    plain = sealing.open_text(docs.read_capped(gd.secrets), referee.encryption, context)
     return parse_secrets(plain.decode("utf-8"), str(gd.secrets))
 
 

@@ -35,6 +35,7 @@ from ..crypto.keys import Identity
 from ..crypto.seeds import SEED_BYTES, seed_commitment, verify_seed
 from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal, quoted
 from ..rules.vocab import SIDES, other
+from . import binding
 from . import documents as docs
 from .game import Definition
 
@@ -102,7 +103,7 @@ def make_join(definition: Definition, identity: Identity) -> str:
         "format": JOIN_FORMAT,
         "game": definition.game_id,
         "side": side,
-        "definition": definition.hash,
+        **binding.field(definition),
         "seed_commitment": seed_commitment(player_seed(definition, identity), side),
     }
     return signing.sign(docs.dump(body), identity)
@@ -134,10 +135,7 @@ def _signed_body(definition: Definition, text: str, where: str, formats: tuple[s
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
         )
-    if docs.field(body, "definition", str, where) != definition.hash:
-        raise docs.DocumentError(
-            f"{where}: definition", N_("answers another game definition"), WRONG_GAME
-        )
+    binding.require(definition, body, where)
     return body, side
 
 
@@ -173,7 +171,7 @@ def make_seed(definition: Definition, identity: Identity, other_join: str, where
         "format": SEED_FORMAT,
         "game": definition.game_id,
         "side": side,
-        "definition": definition.hash,
+        **binding.field(definition),
         "other_join": docs.sha256(theirs.text),
         "seed": docs.wrap(token),
     }

@@ -37,6 +37,8 @@ MAX_MULTIPARTS = 64  # multipart containers in one message; real mail has a hand
 MAX_PARTS = 500  # leaf parts looked at in one message
 MAX_HEADER = 998  # RFC 5322's line limit: longer header values are cut
 CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+_ATOMS = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,250}"
+MESSAGE_ID = re.compile(rf"<{_ATOMS}@(?:{_ATOMS}|\[[!-Z^-~]{{1,250}}\])>")  # RFC 5322 3.6.4
 
 
 class HostileMail(Exception):
@@ -162,6 +164,14 @@ def sender(msg: EmailMessage) -> str:
     return address if ADDRESS.fullmatch(address) else ""
 
 
+def message_id(msg: EmailMessage) -> str | None:
+    """The message's Message-ID, to thread a reply to it, or None unless it is one
+    well-formed msg-id: a stranger's may decode to a line break, or not parse at all, and
+    is never copied into a header of ours otherwise."""
+    value = header(msg, "Message-ID")
+    return value if MESSAGE_ID.fullmatch(value) else None
+
+
 def automatic(msg: EmailMessage) -> bool:
     """Robots' mail (RFC 3834), bounces and lists, which must never be answered."""
     auto = (header(msg, "Auto-Submitted") or "no").lower()
@@ -188,6 +198,8 @@ def documents(msg: EmailMessage) -> list[str]:
             text = payload.decode(charset, errors="replace")
         except (LookupError, UnicodeError):  # a charset Python does not know, or `idna`
             text = payload.decode("utf-8", errors="replace")
+        # utf-7 or unicode_escape may decode to lone surrogates, which no text holds
+        text = text.encode("utf-8", errors="replace").decode("utf-8")
         for match in DOCUMENT.finditer(text):
             document = match.group(0).replace("\r\n", "\n") + "\n"
             if document not in found:

@@ -56,10 +56,11 @@ def message(
     subject: str,
     body: str,
     attachments: list[tuple[str, str]] = (),
-    reply_to: EmailMessage | None = None,
+    in_reply_to: str | None = None,
     automatic: str = "auto-generated",
 ) -> EmailMessage:
-    """A plain-text mail with seki documents attached as text files."""
+    """A plain-text mail with seki documents attached as text files; `in_reply_to`, a
+    Message-ID already checked (mail_in.message_id), threads it as a reply."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
@@ -67,9 +68,9 @@ def message(
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "seki.invalid")
     msg["Auto-Submitted"] = automatic  # RFC 3834: robots must not answer it
-    if reply_to is not None and reply_to.get("Message-ID"):
-        msg["In-Reply-To"] = reply_to["Message-ID"]
-        msg["References"] = reply_to["Message-ID"]
+    if in_reply_to is not None:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
     msg.set_content(body, charset="utf-8")
     for filename, text in attachments:
         msg.add_attachment(

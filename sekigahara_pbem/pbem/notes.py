@@ -1,9 +1,12 @@
 """Sealed notes: why the referee's robot refused a player's file, told to that player
-alone. A refusal can quote what only the sender may know ("you hold: …") and mail crosses
-servers in the clear, so the reasons travel sealed to the sender's key in an age file, as
-a packet's section does (crypto/agefile.py); the mail's body says only that a file was
-refused and how to read the note
+alone. A refusal can quote what only the file's signer may know ("you hold: …") and mail
+crosses servers in the clear, so the reasons travel sealed to the signer's key in an age
+file, as a packet's section does (crypto/agefile.py); the mail's body says only that a
+file was refused and how to read the note
 (`seki view NOTE --key KEY`, or `seki play`, which shows the notes it fetches).
+
+A note goes to the side whose key signed the refused file (`addressee`), never to whoever
+mailed it: the opponent may forward a player's file to learn what its refusal says.
 
 The sealed text is padded to a multiple of PAD bytes, so its length tells little about
 the reasons (issue 19).
@@ -32,6 +35,17 @@ def _bound(definition: Definition, seq: int, side: str) -> dict:
 
 def _context(definition: Definition, seq: int, side: str) -> sealing.SealContext:
     return sealing.SealContext(definition.game_id, seq, definition.players[side].name, "note")
+
+
+def addressee(definition: Definition, text: str) -> str | None:
+    """The side whose key signed the document `text`: the only side a note about it may
+    be sealed to. None where no player signed it (unsigned, a bad signature, a turn file
+    the referee sealed at rest): its reasons go to nobody."""
+    try:
+        verified = signing.verify(text, definition.players.values())
+    except signing.SignatureError:
+        return None
+    return definition.side_of(verified.signer)
 
 
 def build(

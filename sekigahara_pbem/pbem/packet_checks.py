@@ -49,7 +49,7 @@ def _failure(
         path = gd.packet(seq, side)
         name = f"packets/{path.name}"
         try:
-            verified = signing.verify(path.read_text(encoding="utf-8"), [definition.referee])
+            verified = signing.verify(docs.read_capped(path), [definition.referee])
             body = docs.load(verified.body, name, "seki-packet/1")
         except (ValueError, OSError) as exc:
             return wrapped(name, exc)

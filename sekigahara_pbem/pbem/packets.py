@@ -1,12 +1,12 @@
 """Packets: what the referee sends each player after every record.
 
-A packet is signed by the referee. Its public part says which game, record and sequence
-it belongs to and what the game waits for. Its one sealed section (JSON in an age file,
-crypto/agefile.py, which the player can also open with `age -d`) opens only for its
-recipient, is refused in any other packet than its own, and holds the
-recipient's view, this step's events as the recipient may see them, and the legal
-options of the decision asked of it. Everything in it comes from the engine's redacted
-view (rules/views.py).
+A packet is signed by the referee. Its public part says which game (by id and by the
+hash of its definition, pbem/binding.py), record and sequence it belongs to and what the
+game waits for. Its one sealed section (JSON in an age file, crypto/agefile.py, which the
+player can also open with `age -d`) opens only for its recipient, is refused in any other
+packet than its own, and holds the recipient's view, this step's events as the recipient
+may see them, and the legal options of the decision asked of it. Everything in it comes
+from the engine's redacted view (rules/views.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
 from ..rules.views import redact_event, view
+from . import binding
 from . import documents as docs
 from .game import Definition, tool_version
 
@@ -41,6 +42,7 @@ class Packet:
     options: list
     root: str | None  # the commitments' Merkle root (pbem/commitments.py)
     openings: list
+    definition: str | None = None  # the hash of the game.txt it belongs to
 
 
 def _context(definition: Definition, seq: int, side: str) -> sealing.SealContext:
@@ -69,6 +71,7 @@ def build(
     body = {
         "format": PACKET_FORMAT,
         "game": definition.game_id,
+        **binding.field(definition),
         "seq": seq,
         "to": side,
         "record": record_hash,
@@ -129,13 +132,16 @@ def _open_section(definition: Definition, token: str, identity: Identity, seq: i
 
 
 def open_packet(definition: Definition, text: str, identity: Identity, where: str) -> Packet:
-    """Verify the referee's signature and open the recipient's section."""
+    """Verify the referee's signature and open the recipient's section, of a packet of
+    this game's definition: a packet of another game with the same id and referee
+    (pbem/binding.py) would have the player answer a position of that game."""
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, where, PACKET_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
         )
+    binding.require(definition, body, where)
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) is None or definition.players[side] != identity.public:
         raise docs.DocumentError(
@@ -156,4 +162,5 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
         options=section.get("options", []),
         root=(body.get("commitments") or {}).get("root"),
         openings=body.get("openings") or [],
+        definition=definition.hash,
     )

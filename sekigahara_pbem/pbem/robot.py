@@ -70,8 +70,16 @@ class Games:
             definitions[definition.game_id] = definition
         return cls(roots, definitions)
 
-    def addresses(self) -> set[str]:
-        return {a.lower() for d in self.definitions.values() for a in (d.addresses or {}).values()}
+    def players(self) -> set[str]:
+        """The players' addresses in game.txt: the only ones the robot answers, whatever a
+        mail's subject says (a From or Reply-To is the sender's word, so a stranger's mail
+        naming a player's address is answered to that player, never to the stranger)."""
+        return {
+            a.lower()
+            for d in self.definitions.values()
+            for side, a in (d.addresses or {}).items()
+            if side in SIDES
+        }
 
     def language_of(self, address: str) -> str:
         """The language of the player at this address (the first game naming one)."""
@@ -122,7 +130,7 @@ def _quarantine(spool: Spool, path: Path, reason: str, where: list[str]) -> None
 def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
     found = mail_in.documents(msg)
     public: list[Exception] = []  # what anyone may read: no reason that touches the game
-    refusals: dict[str, list[Refusal]] = {}  # game id -> the referee's reasons, sealed
+    refusals: dict[str, list[tuple[str | None, Refusal]]] = {}  # game id -> (signer, reason)
     for i, text in enumerate(found):
         label = f"mail-{name[-24:-12]}-{i + 1}.txt"
         try:
@@ -145,7 +153,8 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
             target = report.accepted if outcome.accepted else report.refused
             target.append(f"{game_id}: {outcome.message}")
             if outcome.refusal is not None:
-                refusals.setdefault(game_id, []).append(outcome.refusal)
+                signer = notes.addressee(games.definitions[game_id], text)
+                refusals.setdefault(game_id, []).append((signer, outcome.refusal))
     if not found:
         public.append(
             Refusal(
@@ -162,13 +171,13 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
 
 def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, report) -> None:
     """A polite answer to mail that could not be used, never to robots or strangers. Its
-    body travels in the clear, so the referee's reasons go in a note sealed to the
-    sender (pbem/notes.py); a sender with no key in the game learns only that its file
-    was refused."""
+    body travels in the clear, so the referee's reasons go in a note sealed to the side
+    that signed the refused file (pbem/notes.py), attached only where that side's own
+    address is the one answered: a file forwarded by another (the opponent, a stranger)
+    gets a reply that says only that it was refused, as a file no player signed does."""
     who = mail_in.sender(msg)
     subject = mail_in.header(msg, "Subject")
-    known = who.lower() in games.addresses() or "[seki " in subject
-    if mail_in.automatic(msg) or not known:
+    if mail_in.automatic(msg) or who.lower() not in games.players():  # never a stranger
         first = (public or [f"a file for {g} was refused" for g in refusals])[0]
         report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({first})")
         return
@@ -181,22 +190,25 @@ def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, repo
 def _reply_message(games: Games, ref, settings, msg, who, subject, public, refusals):
     lines = [f"  - {i18n.explain(p)}" for p in public]
     attached = []
-    for game_id, reasons in refusals.items():
+    for game_id, refused in refusals.items():
         definition = games.definitions[game_id]
-        side = next((s for s, a in (definition.addresses or {}).items()
-                     if a.lower() == who.lower() and s in SIDES), None)  # fmt: skip
-        if side is None:
-            lines.append("  - " + _("a file for game {game} was refused").format(game=game_id))
-            continue
-        seq = GameDir(games.roots[game_id]).last_seq()
-        note = f"note-{game_id}-{seq}-{side}.txt"
-        words = [i18n.explain(r) for r in reasons]  # the note is for the player's eyes alone
-        attached.append((note, notes.build(definition, ref, side, seq, words)))
-        text = _(
-            "{n} file(s) for game {game} refused: the reasons are in the attached sealed "
-            "note, for your eyes only: seki view {note} --key YOUR-KEY"
-        )
-        lines.append("  - " + text.format(n=len(reasons), game=game_id, note=note))
+        addresses = definition.addresses or {}
+        signed: dict[str, list[Refusal]] = {}  # side -> its own files' reasons
+        for side, reason in refused:
+            if side is not None and addresses.get(side, "").lower() == who.lower():
+                signed.setdefault(side, []).append(reason)
+            else:
+                lines.append("  - " + _("a file for game {game} was refused").format(game=game_id))
+        for side, reasons in signed.items():
+            seq = GameDir(games.roots[game_id]).last_seq()
+            note = f"note-{game_id}-{seq}-{side}.txt"
+            words = [i18n.explain(r) for r in reasons]  # for the signer's eyes alone
+            attached.append((note, notes.build(definition, ref, side, seq, words)))
+            text = _(
+                "{n} file(s) for game {game} refused: the reasons are in the attached sealed "
+                "note, for your eyes only: seki view {note} --key YOUR-KEY"
+            )
+            lines.append("  - " + text.format(n=len(reasons), game=game_id, note=note))
     body = "\n".join(
         [
             _("Hello,"),
@@ -213,7 +225,7 @@ def _reply_message(games: Games, ref, settings, msg, who, subject, public, refus
     )
     return message(
         settings.sender, who, "Re: " + subject if subject else _("Your mail to the referee"),
-        body, attached, reply_to=msg, automatic="auto-replied",
+        body, attached, in_reply_to=mail_in.message_id(msg), automatic="auto-replied",
     )  # fmt: skip
 
 
@@ -271,7 +283,7 @@ class Mailer:
         attachments, events = [], []
         for s in range(first, seq + 1):
             attachments.append(
-                (f"packet-{self.id}-{s}-{side}.txt", self.gd.packet(s, side).read_text("utf-8"))
+                (f"packet-{self.id}-{s}-{side}.txt", docs.read_capped(self.gd.packet(s, side)))
             )
             events += chain.read_record(self.gd, self.definition, s).body["events"]
         hint = packet_hint(attachments[-1][0])
@@ -326,7 +338,10 @@ class Mailer:
             entry = clock[side]
             left = clocks.time_left(entry["due"], self.now)
             name = f"{self.id}-reminder-{asked:06d}-{side}-{entry['extensions']}"
-            packet = (f"packet-{self.id}-{last}-{side}.txt", self.gd.packet(last, side).read_text())
+            packet = (
+                f"packet-{self.id}-{last}-{side}.txt",
+                docs.read_capped(self.gd.packet(last, side)),
+            )
             with i18n.using(language(self.definition, side)):
                 body = _(
                     "A reminder: game {game} waits for your decision since packet {seq}.\n"
@@ -358,9 +373,9 @@ class Mailer:
                     subject = subject.format(seq=last, side=side)
                 msg = message(self.settings.sender, self.addresses[other(side)],
                               f"[seki {self.id}] {subject}",
-                              body, [(request.name, request.read_text())])  # fmt: skip
+                              body, [(request.name, docs.read_capped(request))])  # fmt: skip
                 queued += self._queue(f"{self.id}-takeback-{last:06d}-{side}", msg)
-            elif "answer: refuse" in answer.read_text().splitlines():
+            elif "answer: refuse" in docs.read_capped(answer).splitlines():
                 with i18n.using(language(self.definition, side)):
                     subject = _("takeback of record {seq} refused").format(seq=last)
                     body = _("{side} refused to take back record {seq}; play goes on.\n")
@@ -385,7 +400,7 @@ class Mailer:
                 text = closing_text(self.id, stats)  # in the player's language
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", text,
-                          [("reveal.txt", self.gd.reveal.read_text())])  # fmt: skip
+                          [("reveal.txt", docs.read_capped(self.gd.reveal))])  # fmt: skip
             queued += self._queue(f"{self.id}-closing-{side}", msg)
         return queued
 
@@ -403,7 +418,7 @@ class Mailer:
                 subject = _("invitation to play {side}").format(side=names.side(side))
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", body,
-                          [("game.txt", self.gd.definition.read_text())])  # fmt: skip
+                          [("game.txt", docs.read_capped(self.gd.definition))])  # fmt: skip
             queued += self._queue(f"{self.id}-invite-{side}", msg)
         return queued
 
@@ -427,7 +442,7 @@ class Mailer:
                 subject = _("both sides have joined: send your seed")
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", body,
-                          [(name, self.gd.join(other(side)).read_text())])  # fmt: skip
+                          [(name, docs.read_capped(self.gd.join(other(side))))])  # fmt: skip
             queued += self._queue(f"{self.id}-seed-{side}", msg)
         return queued
 

@@ -10,10 +10,14 @@ outcome (docs/rulings.md, "Takebacks").
 
     format: seki-takeback/1          format: seki-consent/1
     game: <id>                       game: <id>
+    definition: <sha256 of game.txt> definition: <sha256 of game.txt>
     side: <requester>                side: <the other side>
     undo: <seq of the last record>   request: <sha256 of the signed request>
     record: <hash of that record>    answer: accept | refuse
     reason: <free text>
+
+Both name their game's definition (pbem/binding.py); a request also names its record by
+hash, and an answer its request, so neither can be carried into another game.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from ..crypto import signing
 from ..refusal import N_, WRONG_GAME, WRONG_SIDE
 from ..rules.vocab import SIDES, other
+from . import binding
 from . import documents as docs
 from .game import Definition
 
@@ -54,11 +59,12 @@ class Consent:
     text: str
 
 
-def request_body(game_id: str, side: str, undo: int, record: str, reason: str) -> str:
+def request_body(definition: Definition, side: str, undo: int, record: str, reason: str) -> str:
     return docs.dump(
         {
             "format": REQUEST_FORMAT,
-            "game": game_id,
+            "game": definition.game_id,
+            **binding.field(definition),
             "side": side,
             "undo": undo,
             "record": record,
@@ -67,11 +73,12 @@ def request_body(game_id: str, side: str, undo: int, record: str, reason: str) -
     )
 
 
-def consent_body(game_id: str, side: str, request: str, answer: str) -> str:
+def consent_body(definition: Definition, side: str, request: str, answer: str) -> str:
     return docs.dump(
         {
             "format": CONSENT_FORMAT,
-            "game": game_id,
+            "game": definition.game_id,
+            **binding.field(definition),
             "side": side,
             "request": request,
             "answer": answer,
@@ -79,13 +86,20 @@ def consent_body(game_id: str, side: str, request: str, answer: str) -> str:
     )
 
 
-def _signed_by_side(definition: Definition, text: str, fmt: str, where: str) -> tuple[dict, str]:
+def _signed_by_side(
+    definition: Definition, text: str, fmt: str, where: str, archived: bool
+) -> tuple[dict, str]:
+    """The body and side of a document signed by a player for this game's definition
+    (`archived`: or for none, a file of the game's own archive from before documents
+    were bound, pbem/binding.py)."""
     verified = signing.verify(text, definition.players.values())
     body = docs.load(verified.body, where, fmt, plain=True)
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
         )
+    if not (binding.check(definition, body, where) or archived):
+        raise binding.unbound(definition, where)
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(
@@ -102,15 +116,15 @@ def _signed_by_side(definition: Definition, text: str, fmt: str, where: str) -> 
     return body, side
 
 
-def parse_request(definition: Definition, text: str, where: str) -> Request:
-    body, side = _signed_by_side(definition, text, REQUEST_FORMAT, where)
+def parse_request(definition: Definition, text: str, where: str, archived: bool = False) -> Request:
+    body, side = _signed_by_side(definition, text, REQUEST_FORMAT, where, archived)
     undo = docs.field(body, "undo", int, where)
     reason = str(body.get("reason") or "")[:MAX_REASON]
     return Request(side, undo, docs.field(body, "record", str, where), reason, text)
 
 
-def parse_consent(definition: Definition, text: str, where: str) -> Consent:
-    body, side = _signed_by_side(definition, text, CONSENT_FORMAT, where)
+def parse_consent(definition: Definition, text: str, where: str, archived: bool = False) -> Consent:
+    body, side = _signed_by_side(definition, text, CONSENT_FORMAT, where, archived)
     answer = docs.field(body, "answer", str, where)
     if answer not in ANSWERS:
         raise docs.DocumentError(f"{where}: answer", N_("expected accept or refuse"))

@@ -2,6 +2,7 @@
 
     format: seki-turn/1
     game: <game id>
+    definition: <sha256 of game.txt: the one game of that id (pbem/binding.py)>
     side: ishida | tokugawa
     answers: <seq of the packet answered>
     actions:
@@ -11,7 +12,8 @@
 The actions are applied in order, each while it is that side's decision; one file may
 carry everything a side decides before the opponent must answer (a whole movement phase).
 `answers` makes a stale or replayed file detectable: it must not be older than the packet
-that first asked the side's current decision.
+that first asked the side's current decision; `definition` makes a file of another game
+with the same id (a rematch's resignation) one of another game (pbem/binding.py).
 
 A turn file travels and rests **sealed** (issue 11): the signed file is sealed to the
 game's state key (published only by the reveal) inside an envelope that names, in the
@@ -23,6 +25,7 @@ see no order before the reveal; `verify` opens them with it.
 
     format: seki-sealed-turn/2
     game: <game id>
+    definition: <sha256 of game.txt>
     side: ishida | tokugawa
     answers: <seq>
     anytime: false
@@ -43,6 +46,7 @@ from ..crypto.keys import Identity, PublicKey
 from ..refusal import N_, WRONG_GAME, WRONG_SIDE, WRONG_VERSION, quoted
 from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
+from . import binding
 from . import documents as docs
 from .game import Definition, tool_version
 
@@ -61,17 +65,24 @@ class Turn:
     actions: list[dict]
     text: str
     tool: str | None = None  # the player's tool version, when the file names it
+    bound: bool = True  # names its game's definition (files from before do not)
 
 
 def body(
-    game_id: str, side: str, answers: int, actions: list[dict], components: str | None = None
+    definition: Definition,
+    side: str,
+    answers: int,
+    actions: list[dict],
+    components: str | None = None,
 ) -> str:
-    """The unsigned YAML of a turn file, naming this tool's version and the component set
-    its actions were chosen with (`components`, a hash; default: the packaged set)."""
+    """The unsigned YAML of a turn file for the game of `definition` (bound to it,
+    pbem/binding.py), naming this tool's version and the component set its actions were
+    chosen with (`components`, a hash; default: the packaged set)."""
     return docs.dump(
         {
             "format": TURN_FORMAT,
-            "game": game_id,
+            "game": definition.game_id,
+            **binding.field(definition),
             "side": side,
             "answers": answers,
             "tool": tool_version(),
@@ -103,12 +114,14 @@ def check_versions(definition: Definition, body_: dict, where: str) -> str | Non
 
 
 def parse_body(definition: Definition, text: str, where: str) -> Turn:
-    """Check an (unsigned) turn body's shape."""
+    """Check an (unsigned) turn body's shape and game. A draft may name no definition
+    yet (`seki turn sign` adds it); another game's is refused."""
     body_ = docs.load(text, where, TURN_FORMAT, plain=True)
     if docs.field(body_, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
         )
+    bound = binding.check(definition, body_, where)
     side = docs.field(body_, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(
@@ -123,13 +136,19 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
             raise docs.DocumentError(f"{where}: actions[{i}]", N_("expected a mapping with a type"))
-    return Turn(side, answers, actions, text, check_versions(definition, body_, where))
+        # the type is read before the engine sees the action (a battle plan? an extension?)
+        docs.field(action, "type", str, f"{where}: actions[{i}]")
+    return Turn(side, answers, actions, text, check_versions(definition, body_, where), bound)
 
 
-def parse(definition: Definition, text: str, where: str) -> Turn:
-    """A signed turn file: signed by the player of the side it names."""
+def parse(definition: Definition, text: str, where: str, archived: bool = False) -> Turn:
+    """A signed turn file: signed by the player of the side it names, for this game's
+    definition. `archived`: a file of the game's own archive, which may be from before
+    files were bound (pbem/binding.py); one arriving must be bound."""
     verified = signing.verify(text, definition.players.values())
     turn = parse_body(definition, verified.body, where)
+    if not (archived or turn.bound):
+        raise binding.unbound(definition, where)
     if definition.players[turn.side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
             f"{where}: side",
@@ -138,7 +157,7 @@ def parse(definition: Definition, text: str, where: str) -> Turn:
             signer=verified.signer.name,
             side=turn.side,
         )
-    return Turn(turn.side, turn.answers, turn.actions, text, turn.tool)
+    return Turn(turn.side, turn.answers, turn.actions, text, turn.tool, turn.bound)
 
 
 @dataclass(frozen=True)
@@ -151,6 +170,7 @@ class Envelope:
     extension: bool
     signer: PublicKey
     body: dict
+    bound: bool = True  # names its game's definition (envelopes from before do not)
 
 
 def shown(turn: Turn, definition: Definition) -> Envelope:
@@ -162,6 +182,7 @@ def shown(turn: Turn, definition: Definition) -> Envelope:
         turn.actions == [EXTENSION],
         definition.players[turn.side],
         {},
+        turn.bound,
     )
 
 
@@ -183,6 +204,7 @@ def seal(definition: Definition, signed: str, signer: Identity) -> str:
     body = {
         "format": SEALED_FORMAT,
         "game": definition.game_id,
+        **binding.field(definition),
         "side": turn.side,
         "answers": turn.answers,
         "anytime": shown(turn, definition).anytime,
@@ -192,9 +214,10 @@ def seal(definition: Definition, signed: str, signer: Identity) -> str:
     return signing.sign(docs.dump(body), signer)
 
 
-def envelope(definition: Definition, text: str, where: str) -> Envelope:
-    """A sealed turn file's public part, checked: signed by the player of its side or by
-    the referee."""
+def envelope(definition: Definition, text: str, where: str, archived: bool = False) -> Envelope:
+    """A sealed turn file's public part, checked: for this game's definition (`archived`:
+    or for none, in the game's own archive, as `parse`), signed by the player of its side
+    or by the referee."""
     verified = signing.verify(text, [*definition.players.values(), definition.referee])
     body = docs.load_yaml(verified.body, where, plain=True)
     if not isinstance(body, dict) or body.get("format") not in SEALED_FORMATS:
@@ -205,6 +228,9 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
         raise docs.DocumentError(
             f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
         )
+    bound = binding.check(definition, body, where)
+    if not (archived or bound):
+        raise binding.unbound(definition, where)
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(
@@ -225,12 +251,20 @@ def envelope(definition: Definition, text: str, where: str) -> Envelope:
         docs.field(body, "extension", bool, where),
         verified.signer,
         body,
+        bound,
     )
 
 
-def unseal(definition: Definition, text: str, state_key: X25519PrivateKey, where: str) -> str:
-    """The signed turn file inside a sealed one, checked against its envelope."""
-    env = envelope(definition, text, where)
+def unseal(
+    definition: Definition,
+    text: str,
+    state_key: X25519PrivateKey,
+    where: str,
+    archived: bool = False,
+) -> str:
+    """The signed turn file inside a sealed one, checked against its envelope (both
+    bound to this game's definition unless `archived`, as `parse`)."""
+    env = envelope(definition, text, where, archived)
     token = docs.field(env.body, "sealed", str, where)
     if env.body["format"] == SEALED_FORMAT:  # the inner file is checked against the envelope
         plain = agefile.open_with_key(token, state_key, where)
@@ -238,7 +272,7 @@ def unseal(definition: Definition, text: str, state_key: X25519PrivateKey, where
         context = _context(definition, env.side, env.answers)
         plain = sealing.open_text(docs.unwrap(token), state_key, context)
     inner = plain.decode("utf-8", errors="replace")
-    said = shown(parse(definition, inner, where), definition)
+    said = shown(parse(definition, inner, where, archived), definition)
     if (said.side, said.answers, said.anytime, said.extension) != (
         env.side,
         env.answers,

@@ -96,7 +96,7 @@ def verify(root: Path) -> Report:
         raise _wrapped(None, exc) from None
     signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
     known = (allowed_signers(definition), allowed_signers(definition, git=False))
-    if signers.is_file() and signers.read_text(encoding="utf-8") not in known:
+    if signers.is_file() and docs.read_capped(signers) not in known:
         raise Discrepancy(N_("not the keys of game.txt"), None, None, ALLOWED_SIGNERS)
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
     start_files = _start_files(gd, definition, player_joins, report)
@@ -192,6 +192,7 @@ class _Replay:
         self._extended: str | None = None  # who asked for an extension in this record
         self.prev, self.asked, self.clock = definition.hash, {}, {}
         self.answered: dict[str, int] = {}  # side -> the packet its last file answered
+        self.bound_since: int | None = None  # the first record whose turn file is bound
         self.previous_root, self.previous, self.time = None, None, None
 
     def record(self, seq: int, start_files: list, report: Report, packets: PacketChecks) -> None:
@@ -267,6 +268,7 @@ class _Replay:
         key = self.secrets.state_key if self.secrets else None
         shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
+        self._check_bound(where, seq, shown.bound and (turn is None or turn.bound), report)
         side = shown.side
         try:
             turn_kind.check_timing(where, side, shown.answers, shown.anytime, self.asked, seq - 1,
@@ -293,6 +295,31 @@ class _Replay:
                 where,
                 reason=exc,
             ) from None
+
+    def _check_bound(self, where: str, seq: int, bound: bool, report: Report) -> None:
+        """A turn file names its game's definition (pbem/binding.py) or, in a game begun
+        before files were bound, none: noted, as such a file could be another game's with
+        the same id; once one is bound, the referee runs a seki that refuses the others."""
+        if bound:
+            self.bound_since = self.bound_since or seq
+            return
+        if self.bound_since is not None:
+            raise Discrepancy(
+                N_(
+                    "the turn file names no game definition, though those since record {seq} "
+                    "do: it could be from another game with the same id"
+                ),
+                None,
+                None,
+                where,
+                seq=self.bound_since,
+            )
+        note = _(
+            "turn files name no game definition (made before seki bound them to game.txt): "
+            "one from another game with the same id and keys could not be told apart"
+        )
+        if note not in report.notes:
+            report.notes.append(note)
 
     def _deadline(self, where: str, body: dict) -> steps.Step | None:
         settings = self.definition.deadlines
@@ -336,7 +363,7 @@ class _Replay:
 def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
     path = gd.join(side)
     try:
-        return joins.parse_join(definition, path.read_text(encoding="utf-8"), f"joins/{side}.txt")
+        return joins.parse_join(definition, docs.read_capped(path), f"joins/{side}.txt")
     except (ValueError, OSError) as exc:
         raise _wrapped(f"joins/{side}.txt", exc) from None
 
@@ -363,7 +390,7 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
     if not gd.reveal.is_file():
         return None
     try:
-        verified = signing.verify(gd.reveal.read_text(encoding="utf-8"), [definition.referee])
+        verified = signing.verify(docs.read_capped(gd.reveal), [definition.referee])
         body = docs.load(verified.body, "reveal.txt", REVEAL_FORMAT)
         seeds = {
             k: bytes.fromhex(v) for k, v in docs.field(body, "seeds", dict, "reveal.txt").items()
@@ -403,12 +430,13 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
     try:
         text = docs.read_capped(path)
         if not turns.is_sealed(text):  # archives from before turn files were sealed
-            turn = turns.parse(definition, text, name)
+            turn = turns.parse(definition, text, name, archived=True)
             return turns.shown(turn, definition), turn, text
-        shown = turns.envelope(definition, text, name)
+        shown = turns.envelope(definition, text, name, archived=True)
         if key is None:
             return shown, None, text
-        turn = turns.parse(definition, turns.unseal(definition, text, key, name), name)
+        inner = turns.unseal(definition, text, key, name, archived=True)
+        turn = turns.parse(definition, inner, name, archived=True)
     except ValueError as exc:
         raise _wrapped(name, exc) from None
     return shown, turn, text

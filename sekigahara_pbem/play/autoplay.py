@@ -11,6 +11,7 @@ answered there, so a pass run twice sends nothing twice and a person can play it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +19,14 @@ from pathlib import Path
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..pbem import documents as docs
 from ..pbem import game, joins, packets, turns
 from ..pbem.mail_config import MailSettings
 from ..pbem.store import write_atomic
+from ..refusal import Refusal
 from ..rules.vocab import other
-from . import inbox, mailbox
+from . import filing, inbox, mailbox
 
 Decide = Callable[[game.Definition, dict, list], list[dict]]  # definition, view, options
 Deliver = Callable[[game.Definition, Path, str], str]  # the file kept, the mail subject
@@ -57,12 +59,40 @@ def mailer(mail: MailSettings) -> Deliver:
 
 def opening(identity: Identity, deliver: Deliver, accept: Accept, report: Pass) -> None:
     """Join the invitations `accept` agrees to, and answer each other side's join of a
-    game joined with the seed (pbem/joins.py), each once."""
+    game joined with the seed (pbem/joins.py), each once. Nothing the player holds
+    vouches for an invitation, so where two different ones name its key under one game
+    id, neither is joined by itself: a stranger's must not take the game's place."""
     home = default_dir()
-    for path in sorted((home / "invitations").glob("*.txt")):
-        _try(report, path, lambda p: _join(identity, deliver, accept, p, report))
+    for game_id, paths in _invitations(home, identity, report).items():
+        if _joined(game_id).exists():
+            continue
+        if len(paths) > 1:
+            text = N_(
+                "{n} different invitations to game {game} name your key: none is joined; "
+                "compare each one's referee fingerprint with your referee's and join that "
+                "one by hand (seki join FILE): {files}"
+            )
+            files = ", ".join(str(p) for p in paths)
+            report.problems.append(explain(Refusal(text, n=len(paths), game=game_id, files=files)))
+            continue
+        _try(report, paths[0], lambda p: _join(identity, deliver, accept, p, report))
+    games = inbox.joined_games(home)
     for path in sorted((home / "joins").glob("*.txt")):
-        _try(report, path, lambda p: _seed(identity, deliver, p, report))
+        _try(report, path, lambda p: _seed(identity, deliver, games, p, report))
+
+
+def _invitations(home: Path, identity: Identity, report: Pass) -> dict[str, list[Path]]:
+    """The invitations kept (play/filing.py) that name this key, by game id."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted((home / "invitations").glob("*.txt")):
+        try:
+            definition = game.parse(docs.read_capped(path), path.name)
+        except Refusal as exc:
+            report.problems.append(f"{path.name}: {explain(exc)}")
+            continue
+        if definition.side_of(identity.public) is not None:
+            found.setdefault(definition.game_id, []).append(path)
+    return found
 
 
 def _try(report: Pass, path: Path, step: Callable[[Path], None]) -> None:
@@ -100,33 +130,53 @@ def _join(identity: Identity, deliver: Deliver, accept: Accept, path: Path, repo
     _keep(deliver, definition, name, answer, f"join {definition.game_id}", report)
 
 
-def _seed(identity: Identity, deliver: Deliver, path: Path, report: Pass) -> None:
-    """Answer the other side's join of a game this key joined with its seed, once."""
+def _seed(identity: Identity, deliver: Deliver, games: dict, path: Path, report: Pass) -> None:
+    """Answer the other side's join of a game this key joined with the seed, once per
+    join: each is signed by that side (play/filing.py), and the referee takes the seed
+    that names the join it holds, so a second join the other side signs cannot keep the
+    seed from answering the right one."""
     text = docs.read_capped(path)
-    game_id = docs.peek_game(text, path.name)
-    if not _joined(game_id).exists():
+    found = filing.other_join(games, text)
+    if found is None:
         return
-    definition = game.parse(docs.read_capped(_joined(game_id)), f"games/{game_id}.txt")
+    definition, theirs = found
     side = definition.side_of(identity.public)
-    if side is None or path.stem != f"{game_id}-{other(side)}":
+    if side is None or theirs.side != other(side):
         return
-    name = f"seed-{game_id}-{side}.txt"
-    if _sent(name).exists():
+    sent = _seeds_sent(definition, side)
+    if docs.sha256(text) in sent.values():
         return
+    name = f"seed-{definition.game_id}-{side}.txt"
+    if name in sent:
+        name = f"seed-{definition.game_id}-{side}-{filing.digest(text)}.txt"
     seed = joins.make_seed(definition, identity, text, path.name)
-    _keep(deliver, definition, name, seed, f"seed {game_id}", report)
+    _keep(deliver, definition, name, seed, f"seed {definition.game_id}", report)
+
+
+def _seeds_sent(definition: game.Definition, side: str) -> dict[str, str]:
+    """The seeds this side has sent in a game, by file name: the hash of the join each
+    answers."""
+    first = f"seed-{definition.game_id}-{side}"
+    named = re.compile(re.escape(first) + r"(-[0-9a-f]{24})?\.txt")
+    folder = default_dir() / "sent"
+    found = {}
+    for path in sorted(folder.glob(f"{first}*.txt")) if folder.is_dir() else []:
+        if named.fullmatch(path.name):
+            seed = joins.parse_seed(definition, docs.read_capped(path), path.name)
+            found[path.name] = seed.other_join
+    return found
 
 
 def _newest_packets(folder: Path, identity: Identity) -> dict[str, Path]:
-    """For each game, the packet with the highest number sent to this player's side:
-    only the newest may be answered (an older one is stale)."""
+    """For each game, the newest authentic packet sent to this player's side: only the
+    newest may be answered (an older one is stale), and a stranger's "packet 999999" is
+    no packet (play/inbox.py)."""
+    games = inbox.joined_games(default_dir())
     newest: dict[str, tuple[int, Path]] = {}
-    for path in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
-        head = inbox.public_part(docs.read_capped(path))
-        if head is None or not _joined(str(head.get("game"))).exists():
+    for seq, path, head in inbox.packets(folder, games):
+        if head["to"] != games[head["game"]].side_of(identity.public):
             continue
-        seq = head.get("seq")
-        if isinstance(seq, int) and seq > newest.get(head["game"], (0, path))[0]:
+        if seq > newest.get(head["game"], (0, path))[0]:
             newest[head["game"]] = (seq, path)
     return {g: p for g, (_, p) in newest.items()}
 
@@ -140,7 +190,7 @@ def _answer(identity, deliver: Deliver, path: Path, decide: Decide, report: Pass
     if not opened.options or opened.seq in inbox.answered(game_id):
         return
     actions = decide(definition, opened.view, opened.options)
-    body = turns.body(game_id, opened.side, opened.seq, actions)
+    body = turns.body(definition, opened.side, opened.seq, actions)
     sealed = turns.seal(definition, signing.sign(body, identity), identity)
     name = f"turn-{game_id}-{opened.seq}-{opened.side}.signed.txt"
     _keep(deliver, definition, name, sealed, f"record {opened.seq}", report)

@@ -1,8 +1,11 @@
-"""Which packet to play: the newest one in a folder that asks something of the player in a
-game it joined and that it has not answered yet with `seki play`.
+"""Which packet to play: the newest *authentic* one in a folder (signed by the referee of
+a game the player joined) that asks something of the player and that it has not answered
+yet with `seki play`.
 
-Only the packet's public part is read to choose (game, recipient, sequence, what it waits
-for); the chosen packet is then opened and checked like any other. Answered packets are
+Anything in the folder may be a stranger's: a file that claims to be packet 999999 must
+not hide the real packet 12. So a packet counts only once its signature checks against
+its game's referee, and its public part (game, recipient, sequence, what it waits for)
+is read only then; the chosen packet is then opened like any other. Answered packets are
 remembered per game in the key directory (`games/<game>.answered.json`).
 """
 
@@ -11,16 +14,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
-
+from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
-from ..crypto.signing import SignatureError, split
-from ..pbem.documents import MAX_BYTES
+from ..pbem import documents as docs
+from ..pbem.game import Definition, parse
+from ..pbem.packets import PACKET_FORMAT
 from ..pbem.store import write_atomic
 from ..refusal import N_, NOT_ASKED, Refusal
 
-PACKET_FORMAT = "seki-packet/1"
 MAX_FILES = 10_000  # files looked at in one folder
 
 
@@ -41,34 +43,73 @@ def remember(game_id: str, seq: int) -> None:
     write_atomic(_answered_path(game_id), json.dumps(sorted(done)))
 
 
-def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
-    """The newest unanswered packet asking something of `identity` (a Refusal if none);
-    with `asked_only` False, the newest packet of its games, asked or not (a battle plan
-    may be sent at any time)."""
-    from ..pbem.game import parse
-
-    games = default_dir() / "games"
-    mine: dict[str, str] = {}  # game -> the side this identity plays there
-    for path in sorted(games.glob("*.txt")) if games.is_dir() else []:
+def joined_games(home: Path) -> dict[str, Definition]:
+    """The games this key directory has joined (`games/<id>.txt`, written by seki join):
+    their referees' keys are the only ones a packet may be signed with."""
+    folder = home / "games"
+    found: dict[str, Definition] = {}
+    for path in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
         try:
-            definition = parse(path.read_text(encoding="utf-8"), str(path))
-        except (OSError, ValueError):
+            definition = parse(docs.read_capped(path), str(path))
+        except (OSError, Refusal):  # not a game this key can play: never chosen
             continue
-        side = definition.side_of(identity.public)
-        if side is not None:
-            mine[definition.game_id] = side
-    found: list[tuple[int, str, Path]] = []
+        if path.stem == definition.game_id:
+            found[definition.game_id] = definition
+    return found
+
+
+def authentic(text: str, games: dict[str, Definition]) -> dict | None:
+    """A packet's public fields (game, seq, to, pending) once its signature checks against
+    the referee of the game it names, else None (any other document, or a stranger's).
+    Nothing of it is parsed before the signature is checked."""
+    if PACKET_FORMAT not in text[:400]:
+        return None
+    referees = {d.referee.key_id: d.referee for d in games.values()}
+    try:
+        verified = signing.verify(text, referees.values())
+        data = docs.load(verified.body, "packet", PACKET_FORMAT)
+    except Refusal:  # a stranger's signature, or not a packet
+        return None
+    game, to, seq = data.get("game"), data.get("to"), data.get("seq")
+    if not (isinstance(game, str) and isinstance(to, str)) or game not in games:
+        return None
+    if games[game].referee.key_id != verified.signer.key_id:
+        return None  # signed by the referee of another game
+    return data if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def packets(folder: Path, games: dict[str, Definition]) -> list[tuple[int, Path, dict]]:
+    """The authentic packets in a folder: (seq, path, public fields)."""
+    found = []
     for path in sorted(folder.iterdir())[:MAX_FILES] if folder.is_dir() else []:
-        head = _public_part(path)
-        if head is None:
+        try:
+            if not path.is_file():
+                continue
+            text = docs.read_capped(path)
+        except (OSError, Refusal):  # too large, or not text: no packet of seki's
             continue
-        game, seq = head.get("game"), head.get("seq")
-        side = mine.get(game) if isinstance(game, str) else None
-        if side is None or head.get("to") != side or not isinstance(seq, int):
+        head = authentic(text, games)
+        if head is not None:
+            found.append((head["seq"], path, head))
+    return found
+
+
+def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
+    """The newest authentic, unanswered packet asking something of `identity` (a Refusal
+    if none); with `asked_only` False, the newest authentic packet of its games, asked or
+    not (a battle plan may be sent at any time)."""
+    games = joined_games(default_dir())
+    mine = {g: s for g, d in games.items() if (s := d.side_of(identity.public)) is not None}
+    found: list[tuple[int, str, Path]] = []
+    for seq, path, head in packets(folder, {g: games[g] for g in mine}):
+        side = mine[head["game"]]
+        if head["to"] != side:
             continue
         waits = head.get("pending") or []
-        asked = any(isinstance(d, dict) and d.get("side") == side for d in waits)
-        if not asked_only or (asked and seq not in answered(game)):
+        asked = isinstance(waits, list) and any(
+            isinstance(d, dict) and d.get("side") == side for d in waits
+        )
+        if not asked_only or (asked and seq not in answered(head["game"])):
             found.append((seq, str(path), path))
     if not found:
         if folder.is_dir():
@@ -80,32 +121,3 @@ def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
             )
         raise Refusal(text, NOT_ASKED, None, None, folder=folder)
     return max(found)[2]
-
-
-def _public_part(path: Path) -> dict | None:
-    """A packet file's public fields, or None for any other file."""
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return None
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    return public_part(text)
-
-
-def public_part(text: str) -> dict | None:
-    """A packet's public fields (game, seq, to, pending), unchecked, or None for any other
-    document; the packet is opened and checked only once chosen."""
-    if PACKET_FORMAT not in text[:400]:
-        return None
-    try:
-        body, _ = split(text)
-        data = yaml.safe_load(body)
-    except (ValueError, SignatureError, yaml.YAMLError, RecursionError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != PACKET_FORMAT:
-        return None
-    fields = (data.get("game"), data.get("to"), data.get("seq"))
-    if not (isinstance(fields[0], str) and isinstance(fields[1], str)):
-        return None
-    return data if isinstance(fields[2], int) and not isinstance(fields[2], bool) else None

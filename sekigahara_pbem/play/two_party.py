@@ -9,10 +9,13 @@ itself goes on after each (twoparty/exchange.py) as far as it knows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
+from ..crypto import signing
 from ..crypto.keystore import default_dir
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
+from ..pbem import documents as docs
 from ..pbem.mail_config import MailSettings
 from ..pbem.packets import Packet
 from ..pbem.store import write_atomic
@@ -21,13 +24,16 @@ from ..reports import render_html, render_text
 from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.views import view
+from ..rules.vocab import other
+from ..twoparty import files
 from ..twoparty import knowledge as kn
 from ..twoparty.exchange import Chooser
 from ..twoparty.side import Side
-from . import console, mailbox
+from . import console, filing, mailbox
 from .session import TurnSession
 
 MAILED = "mailed.txt"  # in the side's directory: the files it has mailed
+MAX_RECORDS = 999_999  # places a record may claim (records/NNNN-<side>.txt)
 
 
 class OneAction(TurnSession):
@@ -98,28 +104,76 @@ def confirmer(kc: Components, side: str, ask: console.Asker, say: Callable[[str]
     return confirm
 
 
-def take_mail(side: Side, mail: MailSettings) -> list[str]:
-    """Fetch the mailbox and take in, in order, every record and reveal of this game that
-    came; what was done, in words. A refused file stays where it is, for the next pass
-    (a record that came before the one it follows is taken once that one is here)."""
+def take_mail(side: Side, mail: MailSettings, now: str) -> list[str]:
+    """Fetch the mailbox and take in, in order, every record and reveal of the other side
+    that came; what was done, in words. The mailbox keeps each by the hash of its text
+    (play/filing.py), and nothing of it is read here before its signature checks against
+    the other side's key: a stranger's file is dropped (its mail stays in mail/processed),
+    so it can neither take the place of the record or reveal it claims to be nor keep the
+    real one out. A refused record stays for the next pass (one that came before the one
+    it follows is taken once that one is here); one whose place is taken is dropped."""
     fetched = mailbox.collect(mail)[1]
     said = [_("{n} new message(s)").format(n=fetched)]
-    folder = default_dir() / mailbox.TWO_PARTY / side.game.game_id
-    on_file = {p.name for p in side.records()}
-    for path in sorted(folder.glob("*.txt")):
-        text = path.read_text(encoding="utf-8")
+    folder = default_dir() / filing.TWO_PARTY / side.game.game_id
+    staged = _staged(side, folder, said)
+    for n, where, text, _path in staged:
+        if _taken(side, n):
+            continue
         try:
-            if path.name.startswith("reveal-"):
-                if not (side.root / "reveals" / f"{path.stem.split('-', 1)[1]}.txt").exists():
-                    side.take_reveal(text, path.name)
-                    said.append(_("took {name}").format(name=path.name))
-            elif path.name not in on_file and not path.name.endswith(f"-{side.side}.txt"):
-                side.receive(text, path.name)
-                took = _("took {name}: checked against your own engine")
-                said.append(took.format(name=path.name))
+            if n is None:
+                side.take_reveal(text, where, now)
+                said.append(_("took {name}").format(name=where))
+            else:
+                side.receive(text, where, now)
+                said.append(_("took {name}: checked against your own engine").format(name=where))
         except Refusal as refused:
             said.append(_("not taken: {reason}").format(reason=explain(refused)))
+    for n, _where, _text, path in staged:
+        if _taken(side, n):  # taken, or another file for its place was
+            path.unlink()
     return said
+
+
+def _staged(side: Side, folder: Path, said: list[str]) -> list[tuple[int | None, str, str, Path]]:
+    """The other side's records (by their place n) and reveal (None) waiting in the
+    mailbox, each signed by the other side, in the order they are taken: the records by
+    n, then the reveal. Everything else there is dropped: a stranger's file (said), this
+    side's own records mailed back, what is no record or reveal of this game."""
+    found = []
+    for path in sorted(folder.glob("*.txt")):
+        try:
+            text = docs.read_capped(path)
+            verified = signing.verify(text, side.game.players.values())
+            data = docs.load_yaml(verified.body, path.name, plain=True)
+        except Refusal as refused:  # a stranger's, or no document of seki's
+            reason = f"{path.name}: {explain(refused)}"
+            said.append(_("not taken: {reason}").format(reason=reason))
+            path.unlink()
+            continue
+        author = side.game.side_of(verified.signer)
+        data = data if isinstance(data, dict) and data.get("game") == side.game.game_id else {}
+        n = data.get("n")
+        if author == other(side.side) and data.get("format") == files.REVEAL_FORMAT:
+            found.append((None, f"reveal-{author}.txt", text, path))
+        elif (
+            author == other(side.side)
+            and data.get("format") == files.RECORD_FORMAT
+            and isinstance(n, int)
+            and not isinstance(n, bool)
+            and 0 <= n <= MAX_RECORDS
+        ):
+            found.append((n, f"{n:04d}-{author}.txt", text, path))
+        else:
+            path.unlink()
+    return sorted(found, key=lambda item: (item[0] is None, item[0] or 0, item[3].name))
+
+
+def _taken(side: Side, n: int | None) -> bool:
+    """Whether the other side's record at place n (the joins are 0 and 1), or its reveal
+    (None), is on file already."""
+    if n is None:
+        return (side.root / "reveals" / f"{other(side.side)}.txt").exists()
+    return side.record_path(n, other(side.side)).exists() or 2 <= n < len(side.records())
 
 
 def send_mail(side: Side, mail: MailSettings) -> list[str]:
@@ -149,7 +203,7 @@ def robot_pass(side: Side, mail: MailSettings, choose: Chooser, now: str) -> lis
     """One pass of a computer player by mail: take what came, write its record when it is
     its turn, reveal once the game is over, claim the win when the other side is past
     the deadline (with its record, or its reveal), mail what it has not mailed."""
-    said = take_mail(side, mail)
+    said = take_mail(side, mail, now)
     if side.whose_turn() == side.side:
         side.turn(choose, now)
         said.append(_("wrote {name}").format(name=side.records()[-1].name))

@@ -27,7 +27,7 @@ def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:
     cannot be found (in English: the caller says it in words, reports/text.py); a view
     that does not match the record's hash is refused (a Refusal, shown with explain)."""
     if seq == gd.last_seq():
-        text = gd.public_state.read_text(encoding="utf-8")
+        text = docs.read_capped(gd.public_state)
         return _checked(text, expected_hash, STATE_FILE), STATE_FILE
     text = _from_git(gd.root, gd.record(seq))
     if text is None:

@@ -54,14 +54,19 @@ class Audit:
     its engine took them during the game; the knowledge check needs both secrets."""
 
     def __init__(
-        self, comp: Components, secrets: dict[str, bytes], dealt: dict[str, str] | None = None
+        self,
+        comp: Components,
+        secrets: dict[str, bytes],
+        dealt: dict[str, str] | None = None,
+        options: dict | None = None,
     ):
         books = {s: kn.Book(s, secrets[s]) for s in SIDES if s in secrets}
         if len(books) == len(SIDES):
-            public = start(comp, books)
+            public = start(comp, books, options)
         else:  # the unrevealed side's chart-placed blocks under the handles its join dealt
             (known,) = books
-            public = adopt_dealt(start_half(comp, books[known]), comp, other(known), dealt or {})
+            first = start_half(comp, books[known], options)
+            public = adopt_dealt(first, comp, other(known), dealt or {})
         self.parties = {s: Party(s, comp, b, public) for s, b in books.items()}
         self.observer = Observer(comp, books, public) if len(books) == len(SIDES) else None
         self.retraced = 0
@@ -76,7 +81,7 @@ class Audit:
 
     def base(self, author: str) -> dict:
         reader = self.parties.get(other(author))
-        return reader.public if reader is not None else self.parties[author].agreed
+        return (reader if reader is not None else self.parties[author]).agreed
 
     def joins(self, records: list[Record]) -> None:
         joins = {r.side: r for r in records}

@@ -76,12 +76,13 @@ def run(
     clock = Clock()
     joins = {s: sides[s].join(clock.now()) for s in SIDES}
     for s in SIDES:
-        _deliver(demo, sides[other(s)], joins[s])
+        _deliver(demo, sides[other(s)], joins[s], clock.now())
     turn = ISHIDA
     for _ in range(MAX_RECORDS):
         if sides[turn].result() is not None:
             break
-        _deliver(demo, sides[other(turn)], sides[turn].turn(choosers[turn], clock.now()))
+        sent = sides[turn].turn(choosers[turn], clock.now())
+        _deliver(demo, sides[other(turn)], sent, clock.now())
         turn = other(turn)
     demo.records = len(sides[ISHIDA].records())
     demo.result = sides[ISHIDA].result()
@@ -95,8 +96,9 @@ def run(
     return demo
 
 
-def _deliver(demo: TwoPartyDemo, reader: Side, text: str) -> None:
+def _deliver(demo: TwoPartyDemo, reader: Side, text: str, now: str) -> None:
+    """`reader` takes in `text` at `now` by its clock."""
     demo.sizes.append(len(text.encode()))
     start = time.perf_counter()
-    reader.receive(text, "mail")
+    reader.receive(text, "mail", now)
     demo.receive_ms.append(1000 * (time.perf_counter() - start))

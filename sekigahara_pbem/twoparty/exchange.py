@@ -21,9 +21,9 @@ from ..refusal import N_, NOT_ASKED, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
-from ..rules.options import options
 from ..rules.views import redact_event, view
 from ..rules.vocab import OVER, SIDES, Unknown, other
+from . import claims
 from . import knowledge as kn
 from .steps import Run, carry_on, handle
 
@@ -151,17 +151,19 @@ def contribution(secret: bytes, seq: int) -> bytes:
     return kn.prf(secret, b"contribution", str(seq).encode())
 
 
-def start(comp: Components, books: dict[str, kn.Book]) -> dict:
+def start(comp: Components, books: dict[str, kn.Book], options: dict | None = None) -> dict:
     """The public form of the set-up game: slots everywhere the setup draws, and each
     side's chart-placed blocks under handles it dealt (both sides at once, in memory)."""
-    public = start_half(comp, books[SIDES[0]])
-    return adopt_dealt(public, comp, SIDES[1], dealt(start_half(comp, books[SIDES[1]]), SIDES[1]))
+    public = start_half(comp, books[SIDES[0]], options)
+    second = dealt(start_half(comp, books[SIDES[1]], options), SIDES[1])
+    return adopt_dealt(public, comp, SIDES[1], second)
 
 
-def start_half(comp: Components, book: kn.Book) -> dict:
+def start_half(comp: Components, book: kn.Book, options: dict | None = None) -> dict:
     """The set-up game with the book's side's chart-placed blocks under its handles; the
-    other side's are still named (the chart shows them) until its join deals them."""
-    state, _ = setup(kn.knowing(comp), None)
+    other side's are still named (the chart shows them) until its join deals them.
+    `options`: the game's (game.txt), which the engine reads as play goes on."""
+    state, _ = setup(kn.knowing(comp), None, options)
     hidden = kn.hidden_reals(state, comp, kn.shown_names(state, comp))
     book.deal(sorted(b for b in hidden if comp.blocks[b].side == book.side))
     return kn.replace(state, book.own)
@@ -221,6 +223,7 @@ class Party:
         self.agreed = public  # the last public form both sides hold (records' changes start here)
         self.seen: list = []  # the events of the other side's last record, as this side saw them
         self.contribution = b""  # the randomness of the other side's last record
+        self.their_seq: int | None = None  # the other side's last record read (its seq)
 
     # -- kept between runs (sealed to the side's own key) --------------------------------
 
@@ -239,6 +242,7 @@ class Party:
             "owed": {h: list(v) for h, v in self.owed.items()},
             "seen": self.seen,
             "contribution": self.contribution.hex(),
+            "their_seq": self.their_seq,
         }
 
     @classmethod
@@ -255,6 +259,7 @@ class Party:
         party.owed = {h: tuple(v) for h, v in data["owed"].items()}
         party.seen = data["seen"]
         party.contribution = bytes.fromhex(data["contribution"])
+        party.their_seq = data["their_seq"]
         return party
 
     # -- the working copy --------------------------------------------------------------
@@ -314,7 +319,7 @@ class Party:
             if run.lacked is not None:
                 break
             state = run.state
-            if not decided:  # drawn before any choice of this record: nothing was foreseen
+            if not decided and self.contribution:  # drawn before any choice of this record
                 self.fresh.update(kn.bind(state, self.comp, self.book, self.contribution))
             if not any(d["side"] == self.side for d in pending(state)):
                 break
@@ -395,20 +400,24 @@ class Party:
         action = {"type": FORFEIT, "record": last}
         if missing == REVEAL:
             action["missing"] = REVEAL
+        opened, self.owed = self.owed, {}  # the other side opens them in the form it holds
         self.public = forfeited(self.public, self.side, last, action.get("missing"))
-        return self._record([Entry(self.side, action, 0, {}, self.public)])
+        return self._record([Entry(self.side, action, 0, opened, self.public)])
 
     def join(self) -> Record:
-        """The first record (seq 0): commitments to the chart-placed blocks' handles and
-        the randomness the other side's setup draws are bound with."""
+        """The first record (seq 0): commitments to the chart-placed blocks' handles, and
+        no randomness: both sides commit to their secrets before either contributes."""
         return self._record([])
 
     def _record(self, entries: list[Entry]) -> Record:
+        """The record of `entries`, with the commitments to the handles bound or dealt
+        since the last one and, after the join, this record's randomness. Its public form
+        is now the one both sides hold (the next record's changes start from it)."""
         commitments = {h: self.book.commitment(h) for h in sorted(self.fresh)}
         self.fresh = set()
-        return Record(
-            self.side, self.seq, entries, commitments, contribution(self.book.secret, self.seq)
-        )
+        self.agreed = self.public
+        fresh = contribution(self.book.secret, self.seq) if self.seq else b""
+        return Record(self.side, self.seq, entries, commitments, fresh)
 
     def takeback(self, kind: str) -> Record:
         """A takeback request (TAKEBACK) or the agreement to one (AGREE, made on this side
@@ -434,7 +443,11 @@ class Party:
                     side=record.side,
                 )
             return
-        self.theirs.update(record.commitments)
+        self._follows(record)
+        self._commit(record)
+        held = [i for i, e in enumerate(record.entries) if e.steps < 0]
+        if held and held != [len(record.entries) - 1]:  # its author's copy stopped there
+            raise Cheat(N_("{side}'s held action does not end its record"), side=record.side)
         self.seen = []
         for e in record.entries:
             self._retrace(e)
@@ -443,38 +456,97 @@ class Party:
         self.owed = self._open(self.copy(), [])
         if self.owed:
             self.public = kn.open_in(self.public, self.comp, self.owed)
-        self.contribution = record.contribution
-        self.fresh.update(kn.bind(self.copy(), self.comp, self.book, record.contribution))
+        self._contributed(record)
+        if self.held is not None and self.public["result"] is None:
+            self._check_held()
 
-    def _check_claim(self, e: Entry) -> None:
-        """A result this side cannot retrace must at least be a game its engine can go on
-        with: the same components, and a view, a decision and its options to show."""
-        blocks = e.public.get("blocks") if isinstance(e.public, dict) else None
-        if not isinstance(blocks, dict) or len(blocks) != len(self.public["blocks"]):
+    def _follows(self, record: Record) -> None:
+        """A record is the other side's next: its join first (seq 0), then 1, 2, ... (a
+        takeback's record does not count; agreed, both sides go back to before it). Its
+        randomness: none in the join (both sides commit to their secrets before either
+        contributes, so neither can choose a secret that draws well), 32 bytes in every
+        later record (docs/two-party.md, "Draws without a dealer")."""
+        expected = 0 if self.their_seq is None else self.their_seq + 1
+        if record.seq != expected:
             raise Cheat(
-                N_("{side}'s claimed result does not hold the game's blocks"), side=e.author
+                N_("{side}'s record is its number {seq} where {expected} comes next"),
+                RECORDS,
+                side=record.side,
+                seq=record.seq,
+                expected=expected,
+            )
+        size = len(contribution(b"", 1)) if record.seq else 0
+        if len(record.contribution) != size:
+            raise Cheat(
+                N_("{side}'s record carries {n} bytes of randomness where it owes {size}"),
+                RECORDS,
+                side=record.side,
+                n=len(record.contribution),
+                size=size,
+            )
+        self.their_seq = record.seq
+
+    def _contributed(self, record: Record) -> None:
+        """This side's drawn slots not yet bound, bound with the other side's randomness
+        (none in its join)."""
+        self.contribution = record.contribution
+        if record.contribution:
+            self.fresh.update(kn.bind(self.copy(), self.comp, self.book, record.contribution))
+
+    def _commit(self, record: Record) -> None:
+        """Take in the other side's new commitments, before its openings are checked (a
+        record commits what it binds and may open it at once). Each is to one of its own
+        handles not committed before: a commitment is never replaced, so an opening is
+        checked against the first one (a sealed bid stays the one committed)."""
+        for h in record.commitments:
+            if not kn.is_handle(h) or kn.handle_side(h) != record.side:
+                raise Cheat(
+                    N_("{handle} is not a handle of {side}"), OPENINGS, handle=h, side=record.side
+                )
+            if h in self.theirs:
+                raise Cheat(
+                    N_("{side} commits {handle} again: a commitment cannot be replaced"),
+                    OPENINGS,
+                    side=record.side,
+                    handle=h,
+                )
+        self.theirs.update(record.commitments)
+
+    def _check_held(self) -> None:
+        """The action held for this side to compute, tried now as this side's next record
+        will take it: an action the rules refuse, or one that needs what only its author
+        knows, is refused with the record that holds it, or it would stop every later
+        record of this side. A held action of this side's own that the other side's
+        record left uncomputed is refused too (its author cannot compute it)."""
+        author, action = self.held
+        if author == self.side:
+            raise Cheat(
+                N_("{side}'s record does not compute the action this side held"),
+                side=other(self.side),
             )
         try:
-            state = kn.working(e.public, self.book)
-            view(state, self.kc, self.side)
-            for decision in pending(state):
-                if decision["side"] == self.side and not kn.unbound_out(state, self.side):
-                    options(state, self.kc, self.side)
-        except Unknown:
-            return  # it waits for what the other side knows: the audit will tell
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            handle(self.copy(), self.kc, author, kn.replace(action, self.book.reals()))
+        except Unknown as lack:
             raise Cheat(
-                N_("{side}'s claimed result is not a game state ({problem})"),
-                side=e.author,
-                problem=f"{exc!r:.80}",
+                N_("{side} holds an action this side cannot compute either ({what})"),
+                side=author,
+                what=lack.what,
+            ) from None
+        except Refusal as refused:
+            raise Cheat(
+                N_("{side}'s held action is refused: {refused}"), side=author, refused=refused
             ) from None
 
     def _forfeit(self, e: Entry) -> None:
         """A forfeit claim: of a record while the game goes on, of a reveal once it has
-        ended by the rules; never after a forfeit (rule 2 ends the game once)."""
+        ended by the rules; never after a forfeit (rule 2 ends the game once). It is the
+        game both sides hold (not this side's own openings since: its author does not
+        know them) with the author's openings, ended by forfeit; its time the side's
+        files check (twoparty/deadlines.py)."""
         last = e.action.get("record") if isinstance(e.action, dict) else None
         missing = e.action.get("missing") if isinstance(e.action, dict) else None
-        expected = forfeit_missing(self.public)
+        held = kn.open_in(self.agreed, self.comp, e.opened)
+        expected = forfeit_missing(held)
         if (missing or "record") != expected:
             kind = missing or "record"
             words = {"record": N_("record"), REVEAL: N_("reveal")}
@@ -484,7 +556,7 @@ class Party:
                 side=e.author,
                 missing=Phrase(words[kind]) if isinstance(kind, str) and kind in words else kind,
             )
-        if not isinstance(last, int) or e.public != forfeited(self.public, e.author, last, missing):
+        if not isinstance(last, int) or e.public != forfeited(held, e.author, last, missing):
             raise Cheat(
                 N_("{side}'s forfeit claim is not the game ended by forfeit"),
                 DEADLINES,
@@ -518,19 +590,10 @@ class Party:
                     side=e.author,
                     handle=min(strays),
                 )
-        try:
-            if action is not None:
-                state, events = handle(state, self.kc, author, action)
-            run = carry_on(state, self.kc, limit=e.steps)
-        except Unknown:
-            run = None
-        if run is not None:
-            self.seen += [redact_event(x, self.side) for x in events + run.events]
-        if run is None or run.steps < e.steps:
-            self._check_claim(e)
-            self.public = e.public  # a claim: verify checks it at the end
-            return
-        mine = self._hide_fresh(self._conceal(run.state))
+            state, events = self._take(state, e, author, action)
+        state, found = self._forced(state, e)
+        self.seen += [redact_event(x, self.side) for x in events + found]
+        mine = self._hide_fresh(self._conceal(state))
         where = first_difference(mine, e.public)
         if where is not None:
             raise Cheat(
@@ -539,3 +602,55 @@ class Party:
                 where=where,
             )
         self.public = e.public
+
+    def _take(self, state: dict, e: Entry, author: str, action: dict) -> tuple[dict, list]:
+        """The entry's action (or the held one it computes) on this side's copy; where the
+        copy lacks the entry's author's values, only as a claim the rules allow it
+        (twoparty/claims.py: a Loyalty Challenge of this side's, refuted or not)."""
+        try:
+            return handle(state, self.kc, author, action)
+        except Unknown as lack:
+            answered = claims.refutation(state, self.kc, author, action, e.author)
+            if answered is None:
+                raise Cheat(
+                    N_(
+                        "{side}'s record needs what only it knows ({what}) where it may claim "
+                        "nothing"
+                    ),
+                    side=e.author,
+                    what=lack.what,
+                ) from None
+            return answered
+
+    def _forced(self, state: dict, e: Entry) -> tuple[dict, list]:
+        """The entry's forced steps, exactly as many as it says, taken by this side's
+        engine; a step the copy lacks the author's values for only as a claim the rules
+        allow (twoparty/claims.py: it has no legal deployment)."""
+        events: list = []
+        left = e.steps
+        while left:
+            run = carry_on(state, self.kc, limit=left)
+            state, left = run.state, left - run.steps
+            events += run.events
+            if not left:
+                break
+            if run.lacked is None:
+                raise Cheat(
+                    N_("{side}'s entry takes {steps} forced steps where the game stops after {n}"),
+                    side=e.author,
+                    steps=e.steps,
+                    n=e.steps - left,
+                )
+            answered = claims.forced_step(state, self.kc, e.author)
+            if answered is None:
+                raise Cheat(
+                    N_(
+                        "{side}'s record needs what only it knows ({what}) where it may claim "
+                        "nothing"
+                    ),
+                    side=e.author,
+                    what=run.lacked,
+                )
+            state, left = answered[0], left - 1
+            events += answered[1]
+        return state, events

@@ -2,23 +2,31 @@
 reveals. Each is a signed document of the usual envelope (crypto/signing.py); records
 form a chain, each naming the hash of the one before.
 
-    seki-2p-game/1     game id, components, options, both players' keys; signed by its
-                       creator, joined by the other side's first record
+    seki-2p-game/1     game id, a random nonce, components, options, both players' keys;
+                       signed by its creator, joined by the other side's first record
     seki-2p-record/1   n (its place in the exchange: the joins are 0 and 1), side, prev
                        (hash of record n-1; the joins name the game), the side's
                        commitments and contribution, and the entries, each with its
                        public form as the change from the one before and that form's hash
-    seki-2p-reveal/1   the side's secret, at the end, and when it was written: the audit
-                       replays the game with it
+    seki-2p-reveal/1   the side's secret, at the end, when it was written, and the last
+                       record its author held (n and hash): the audit replays the game
+                       with it, and no archive can end before that record
 
 A side's secret is derived from its key's signature over the game (deterministic Ed25519,
-as a referee game's player seed), so the same key gives it again and nothing is kept.
+as a referee game's player seed), so the same key gives it again and nothing is kept. The
+game's hash covers its nonce, so no two games give a side the same secret: the reveal of
+one game says nothing of a rematch with the same id, keys and options.
+
+Every two-party document is another party's writing: a file of it is read under the size
+limit and as UTF-8 (`documents.read_capped`), its body without YAML aliases and holding
+plain data only (`_load`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,8 +43,8 @@ from ..pbem import clock
 from ..pbem import documents as docs
 from ..pbem.clock import MAX_HOURS
 from ..pbem.game import check_address, check_game_id
-from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal
-from ..rules.state import canonical
+from ..refusal import MALFORMED, N_, WRONG_GAME, WRONG_SIDE, Refusal, type_words
+from ..rules.state import canonical, game_options
 from ..rules.vocab import SIDES
 from . import GAME_FORMAT
 from .changes import diff, patch
@@ -50,7 +58,8 @@ DERIVATION_SALT = b"seki-2p-secret/1"
 
 
 def _load(body: str, where: str, fmt: str) -> dict:
-    """A two-party document's body: plain YAML (no aliases), a mapping of the format."""
+    """A two-party document's body: plain YAML (no aliases) of plain data (`_plain`), a
+    mapping of the format."""
     if len(body.encode("utf-8")) > docs.MAX_BYTES:
         raise docs.DocumentError(where, N_("larger than {limit} bytes"), None, limit=docs.MAX_BYTES)
     try:
@@ -65,9 +74,34 @@ def _load(body: str, where: str, fmt: str) -> dict:
         ) from None
     except RecursionError:
         raise docs.DocumentError(where, N_("nested too deeply")) from None
+    _plain(data, where)
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise docs.DocumentError(where, N_("expected a {format} document"), None, format=fmt)
     return data
+
+
+_PLAIN = (str, int, type(None), list, dict)  # bool is an int
+
+
+def _plain(data: object, where: str) -> None:
+    """Refuse any value but text, whole numbers, true/false, null, lists and mappings with
+    text keys: all that seki writes. YAML also reads dates, sets and bytes, which the
+    state's hashing cannot take (every pass over such a record would fail), and floats,
+    which no state holds (docs/state.md)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if not isinstance(value, _PLAIN):
+            raise docs.DocumentError(
+                where, N_("holds a {kind}: a document holds plain data only"), MALFORMED,
+                kind=type_words(type(value)),
+            )  # fmt: skip
+        if isinstance(value, dict):
+            if not all(isinstance(k, str) for k in value):
+                raise docs.DocumentError(where, N_("a mapping key is not text"), MALFORMED)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
 
 
 @dataclass(frozen=True)
@@ -77,6 +111,7 @@ class Game:
     options: dict
     players: dict[str, PublicKey]
     text: str
+    nonce: str  # 32 random bytes, hex: no two games are the same text
     addresses: dict[str, str] | None = None  # side -> mail address, for seki play by mail
     deadline_hours: int | None = None  # a side silent this long after the other's record forfeits
 
@@ -97,13 +132,18 @@ def make_game(
     addresses: dict[str, str] | None = None,
     deadline_hours: int | None = None,
 ) -> str:
-    """The signed game: its creator must be one of the two players."""
+    """The signed game: its creator must be one of the two players, its options those the
+    engine knows (`game_options`). A random nonce makes it unlike any other game, a
+    rematch with the same id, keys and options included: the sides' secrets derive from
+    it (`secret`)."""
     check_game_id(game_id)
+    game_options(options)
     if creator.public.key_id not in {k.key_id for k in players.values()}:
         raise Refusal(N_("the creator of a two-party game must be one of its players"), WRONG_SIDE)
     body = {
         "format": GAME_FORMAT,
         "game": game_id,
+        "nonce": os.urandom(32).hex(),
         "components": components,
         "options": options,
         "players": {s: players[s].line() for s in SIDES},
@@ -124,7 +164,10 @@ def _hours(value: object, where: str) -> int:
 
 
 def read_game(text: str, where: str) -> Game:
-    """The game as signed by one of the players it names."""
+    """The game as signed by one of the players it names, with its nonce and options the
+    engine knows: the options are checked here, where every side reads the game (when it
+    is created, joined, played or verified), by the engine's one check (`game_options`),
+    so the game played is the one signed."""
     body, _ = signing.split(text)
     data = _load(body, where, GAME_FORMAT)
     players_raw = docs.field(data, "players", dict, where)
@@ -134,6 +177,10 @@ def read_game(text: str, where: str) -> Game:
         players[s] = parse_public_line(line)
     signing.verify(text, players.values())
     options = docs.field(data, "options", dict, where)
+    game_options(options, f"{where}: options")
+    nonce = docs.field(data, "nonce", str, where)
+    if not _SALT.fullmatch(nonce):
+        raise docs.DocumentError(f"{where}: nonce", N_("expected 64 hex digits"), MALFORMED)
     addresses = data.get("addresses")
     if addresses is not None:
         if not isinstance(addresses, dict) or set(addresses) - set(SIDES):
@@ -146,13 +193,15 @@ def read_game(text: str, where: str) -> Game:
         options,
         players,
         text,
+        nonce,
         addresses,
         None if hours is None else _hours(hours, f"{where}: deadline_hours"),
     )
 
 
 def secret(game: Game, identity: Identity) -> bytes:
-    """The side's secret for this game: HKDF of its key's signature over the game."""
+    """The side's secret for this game: HKDF of its key's signature over the game (its
+    hash covers the game's nonce: each game, each secret)."""
     side = game.side_of(identity.public)
     if side is None:
         raise Refusal(N_("this key is not one of the game's players"), WRONG_SIDE)
@@ -244,6 +293,8 @@ def read_record(
         if action is not None and not isinstance(action, dict):
             raise docs.DocumentError(at, N_("action: expected a mapping or null"))
         steps = docs.field(item, "steps", int, at)
+        if steps < -1:
+            raise docs.DocumentError(at, N_("steps: expected -1 (held) or a count"), MALFORMED)
         opened = _opened(docs.field(item, "opened", dict, at), at)
         public = None
         if steps >= 0:
@@ -269,6 +320,13 @@ def read_record(
     return Received(record, n, prev, data, _written(data, where))
 
 
+def record_body(text: str, where: str) -> dict:
+    """A record's body, its signature not checked: for what its file says of itself (the
+    kind of a record on file, what `seki status` tells of any folder)."""
+    body, _signature = signing.split(text)
+    return _load(body, where, RECORD_FORMAT)
+
+
 def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
     out = {}
     for h, pair in raw.items():
@@ -282,13 +340,17 @@ def _opened(raw: dict, where: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def reveal_text(game: Game, side: str, value: bytes, identity: Identity, now: str) -> str:
+def reveal_text(
+    game: Game, side: str, value: bytes, identity: Identity, now: str, last: tuple[int, str]
+) -> str:
+    """The side's reveal, naming `last`, the place and hash of the last record it holds."""
     body = {
         "format": REVEAL_FORMAT,
         "game": game.game_id,
         "side": side,
         "secret": value.hex(),
         "written": now,
+        "last": {"n": last[0], "hash": last[1]},
     }
     return signing.sign(docs.dump(body), identity)
 
@@ -298,6 +360,7 @@ class Reveal:
     side: str
     secret: bytes
     written: datetime  # its author's clock, signed
+    last: tuple[int, str]  # the last record its author held: n, hash
 
 
 def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
@@ -317,7 +380,14 @@ def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
         raise docs.DocumentError(
             where, N_("secret: does not match the commitment in the side's join")
         )
-    return Reveal(side, value, _written(data, where))
+    last = docs.field(data, "last", dict, where)
+    n = docs.field(last, "n", int, f"{where}: last")
+    digest = docs.field(last, "hash", str, f"{where}: last")
+    if n < 1 or not _SALT.fullmatch(digest):
+        raise docs.DocumentError(
+            f"{where}: last", N_("expected a record's n and its hash (64 hex digits)"), MALFORMED
+        )
+    return Reveal(side, value, _written(data, where), (n, digest))
 
 
 def _written(data: dict, where: str) -> datetime:

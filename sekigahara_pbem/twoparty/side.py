@@ -20,7 +20,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ..component_files import carry, game_components, set_named
-from ..crypto import agefile, signing
+from ..crypto import agefile
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
 from ..i18n import ngettext
@@ -30,7 +30,7 @@ from ..pbem.store import write_atomic
 from ..refusal import N_, NOT_ASKED, STALE, WRONG_SIDE, Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
-from . import audit, files
+from . import audit, deadlines, files
 from . import knowledge as kn
 from .exchange import (
     AGREE,
@@ -86,7 +86,7 @@ class Side:
 
     def last_hash(self) -> str:
         found = self.records()
-        return docs.sha256(found[-1].read_text(encoding="utf-8")) if found else self.game.hash
+        return docs.sha256(docs.read_capped(found[-1])) if found else self.game.hash
 
     def load(self) -> Party:
         """The side's knowledge, brought up to the last record on file: a run stopped
@@ -105,13 +105,10 @@ class Side:
 
     def _catch_up(self, party: Party, path: Path) -> Party:
         """`party` after the record at `path`, which it does not reflect yet."""
-        # its own records start from the form both held (`agreed`; its public form may
-        # have opened its own items since), the other side's from its public form
+        # every record starts from the form both held (`agreed`; its public form may have
+        # opened its own items since)
         received = files.read_record(
-            self.game,
-            path.read_text(encoding="utf-8"),
-            path.name,
-            lambda side, seq: party.agreed if side == self.side else party.public,
+            self.game, docs.read_capped(path), path.name, lambda side, seq: party.agreed
         )
         record = received.record
         if received.n < 2:
@@ -183,7 +180,7 @@ class Side:
         (self.root / "records").mkdir(parents=True, exist_ok=True)
         value = files.secret(self.game, self.identity)
         book = kn.Book(self.side, value)
-        public = start_half(self.comp, book)
+        public = start_half(self.comp, book, self.game.options)
         party = Party(self.side, self.comp, book, public)
         extra = {
             "definition": self.game.hash,
@@ -192,10 +189,11 @@ class Side:
         }
         return self._write_record(party, party.join(), public, extra, now, join=True)
 
-    def receive(self, text: str, where: str) -> None:
-        """Check and take in the other side's record; a Refusal leaves nothing changed."""
+    def receive(self, text: str, where: str, now: str) -> None:
+        """Check and take in the other side's record (its time against `now`, this side's
+        clock: twoparty/deadlines.py); a Refusal leaves nothing changed."""
         party = self.load()
-        received = files.read_record(self.game, text, where, lambda side, seq: party.public)
+        received = files.read_record(self.game, text, where, lambda side, seq: party.agreed)
         if received.record.side != other(self.side):
             raise Refusal(N_("the record is not the other side's"), WRONG_SIDE, RECEIVING, where)
         join = received.n < 2  # the joins are records 0 and 1, in the order of the sides
@@ -213,9 +211,15 @@ class Side:
             )
         if received.prev != (self.game.hash if join else self.last_hash()):
             raise Refusal(N_("it does not follow the last record (prev)"), STALE, RECORDS, where)
+        found = self.records()
+        deadlines.check_time(
+            received.written, None if join else deadlines.latest(found), now, where
+        )
         if join:
             self._adopt_join(party, received, where)
-        _check_forfeit(self.game, received, self.records(), where)
+        deadlines.check_forfeit(
+            self.game, received, found, deadlines.reveal_times(self.root), where
+        )
         if aside(received.record) == AGREE:
             party = self._restored(self.side, where)
         party.read(received.record)
@@ -307,7 +311,7 @@ class Side:
             return None
         if result is not None and not self._reveal_owed():
             return None
-        written = _written(found[-1].read_text(encoding="utf-8"))
+        written = deadlines.written(docs.read_capped(found[-1]), found[-1].name)
         over = (clock.parse_time(now, "now") - written).total_seconds() / 3600 - hours
         return int(over) if over >= 0 else None
 
@@ -340,14 +344,22 @@ class Side:
         base = party.agreed
         return self._write_record(party, party.forfeit(len(self.records()) - 1), base, {}, now)
 
-    def take_reveal(self, text: str, where: str) -> Path:
-        """The other side's reveal, checked against its join's commitment, kept."""
-        joins = [p for p in self.records()[:2] if p.name.endswith(f"-{other(self.side)}.txt")]
+    def take_reveal(self, text: str, where: str, now: str) -> Path:
+        """The other side's reveal, checked against its join's commitment and naming a
+        record on file here as the last it held, dated neither before that record nor
+        ahead of `now` (this side's clock), kept."""
+        found = self.records()
+        joins = [p for p in found[:2] if p.name.endswith(f"-{other(self.side)}.txt")]
         if not joins:
             raise Refusal(N_("the other side has not joined"), STALE, THE_END, where)
-        body, _signature = signing.split(joins[0].read_text(encoding="utf-8"))
-        commitment = docs.load_yaml(body, joins[0].name).get("secret_commitment", "")
-        side = files.read_reveal(self.game, text, where, commitment).side
+        body = files.record_body(docs.read_capped(joins[0]), joins[0].name)
+        commitment = body.get("secret_commitment", "")
+        reveal = files.read_reveal(self.game, text, where, commitment)
+        _check_last(reveal, found, where)
+        deadlines.check_time(
+            reveal.written, deadlines.latest(found[: reveal.last[0] + 1]), now, where
+        )
+        side = reveal.side
         path = self.root / "reveals" / f"{side}.txt"
         path.parent.mkdir(exist_ok=True)
         write_atomic(path, text)
@@ -361,49 +373,51 @@ class Side:
         return other(found[-1].stem.split("-", 1)[1]) if len(found) > 2 else SIDES[0]
 
     def reveal(self, now: str) -> str:
+        """This side's secret, naming the last record it holds: no archive of the game
+        verifies without that record (`verify`)."""
         party = self.load()
-        text = files.reveal_text(self.game, self.side, party.book.secret, self.identity, now)
+        last = (len(self.records()) - 1, self.last_hash())
+        text = files.reveal_text(self.game, self.side, party.book.secret, self.identity, now, last)
         (self.root / "reveals").mkdir(exist_ok=True)
         write_atomic(self.root / "reveals" / f"{self.side}.txt", text)
         return text
 
 
 def _kind(path: Path) -> str | None:
-    """The entry type of a takeback, forfeit or resignation record, else None."""
-    body, _signature = signing.split(path.read_text(encoding="utf-8"))
-    entries = docs.load_yaml(body, path.name).get("entries") or []
-    action = entries[0].get("action") if len(entries) == 1 else None
-    return action.get("type") if isinstance(action, dict) else None
+    """The entry type of a takeback, forfeit or resignation record, else None (its file
+    read as any record's, its signature not checked: `seki status` tells of any folder)."""
+    action = _only_action(files.record_body(docs.read_capped(path), path.name))
+    return action.get("type") if action is not None else None
 
 
-def _written(text: str):
-    body, _signature = signing.split(text)
-    return clock.parse_time(docs.load_yaml(body, "record").get("written"), "written")
+def _only_action(body: dict) -> dict | None:
+    """The action of a record of one entry (a takeback, forfeit or resignation)."""
+    entries = body.get("entries")
+    entry = entries[0] if isinstance(entries, list) and len(entries) == 1 else None
+    action = entry.get("action") if isinstance(entry, dict) else None
+    return action if isinstance(action, dict) else None
 
 
-def _check_forfeit(game: files.Game, received: files.Received, before: list[Path], where: str):
-    """A forfeit claim stands only if the game has a deadline and the claim's time is
-    the deadline or more after the record before it, which, for a missing record, the
-    claimant wrote (whether a reveal was owed, the claimant's engine checks)."""
-    entries = received.record.entries
-    claims = [
-        e.action for e in entries if isinstance(e.action, dict) and e.action.get("type") == FORFEIT
-    ]
-    if not claims:
-        return
-    last = before[-1] if before else None
-    of_record = claims[0].get("missing") is None
-    if (
-        game.deadline_hours is None
-        or last is None
-        or (of_record and not last.name.endswith(f"-{received.record.side}.txt"))
-    ):
+def _check_last(reveal: files.Reveal, found: list[Path], where: str) -> None:
+    """A reveal names the last record its author held: it must be the record on file
+    at that place (the game as this side holds it, or as the archive holds it)."""
+    n, digest = reveal.last
+    if n >= len(found):
         raise Refusal(
-            N_("a forfeit claimed where the game allows none"), NOT_ASKED, DEADLINES, where
+            N_("the reveal names record {n} as its author's last, and it is not on file"),
+            STALE,
+            THE_END,
+            where,
+            n=n,
         )
-    waited = (received.written - _written(last.read_text(encoding="utf-8"))).total_seconds()
-    if waited < 3600 * game.deadline_hours:
-        raise Refusal(N_("a forfeit claimed before the deadline"), NOT_ASKED, DEADLINES, where)
+    if docs.sha256(docs.read_capped(found[n])) != digest:
+        raise Refusal(
+            N_("the reveal names another record {n} than the one on file"),
+            STALE,
+            THE_END,
+            where,
+            n=n,
+        )
 
 
 def create(
@@ -430,7 +444,7 @@ def create(
 def summary(root: Path, now: str) -> list[str]:
     """What anyone can tell of a side's directory without its key: the game, its records,
     whose record comes next, since when, and the deadline."""
-    game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    game = files.read_game(docs.read_capped(root / "game.txt"), "game.txt")
     found = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     players = ", ".join(f"{s} {k.name}" for s, k in game.players.items())
     head = ngettext(
@@ -450,7 +464,7 @@ def summary(root: Path, now: str) -> list[str]:
             return [*lines, _("over; secrets revealed: none yet")]
         over = _("over; secrets revealed: {sides}").format(sides=", ".join(reveals))
         return [*lines, over]
-    written = _written(last.read_text(encoding="utf-8"))
+    written = deadlines.written(docs.read_capped(last), last.name)
     waiting = SIDES[0] if len(found) == 2 else other(author)
     line = _("waiting for {side}'s record since {time}")
     lines.append(line.format(side=waiting, time=clock.format_time(written)))
@@ -463,7 +477,7 @@ def summary(root: Path, now: str) -> list[str]:
 
 def open_side(root: Path, identity: Identity) -> Side:
     """A side's directory, with the component set it carries (component_files)."""
-    game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    game = files.read_game(docs.read_capped(root / "game.txt"), "game.txt")
     return Side(root, game, identity, game_components(root, game.components))
 
 
@@ -474,22 +488,23 @@ def verify(root: Path) -> audit.Audit:
     retraced, and the sides' replayed knowledge). With one reveal missing, the game must
     have ended by that side's forfeit for not revealing it, and the audit is the revealed
     side's alone."""
-    game = files.read_game((root / "game.txt").read_text(encoding="utf-8"), "game.txt")
+    game = files.read_game(docs.read_capped(root / "game.txt"), "game.txt")
     comp = game_components(root, game.components)
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
-    texts = {p: p.read_text(encoding="utf-8") for p in paths}
+    texts = {p: docs.read_capped(p) for p in paths}
     if len(paths) < 2:
         raise Refusal(N_("the game has fewer than two joins"), STALE, THE_END)
     joins = [
         files.read_record(game, texts[p], f"records/{p.name}", lambda s, q: {}) for p in paths[:2]
     ]
     commitments = {j.record.side: j.body.get("secret_commitment") for j in joins}
-    secrets = {}
+    reveals = {}
     for s in SIDES:
         where = f"reveals/{s}.txt"
         if (root / where).is_file():
-            text = (root / where).read_text(encoding="utf-8")
-            secrets[s] = files.read_reveal(game, text, where, commitments.get(s, "")).secret
+            text = docs.read_capped(root / where)
+            reveals[s] = files.read_reveal(game, text, where, commitments.get(s, ""))
+    secrets = {s: r.secret for s, r in reveals.items()}
     missing = [s for s in SIDES if s not in secrets]
     if missing and (len(missing) > 1 or not _forfeited_reveal(texts[paths[-1]], other(missing[0]))):
         raise Refusal(
@@ -501,11 +516,16 @@ def verify(root: Path) -> audit.Audit:
             THE_END,
             f"reveals/{missing[0]}.txt",
         )
+    _check_end(reveals, paths, texts)
+    for s, r in reveals.items():  # a reveal's time counts: it never goes back either
+        deadlines.check_time(
+            r.written, deadlines.latest(paths[: r.last[0] + 1]), None, f"reveals/{s}.txt"
+        )
     for j in joins:
         if j.prev != game.hash or j.record.side not in secrets:
             continue
         book = kn.Book(j.record.side, secrets[j.record.side])
-        if j.body.get("dealt") != dealt(start_half(comp, book), j.record.side):
+        if j.body.get("dealt") != dealt(start_half(comp, book, game.options), j.record.side):
             raise Refusal(
                 N_("the join of {side} does not deal what its secret gives"),
                 STALE,
@@ -518,9 +538,11 @@ def verify(root: Path) -> audit.Audit:
     unrevealed = handles.get(missing[0]) if missing else None
     if missing and not isinstance(unrevealed, dict):
         raise Refusal(N_("the join of {side} deals no handles"), STALE, RECORDS, side=missing[0])
-    replay = audit.Audit(comp, secrets, unrevealed)
+    replay = audit.Audit(comp, secrets, unrevealed, game.options)
     replay.joins([j.record for j in joins])
     prev = docs.sha256(texts[paths[1]])
+    latest = max(j.written for j in joins)
+    signed = {s: r.written for s, r in reveals.items()}
     for i, path in enumerate(paths[2:], start=2):
         where = f"records/{path.name}"
         received = files.read_record(game, texts[path], where, lambda side, seq: replay.base(side))
@@ -533,21 +555,35 @@ def verify(root: Path) -> audit.Audit:
                 n=i,
                 before=i - 1,
             )
-        _check_forfeit(game, received, paths[:i], where)
+        deadlines.check_time(received.written, latest, None, where)
+        deadlines.check_forfeit(game, received, paths[:i], signed, where)
+        latest = received.written
         prev = docs.sha256(texts[path])
         replay.record(received.record)
     return replay
 
 
+def _check_end(reveals: dict[str, files.Reveal], paths: list[Path], texts: dict) -> None:
+    """The archive ends where the reveals say: each names the last record its author
+    held, which must be on file, and after the latest of them only the claim that the
+    other side forfeited by not revealing may follow. A chain cut short lacks a record a
+    reveal names; records added after the end have no reveal naming them."""
+    for side, reveal in reveals.items():
+        _check_last(reveal, paths, f"reveals/{side}.txt")
+    top = max(r.last[0] for r in reveals.values())
+    for i, path in enumerate(paths[top + 1 :]):
+        if i > 0 or not any(_forfeited_reveal(texts[path], s) for s in reveals):
+            raise Refusal(
+                N_("it follows the last record the reveals name, and is not a forfeit claim"),
+                STALE,
+                THE_END,
+                f"records/{path.name}",
+            )
+
+
 def _forfeited_reveal(text: str, claimant: str) -> bool:
     """Whether a record is `claimant`'s claim that the other side forfeited by not
     revealing (the replay checks the claim itself)."""
-    body, _signature = signing.split(text)
-    data = docs.load_yaml(body, "record")
-    if not isinstance(data, dict) or data.get("side") != claimant:
-        return False
-    entries = data.get("entries")
-    if not isinstance(entries, list) or len(entries) != 1:
-        return False
-    action = entries[0].get("action") if isinstance(entries[0], dict) else None
-    return isinstance(action, dict) and action.get("missing") == REVEAL
+    body = files.record_body(text, "record")
+    action = _only_action(body) if body.get("side") == claimant else None
+    return action is not None and action.get("missing") == REVEAL

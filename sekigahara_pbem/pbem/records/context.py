@@ -94,8 +94,10 @@ def joined(game: Game) -> dict[str, joins.Join]:
 
 def read_turn(game: Game, path: Path) -> turns.Turn:
     """An accepted turn file from turns/: sealed (opened with the game's state key) or,
-    in games from before sealing, clear."""
+    in games from before sealing, clear; in games from before files were bound to their
+    game's definition, naming none (pbem/binding.py)."""
     text = docs.read_capped(path)
     if turns.is_sealed(text):
-        text = turns.unseal(game.definition, text, game.secrets.state_key, str(path))
-    return turns.parse(game.definition, text, str(path))
+        key = game.secrets.state_key
+        text = turns.unseal(game.definition, text, key, str(path), archived=True)
+    return turns.parse(game.definition, text, str(path), archived=True)

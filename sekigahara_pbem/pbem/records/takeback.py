@@ -73,7 +73,8 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
             name,
             seq=record.seq,
         )
-    request = takebacks.parse_request(game.definition, docs.read_capped(path), str(path))
+    on_file = docs.read_capped(path)  # taken before documents were bound, maybe
+    request = takebacks.parse_request(game.definition, on_file, str(path), archived=True)
     takebacks.check_consent(request, consent, name)
     answer_path = game.gd.request(record.seq, "consent", consent.side)
     if answer_path.exists():
@@ -118,8 +119,8 @@ def recheck(
         texts.append((name, docs.read_capped(path)))
     if len(texts) != 2:
         raise Refused(N_("a takeback needs a request and a consent"), None, None, where)
-    request = takebacks.parse_request(definition, texts[0][1], texts[0][0])
-    consent = takebacks.parse_consent(definition, texts[1][1], texts[1][0])
+    request = takebacks.parse_request(definition, texts[0][1], texts[0][0], archived=True)
+    consent = takebacks.parse_consent(definition, texts[1][1], texts[1][0], archived=True)
     takebacks.check_consent(request, consent, texts[1][0])
     if consent.answer != "accept":
         raise Refused(N_("the takeback was refused, not accepted"), None, None, where)

@@ -38,9 +38,10 @@ def check_timing(
 def admit(game: Game, name: str, text: str, now: str) -> str:
     if turns.is_sealed(text):  # sealed by its player: opened here, kept as it came
         sealed, text = text, turns.unseal(game.definition, text, game.secrets.state_key, name)
-    else:  # a turn file that came unsealed is sealed at rest by the referee
+        turn = turns.parse(game.definition, text, name)
+    else:  # checked first, so that a refusal names the file; then sealed at rest
+        turn = turns.parse(game.definition, text, name)
         sealed = turns.seal(game.definition, text, game.referee)
-    turn = turns.parse(game.definition, text, name)
     record, state = started(game, name)
     free = steps.anytime(turn)
     asked = record.body.get("asked", {})

@@ -288,19 +288,32 @@ def _nothing_held(party) -> list[Entry]:  # steps -1 on no action at all
     return [Entry(party.side, None, -1, {}, None)]
 
 
-@pytest.mark.parametrize("entries", [_refused_held, _nothing_held], ids=["illegal", "none"])
-def test_a_held_action_is_checked_when_its_record_is_taken(tmp_path, entries):
+def _held_midway(party) -> list[Entry]:  # a held action with an entry after it
+    return [*_refused_held(party), Entry(party.side, None, 0, {}, party.public)]
+
+
+@pytest.mark.parametrize(
+    ("entries", "reason"),
+    [
+        (_refused_held, "held action is refused: 6.3"),
+        (_nothing_held, "held action is refused: type: expected a mapping"),
+        (_held_midway, "held action does not end its record"),
+    ],
+    ids=["illegal", "none", "midway"],
+)
+def test_a_held_action_is_checked_when_its_record_is_taken(tmp_path, entries, reason):
     """A modified client holds (steps: -1) an action for the other side to compute that
-    the other side's engine cannot take. The other side refuses the record when it takes
-    it in, and takes the honest record after. (Old code: it took the record in, and every
-    later turn of the side attacked failed with the rules' refusal of the held
-    action.)"""
+    the other side's engine cannot take, or holds one and goes on after it. The other
+    side refuses the record when it takes it in, and takes the honest record after. (Old
+    code: it took the first two in, and every later turn of the side attacked failed,
+    with the rules' refusal of the held action or a malformed action; the third it
+    refused only because the entry after tried the held action at once.)"""
     game = Game(tmp_path)
     side = game.turn()
     text = forge(game.forger(side, tmp_path / "forger"), entries)
     victim = game.sides[other(side)]
     before = snapshot(victim.root)
-    with pytest.raises(Cheat, match="held action is refused"):
+    with pytest.raises(Cheat, match=reason):
         deliver(victim, text)
     assert snapshot(victim.root) == before
     game.play(3)  # the game goes on

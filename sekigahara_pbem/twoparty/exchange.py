@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..crypto.commitments import commit
-from ..refusal import N_, NOT_ASKED, Phrase, Refusal
+from ..refusal import N_, NOT_ASKED, Phrase, Refusal, quoted
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
@@ -545,8 +545,8 @@ class Party:
         files check (twoparty/deadlines.py)."""
         last = e.action.get("record") if isinstance(e.action, dict) else None
         missing = e.action.get("missing") if isinstance(e.action, dict) else None
-        held = kn.open_in(self.agreed, self.comp, e.opened)
-        expected = forfeit_missing(held)
+        both = kn.open_in(self.agreed, self.comp, e.opened)
+        expected = forfeit_missing(both)
         if (missing or "record") != expected:
             kind = missing or "record"
             words = {"record": N_("record"), REVEAL: N_("reveal")}
@@ -554,9 +554,11 @@ class Party:
                 N_("{side}'s forfeit claim is of a {missing} not owed"),
                 DEADLINES,
                 side=e.author,
-                missing=Phrase(words[kind]) if isinstance(kind, str) and kind in words else kind,
+                missing=Phrase(words[kind])
+                if isinstance(kind, str) and kind in words
+                else quoted(kind),
             )
-        if not isinstance(last, int) or e.public != forfeited(held, e.author, last, missing):
+        if not isinstance(last, int) or e.public != forfeited(both, e.author, last, missing):
             raise Cheat(
                 N_("{side}'s forfeit claim is not the game ended by forfeit"),
                 DEADLINES,

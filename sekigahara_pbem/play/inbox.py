@@ -17,6 +17,7 @@ from pathlib import Path
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
+from ..pbem import binding
 from ..pbem import documents as docs
 from ..pbem.game import Definition, parse
 from ..pbem.packets import PACKET_FORMAT
@@ -60,8 +61,9 @@ def joined_games(home: Path) -> dict[str, Definition]:
 
 def authentic(text: str, games: dict[str, Definition]) -> dict | None:
     """A packet's public fields (game, seq, to, pending) once its signature checks against
-    the referee of the game it names, else None (any other document, or a stranger's).
-    Nothing of it is parsed before the signature is checked."""
+    the referee of the game it names and it names that game's definition (an older game
+    of the same id and referee is another game, pbem/binding.py), else None (any other
+    document, or a stranger's). Nothing of it is parsed before the signature is checked."""
     if PACKET_FORMAT not in text[:400]:
         return None
     referees = {d.referee.key_id: d.referee for d in games.values()}
@@ -75,6 +77,8 @@ def authentic(text: str, games: dict[str, Definition]) -> dict | None:
         return None
     if games[game].referee.key_id != verified.signer.key_id:
         return None  # signed by the referee of another game
+    if data.get(binding.FIELD) != games[game].hash:
+        return None  # another game of the same id
     return data if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 

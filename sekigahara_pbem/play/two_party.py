@@ -105,13 +105,14 @@ def confirmer(kc: Components, side: str, ask: console.Asker, say: Callable[[str]
 
 
 def take_mail(side: Side, mail: MailSettings, now: str) -> list[str]:
-    """Fetch the mailbox and take in, in order, every record and reveal of the other side
-    that came; what was done, in words. The mailbox keeps each by the hash of its text
-    (play/filing.py), and nothing of it is read here before its signature checks against
-    the other side's key: a stranger's file is dropped (its mail stays in mail/processed),
-    so it can neither take the place of the record or reveal it claims to be nor keep the
-    real one out. A refused record stays for the next pass (one that came before the one
-    it follows is taken once that one is here); one whose place is taken is dropped."""
+    """Fetch the mailbox and take in, in order, every record and reveal of the other side that
+    came, at `now` by this side's clock; what was done, in words. The mailbox keeps each
+    by the hash of its text (play/filing.py), and nothing of it is read here before its
+    signature checks against the other side's key: a stranger's file is dropped (its
+    mail stays in mail/processed), so it can neither take the place of the record or
+    reveal it claims to be nor keep the real one out. A refused record stays for the
+    next pass (one that came before the one it follows is taken once that one is here);
+    one whose place is taken is dropped."""
     fetched = mailbox.collect(mail)[1]
     said = [_("{n} new message(s)").format(n=fetched)]
     folder = default_dir() / filing.TWO_PARTY / side.game.game_id

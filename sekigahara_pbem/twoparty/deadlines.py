@@ -43,9 +43,10 @@ def written(text: str, where: str) -> datetime:
 
 
 def latest(paths: list[Path]) -> datetime | None:
-    """The time a record that follows these records may not precede: the later of the last
-    two (the first record after the joins follows both)."""
-    times = [written(docs.read_capped(p), p.name) for p in paths[-2:]]
+    """The time a record or reveal that follows these records (on file, each checked as it
+    came) may not precede: the last one's, which none before it follows in time; after
+    the joins, the later of the two."""
+    times = [written(docs.read_capped(p), p.name) for p in paths[-2 if len(paths) == 2 else -1 :]]
     return max(times) if times else None
 
 

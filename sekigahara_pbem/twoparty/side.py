@@ -517,10 +517,6 @@ def verify(root: Path) -> audit.Audit:
             f"reveals/{missing[0]}.txt",
         )
     _check_end(reveals, paths, texts)
-    for s, r in reveals.items():  # a reveal's time counts: it never goes back either
-        deadlines.check_time(
-            r.written, deadlines.latest(paths[: r.last[0] + 1]), None, f"reveals/{s}.txt"
-        )
     for j in joins:
         if j.prev != game.hash or j.record.side not in secrets:
             continue
@@ -542,6 +538,7 @@ def verify(root: Path) -> audit.Audit:
     replay.joins([j.record for j in joins])
     prev = docs.sha256(texts[paths[1]])
     latest = max(j.written for j in joins)
+    times = [latest, latest]  # by record: the time none after it may precede
     signed = {s: r.written for s, r in reveals.items()}
     for i, path in enumerate(paths[2:], start=2):
         where = f"records/{path.name}"
@@ -558,8 +555,11 @@ def verify(root: Path) -> audit.Audit:
         deadlines.check_time(received.written, latest, None, where)
         deadlines.check_forfeit(game, received, paths[:i], signed, where)
         latest = received.written
+        times.append(latest)
         prev = docs.sha256(texts[path])
         replay.record(received.record)
+    for s, r in reveals.items():  # a reveal's time counts: it never goes back either
+        deadlines.check_time(r.written, times[r.last[0]], None, f"reveals/{s}.txt")
     return replay
 
 

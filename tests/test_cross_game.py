@@ -169,16 +169,6 @@ def test_a_draft_without_a_definition_is_signed_with_it(two_games):
     _refused_as_wrong_game(lambda: turns.parse_body(b, stamped(draft, a), "t"))
 
 
-def test_unbound_files_of_an_old_archive_verify_with_a_note():
-    """games/demo was played before files were bound: it verifies, and says that a file
-    of another game with the same id could not be told apart."""
-    archive = Path(__file__).parent.parent / "games" / "demo"
-    if "definition:" in (archive / "turns" / "000002-ishida.txt").read_text():
-        pytest.skip("games/demo has been made again with bound files")
-    report = checks.verify(archive)
-    assert any("name no game definition" in note for note in report.notes)
-
-
 def _referee_taking_any_file(monkeypatch) -> None:
     """A modified referee: it reads every file arriving as if it were of its archive
     (bound to another game's definition passes too)."""

@@ -224,6 +224,9 @@ class Party:
         self.seen: list = []  # the events of the other side's last record, as this side saw them
         self.contribution = b""  # the randomness of the other side's last record
         self.their_seq: int | None = None  # the other side's last record read (its seq)
+        # the other side's slots out of its piles when this side last sent randomness: it
+        # binds them all as it reads that record, and commits each in its next record
+        self.binding: list[str] = []
 
     # -- kept between runs (sealed to the side's own key) --------------------------------
 
@@ -243,6 +246,7 @@ class Party:
             "seen": self.seen,
             "contribution": self.contribution.hex(),
             "their_seq": self.their_seq,
+            "binding": self.binding,
         }
 
     @classmethod
@@ -260,6 +264,7 @@ class Party:
         party.seen = data["seen"]
         party.contribution = bytes.fromhex(data["contribution"])
         party.their_seq = data["their_seq"]
+        party.binding = data.get("binding", [])  # none kept before issue 28
         return party
 
     # -- the working copy --------------------------------------------------------------
@@ -417,6 +422,7 @@ class Party:
         self.fresh = set()
         self.agreed = self.public
         fresh = contribution(self.book.secret, self.seq) if self.seq else b""
+        self.binding = kn.unbound_out(self.public, other(self.side)) if fresh else []
         return Record(self.side, self.seq, entries, commitments, fresh)
 
     def takeback(self, kind: str) -> Record:
@@ -497,7 +503,11 @@ class Party:
         """Take in the other side's new commitments, before its openings are checked (a
         record commits what it binds and may open it at once). Each is to one of its own
         handles not committed before: a commitment is never replaced, so an opening is
-        checked against the first one (a sealed bid stays the one committed)."""
+        checked against the first one (a sealed bid stays the one committed). Nor is one
+        made late: the slots the other side bound as it read this side's randomness
+        (`binding`) are committed by its next record; one left uncommitted could be
+        committed when it is opened, to the card it likes then (a sealed bid chosen after
+        seeing the other's)."""
         for h in record.commitments:
             if not kn.is_handle(h) or kn.handle_side(h) != record.side:
                 raise Cheat(
@@ -510,6 +520,17 @@ class Party:
                     side=record.side,
                     handle=h,
                 )
+        late = set(self.binding) - set(self.theirs) - set(record.commitments)
+        if late:
+            raise Cheat(
+                N_(
+                    "{side} does not commit {handle}, which it has bound: a draw is committed "
+                    "in the record after its binding"
+                ),
+                OPENINGS,
+                side=record.side,
+                handle=min(late),
+            )
         self.theirs.update(record.commitments)
 
     def _check_held(self) -> None:
@@ -574,6 +595,7 @@ class Party:
         if e.opened:
             self.public = kn.open_in(self.public, self.comp, e.opened)
         if e.steps < 0:
+            self._strays(self.copy(), e.action, e.author)
             self.held = (e.author, e.action)
             return
         if isinstance(e.action, dict) and e.action.get("type") == FORFEIT:
@@ -584,14 +606,8 @@ class Party:
         author, action = (e.author, e.action) if e.action is not None else self.held or ("", None)
         self.held = None
         if action is not None:
+            self._strays(state, action, e.author)
             action = kn.replace(action, self.book.reals())
-            strays = {n for n in kn.names_in(action) if kn.is_handle(n)} - kn.names_in(state)
-            if strays:
-                raise Cheat(
-                    N_("{side}'s action names {handle}, not in the game"),
-                    side=e.author,
-                    handle=min(strays),
-                )
             state, events = self._take(state, e, author, action)
         state, found = self._forced(state, e)
         self.seen += [redact_event(x, self.side) for x in events + found]
@@ -604,6 +620,22 @@ class Party:
                 where=where,
             )
         self.public = e.public
+
+    def _strays(self, state: dict, action: dict | None, author: str) -> None:
+        """An action names only items in the game as this side's copy holds them: a
+        handle it does not hold, or the id of an item it holds under a handle (one not
+        opened to it), is refused here, before a rule looks it up."""
+        named = kn.names_in(kn.replace(action, self.book.reals()))
+        items = {
+            n for n in named if kn.is_handle(n) or n in self.comp.blocks or n in self.comp.cards
+        }
+        strays = items - kn.names_in(state)
+        if strays:
+            raise Cheat(
+                N_("{side}'s action names {handle}, not in the game"),
+                side=author,
+                handle=min(strays),
+            )
 
     def _take(self, state: dict, e: Entry, author: str, action: dict) -> tuple[dict, list]:
         """The entry's action (or the held one it computes) on this side's copy; where the

@@ -220,11 +220,33 @@ class Side:
         deadlines.check_forfeit(
             self.game, received, found, deadlines.reveal_times(self.root), where
         )
+        if aside(received.record) == TAKEBACK:
+            self._asked(party, received.record.side, where)
         if aside(received.record) == AGREE:
             party = self._restored(self.side, where)
         party.read(received.record)
         write_atomic(self.record_path(received.n, received.record.side), text)
         self.save(party, 1 if join else received.n)  # snapshot 1: both joins taken
+
+    def _asked(self, party: Party, asker: str, where: str) -> None:
+        """A takeback the other side asks must be of its last record, a move of a game
+        going on, as `request_takeback` asks it: one asked after this side's record would
+        leave this side's held action uncomputed, or the game stalled."""
+        found = self.records()
+        last = found[-1] if len(found) > 2 else None
+        if (
+            last is None
+            or not last.name.endswith(f"-{asker}.txt")
+            or party.public["result"] is not None
+            or _kind(last) in (*ASIDES, FORFEIT)
+        ):
+            raise Refusal(
+                N_("the takeback asked is not of {side}'s last record"),
+                NOT_ASKED,
+                TAKEBACKS,
+                where,
+                side=asker,
+            )
 
     def _adopt_join(self, party: Party, received, where: str) -> None:
         handles = received.body.get("dealt")
@@ -400,7 +422,10 @@ def _only_action(body: dict) -> dict | None:
 
 def _check_last(reveal: files.Reveal, found: list[Path], where: str) -> None:
     """A reveal names the last record its author held: it must be the record on file
-    at that place (the game as this side holds it, or as the archive holds it)."""
+    at that place (the game as this side holds it, or as the archive holds it), and no
+    record may follow it but one side's claim that the other forfeited by not revealing
+    (written after the reveal, or crossing it in the mail). A side reveals once its game
+    is over, so it holds the record that ended it: a reveal naming an earlier one lies."""
     n, digest = reveal.last
     if n >= len(found):
         raise Refusal(
@@ -418,6 +443,15 @@ def _check_last(reveal: files.Reveal, found: list[Path], where: str) -> None:
             where,
             n=n,
         )
+    for i, path in enumerate(found[n + 1 :]):
+        text = docs.read_capped(path)
+        if i > 0 or not any(_forfeited_reveal(text, s) for s in SIDES):
+            raise Refusal(
+                N_("it follows the last record the reveals name, and is not a forfeit claim"),
+                STALE,
+                THE_END,
+                f"records/{path.name}",
+            )
 
 
 def create(
@@ -516,7 +550,7 @@ def verify(root: Path) -> audit.Audit:
             THE_END,
             f"reveals/{missing[0]}.txt",
         )
-    _check_end(reveals, paths, texts)
+    _check_end(reveals, paths)
     for j in joins:
         if j.prev != game.hash or j.record.side not in secrets:
             continue
@@ -563,22 +597,13 @@ def verify(root: Path) -> audit.Audit:
     return replay
 
 
-def _check_end(reveals: dict[str, files.Reveal], paths: list[Path], texts: dict) -> None:
+def _check_end(reveals: dict[str, files.Reveal], paths: list[Path]) -> None:
     """The archive ends where the reveals say: each names the last record its author
-    held, which must be on file, and after the latest of them only the claim that the
-    other side forfeited by not revealing may follow. A chain cut short lacks a record a
-    reveal names; records added after the end have no reveal naming them."""
+    held, which must be on file, and only the claim that the other side forfeited by not
+    revealing may follow it (`_check_last`). A chain cut short lacks a record a reveal
+    names; records added after the end have no reveal naming them."""
     for side, reveal in reveals.items():
         _check_last(reveal, paths, f"reveals/{side}.txt")
-    top = max(r.last[0] for r in reveals.values())
-    for i, path in enumerate(paths[top + 1 :]):
-        if i > 0 or not any(_forfeited_reveal(texts[path], s) for s in reveals):
-            raise Refusal(
-                N_("it follows the last record the reveals name, and is not a forfeit claim"),
-                STALE,
-                THE_END,
-                f"records/{path.name}",
-            )
 
 
 def _forfeited_reveal(text: str, claimant: str) -> bool:

@@ -646,14 +646,7 @@ class Party:
         except Unknown as lack:
             answered = claims.refutation(state, self.kc, author, action, e.author)
             if answered is None:
-                raise Cheat(
-                    N_(
-                        "{side}'s record needs what only it knows ({what}) where it may claim "
-                        "nothing"
-                    ),
-                    side=e.author,
-                    what=lack.what,
-                ) from None
+                raise _claims_nothing(e.author, lack.what) from None
             return answered
 
     def _forced(self, state: dict, e: Entry) -> tuple[dict, list]:
@@ -677,14 +670,17 @@ class Party:
                 )
             answered = claims.forced_step(state, self.kc, e.author)
             if answered is None:
-                raise Cheat(
-                    N_(
-                        "{side}'s record needs what only it knows ({what}) where it may claim "
-                        "nothing"
-                    ),
-                    side=e.author,
-                    what=run.lacked,
-                )
+                raise _claims_nothing(e.author, run.lacked)
             state, left = answered[0], left - 1
             events += answered[1]
         return state, events
+
+
+def _claims_nothing(side: str, what: object) -> Cheat:
+    """A record whose step needs the author's unseen values where the rules let it claim
+    nothing (twoparty/claims.py)."""
+    return Cheat(
+        N_("{side}'s record needs what only it knows ({what}) where it may claim nothing"),
+        side=side,
+        what=what,
+    )

@@ -240,13 +240,7 @@ class Side:
             or party.public["result"] is not None
             or _kind(last) in (*ASIDES, FORFEIT)
         ):
-            raise Refusal(
-                N_("the takeback asked is not of {side}'s last record"),
-                NOT_ASKED,
-                TAKEBACKS,
-                where,
-                side=asker,
-            )
+            raise _not_last(asker, where)
 
     def _adopt_join(self, party: Party, received, where: str) -> None:
         handles = received.body.get("dealt")
@@ -311,13 +305,7 @@ class Side:
                 N_("no takeback of {side}'s is asked"), NOT_ASKED, TAKEBACKS, where, side=asker
             )
         if not found[-2].name.endswith(mine):
-            raise Refusal(
-                N_("the takeback asked is not of {side}'s last record"),
-                NOT_ASKED,
-                TAKEBACKS,
-                where,
-                side=asker,
-            )
+            raise _not_last(asker, where)
         return self.snapshot(len(found) - 3)
 
     def late(self, now: str) -> int | None:
@@ -612,3 +600,14 @@ def _forfeited_reveal(text: str, claimant: str) -> bool:
     body = files.record_body(text, "record")
     action = _only_action(body) if body.get("side") == claimant else None
     return action is not None and action.get("missing") == REVEAL
+
+
+def _not_last(asker: str, where: str) -> Refusal:
+    """A takeback asked of a record that is not the asker's last one."""
+    return Refusal(
+        N_("the takeback asked is not of {side}'s last record"),
+        NOT_ASKED,
+        TAKEBACKS,
+        where,
+        side=asker,
+    )

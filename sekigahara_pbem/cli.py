@@ -75,6 +75,24 @@ class _Root(TyperGroup):
         use_language()
         return build(cmd_name)
 
+    def invoke(self, ctx: typer.Context) -> Any:
+        """Run the command; the one place errors are caught (refusal.py). A `UserError`
+        is said in one line, exit 1; so is an `OSError`, the machine's (a file that cannot
+        be read or written, a full disk), with the file; anything else is a bug and goes
+        on up to `main`."""
+        from .i18n import explain
+        from .refusal import UserError
+
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            typer.echo(f"seki: {explain(exc)}", err=True)
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            typer.echo(f"seki: {where}{exc.strerror or exc}", err=True)
+            raise typer.Exit(1) from None
+
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:
         from .commands.common import translate_help, use_language
 
@@ -99,7 +117,8 @@ def _root() -> None:
 
 
 def main() -> None:
-    """Entry point: user errors are one line; a traceback only with SEKI_DEBUG=1."""
+    """Entry point: an error that is not the user's (the root's `invoke` says those) is a
+    bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1."""
     try:
         app()
     except KeyboardInterrupt:

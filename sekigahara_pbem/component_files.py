@@ -22,7 +22,7 @@ import yaml
 
 from .pbem.documents import plain_load, safe_load
 from .pbem.store import write_atomic
-from .refusal import N_, WRONG_VERSION, Refusal
+from .refusal import N_, Code, Refusal
 from .rules.components import ComponentError, Components, build_components
 
 MANIFESTS = ("board", "blocks", "cards")
@@ -72,7 +72,7 @@ def set_named(expected: str, game_id: str, directory: Path | None = None) -> Com
                 "game {game} uses component set {theirs}…, this tool has {ours}…: install the "
                 "version game.txt names"
             ),
-            WRONG_VERSION,
+            code=Code.WRONG_VERSION,
             game=game_id,
             theirs=expected[:16],
             ours=found.hash[:16],
@@ -100,9 +100,8 @@ def game_components(game_dir: Path, expected: str) -> Components:
                     "made with component set {theirs}…, which the directory does not carry "
                     "({folder}/) and this tool does not have ({ours}…)"
                 ),
-                WRONG_VERSION,
-                None,
-                "game.txt",
+                code=Code.WRONG_VERSION,
+                at="game.txt",
                 theirs=expected[:16],
                 folder=CARRIED,
                 ours=packaged.hash[:16],
@@ -112,13 +111,12 @@ def game_components(game_dir: Path, expected: str) -> Components:
         texts = tuple(_read(folder / f"{n}.yaml", f"{CARRIED}/{n}.yaml") for n in MANIFESTS)
         found = packaged if texts == packaged.texts else _from_disk(texts, f"{CARRIED}/")
     except ComponentError as exc:  # the copy's problem, refused as a game's file is
-        raise Refusal("{reason}", None, None, None, reason=str(exc)) from None
+        raise Refusal("{reason}", reason=str(exc)) from None
     if found.hash != expected:
         raise Refusal(
             N_("not the component set game.txt names"),
-            WRONG_VERSION,
-            None,
-            _differing(found, packaged, expected),
+            code=Code.WRONG_VERSION,
+            at=_differing(found, packaged, expected),
         )
     return found.components
 
@@ -143,7 +141,7 @@ def _read(path: Path, where: str) -> str:
         raise ComponentError(where, f"larger than {MAX_MANIFEST_BYTES} bytes")
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
+    except UnicodeDecodeError as exc:  # boundary: the codec reports bad bytes by raising
         raise ComponentError(where, f"not UTF-8 text ({exc.reason})") from None
 
 
@@ -154,7 +152,7 @@ def _parse(text: str, where: str, load) -> object:  # noqa: ANN001 - one of the 
         mark = getattr(exc, "problem_mark", None)
         at = f"{where} line {mark.line + 1}" if mark else where
         raise ComponentError(at, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    except RecursionError:  # PyYAML's own loader composes by recursion
+    except RecursionError:  # boundary: PyYAML's own loader composes by recursion
         raise ComponentError(where, "nested too deeply") from None
 
 

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from .refusal import N_ as N_  # marks a message where it is defined (refusal.py)
-from .refusal import Refusal
+from .refusal import Refusal, UserError
 
 DOMAIN = "seki"
 DEFAULT = "en"
@@ -49,7 +49,7 @@ def available() -> tuple[str, ...]:
 
 @cache
 def catalog(lang: str) -> _gettext.NullTranslations:
-    """The translations of `lang` (English: none needed). ValueError if not shipped."""
+    """The translations of `lang` (English: none needed). a Refusal if not shipped."""
     if lang == DEFAULT:
         return _gettext.NullTranslations()
     if lang not in available():
@@ -79,7 +79,7 @@ def current() -> str:
 
 @contextmanager
 def using(lang: str) -> Iterator[None]:
-    """Everything put into words inside the block is in `lang` (ValueError if unknown)."""
+    """Everything put into words inside the block is in `lang` (a Refusal if unknown)."""
     token = _current.set(catalog(lang))
     try:
         yield
@@ -88,7 +88,7 @@ def using(lang: str) -> Iterator[None]:
 
 
 def activate(lang: str) -> None:
-    """`lang` for the rest of this command (ValueError if unknown)."""
+    """`lang` for the rest of this command (a Refusal if unknown)."""
     _current.set(catalog(lang))
 
 
@@ -104,9 +104,12 @@ def normalise(code: str) -> str | None:
 
 def settings_language(directory: Path) -> str | None:
     """The `lang` of the key directory's config.toml (None if absent or unreadable)."""
+    path = directory / SETTINGS_FILE
+    if not path.is_file():
+        return None
     try:
-        data = tomllib.loads((directory / SETTINGS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = tomllib.loads(path.read_bytes().decode("utf-8", errors="replace"))
+    except tomllib.TOMLDecodeError:  # a broken file: the other places say the language
         return None
     lang = data.get("lang")
     return normalise(lang) if isinstance(lang, str) else None
@@ -140,14 +143,8 @@ def choose(
 
 
 def explain(exc: BaseException) -> str:
-    """Why an input was refused, in the reader's language: a refusal's template is
-    translated, then filled (refusal.py); so is any other error that keeps its message as
-    a template (`words`, as pbem/store.py's StoreError). Anything else, or a translation
-    that does not fit its values, is the English text: a reason is never lost to a bad
-    translation."""
-    if isinstance(exc, Refusal) or callable(getattr(exc, "words", None)):
-        try:
-            return exc.words(gettext)
-        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
-            pass
-    return str(exc)
+    """Why an input was refused, in the reader's language: an error seki raises on purpose
+    keeps its template, which is translated, then filled (refusal.py); anything else is
+    its English text. A translation names the placeholders of its message, no others
+    (tests/test_i18n.py checks every catalog)."""
+    return exc.words(gettext) if isinstance(exc, UserError) else str(exc)

@@ -1,16 +1,15 @@
-"""One exception type for every input that is refused, with a named code (issue 12).
+"""The errors seki raises on purpose, with a named code (issues 12, 29).
 
-A refused input is the sender's to fix: the referee keeps it (sealed) and says why. Any
-other exception met while adjudicating is a bug: the run stops and leaves the game as it
-was, rather than telling a player to fix a file that was never wrong. The codes name the
-cause for programs (the mail robot, two-party peers, tests) as boardgame.io's do; the
-message says it for people, with the rule number where a rule refuses.
-
-`Refusal` is a `ValueError` so that the commands, which turn any bad input into a one-line
-error, catch it as before; the referee catches `Refusal` alone.
+`UserError` is what the person who ran a command is to fix or be told: one line, exit 1.
+`Refusal`, its kind for inputs, is the sender's to fix: the referee keeps the input
+(sealed) and says why. Nothing else is caught anywhere but at the top (cli.main): any
+other exception is a bug, and surfaces as one (an internal error, exit 70), never as
+"fix your file". The codes name the cause for programs (the mail robot, two-party peers,
+tests) as boardgame.io's do; the message says it for people, with the rule number where a
+rule refuses.
 
 A refusal's English text is written into records and files, so it is made here, the same
-in every language. A person reads it in theirs: a refusal keeps its message as a template
+in every language. A person reads it in theirs: an error keeps its message as a template
 with named placeholders and their values, and the places that show it (i18n.explain)
 translate the template, then fill it. The engine may not import gettext, so a raise site
 marks its template with the no-op `N_` that message extractors know.
@@ -20,29 +19,31 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable
+from enum import StrEnum
 
-MALFORMED = "malformed"  # not the document's shape: a field missing or of the wrong type
-TOO_LARGE = "too_large"
-WRONG_GAME = "wrong_game"  # for another game or another game definition
-WRONG_SIDE = "wrong_side"  # signed by another key than the side it names
-WRONG_VERSION = "wrong_version"  # another component set or an older format
-BAD_SIGNATURE = "bad_signature"
-BAD_SEAL = "bad_seal"
-BAD_KEY = "bad_key"
-NOT_STARTED = "not_started"  # the game has not started, or has already
-NOT_ASKED = "not_asked"  # no decision is asked of that side now
-STALE = "stale"  # answers a packet that is no longer the one to answer
-ILLEGAL = "illegal"  # the rules refuse it (with the rule's number)
-DUPLICATE = "duplicate"  # sent already: one join, one seed, one request, one answer
-NOT_UNDOABLE = "not_undoable"
-NO_EXTENSION = "no_extension"
 
-CODES = frozenset(
-    {
-        MALFORMED, TOO_LARGE, WRONG_GAME, WRONG_SIDE, WRONG_VERSION, BAD_SIGNATURE, BAD_SEAL,
-        BAD_KEY, NOT_STARTED, NOT_ASKED, STALE, ILLEGAL, DUPLICATE, NOT_UNDOABLE, NO_EXTENSION,
-    }
-)  # fmt: skip
+class Code(StrEnum):
+    """Why an input was refused, for programs (the mail robot, two-party peers, tests)."""
+
+    MALFORMED = "malformed"  # not the document's shape: a field missing or of the wrong type
+    TOO_LARGE = "too_large"
+    WRONG_GAME = "wrong_game"  # for another game or another game definition
+    WRONG_SIDE = "wrong_side"  # signed by another key than the side it names
+    WRONG_VERSION = "wrong_version"  # another component set or an older format
+    BAD_SIGNATURE = "bad_signature"
+    BAD_SEAL = "bad_seal"
+    BAD_KEY = "bad_key"
+    NOT_STARTED = "not_started"  # the game has not started, or has already
+    NOT_ASKED = "not_asked"  # no decision is asked of that side now
+    STALE = "stale"  # answers a packet that is no longer the one to answer
+    ILLEGAL = "illegal"  # the rules refuse it (with the rule's number)
+    DUPLICATE = "duplicate"  # sent already: one join, one seed, one request, one answer
+    NOT_UNDOABLE = "not_undoable"
+    NO_EXTENSION = "no_extension"
+    CHEAT = "cheat"  # a two-party record the receiver's copy proves wrong
+    STORE = "store"  # a game directory missing, locked or not in its shape: no one's input
+    COMPONENTS = "components"  # a component set that does not load
+    MAIL = "mail"  # a mail server that refused or could not be reached
 
 
 _QUOTED = reprlib.Repr()
@@ -139,39 +140,45 @@ def _fill(template: str, params: dict[str, object], translate: Callable[[str], s
     if not params:
         return text
     values = {
-        k: v.words(translate) if isinstance(v, Phrase | Refusal) else v for k, v in params.items()
+        k: v.words(translate) if isinstance(v, Phrase | UserError) else v for k, v in params.items()
     }
     return text.format_map(values)
 
 
-class Refusal(ValueError):
-    """An input refused for a named reason; `rule` is the rule number when a rule refuses.
+class SekiError(Exception):
+    """The root of the errors seki raises on purpose. A `UserError` is said in one line
+    (exit 1); any other exception is a bug and reaches the top as an internal error."""
+
+
+class UserError(SekiError):
+    """What the person who ran the command is to fix, or a state they are told of: a
+    refused input, a game directory in the wrong shape, a component set that does not load.
 
     `message` is taken as it is, unless `params` are given: then it is a template filled
-    with them (`{road}`); a param may be a Phrase, or a refusal (a turn file's refusal
-    wraps the engine's). `where` (a rule number, a field) comes first and is never
-    translated: it is typed, or looked up in the rulebook. The arguments are positional,
-    so that any name serves as a placeholder."""
+    with them (`{road}`); a param may be a Phrase, or another error put in words the same
+    way (a turn file's refusal wraps the engine's). `at` (a rule number, a file, a field:
+    kept as `where`) comes first and is never translated: it is typed, or looked up in the
+    rulebook. `code` and `rule` are for programs: the cause, and the rule number where a
+    rule refuses. The keywords are not placeholders: a template may say `{where}`."""
 
-    code = MALFORMED
+    code = Code.MALFORMED
 
     def __init__(
         self,
         message: str,
-        code: str | None = None,
-        rule: str | None = None,
-        where: str | None = None,
         /,
+        *,
+        code: Code | None = None,
+        rule: str | None = None,
+        at: str | None = None,
         **params: object,
     ):
         self.template = message
         self.params = params
-        self.where = where
+        self.where = at
         super().__init__(self.words(str))
         if code is not None:
-            if code not in CODES:
-                raise TypeError(f"unknown refusal code {code!r}")
-            self.code = code
+            self.code = Code(code)
         self.rule = rule
 
     def words(self, translate: Callable[[str], str]) -> str:
@@ -186,8 +193,14 @@ class Refusal(ValueError):
         return _revive, (type(self), self.args, self.__dict__)
 
 
-def _revive(cls: type[Refusal], args: tuple, state: dict) -> Refusal:
-    refusal = cls.__new__(cls)
-    refusal.args = args
-    refusal.__dict__.update(state)
-    return refusal
+class Refusal(UserError):
+    """An input refused for a named reason: the sender's to fix. The referee keeps the
+    input (sealed) with the reason and catches this alone: any other error while
+    adjudicating leaves the game as it was."""
+
+
+def _revive(cls: type[UserError], args: tuple, state: dict) -> UserError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error

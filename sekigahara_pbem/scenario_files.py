@@ -19,13 +19,11 @@ def load_scenario(path: Path) -> dict:
     if not path.is_file():
         raise Refusal(N_("file not found"))
     if path.stat().st_size > MAX_SCENARIO_BYTES:
-        raise Refusal(N_("larger than {limit} bytes"), None, None, None, limit=MAX_SCENARIO_BYTES)
+        raise Refusal(N_("larger than {limit} bytes"), limit=MAX_SCENARIO_BYTES)
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise Refusal(
-            N_("not valid YAML: {problem}"), None, None, None, problem=str(exc).splitlines()[0]
-        ) from None
+        doc = yaml.safe_load(path.read_bytes().decode("utf-8", errors="replace"))
+    except yaml.YAMLError as exc:
+        raise Refusal(N_("not valid YAML: {problem}"), problem=str(exc).splitlines()[0]) from None
     if not isinstance(doc, dict):
         raise Refusal(N_("a scenario must be a mapping"))
     return doc
@@ -41,7 +39,7 @@ def scenario_components(doc: dict, path: Path, override: Path | None = None) -> 
         if where in (None, "default"):
             return load_components()
         if not isinstance(where, str):
-            raise Refusal(N_("expected a folder name"), None, None, "components")
+            raise Refusal(N_("expected a folder name"), at="components")
         return load_components((path.parent / where).resolve())
     except ComponentError as exc:
-        raise Refusal("{reason}", None, None, "components", reason=str(exc)) from None
+        raise Refusal("{reason}", at="components", reason=str(exc)) from None

@@ -68,10 +68,8 @@ def _start(comp: Components, doc: dict) -> tuple[dict, list]:
             raise Malformed("setup", N_("expected a mapping with a seed"))
         try:
             return setup(comp, str(spec.get("seed", "00" * 16)), spec.get("options"))
-        except ValueError as exc:
-            raise Malformed(
-                "setup", "{reason}", reason=exc if isinstance(exc, Refusal) else str(exc)
-            ) from None
+        except Refusal as exc:
+            raise Malformed("setup", "{reason}", reason=exc) from None
     return build_position(comp, doc.get("position", {})), []
 
 

@@ -126,7 +126,7 @@ def two_games(tmp_path):
 def _refused_as_wrong_game(call) -> None:
     with pytest.raises(refusal.Refusal) as caught:
         call()
-    assert caught.value.code == refusal.WRONG_GAME, caught.value
+    assert caught.value.code == refusal.Code.WRONG_GAME, caught.value
 
 
 def test_every_document_of_one_game_is_refused_in_the_other(two_games):

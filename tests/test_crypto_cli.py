@@ -71,7 +71,7 @@ def test_errors_are_one_line(tmp_path):
     assert_one_line_error(seki(tmp_path, "show", "nobody"), "no such identity")
     assert_one_line_error(
         seki(tmp_path, "new", "carl", "--ssh-key", str(tmp_path / "missing")),
-        "cannot read SSH key",
+        "missing: No such file or directory",
     )
     (tmp_path / "broken.identity").write_text("format: seki-identity/1\n")
     assert_one_line_error(seki(tmp_path, "show", "broken"), "broken.identity")

@@ -17,6 +17,7 @@ from sekigahara_pbem.crypto.signing import (
     SignatureError,
     UnknownSigner,
 )
+from sekigahara_pbem.refusal import Refusal
 
 BODY = (
     "game: demo-1\n"
@@ -174,9 +175,9 @@ def test_reply_quoting_the_previous_packet_verifies_the_unquoted_document(doc, t
 
 
 def test_bodies_that_cannot_be_signed_are_refused(tokugawa):
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(Refusal, match="empty"):
         signing.sign(" \n\n", tokugawa)
-    with pytest.raises(ValueError, match="marker line"):
+    with pytest.raises(Refusal, match="marker line"):
         signing.sign("a: 1\n-----END SEKI SIGNATURE-----\n", tokugawa)
 
 

@@ -18,6 +18,7 @@ from sekigahara_pbem.crypto.seeds import seed_commitment
 from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.pbem import game, joins, referee, verify
 from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.refusal import Refusal
 
 NOW = "2026-11-22T12:00:00Z"
 
@@ -50,11 +51,11 @@ def test_after_the_first_join_the_referee_holds_nothing_of_its_seed(table):
 def test_a_seed_is_sent_only_for_the_other_sides_signed_join(table):
     root, ref, players, definition = table
     own = joins.make_join(definition, players["ishida"])
-    with pytest.raises(ValueError, match="own join"):
+    with pytest.raises(Refusal, match="own join"):
         joins.make_seed(definition, players["ishida"], own, "own")
     # a join for tokugawa forged by the referee is not signed by tokugawa's key
     body = signing.split(joins.make_join(definition, players["tokugawa"]))[0]
-    with pytest.raises(ValueError):
+    with pytest.raises(Refusal):
         joins.make_seed(definition, players["ishida"], signing.sign(body, ref), "forged")
 
 

@@ -32,6 +32,7 @@ from sekigahara_pbem.pbem.mail_config import MailSettings
 from sekigahara_pbem.pbem.mail_out import Spool
 from sekigahara_pbem.pbem.robot import Mailer
 from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.reports import names, render_html, render_public_text, render_text
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES
@@ -127,7 +128,7 @@ def test_the_language_comes_from_the_option_the_key_directory_or_the_environment
     assert lang == "en" and "no 'xx' translation" in note and "English is used" in note
     (tmp_path / "config.toml").write_text("lang = [broken\n")
     assert i18n.choose(None, tmp_path, {}) == ("en", None)
-    with pytest.raises(ValueError, match="no 'xx' translation"):
+    with pytest.raises(Refusal, match="no 'xx' translation"):
         i18n.catalog("xx")
 
 

@@ -17,6 +17,7 @@ from sekigahara_pbem.pbem import clock
 from sekigahara_pbem.pbem.closing import closing_text
 from sekigahara_pbem.pbem.documents import DocumentError
 from sekigahara_pbem.pbem.store import GameDir, StoreError
+from sekigahara_pbem.refusal import UserError
 
 ROOT = Path(__file__).parent.parent
 
@@ -68,10 +69,10 @@ def test_a_malformed_turn_file_is_refused_in_hungarian(tmp_path):
 
 def test_document_and_store_errors_keep_their_english_text_and_are_explained():
     """str() is the English text that files keep, byte for byte; explain() translates."""
-    exc = DocumentError("turn.txt: game", "not for game {game}", "wrong_game", game="g")
+    exc = DocumentError("turn.txt: game", "not for game {game}", code="wrong_game", game="g")
     assert str(exc) == "turn.txt: game: not for game g" and exc.code == "wrong_game"
     store = StoreError("{path}: no such game directory", path=Path("/x/g"))
-    assert isinstance(store, RuntimeError) and str(store) == "/x/g: no such game directory"
+    assert isinstance(store, UserError) and str(store) == "/x/g: no such game directory"
     with i18n.using("en"):  # a command run before may have left another language active
         assert i18n.explain(exc) == "turn.txt: game: not for game g"
     with i18n.using("hu"):

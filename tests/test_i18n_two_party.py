@@ -93,7 +93,7 @@ def test_two_party_refusals_keep_their_english_text_and_name_their_section():
     bad = docs.DocumentError("r.txt: entries[0]", "expected a mapping")
     assert str(bad) == "r.txt: entries[0]: expected a mapping"
     cheat = Cheat(
-        "{side}'s forfeit claim is not the game ended by forfeit", DEADLINES, side="ishida"
+        "{side}'s forfeit claim is not the game ended by forfeit", rule=DEADLINES, side="ishida"
     )
     assert str(cheat) == "ishida's forfeit claim is not the game ended by forfeit"
     assert cheat.rule == "two-party: Deadlines" and cheat.code == "cheat"

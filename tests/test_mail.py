@@ -19,6 +19,7 @@ from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.pbem import mail_config, mail_in
 from sekigahara_pbem.pbem.mail_out import Spool, message, send_outbox
+from sekigahara_pbem.refusal import Refusal
 
 KEY = generate("ishida")
 SIGNED = signing.sign("format: seki-turn/1\ngame: g\nside: ishida\n", KEY)
@@ -85,7 +86,7 @@ def _config(tmp_path: Path, text: str) -> Path:
     ],
 )
 def test_mail_settings_errors_name_the_field(tmp_path, text, error):
-    with pytest.raises(ValueError, match=error):
+    with pytest.raises(Refusal, match=error):
         mail_config.load(_config(tmp_path, text))
 
 
@@ -94,7 +95,7 @@ def test_mail_settings_never_from_a_game_directory(tmp_path):
     game.mkdir()
     path = game / "mail.toml"
     path.write_text("from='a@b.org'\n")
-    with pytest.raises(ValueError, match="game directory"):
+    with pytest.raises(Refusal, match="game directory"):
         mail_config.load(path, [game])
 
 
@@ -112,7 +113,7 @@ def test_maildir_and_mbox_are_collected_once(tmp_path):
     assert mail_in.from_mbox(spool, tmp_path / "box.mbox") == 1
     assert mail_in.from_mbox(spool, tmp_path / "box.mbox") == 0  # by content
     assert len(list(spool.folder("inbox").glob("*.eml"))) == 3
-    with pytest.raises(ValueError, match="not a maildir"):
+    with pytest.raises(Refusal, match="not a maildir"):
         mail_in.from_maildir(spool, tmp_path)
 
 
@@ -176,4 +177,6 @@ def test_cli_mail_send_reports_failures_and_exits_2(tmp_path, smtp):
     )  # fmt: skip
     assert result.exit_code == 2 and "NOT SENT" in result.output and "550" in result.output
     bad = CliRunner().invoke(app, ["mail", "send", str(spool.root), "--mail-config", "/nope"])
-    assert bad.exit_code == 1 and "cannot read" in bad.output and "Traceback" not in bad.output
+    assert (
+        bad.exit_code == 1 and "/nope: No such file" in bad.output and "Traceback" not in bad.output
+    )

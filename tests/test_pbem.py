@@ -4,6 +4,8 @@ lock, and recovery from a step killed half-way."""
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import re
 import shutil
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.crypto import signing
+from sekigahara_pbem.crypto import sealing, signing
 from sekigahara_pbem.crypto.keystore import read_identity
 from sekigahara_pbem.pbem import chain, game, packets, referee, turns
 from sekigahara_pbem.pbem import verify as checks
@@ -163,8 +165,10 @@ def test_refused_inputs_leave_the_game_unchanged_and_are_kept(tmp_path):
     assert "no-such-card" not in sealed  # kept sealed: the public archive shows nothing
     definition = game.load(GameDir(root))
     secrets = game.open_secrets(GameDir(root), definition, ids["ref"])
-    name, reason, data = chain.open_rejected(definition, secrets.state_key, sealed)
-    assert name == "illegal" and "6.3" in reason and data == bad["illegal"]
+    context = sealing.SealContext(definition.game_id, 0, chain.STATE_RECIPIENT, "rejected")
+    kept = json.loads(sealing.open_text("".join(sealed.split()), secrets.state_key, context))
+    assert kept["name"] == "illegal" and "6.3" in kept["reason"]
+    assert base64.b64decode(kept["data"]) == bad["illegal"]
     (ok,) = referee.adjudicate(root, ids["ref"], [("good", good)], NOW)
     assert ok.accepted, ok.message
     (replayed,) = referee.adjudicate(root, ids["ref"], [("again", good)], NOW)

@@ -45,25 +45,25 @@ def test_each_refusal_names_its_code(table):
     alice, bob = players["ishida"], players["tokugawa"]
     packet = GameDir(root).packet(1, "ishida").read_text()
     bid = Bot(alice, definition, "codes").answer(packet, "")
-    assert _send(root, ref, "not a document").code == refusal.BAD_SIGNATURE
-    assert _send(root, ref, "x" * 1_000_001).code == refusal.TOO_LARGE
+    assert _send(root, ref, "not a document").code == refusal.Code.BAD_SIGNATURE
+    assert _send(root, ref, "x" * 1_000_001).code == refusal.Code.TOO_LARGE
     body = turns.body(definition, "ishida", 1, [{"type": "plan", "plan": {}}])
-    assert _send(root, ref, signing.sign(body, bob)).code == refusal.WRONG_SIDE
+    assert _send(root, ref, signing.sign(body, bob)).code == refusal.Code.WRONG_SIDE
     other_game = replace(definition, game_id="h")
     elsewhere = turns.body(other_game, "ishida", 1, [{"type": "plan", "plan": {}}])
-    assert _send(root, ref, signing.sign(elsewhere, alice)).code == refusal.WRONG_GAME
+    assert _send(root, ref, signing.sign(elsewhere, alice)).code == refusal.Code.WRONG_GAME
     illegal = turns.body(definition, "ishida", 1, [{"type": "discard", "cards": []}])
     refused = _send(root, ref, signing.sign(illegal, alice))
-    assert refused.code == refusal.ILLEGAL and refused.message.count("6.") >= 1
+    assert refused.code == refusal.Code.ILLEGAL and refused.message.count("6.") >= 1
     unknown = turns.body(definition, "ishida", 1, [{"type": "bid", "card": 5}])
-    assert _send(root, ref, signing.sign(unknown, alice)).code == refusal.MALFORMED
+    assert _send(root, ref, signing.sign(unknown, alice)).code == refusal.Code.MALFORMED
     assert _send(root, ref, bid).accepted
     again = _send(root, ref, bid)
-    assert not again.accepted and again.code in (refusal.STALE, refusal.NOT_ASKED)
+    assert not again.accepted and again.code in (refusal.Code.STALE, refusal.Code.NOT_ASKED)
     join = joins.make_join(definition, alice)
-    assert _send(root, ref, join).code == refusal.NOT_STARTED
+    assert _send(root, ref, join).code == refusal.Code.NOT_STARTED
     extension = turns.body(definition, "tokugawa", 2, [turns.EXTENSION])  # no deadlines here
-    assert _send(root, ref, signing.sign(extension, bob)).code == refusal.NO_EXTENSION
+    assert _send(root, ref, signing.sign(extension, bob)).code == refusal.Code.NO_EXTENSION
 
 
 @pytest.mark.parametrize("where", ["rules", "packets"])

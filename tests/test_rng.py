@@ -11,6 +11,7 @@ import hashlib
 import pytest
 
 from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.vocab import Malformed
 
 ZERO_SEED = "00" * 16
 COUNT_SEED = "000102030405060708090a0b0c0d0e0f"
@@ -124,7 +125,7 @@ def test_below_rejects_nonpositive_k(k):
 
 @pytest.mark.parametrize("seed", ["", "00", "00" * 15])
 def test_seed_shorter_than_16_bytes_is_refused(seed):
-    with pytest.raises(ValueError, match="16 bytes"):
+    with pytest.raises(Malformed, match="32 or more hex digits"):
         rng.new(seed)
 
 

@@ -16,6 +16,7 @@ from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.pbem import mail_config
 from sekigahara_pbem.play.two_party import robot_pass
+from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import SIDES
 from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty import side as sides
@@ -69,7 +70,7 @@ def test_a_two_party_game_names_its_players_addresses(tmp_path):
         "a", components_hash(), {}, publics, keys["ishida"], {"ishida": "i@x.org"}
     )
     assert files.read_game(text, "game.txt").addresses == {"ishida": "i@x.org"}
-    with pytest.raises(ValueError, match="not a mail address"):
+    with pytest.raises(Refusal, match="not a mail address"):
         files.make_game(
             "a", components_hash(), {}, publics, keys["ishida"], {"ishida": "x\nBcc: y"}
         )

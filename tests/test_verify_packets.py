@@ -70,7 +70,7 @@ def test_a_refusal_crosses_processes_whole():
     from sekigahara_pbem.pbem.discrepancy import wrapped
     from sekigahara_pbem.pbem.documents import DocumentError
 
-    inner = DocumentError("packets/x.txt", "expected {what}", None, what="a mapping")
+    inner = DocumentError("packets/x.txt", "expected {what}", what="a mapping")
     outer = wrapped("packets/x.txt", inner)
     back = pickle.loads(pickle.dumps(outer))
     assert type(back) is type(outer) and str(back) == str(outer)

@@ -24,12 +24,9 @@ def adjudicate(
     """
     from ..pbem import referee
 
-    try:
-        identity = load_identity(key)
-        inputs = [(p.name, read_input(p)) for p in files]
-        outcomes = referee.adjudicate(directory, identity, inputs, utc_now())
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    identity = load_identity(key)
+    inputs = [(p.name, read_input(p)) for p in files]
+    outcomes = referee.adjudicate(directory, identity, inputs, utc_now())
     for outcome in outcomes:
         if outcome.refusal is None:
             typer.echo(_("accepted {message}").format(message=outcome.message))

@@ -9,10 +9,10 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import NOT_ASKED, Refusal
-from .common import KeyOption, abort, load_identity, open_own_packet, utc_now, write_new
+from ..refusal import Code, Refusal
+from .common import KeyOption, load_identity, open_own_packet, utc_now, write_new
 
 app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
 
@@ -47,21 +47,20 @@ def turn(
     from ..crypto import signing
     from ..pbem import turns
 
-    try:
-        identity = load_identity(key)
-        definition, opened = open_own_packet(packet, identity)
-        if not opened.options:
-            raise Refusal(
-                N_("{path}: nothing is asked of you in this packet"), NOT_ASKED, path=packet
-            )
-        player = make_player(bot, load_components(), definition.options, seed, plans, budget)
-        actions = player.actions(opened.view, opened.options)
-        body = turns.body(definition, opened.side, opened.seq, actions)
-        name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
-        out = out or Path(name)
-        write_new(out, turns.seal(definition, signing.sign(body, identity), identity))
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    identity = load_identity(key)
+    definition, opened = open_own_packet(packet, identity)
+    if not opened.options:
+        raise Refusal(
+            N_("{path}: nothing is asked of you in this packet"),
+            code=Code.NOT_ASKED,
+            path=packet,
+        )
+    player = make_player(bot, load_components(), definition.options, seed, plans, budget)
+    actions = player.actions(opened.view, opened.options)
+    body = turns.body(definition, opened.side, opened.seq, actions)
+    name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
+    out = out or Path(name)
+    write_new(out, turns.seal(definition, signing.sign(body, identity), identity))
     kinds = ", ".join(a["type"] for a in actions)
     wrote = _("wrote {path}: {n} action(s) ({kinds}); mail it to the referee")
     typer.echo(wrote.format(path=out, n=len(actions), kinds=kinds))
@@ -107,22 +106,18 @@ def run(
     if two_party is not None:
         _two_party_pass(two_party, key, mail, bot, seed)
         return
+    identity = load_identity(key)
+    settings = mailbox.settings(mail)
+    if settings is None:
+        raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
+    comp = load_components()
+    make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
 
-    try:
-        identity = load_identity(key)
-        settings = mailbox.settings(mail)
-        if settings is None:
-            raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
-        comp = load_components()
-        make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
+    def decide(definition, view, options):
+        player = make_player(bot, comp, definition.options, seed, plans, budget)
+        return player.actions(view, options)
 
-        def decide(definition, view, options):
-            player = make_player(bot, comp, definition.options, seed, plans, budget)
-            return player.actions(view, options)
-
-        report = autoplay.run(identity, settings, decide)
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+    report = autoplay.run(identity, settings, decide)
     typer.echo(
         _("{fetched} new message(s); {sent} file(s) mailed").format(
             fetched=report.fetched, sent=len(report.sent)
@@ -142,16 +137,13 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
     from ..twoparty import side as sides
     from ..twoparty.match import player_chooser
 
-    try:
-        settings = mailbox.settings(mail)
-        if settings is None:
-            raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
-        if bot == "search":
-            raise Refusal(N_("--two-party: the bot is heuristic or random"))
-        side = sides.open_side(directory, load_identity(key))
-        chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
-        said = robot_pass(side, settings, chooser, utc_now())
-    except (Refusal, ValueError, OSError) as exc:
-        abort(explain(exc))
+    settings = mailbox.settings(mail)
+    if settings is None:
+        raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
+    if bot == "search":
+        raise Refusal(N_("--two-party: the bot is heuristic or random"))
+    side = sides.open_side(directory, load_identity(key))
+    chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
+    said = robot_pass(side, settings, chooser, utc_now())
     for line in said:
         typer.echo(line)

@@ -12,7 +12,7 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import BAD_KEY, WRONG_GAME, WRONG_VERSION, Refusal
+from ..refusal import Code, Refusal
 
 if TYPE_CHECKING:
     from typer.core import TyperCommand, TyperGroup
@@ -113,15 +113,18 @@ def read_public(arg: str) -> PublicKey:
 
     text = arg
     if not arg.strip().startswith("seki1:"):
-        try:
-            text = Path(arg).read_text(encoding="utf-8")
-        except OSError as exc:
+        if not Path(arg).is_file():
             raise Refusal(
-                N_("{arg}: not a seki1:... line and not a readable file"), BAD_KEY, arg=arg
-            ) from exc
+                N_("{arg}: not a seki1:... line and not a readable file"),
+                code=Code.BAD_KEY,
+                arg=arg,
+            )
+        text = Path(arg).read_text(encoding="utf-8")
         lines = [x for x in text.splitlines() if x.strip().startswith("seki1:")]
         if len(lines) != 1:
-            raise Refusal(N_("{arg}: expected exactly one seki1:... line"), BAD_KEY, arg=arg)
+            raise Refusal(
+                N_("{arg}: expected exactly one seki1:... line"), code=Code.BAD_KEY, arg=arg
+            )
         text = lines[0]
     return parse_public_line(text)
 
@@ -130,12 +133,8 @@ def read_input(path: Path) -> bytes:
     """A file a person sent, read whole but never beyond the size any document may have."""
     from ..pbem.documents import MAX_BYTES
 
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise Refusal(N_("{path}: cannot read: {reason}"), path=path, reason=exc.strerror) from None
-    return data
+    with open(path, "rb") as f:
+        return f.read(MAX_BYTES + 1)
 
 
 def read_text(path: Path) -> str:
@@ -158,7 +157,7 @@ def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]
                 "game {game} uses component set {theirs}…, this tool has {ours}…: install the "
                 "version game.txt names"
             ),
-            WRONG_VERSION,
+            code=Code.WRONG_VERSION,
             game=definition.game_id,
             theirs=definition.components[:16],
             ours=components_hash()[:16],
@@ -201,7 +200,7 @@ def saved_definition(game_id: str) -> Definition:
     if not path.is_file():
         raise Refusal(
             N_("game {game} is unknown here: join it first (seki join game.txt)"),
-            WRONG_GAME,
+            code=Code.WRONG_GAME,
             game=game_id,
         )
     return game.parse(path.read_text(encoding="utf-8"), str(path))

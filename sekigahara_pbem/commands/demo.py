@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
 from .common import abort, utc_now
 
@@ -63,10 +63,7 @@ def demo(
         _two_party(directory, bot, seed)
         return
     start = time.perf_counter()
-    try:
-        result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
     elapsed = time.perf_counter() - start
     outcome = result.result or {}
     over = _(
@@ -91,17 +88,13 @@ def demo(
 
 
 def _two_party(directory: Path, bot: str, seed: str) -> None:
-    from ..refusal import Refusal
     from ..reports import names as n
     from ..twoparty.demo import run
 
     if bot == "search":
         abort(_("--two-party: the demo plays heuristic or random bots"))
     start = time.perf_counter()
-    try:
-        result = run(directory, bot, seed)
-    except Refusal as exc:
-        abort(explain(exc))
+    result = run(directory, bot, seed)
     outcome = result.result or {}
     over = _(
         "two-party demo game over after {records} records in {seconds} s: {winner} wins "

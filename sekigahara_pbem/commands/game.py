@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Refusal, quoted
 from ..reports import names
 from ..rules.state import EDITION, EDITIONS
-from .common import KeyOption, abort, load_identity, read_public, utc_now
+from .common import KeyOption, load_identity, read_public, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
 
@@ -91,35 +91,31 @@ def new(
     if two_party:
         _two_party(directory, ishida, tokugawa, key, game_id, option, rules, email, deadline_hours)
         return
-
-    try:
-        referee = load_identity(key)
-        players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
-        options = _options(option, rules)
-        deadlines = None
-        if deadline_hours is not None:
-            raw = {
-                "hours": deadline_hours,
-                "reminder_hours": reminder_hours,
-                "extension_hours": extension_hours,
-                "max_extensions": max_extensions,
-                "policy": no_move_policy,
-            }
-            deadlines = clock.parse_settings(raw, "deadline options")
-        definition = game.create(
-            directory,
-            game_id or directory.name,
-            referee,
-            players,
-            components_hash(),
-            options,
-            utc_now(),
-            deadlines,
-            dict(_email(e) for e in email or []),
-            dict(_language(x) for x in lang or []),
-        )
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    referee = load_identity(key)
+    players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
+    options = _options(option, rules)
+    deadlines = None
+    if deadline_hours is not None:
+        raw = {
+            "hours": deadline_hours,
+            "reminder_hours": reminder_hours,
+            "extension_hours": extension_hours,
+            "max_extensions": max_extensions,
+            "policy": no_move_policy,
+        }
+        deadlines = clock.parse_settings(raw, "deadline options")
+    definition = game.create(
+        directory,
+        game_id or directory.name,
+        referee,
+        players,
+        components_hash(),
+        options,
+        utc_now(),
+        deadlines,
+        dict(_email(e) for e in email or []),
+        dict(_language(x) for x in lang or []),
+    )
     typer.echo(_("created game {game} in {path}").format(game=definition.game_id, path=directory))
     referee_line = _("referee fingerprint {fingerprint}")
     typer.echo("  " + referee_line.format(fingerprint=definition.referee.fingerprint))
@@ -194,25 +190,22 @@ def _two_party(
     from ..twoparty import files
     from ..twoparty import side as sides
 
-    try:
-        me = load_identity(key)
-        players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
-        options = _options(option, rules)
-        addresses = dict(_email(e) for e in email or [])
-        if "referee" in addresses:
-            raise Refusal(N_("--email: a two-party game has no referee"))
-        text = files.make_game(
-            game_id or directory.name,
-            components_hash(),
-            options,
-            players,
-            me,
-            addresses,
-            deadline_hours,
-        )
-        side = sides.create(directory, text, me, utc_now())
-    except (Refusal, ValueError, OSError) as exc:
-        abort(explain(exc))
+    me = load_identity(key)
+    players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
+    options = _options(option, rules)
+    addresses = dict(_email(e) for e in email or [])
+    if "referee" in addresses:
+        raise Refusal(N_("--email: a two-party game has no referee"))
+    text = files.make_game(
+        game_id or directory.name,
+        components_hash(),
+        options,
+        players,
+        me,
+        addresses,
+        deadline_hours,
+    )
+    side = sides.create(directory, text, me, utc_now())
     other = next(s for s in players if s != side.side)
     created = _("created two-party game {game} in {path}: you play {side}")
     you = names.side(side.side)

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import WRONG_GAME, Refusal
-from .common import KeyOption, abort, load_identity, read_text, utc_now
+from ..refusal import Code, Refusal
+from .common import KeyOption, load_identity, read_text, utc_now
 
 
 def join(
@@ -48,28 +48,25 @@ def join(
     from ..pbem import game, joins
     from ..pbem.store import write_atomic
 
-    try:
-        identity = load_identity(key)
-        text = read_text(request)
-        body, _signature = signing.split(text)
-        if "format: seki-2p-game/1" in body.splitlines():
-            _two_party(text, identity, out)
-            return
-        if f"format: {game.GAME_FORMAT}" in body.splitlines():
-            definition = game.parse(text, str(request))
-            answer = joins.make_join(definition, identity)
-            write_atomic(default_dir() / "games" / f"{definition.game_id}.txt", text)
-            what = "join"
-        else:
-            game_id = docs.peek_game(text, str(request))
-            definition = _definition(game_file, default_dir() / "games" / f"{game_id}.txt")
-            answer = joins.make_seed(definition, identity, text, str(request))
-            what = "seed"
-        side = definition.side_of(identity.public)
-        out = out or Path(f"{what}-{definition.game_id}-{side}.txt")
-        write_atomic(out, answer)
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+    identity = load_identity(key)
+    text = read_text(request)
+    body, _signature = signing.split(text)
+    if "format: seki-2p-game/1" in body.splitlines():
+        _two_party(text, identity, out)
+        return
+    if f"format: {game.GAME_FORMAT}" in body.splitlines():
+        definition = game.parse(text, str(request))
+        answer = joins.make_join(definition, identity)
+        write_atomic(default_dir() / "games" / f"{definition.game_id}.txt", text)
+        what = "join"
+    else:
+        game_id = docs.peek_game(text, str(request))
+        definition = _definition(game_file, default_dir() / "games" / f"{game_id}.txt")
+        answer = joins.make_seed(definition, identity, text, str(request))
+        what = "seed"
+    side = definition.side_of(identity.public)
+    out = out or Path(f"{what}-{definition.game_id}-{side}.txt")
+    write_atomic(out, answer)
     typer.echo(_("game {game}: you play {side}").format(game=definition.game_id, side=_side(side)))
     if what == "join":
         referee = _(
@@ -99,7 +96,7 @@ def _definition(given: Path | None, remembered: Path):
     if not path.is_file():
         raise Refusal(
             N_("{name}: no game definition remembered for this game; give it with --game game.txt"),
-            WRONG_GAME,
+            code=Code.WRONG_GAME,
             name=path.name,
         )
     return game.parse(read_text(path), str(path))

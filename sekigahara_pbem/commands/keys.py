@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
 from .common import abort
 
@@ -68,21 +68,17 @@ def new(
     """Create a new identity, store it privately (mode 0600) and print its public line."""
     import os
 
-    from ..crypto.keys import KeyFormatError, generate
-    from ..crypto.keystore import PASSPHRASE_ENV, KeyStoreError, default_dir, write_identity
-    from ..crypto.ssh_signer import SshSignerError
+    from ..crypto.keys import generate
+    from ..crypto.keystore import PASSPHRASE_ENV, default_dir, write_identity
 
     directory = directory or default_dir()
-    try:
-        identity = generate(name) if ssh_key is None else _from_ssh(name, ssh_key)
-        secret = None
-        if protect:
-            secret = os.environ.get(PASSPHRASE_ENV) or typer.prompt(
-                _("Passphrase for the new identity"), hide_input=True, confirmation_prompt=True
-            )
-        path = write_identity(directory, identity, secret)
-    except (KeyFormatError, KeyStoreError, SshSignerError) as exc:
-        abort(explain(exc))
+    identity = generate(name) if ssh_key is None else _from_ssh(name, ssh_key)
+    secret = None
+    if protect:
+        secret = os.environ.get(PASSPHRASE_ENV) or typer.prompt(
+            _("Passphrase for the new identity"), hide_input=True, confirmation_prompt=True
+        )
+    path = write_identity(directory, identity, secret)
     typer.echo(_("wrote {path} (mode 0600; keep it secret)").format(path=path))
     _print_public(identity.public)
     typer.echo(
@@ -98,12 +94,7 @@ def _from_ssh(name: str, path: Path) -> Identity:
     from ..crypto.keys import Identity, KeyFormatError, check_name, load_ssh_signing_key
     from ..crypto.ssh_signer import SshKeygenSigner, parse_public
 
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise KeyFormatError(
-            N_("{path}: cannot read SSH key: {reason}"), path=path, reason=exc.strerror
-        ) from None
+    text = path.read_text(encoding="utf-8", errors="replace")
     if not text.startswith("-----BEGIN OPENSSH PRIVATE KEY-----"):  # a public key: ssh-agent
         signer = SshKeygenSigner(parse_public(text, str(path)))
     else:
@@ -130,9 +121,7 @@ def show(
     directory: DirOption = None,
 ) -> None:
     """Print the public line and fingerprint of your identities."""
-    from ..crypto.keys import KeyFormatError
     from ..crypto.keystore import (
-        KeyStoreError,
         default_dir,
         identity_path,
         list_identities,
@@ -140,14 +129,11 @@ def show(
     )
 
     directory = directory or default_dir()
-    try:
-        paths = [identity_path(directory, name)] if name else list_identities(directory)
-        if not paths:
-            none = _("no identities in {path} (create one with: seki keys new NAME)")
-            abort(none.format(path=directory))
-        identities = [read_identity(p) for p in paths]
-    except (KeyFormatError, KeyStoreError) as exc:
-        abort(explain(exc))
+    paths = [identity_path(directory, name)] if name else list_identities(directory)
+    if not paths:
+        none = _("no identities in {path} (create one with: seki keys new NAME)")
+        abort(none.format(path=directory))
+    identities = [read_identity(p) for p in paths]
     for path, identity in zip(paths, identities, strict=True):
         if path.stat().st_mode & 0o077:
             warning = _("warning: {path} is readable by others; run: chmod 600 {path}")
@@ -163,13 +149,9 @@ def age(
     """Print your encryption key as an age identity (AGE-SECRET-KEY-1…, secret: keep it
     as private as your key file), so `age -d -i FILE` opens your packets' sections."""
     from ..crypto import agefile
-    from ..crypto.keys import KeyFormatError
-    from ..crypto.keystore import KeyStoreError, default_dir, identity_path, read_identity
+    from ..crypto.keystore import default_dir, identity_path, read_identity
 
-    try:
-        identity = read_identity(identity_path(directory or default_dir(), name))
-    except (KeyFormatError, KeyStoreError) as exc:
-        abort(explain(exc))
+    identity = read_identity(identity_path(directory or default_dir(), name))
     recipient = _("# recipient: {recipient}")
     typer.echo(recipient.format(recipient=agefile.age_recipient(identity.public)), err=True)
     typer.echo(agefile.age_identity(identity))

@@ -8,10 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Refusal
-from .common import abort
 
 app = typer.Typer(
     help=N_("Collect and send the referee's mail (spool folders)."), no_args_is_help=True
@@ -67,13 +66,10 @@ def fetch(
     """Collect new mail into the spool's inbox (raw; nothing is lost)."""
     from ..pbem.mail_out import Spool
 
-    try:
-        collect = fetcher(maildir, mbox, imap, mail_config)
-        if collect is None:
-            raise Refusal(N_("give a source: --maildir, --mbox or --imap"))
-        count = collect(Spool(spool))
-    except (ValueError, OSError) as exc:
-        abort(explain(exc))
+    collect = fetcher(maildir, mbox, imap, mail_config)
+    if collect is None:
+        raise Refusal(N_("give a source: --maildir, --mbox or --imap"))
+    count = collect(Spool(spool))
     collected = _("collected {n} new message(s) into {path}")
     typer.echo(collected.format(n=count, path=spool / "inbox"))
 
@@ -84,10 +80,7 @@ def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
     from ..pbem import mail_config as settings_
     from ..pbem.mail_out import Spool, send_outbox
 
-    try:
-        delivery = send_outbox(Spool(spool), settings_.load(mail_config))
-    except (ValueError, OSError) as exc:
-        abort(explain(exc))
+    delivery = send_outbox(Spool(spool), settings_.load(mail_config))
     report_delivery(delivery)
     if delivery.failed:
         raise typer.Exit(2)

@@ -146,28 +146,25 @@ def play(
             ),
             2,
         )
+    identity = load_identity(key)
+    mail = mailbox.settings(mail_config) if folder is None or send else None
+    if send and mail is None:
+        raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
+    opened_games = []
+    if packet is None and folder is None and mail is not None:
+        folder, fetched, notes = mailbox.collect(mail)
+        typer.echo(_("mail: {n} new message(s)").format(n=fetched))
+        for note in notes:
+            _show_note(note, identity)
+        opened_games = _opening(identity, mail if send else None, choose is None)
     try:
-        identity = load_identity(key)
-        mail = mailbox.settings(mail_config) if folder is None or send else None
-        if send and mail is None:
-            raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
-        opened_games = []
-        if packet is None and folder is None and mail is not None:
-            folder, fetched, notes = mailbox.collect(mail)
-            typer.echo(_("mail: {n} new message(s)").format(n=fetched))
-            for note in notes:
-                _show_note(note, identity)
-            opened_games = _opening(identity, mail if send else None, choose is None)
-        try:
-            packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
-        except ValueError:
-            if not opened_games:
-                raise
-            typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
-            return
-        definition, opened = open_own_packet(packet, identity)
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+        packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
+    except Refusal:
+        if not opened_games:
+            raise
+        typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
+        return
+    definition, opened = open_own_packet(packet, identity)
     typer.echo(_("packet {path}").format(path=packet))
     comp = load_components()
     show(definition, opened, render_text(definition.game_id, opened, comp, guided=True), html, comp)
@@ -176,23 +173,17 @@ def play(
     if session.question is None:
         abort(_("{path}: nothing is asked of you in this packet").format(path=packet))
     ask = console.script(choose) if choose is not None else console.terminal()
-    try:
+    console.run(session, comp, opened.view, ask, typer.echo)
+    while not console.confirm(session, comp, opened.view, ask, typer.echo):
         console.run(session, comp, opened.view, ask, typer.echo)
-        while not console.confirm(session, comp, opened.view, ask, typer.echo):
-            console.run(session, comp, opened.view, ask, typer.echo)
-    except console.Stopped as exc:
-        abort(explain(exc))
-    try:
-        path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-        write_new(path, signed_turn(definition, opened, session.actions, identity, comp))
-        inbox.remember(definition.game_id, opened.seq)
-        wrote = _("wrote {path}") if send else _("wrote {path}: mail it to the referee")
-        typer.echo(wrote.format(path=path))
-        if send:
-            subject = f"{opened.side}: answer to packet {opened.seq}"
-            typer.echo(mailbox.send(mail, definition, path, subject))
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+    path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
+    write_new(path, signed_turn(definition, opened, session.actions, identity, comp))
+    inbox.remember(definition.game_id, opened.seq)
+    wrote = _("wrote {path}") if send else _("wrote {path}: mail it to the referee")
+    typer.echo(wrote.format(path=path))
+    if send:
+        subject = f"{opened.side}: answer to packet {opened.seq}"
+        typer.echo(mailbox.send(mail, definition, path, subject))
 
 
 def _opening(identity, mail, interactive: bool) -> list[str]:
@@ -232,7 +223,7 @@ def _show_note(path: Path, identity) -> None:
     of your files (a note that does not open is named, and play goes on)."""
     try:
         reasons = open_own_note(path, identity) or []
-    except (ValueError, OSError) as exc:
+    except Refusal as exc:
         text = _("seki: a note from the referee could not be opened: {reason}")
         typer.echo(text.format(reason=explain(exc)), err=True)
         return
@@ -260,16 +251,13 @@ def _two_party(
 
     if not is_two_party(directory):
         abort(_("{path} is not a two-party game's directory").format(path=directory))
-    try:
-        side = sides.open_side(directory, load_identity(key))
-        mail = mailbox.settings(mail_config) if side.game.addresses else None
-        for line in ui.take_mail(side, mail, utc_now()) if mail is not None else []:
-            typer.echo(line)
-        for path in received:
-            typer.echo(_take(side, path))
-        party = side.load()
-    except (Refusal, ValueError, OSError) as exc:
-        abort(explain(exc))
+    side = sides.open_side(directory, load_identity(key))
+    mail = mailbox.settings(mail_config) if side.game.addresses else None
+    for line in ui.take_mail(side, mail, utc_now()) if mail is not None else []:
+        typer.echo(line)
+    for path in received:
+        typer.echo(_take(side, path))
+    party = side.load()
     game_id = side.game.game_id
     chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
     if len(chosen) > 1:
@@ -278,10 +266,7 @@ def _two_party(
         _over(side, party.public["result"], directory, key)
         return
     if chosen:
-        try:
-            getattr(side, chosen[0])(utc_now())
-        except (Refusal, ValueError, OSError) as exc:
-            abort(explain(exc))
+        getattr(side, chosen[0])(utc_now())
         _sent(side, mail)
         return
     if side.whose_turn() != side.side:
@@ -294,10 +279,7 @@ def _two_party(
     if not party.contribution:  # no randomness of the other side's yet: nothing to decide
         typer.echo(_("your first record carries only your randomness: your own setup draws are "
                      "bound with the other side's, which comes in its answer"))  # fmt: skip
-        try:
-            side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
-        except (Refusal, ValueError, OSError) as exc:
-            abort(explain(exc))
+        side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
         _sent(side, mail)
         return
     if choose is None and not sys.stdin.isatty():
@@ -310,21 +292,11 @@ def _two_party(
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     if html is not None:
         options = side.game.options
-        try:
-            write_new(
-                html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options)
-            )
-        except (ValueError, OSError) as exc:
-            abort(explain(exc))
+        write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
     ask = console.script(choose) if choose is not None else console.terminal()
-    try:
-        confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
-        side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)
-    except console.Stopped as exc:
-        abort(explain(exc))
-    except (Refusal, ValueError, OSError) as exc:
-        abort(explain(exc))
+    confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
+    side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)
     _sent(side, mail)
 
 
@@ -363,11 +335,8 @@ def _sent(side, mail) -> None:
         typer.echo(_("wrote {path}: send it to the other player").format(path=path))
         return
     typer.echo(_("wrote {path}").format(path=path))
-    try:
-        for line in ui.send_mail(side, mail):
-            typer.echo(line)
-    except (ValueError, OSError) as exc:
-        abort(explain(exc))
+    for line in ui.send_mail(side, mail):
+        typer.echo(line)
 
 
 def _take(side, path: Path) -> str:

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
-from .common import KeyOption, abort, load_identity, utc_now
+from .common import KeyOption, load_identity, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
 app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
@@ -37,16 +37,13 @@ def run(
     from ..pbem import clock, robot
     from ..pbem import mail_config as settings_
 
-    try:
-        moment = now or utc_now()
-        clock.parse_time(moment, "--now")
-        settings = settings_.load(mail_config, games)
-        collect = fetcher(maildir, mbox, imap, mail_config, games)
-        report = robot.run(
-            spool, games, load_identity(key), settings, moment, collect, send=not no_send
-        )
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+    moment = now or utc_now()
+    clock.parse_time(moment, "--now")
+    settings = settings_.load(mail_config, games)
+    collect = fetcher(maildir, mbox, imap, mail_config, games)
+    report = robot.run(
+        spool, games, load_identity(key), settings, moment, collect, send=not no_send
+    )
     collected = _("{time}: collected {n} message(s)")
     typer.echo(collected.format(time=moment, n=report.fetched))
     for label, lines in (

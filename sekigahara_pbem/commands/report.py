@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import NOT_STARTED, Refusal
-from .common import LangOption, abort, use_language
+from ..refusal import Code, Refusal
+from .common import LangOption, use_language
 
 
 def report(
@@ -33,30 +33,29 @@ def report(
 
     use_language(lang)
     gd = GameDir(directory)
-    try:
-        definition = game.load(gd)
-        last = gd.last_seq()
-        if last == 0:
-            raise Refusal(
-                N_("{path}: the game has not started (no records yet)"), NOT_STARTED, path=directory
-            )
-        number = last if seq is None else seq
-        if not 1 <= number <= last:
-            raise Refusal(
-                N_("--seq: record {seq} does not exist (records 1 to {last})"),
-                seq=number,
-                last=last,
-            )
-        record = chain.read_record(gd, definition, number)
-        view, _source = public_view(gd, number, record.body["public_state"])
-        events = record.body.get("events", [])
-        comp = game_components(directory, definition.components)
-        text = render_public_text(definition.game_id, number, view, events, comp, footer="")
-        if html is not None:
-            page = render_public_html(definition.game_id, number, view, events, comp)
-            write_atomic(html, page)
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+    definition = game.load(gd)
+    last = gd.last_seq()
+    if last == 0:
+        raise Refusal(
+            N_("{path}: the game has not started (no records yet)"),
+            code=Code.NOT_STARTED,
+            path=directory,
+        )
+    number = last if seq is None else seq
+    if not 1 <= number <= last:
+        raise Refusal(
+            N_("--seq: record {seq} does not exist (records 1 to {last})"),
+            seq=number,
+            last=last,
+        )
+    record = chain.read_record(gd, definition, number)
+    view, _source = public_view(gd, number, record.body["public_state"])
+    events = record.body.get("events", [])
+    comp = game_components(directory, definition.components)
+    text = render_public_text(definition.game_id, number, view, events, comp, footer="")
+    if html is not None:
+        page = render_public_html(definition.game_id, number, view, events, comp)
+        write_atomic(html, page)
     typer.echo(text, nl=False)
     if html is not None:
         typer.echo(_("wrote {path}").format(path=html))

@@ -9,6 +9,7 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
+from ..refusal import UserError
 from .common import abort
 
 app = typer.Typer(
@@ -36,7 +37,7 @@ def run(
         try:
             doc = load_scenario(path)
             comp = scenario_components(doc, path, components)
-        except ValueError as exc:
+        except UserError as exc:
             typer.echo(f"FAIL {path}: {explain(exc)}")
             failed += 1
             continue

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
 from .common import abort
 
@@ -38,10 +38,7 @@ def simulate(
     from ..component_files import load_components
     from ..simulate import simulate as run
 
-    try:
-        comp = load_components(components)
-    except ValueError as exc:
-        abort(explain(exc))
+    comp = load_components(components)
     summary = run(comp, games, seed, check)
     n = max(summary.games, 1)
     totals = _(

@@ -10,7 +10,8 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from .common import abort, utc_now
+from ..refusal import UserError
+from .common import utc_now
 
 
 def status(
@@ -23,15 +24,12 @@ def status(
     from ..pbem import clock
 
     moment = now or utc_now()
-    try:
-        clock.parse_time(moment, "--now")
-    except ValueError as exc:
-        abort(explain(exc))
+    clock.parse_time(moment, "--now")
     failed = False
     for directory in directories:
         try:
             lines = _two_party_status(directory, moment) or _game_status(directory, moment)
-        except (ValueError, RuntimeError, OSError) as exc:
+        except UserError as exc:
             typer.echo(f"seki: {explain(exc)}", err=True)  # one line per game that cannot be read
             failed = True
             continue

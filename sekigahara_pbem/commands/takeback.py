@@ -8,12 +8,11 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import WRONG_SIDE, Refusal
+from ..refusal import Code, Refusal
 from .common import (
     KeyOption,
-    abort,
     load_identity,
     open_own_packet,
     read_text,
@@ -41,14 +40,11 @@ def request(
     from ..crypto import signing
     from ..pbem import takebacks
 
-    try:
-        identity = load_identity(key)
-        definition, opened = open_own_packet(packet, identity)
-        body = takebacks.request_body(definition, opened.side, opened.seq, opened.record, reason)
-        out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
-        write_new(out, signing.sign(body, identity))
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    identity = load_identity(key)
+    definition, opened = open_own_packet(packet, identity)
+    body = takebacks.request_body(definition, opened.side, opened.seq, opened.record, reason)
+    out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
+    write_new(out, signing.sign(body, identity))
     wrote = _("wrote {path}: mail it to the referee; your opponent is asked to consent")
     typer.echo(wrote.format(path=out))
 
@@ -69,25 +65,22 @@ def answer(
     from ..pbem import documents, takebacks
     from ..rules.vocab import other
 
-    try:
-        identity = load_identity(key)
-        text = read_text(file)
-        definition = saved_definition(documents.peek_game(text, str(file)))
-        req = takebacks.parse_request(definition, text, str(file))
-        side = other(req.side)
-        if definition.players[side] != identity.public:
-            raise Refusal(
-                N_("{file}: the answer must come from {side}, not {name}"),
-                WRONG_SIDE,
-                file=file,
-                side=side,
-                name=identity.name,
-            )
-        body = takebacks.consent_body(definition, side, req.hash, "accept" if accept else "refuse")
-        out = out or file.with_name(file.stem + ".answer.signed.txt")
-        write_new(out, signing.sign(body, identity))
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    identity = load_identity(key)
+    text = read_text(file)
+    definition = saved_definition(documents.peek_game(text, str(file)))
+    req = takebacks.parse_request(definition, text, str(file))
+    side = other(req.side)
+    if definition.players[side] != identity.public:
+        raise Refusal(
+            N_("{file}: the answer must come from {side}, not {name}"),
+            code=Code.WRONG_SIDE,
+            file=file,
+            side=side,
+            name=identity.name,
+        )
+    body = takebacks.consent_body(definition, side, req.hash, "accept" if accept else "refuse")
+    out = out or file.with_name(file.stem + ".answer.signed.txt")
+    write_new(out, signing.sign(body, identity))
     if accept:
         wrote = _("wrote {path} (accepting the takeback of record {seq}): mail it to the referee")
     else:

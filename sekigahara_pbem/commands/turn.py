@@ -9,7 +9,7 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from ..refusal import ILLEGAL, NOT_ASKED, WRONG_GAME, WRONG_SIDE, Refusal
+from ..refusal import Code, Refusal
 from .common import (
     KeyOption,
     LangOption,
@@ -48,15 +48,12 @@ def new(
     legal option listed as a comment, ready to edit, check and sign."""
     from ..pbem.checking import template
 
-    try:
-        definition, opened = open_own_packet(packet, load_identity(key))
-        if not opened.options:
-            nothing = N_("{path}: nothing is asked of you in this packet")
-            raise Refusal(nothing, NOT_ASKED, path=packet)
-        out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
-        write_new(out, template(definition.game_id, opened))
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    definition, opened = open_own_packet(packet, load_identity(key))
+    if not opened.options:
+        nothing = N_("{path}: nothing is asked of you in this packet")
+        raise Refusal(nothing, code=Code.NOT_ASKED, path=packet)
+    out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
+    write_new(out, template(definition.game_id, opened))
     typer.echo(
         _("wrote {path}: put your actions under 'actions:', then seki turn check / sign").format(
             path=out
@@ -78,15 +75,14 @@ def check(
     from ..pbem.checking import problems_with
 
     use_language(lang)
-    try:
-        definition, turn = _body(file)
-        packet_game, opened = open_own_packet(packet, load_identity(key))
-        if packet_game.game_id != definition.game_id:
-            other = N_("{file}: game {game}, but {packet} is for another")
-            raise Refusal(other, WRONG_GAME, file=file, game=definition.game_id, packet=packet)
-        problems = problems_with(definition, turn, opened, load_components())
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    definition, turn = _body(file)
+    packet_game, opened = open_own_packet(packet, load_identity(key))
+    if packet_game.game_id != definition.game_id:
+        other = N_("{file}: game {game}, but {packet} is for another")
+        raise Refusal(
+            other, code=Code.WRONG_GAME, file=file, game=definition.game_id, packet=packet
+        )
+    problems = problems_with(definition, turn, opened, load_components())
     for problem in problems:
         typer.echo(f"{file}: {explain(problem)}", err=True)
     if problems:
@@ -116,32 +112,31 @@ def sign(
     from ..pbem.store import write_atomic
     from ..pbem.turns import seal
 
-    try:
-        definition, turn = _body(file)
-        identity = load_identity(key)
-        if definition.players[turn.side] != identity.public:
-            raise Refusal(
-                N_("{file}: side {side} is not played by {name}"),
-                WRONG_SIDE,
-                file=file,
-                side=turn.side,
-                name=identity.name,
-            )
-        packet_game, opened = open_own_packet(packet, identity)
-        if packet_game.game_id != definition.game_id:
-            other = N_("{file}: game {game}, but {packet} is for another")
-            raise Refusal(other, WRONG_GAME, file=file, game=definition.game_id, packet=packet)
-        problems = problems_with(definition, turn, opened, load_components())
-        for problem in problems:
-            typer.echo(f"{file}: {explain(problem)}", err=True)
-        if problems:
-            raise Refusal(N_("{n} problem(s); not signed"), ILLEGAL, n=len(problems))
-        out = out or file.with_name(file.stem + ".signed.txt")
-        write_atomic(
-            out, seal(definition, signing.sign(stamped(turn.text, definition), identity), identity)
+    definition, turn = _body(file)
+    identity = load_identity(key)
+    if definition.players[turn.side] != identity.public:
+        raise Refusal(
+            N_("{file}: side {side} is not played by {name}"),
+            code=Code.WRONG_SIDE,
+            file=file,
+            side=turn.side,
+            name=identity.name,
         )
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    packet_game, opened = open_own_packet(packet, identity)
+    if packet_game.game_id != definition.game_id:
+        other = N_("{file}: game {game}, but {packet} is for another")
+        raise Refusal(
+            other, code=Code.WRONG_GAME, file=file, game=definition.game_id, packet=packet
+        )
+    problems = problems_with(definition, turn, opened, load_components())
+    for problem in problems:
+        typer.echo(f"{file}: {explain(problem)}", err=True)
+    if problems:
+        raise Refusal(N_("{n} problem(s); not signed"), code=Code.ILLEGAL, n=len(problems))
+    out = out or file.with_name(file.stem + ".signed.txt")
+    write_atomic(
+        out, seal(definition, signing.sign(stamped(turn.text, definition), identity), identity)
+    )
     typer.echo(_("wrote {path}: mail it to the referee").format(path=out))
 
 
@@ -167,10 +162,7 @@ def resign(
     ] = None,
 ) -> None:
     """Write your signed resignation: the game ends at once, your opponent wins."""
-    try:
-        path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
     typer.echo(_("wrote {path}: mail it to the referee to resign").format(path=path))
 
 
@@ -186,8 +178,5 @@ def extension(
 ) -> None:
     """Write a signed request for more time on the decision asked of you (the game's
     definition says how much, and how often)."""
-    try:
-        path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")
     typer.echo(_("wrote {path}: mail it to the referee").format(path=path))

@@ -28,11 +28,7 @@ def reveal(
     if is_two_party(directory):
         _reveal_two_party(directory, key, force)
         return
-
-    try:
-        path = checks.reveal(directory, load_identity(key), utc_now(), force)
-    except (ValueError, RuntimeError) as exc:
-        abort(explain(exc))
+    path = checks.reveal(directory, load_identity(key), utc_now(), force)
     typer.echo(
         _("wrote {path}; anyone can now run: seki verify {dir}").format(path=path, dir=directory)
     )
@@ -51,8 +47,6 @@ def verify(directory: Annotated[Path, typer.Argument(help=N_("The game directory
         report = checks.verify(directory)
     except checks.Discrepancy as exc:
         abort(_("does not verify: {reason}").format(reason=explain(exc)))
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
     verified = _("verified {records} records, {turn_files} turn files, {packets} packets").format(
         records=report.records, turn_files=report.turn_files, packets=report.packets
     )
@@ -77,7 +71,6 @@ def _outcome(result: dict) -> str:
 
 
 def _verify_two_party(directory: Path) -> None:
-    from ..refusal import Refusal
     from ..twoparty import side as two_party
     from ..twoparty.exchange import Cheat
 
@@ -85,8 +78,6 @@ def _verify_two_party(directory: Path) -> None:
         replay = two_party.verify(directory)
     except Cheat as exc:
         abort(_("does not verify: {reason}").format(reason=explain(exc)))
-    except (Refusal, OSError) as exc:
-        abort(explain(exc))
     missing = replay.unrevealed
     if missing is None:
         verified = _(
@@ -105,16 +96,12 @@ def _verify_two_party(directory: Path) -> None:
 
 
 def _reveal_two_party(directory: Path, key: str, force: bool) -> None:
-    from ..refusal import Refusal
     from ..twoparty import side as two_party
 
-    try:
-        side = two_party.open_side(directory, load_identity(key))
-        if side.result() is None and not force:
-            abort(_("the game is not over: reveal only at its end (or by agreement: --force)"))
-        side.reveal(utc_now())
-    except (Refusal, ValueError, OSError) as exc:
-        abort(explain(exc))
+    side = two_party.open_side(directory, load_identity(key))
+    if side.result() is None and not force:
+        abort(_("the game is not over: reveal only at its end (or by agreement: --force)"))
+    side.reveal(utc_now())
     path = directory / "reveals" / f"{side.side}.txt"
     wrote = _(
         "wrote {path}: send it to the other player; with theirs taken in (seki play {dir} "

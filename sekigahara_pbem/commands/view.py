@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..i18n import N_, explain
+from ..i18n import N_
 from ..i18n import gettext as _
 from .common import (
     KeyOption,
@@ -40,17 +40,14 @@ def view(
     from ..reports import render_text
 
     use_language(lang)
-    try:
-        identity = load_identity(key)
-        reasons = open_own_note(packet, identity)
-        if reasons is not None:
-            typer.echo(_("The referee refused your file:"))
-            for reason in reasons:
-                typer.echo(f"  - {reason}")
-            return
-        definition, opened = open_own_packet(packet, identity)
-    except (ValueError, RuntimeError, OSError) as exc:
-        abort(explain(exc))
+    identity = load_identity(key)
+    reasons = open_own_note(packet, identity)
+    if reasons is not None:
+        typer.echo(_("The referee refused your file:"))
+        for reason in reasons:
+            typer.echo(f"  - {reason}")
+        return
+    definition, opened = open_own_packet(packet, identity)
     comp = load_components()
     show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
 
@@ -62,10 +59,7 @@ def show(definition, opened, text: str, html: Path | None, comp) -> None:
     from ..reports import render_html
 
     if html is not None:
-        try:
-            write_atomic(html, render_html(definition.game_id, opened, comp, definition.options))
-        except OSError as exc:
-            abort(_("{path}: cannot write: {reason}").format(path=html, reason=exc.strerror))
+        write_atomic(html, render_html(definition.game_id, opened, comp, definition.options))
     typer.echo(text, nl=False)
     if html is not None:
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
@@ -83,10 +77,7 @@ def check_openings(game_id: str, packet) -> tuple[bool, str]:
     from ..pbem.store import write_atomic
 
     path = default_dir() / "games" / f"{game_id}.roots.json"
-    try:
-        roots = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        roots = {}
+    roots = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     if packet.root:
         roots[str(packet.seq)] = packet.root
         write_atomic(path, json.dumps(roots, sort_keys=True))

@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from ..refusal import N_
 from . import sshsig
+from .b64 import is_base64
 from .keys import Identity, PublicKey
 from .sealing import SealError
 
@@ -82,11 +83,11 @@ def armor(data: bytes) -> str:
 def dearmor(text: str, where: str) -> bytes:
     lines = [line.strip() for line in text.strip().splitlines()]
     if len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
-        raise SealError(N_("not an age-armored file"), None, None, where)
-    try:
-        return base64.b64decode("".join(lines[1:-1]), validate=True)
-    except ValueError:
-        raise SealError(N_("the age armor is not base64"), None, None, where) from None
+        raise SealError(N_("not an age-armored file"), at=where)
+    text = "".join(lines[1:-1])
+    if not is_base64(text):
+        raise SealError(N_("the age armor is not base64"), at=where)
+    return base64.b64decode(text, validate=True)
 
 
 def open_armored(text: str, identity: Identity, where: str) -> bytes:
@@ -97,15 +98,14 @@ def open_armored(text: str, identity: Identity, where: str) -> bytes:
 
 def open_with_key(text: str, key: X25519PrivateKey, where: str) -> bytes:
     data = dearmor(text, where)
+    secret = _bech32("age-secret-key-", key.private_bytes_raw()).upper()
+    identity = pyrage.x25519.Identity.from_str(secret)  # our own key: an error is a bug
     try:
-        secret = _bech32("age-secret-key-", key.private_bytes_raw()).upper()
-        return pyrage.decrypt(data, [pyrage.x25519.Identity.from_str(secret)])
-    except (ValueError, pyrage.DecryptError, pyrage.IdentityError) as exc:
+        return pyrage.decrypt(data, [identity])
+    except pyrage.DecryptError as exc:
         raise SealError(
             N_("the age section does not open with your key ({error})"),
-            None,
-            None,
-            where,
+            at=where,
             error=exc,
         ) from None
 
@@ -116,13 +116,12 @@ def lock(plaintext: bytes, passphrase: str) -> str:
 
 
 def unlock(text: str, passphrase: str, where: str) -> bytes:
+    data = dearmor(text, where)
     try:
-        return pyrage.passphrase.decrypt(dearmor(text, where), passphrase)
-    except (ValueError, pyrage.DecryptError) as exc:
+        return pyrage.passphrase.decrypt(data, passphrase)
+    except pyrage.DecryptError as exc:
         raise SealError(
             N_("wrong passphrase, or not a passphrase-protected file ({error})"),
-            None,
-            None,
-            where,
+            at=where,
             error=exc,
         ) from None

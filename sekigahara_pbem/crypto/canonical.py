@@ -46,8 +46,3 @@ def canonicalise(text: str) -> str:
     """
     lines = canonical_lines(text)
     return "".join(line + "\n" for line in lines)
-
-
-def canonical_bytes(text: str) -> bytes:
-    """The canonical form encoded as UTF-8: the bytes that are actually signed."""
-    return canonicalise(text).encode("utf-8")

@@ -53,15 +53,27 @@ def new_salt() -> bytes:
     return secrets.token_bytes(SALT_BYTES)
 
 
+def _is_salt(salt: object) -> bool:
+    """Whether `salt` is one: 32 bytes, or their 64 lower-case hex digits."""
+    if isinstance(salt, str):
+        return _HEX64.fullmatch(salt) is not None
+    return isinstance(salt, bytes | bytearray) and len(salt) == SALT_BYTES
+
+
 def _salt_bytes(salt: bytes | str) -> bytes:
-    raw = bytes.fromhex(salt) if isinstance(salt, str) else bytes(salt)
-    if len(raw) != SALT_BYTES:
-        raise ValueError(f"salt must be {SALT_BYTES} bytes, got {len(raw)}")
-    return raw
+    """The salt's bytes. Every caller passes a salt it made or checked (a document's is
+    checked where it is parsed, pbem/documents.is_hex): any other is a bug."""
+    if not _is_salt(salt):
+        raise ValueError(f"salt must be {SALT_BYTES} bytes or {2 * SALT_BYTES} hex digits")
+    return bytes.fromhex(salt) if isinstance(salt, str) else bytes(salt)
 
 
 def _value_bytes(value: str | bytes) -> bytes:
-    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    """A text value as UTF-8. A lone surrogate, which UTF-8 cannot encode, is written as
+    its three bytes ("surrogatepass"): another party's opening may hold one (YAML and JSON
+    escape it, "\\ud800"); no honest value does, so it matches no commitment, and is
+    refused as a mismatch, not raised as a UnicodeEncodeError."""
+    return value.encode("utf-8", "surrogatepass") if isinstance(value, str) else bytes(value)
 
 
 def commit(value: str | bytes, salt: bytes | str) -> str:
@@ -70,18 +82,10 @@ def commit(value: str | bytes, salt: bytes | str) -> str:
     return digest.hexdigest()
 
 
-def commit_new(value: str | bytes) -> tuple[str, bytes]:
-    """Commit with a fresh salt; returns (commitment, salt). Keep the salt secret until reveal."""
-    salt = new_salt()
-    return commit(value, salt), salt
-
-
 def verify(commitment: str, value: str | bytes, salt: bytes | str) -> bool:
     """True iff `commitment` is the commitment to `value` under `salt`."""
     if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
         return False
-    try:
-        expected = commit(value, salt)
-    except ValueError:
+    if not _is_salt(salt):
         return False
-    return hmac.compare_digest(expected, commitment)
+    return hmac.compare_digest(commit(value, salt), commitment)

@@ -22,7 +22,6 @@ Formats (docs/crypto.md):
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import re
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from ..refusal import BAD_KEY, N_, Phrase, Refusal, quoted
+from ..refusal import N_, Code, Phrase, Refusal, quoted
 
 PUBLIC_PREFIX = "seki1"
 IDENTITY_FORMAT = "seki-identity/1"
@@ -45,7 +44,7 @@ _B64URL = re.compile(r"[A-Za-z0-9_-]{43}")
 class KeyFormatError(Refusal):
     """A public line, identity file or SSH key could not be used; the message says why."""
 
-    code = BAD_KEY
+    code = Code.BAD_KEY
 
 
 def check_name(name: str) -> str:
@@ -72,10 +71,7 @@ def _unb64(text: str, what: Phrase) -> bytes:
             what=what,
             text=quoted(text),
         )
-    try:
-        return base64.urlsafe_b64decode(text + "=")
-    except (binascii.Error, ValueError) as exc:  # pragma: no cover - the regex rules this out
-        raise KeyFormatError(N_("{what} is not valid base64url"), what=what) from exc
+    return base64.urlsafe_b64decode(text + "=")  # _B64URL admits only base64url
 
 
 def _raw(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
@@ -141,13 +137,10 @@ def parse_public_line(text: str) -> PublicKey:
     check_name(name)
     sig_raw = _unb64(sig_b64, Phrase(N_("the Ed25519 key")))
     enc_raw = _unb64(enc_b64, Phrase(N_("the X25519 key")))
-    try:
-        signing = Ed25519PublicKey.from_public_bytes(sig_raw)
-        encryption = X25519PublicKey.from_public_bytes(enc_raw)
-    except ValueError as exc:
-        raise KeyFormatError(
-            N_("public key line holds an unusable key: {error}"), error=exc
-        ) from exc
+    # any 32 bytes load (a bad point is found when a signature does not verify); the two
+    # raise only on another length, which _unb64 rules out
+    signing = Ed25519PublicKey.from_public_bytes(sig_raw)
+    encryption = X25519PublicKey.from_public_bytes(enc_raw)
     return PublicKey(name, signing, encryption)
 
 
@@ -173,9 +166,8 @@ def load_ssh_signing_key(data: bytes, password: bytes | None = None) -> Ed25519P
     """Read an OpenSSH private key and insist that it is Ed25519."""
     try:
         key = serialization.load_ssh_private_key(data, password=password)
-    except TypeError as exc:
-        # cryptography raises TypeError for a missing or superfluous password
-        raise KeyFormatError(N_("SSH key: {error}"), error=exc) from exc
+    except TypeError as exc:  # boundary: cryptography reports a password issue by TypeError
+        raise KeyFormatError(N_("SSH key: {error}"), error=exc) from None
     except UnsupportedAlgorithm as exc:
         if "bcrypt" in str(exc):
             raise KeyFormatError(
@@ -183,10 +175,10 @@ def load_ssh_signing_key(data: bytes, password: bytes | None = None) -> Ed25519P
                     "passphrase-protected SSH keys need the Python package 'bcrypt' "
                     "(pip install bcrypt)"
                 )
-            ) from exc
-        raise _unreadable(exc) from exc
-    except ValueError as exc:
-        raise _unreadable(exc) from exc
+            ) from None
+        raise _unreadable(exc) from None
+    except ValueError as exc:  # boundary: cryptography reports a malformed key by ValueError
+        raise _unreadable(exc) from None
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFormatError(
             N_("SSH key is {kind}, not Ed25519 (create one with: ssh-keygen -t ed25519)"),
@@ -262,9 +254,15 @@ def identity_to_text(identity: Identity) -> str:
 def identity_from_text(text: str) -> Identity:
     """Parse an identity file, checking that its public line matches its private keys."""
     try:
-        data = yaml.safe_load(text)
+        # every field is text: the base loader makes no numbers, dates or booleans (a name
+        # "1e3" stays a name; a date out of range is no ValueError)
+        data = yaml.load(text, Loader=yaml.BaseLoader)  # noqa: S506 - builds only str, list, dict
     except yaml.YAMLError as exc:
-        raise KeyFormatError(N_("identity file is not valid YAML: {error}"), error=exc) from exc
+        raise KeyFormatError(N_("identity file is not valid YAML: {error}"), error=exc) from None
+    except RecursionError:  # boundary: PyYAML reports too deep a nesting by RecursionError
+        raise KeyFormatError(
+            N_("identity file is not valid YAML: {error}"), error=Phrase(N_("nested too deeply"))
+        ) from None
     if not isinstance(data, dict):
         raise KeyFormatError(N_("identity file must be a YAML mapping"))
     if data.get("format") != IDENTITY_FORMAT:
@@ -278,20 +276,25 @@ def identity_from_text(text: str) -> Identity:
             raise _missing(field)
     name = check_name(data["name"])
     signing = _signing_from(data)
+    pem = data["encryption-key"].encode("ascii", "replace")
     try:
-        encryption = serialization.load_pem_private_key(
-            data["encryption-key"].encode("ascii", "replace"), password=None
-        )
-    except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
-        raise KeyFormatError(
-            N_("identity file: encryption-key is not readable: {error}"), error=exc
-        ) from exc
+        encryption = serialization.load_pem_private_key(pem, password=None)
+    except UnsupportedAlgorithm as exc:
+        raise _unreadable_x25519(exc) from None
+    except ValueError as exc:  # boundary: cryptography reports a malformed key by ValueError
+        raise _unreadable_x25519(exc) from None
+    except TypeError as exc:  # boundary: cryptography reports an encrypted key by TypeError
+        raise _unreadable_x25519(exc) from None
     if not isinstance(encryption, X25519PrivateKey):
         raise KeyFormatError(N_("identity file: encryption-key is not an X25519 key"))
     identity = Identity(name, signing, encryption)
     if identity.public.line() != data["public"].strip():
         raise KeyFormatError(N_("identity file: 'public' line does not match the private keys"))
     return identity
+
+
+def _unreadable_x25519(exc: Exception) -> KeyFormatError:
+    return KeyFormatError(N_("identity file: encryption-key is not readable: {error}"), error=exc)
 
 
 def _missing(field: str) -> KeyFormatError:

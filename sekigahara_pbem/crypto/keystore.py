@@ -16,11 +16,10 @@ import sys
 from pathlib import Path
 
 from ..i18n import gettext as _
-from ..refusal import BAD_KEY, N_, Refusal
+from ..refusal import N_, Code, Refusal
 from . import agefile
 from .keydir import default_dir as default_dir
 from .keys import Identity, KeyFormatError, check_name, identity_from_text, identity_to_text
-from .sealing import SealError
 
 SUFFIX = ".identity"
 PASSPHRASE_ENV = "SEKI_PASSPHRASE"
@@ -29,7 +28,7 @@ PASSPHRASE_ENV = "SEKI_PASSPHRASE"
 class KeyStoreError(Refusal):
     """A key file could not be written or read; the message names the file."""
 
-    code = BAD_KEY
+    code = Code.BAD_KEY
 
 
 def identity_path(directory: Path, name: str) -> Path:
@@ -40,16 +39,12 @@ def write_identity(directory: Path, identity: Identity, passphrase: str | None =
     """Create `<dir>/<name>.identity` with mode 0600; refuse if it exists. With a
     passphrase, the file is an age file locked with it (`age -d` opens it too)."""
     path = identity_path(directory, identity.name)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # an OSError names the folder
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         raise KeyStoreError(
-            N_("already exists; not overwriting an identity"), None, None, str(path)
-        ) from None
-    except OSError as exc:
-        raise KeyStoreError(
-            N_("cannot create: {error}"), None, None, str(path), error=exc.strerror
+            N_("already exists; not overwriting an identity"), at=str(path)
         ) from None
     text = identity_to_text(identity)
     if passphrase:
@@ -63,17 +58,17 @@ def write_identity(directory: Path, identity: Identity, passphrase: str | None =
 def read_identity(path: Path) -> Identity:
     """Load one identity file; errors name the file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
-        raise KeyStoreError(N_("no such identity"), None, None, str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KeyStoreError(N_("cannot read: {error}"), None, None, str(path), error=exc) from None
+        raise KeyStoreError(N_("no such identity"), at=str(path)) from None
+    # an identity file is ASCII: what does not decode is replaced, and refused by the parser
+    text = data.decode("utf-8", "replace")
+    if agefile.is_armored(text):  # a wrong passphrase: a SealError that names the file
+        text = agefile.unlock(text, passphrase(path), str(path)).decode("utf-8", "replace")
     try:
-        if agefile.is_armored(text):
-            text = agefile.unlock(text, passphrase(path), str(path)).decode("utf-8")
         return identity_from_text(text)
-    except (KeyFormatError, SealError, UnicodeDecodeError) as exc:
-        raise KeyStoreError("{reason}", None, None, str(path), reason=exc) from None
+    except KeyFormatError as exc:
+        raise KeyStoreError("{reason}", at=str(path), reason=exc) from None
 
 
 def passphrase(path: Path) -> str:
@@ -85,9 +80,7 @@ def passphrase(path: Path) -> str:
     if not sys.stdin.isatty():
         raise KeyStoreError(
             N_("protected by a passphrase: run at a terminal, or set {variable}"),
-            None,
-            None,
-            str(path),
+            at=str(path),
             variable=PASSPHRASE_ENV,
         )
     return getpass.getpass(_("Passphrase for {path}: ").format(path=path))

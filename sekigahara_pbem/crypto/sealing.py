@@ -19,7 +19,6 @@ folded or literal block.
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 from dataclasses import dataclass
 
@@ -27,7 +26,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
-from ..refusal import BAD_SEAL, N_, Refusal, quoted
+from ..refusal import N_, Code, Refusal, quoted
+from .b64 import is_base64
 from .framing import frame
 from .keys import check_name
 
@@ -42,7 +42,7 @@ _WHITESPACE = re.compile(r"\s+")
 class SealError(Refusal):
     """A sealed section could not be opened or parsed; the message says why."""
 
-    code = BAD_SEAL
+    code = Code.BAD_SEAL
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,9 @@ def open_sealed(sealed: bytes, private_key: X25519PrivateKey, context: SealConte
     """Decrypt; fails if the data was altered, sealed to another key or another context."""
     if len(sealed) < _ENC_LEN + _TAG_LEN:
         raise SealError(N_("sealed section too short ({count} bytes)"), count=len(sealed))
+    info = context.info()
     try:
-        return SUITE.decrypt(sealed, private_key, info=context.info())
+        return SUITE.decrypt(sealed, private_key, info=info)
     except InvalidTag:
         raise SealError(
             N_(
@@ -98,10 +99,10 @@ def from_text(text: str) -> bytes:
     token = _WHITESPACE.sub("", text)
     if not token.startswith(TEXT_PREFIX):
         raise SealError(N_("sealed section must start with {prefix}"), prefix=quoted(TEXT_PREFIX))
-    try:
-        return base64.b64decode(token[len(TEXT_PREFIX) :], validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise SealError(N_("sealed section is not valid base64: {error}"), error=exc) from exc
+    data = token[len(TEXT_PREFIX) :]
+    if not is_base64(data):
+        raise SealError(N_("sealed section is not valid base64"))
+    return base64.b64decode(data, validate=True)
 
 
 def seal_text(plaintext: bytes, recipient: X25519PublicKey, context: SealContext) -> str:

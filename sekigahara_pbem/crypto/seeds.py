@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 from cryptography.hazmat.primitives import hashes
@@ -33,6 +34,7 @@ SEED_BYTES = 32
 ROLES = ("referee", "ishida", "tokugawa")
 COMMIT_DOMAIN = b"seki-seed-commit/1"
 GAME_SEED_TAG = b"seki-game-seed/1"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def new_seed() -> bytes:
@@ -55,12 +57,14 @@ def seed_commitment(seed: bytes, role: str) -> str:
 
 
 def verify_seed(commitment: str, seed: bytes, role: str) -> bool:
-    """True iff the revealed seed matches the party's earlier commitment."""
-    try:
-        expected = seed_commitment(seed, role)
-    except ValueError:
+    """True iff the revealed seed matches the party's earlier commitment. The seed and the
+    commitment come from documents (a reveal, a join): either may be of any length, the
+    commitment any text; the role is the caller's own (a bad one is a bug)."""
+    if not isinstance(seed, bytes | bytearray) or len(seed) != SEED_BYTES:
         return False
-    return isinstance(commitment, str) and hmac.compare_digest(expected, commitment)
+    if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
+        return False  # compare_digest raises TypeError on text that is not ASCII
+    return hmac.compare_digest(seed_commitment(seed, role), commitment)
 
 
 def game_seed(referee: bytes, ishida: bytes, tokugawa: bytes, *, game_id: str) -> str:

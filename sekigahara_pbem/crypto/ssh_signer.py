@@ -15,17 +15,18 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from ..refusal import BAD_KEY, N_, Phrase, Refusal
+from ..refusal import N_, Code, Phrase, Refusal
 from . import sshsig
 
 TIMEOUT = 300  # seconds: a person may be typing a passphrase
 
 
 class SshSignerError(Refusal):
-    code = BAD_KEY
+    code = Code.BAD_KEY
 
 
 def public_line(key: Ed25519PublicKey) -> str:
@@ -34,18 +35,24 @@ def public_line(key: Ed25519PublicKey) -> str:
 
 
 def parse_public(line: str, where: str | Phrase) -> Ed25519PublicKey:
-    """An OpenSSH Ed25519 public key line; `where` (a file name, or a Phrase) names it."""
+    """An OpenSSH Ed25519 public key line; `where` (a file name, or a Phrase) names it.
+    A character that is not ASCII becomes '?', which no key line holds."""
+    data = line.strip().encode("ascii", "replace")
     try:
-        key = serialization.load_ssh_public_key(line.strip().encode("ascii"))
-    except (ValueError, UnicodeEncodeError) as exc:
-        raise SshSignerError(
-            N_("{where}: not an OpenSSH public key: {error}"), where=where, error=exc
-        ) from None
+        key = serialization.load_ssh_public_key(data)
+    except UnsupportedAlgorithm as exc:
+        raise _not_public(where, exc) from None
+    except ValueError as exc:  # boundary: cryptography reports a malformed key by ValueError
+        raise _not_public(where, exc) from None
     if not isinstance(key, Ed25519PublicKey):
         raise SshSignerError(
             N_("{where}: not Ed25519 (create one with: ssh-keygen -t ed25519)"), where=where
         )
     return key
+
+
+def _not_public(where: str | Phrase, exc: Exception) -> SshSignerError:
+    return SshSignerError(N_("{where}: not an OpenSSH public key: {error}"), where=where, error=exc)
 
 
 @dataclass(frozen=True)
@@ -77,8 +84,10 @@ class SshKeygenSigner:
             try:
                 done = subprocess.run(command, input=message, capture_output=True,
                                       timeout=TIMEOUT, check=False)  # fmt: skip
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise SshSignerError(N_("ssh-keygen -Y sign failed: {error}"), error=exc) from None
+            except subprocess.TimeoutExpired as exc:
+                raise _failed(exc) from None
+            except OSError as exc:  # boundary: subprocess reports a failed start by OSError
+                raise _failed(exc) from None
         armoured = done.stdout.decode("ascii", "replace")
         if done.returncode != 0 or sshsig.BEGIN not in armoured:
             why = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -90,8 +99,12 @@ class SshKeygenSigner:
             )
         try:
             sshsig.verify(self.public, namespace, message, armoured)
-        except (ValueError, sshsig.SshsigError) as exc:
+        except sshsig.SshsigError as exc:
             raise SshSignerError(
                 N_("ssh-keygen signed with another key: {reason}"), reason=exc
             ) from None
         return armoured
+
+
+def _failed(exc: Exception) -> SshSignerError:
+    return SshSignerError(N_("ssh-keygen -Y sign failed: {error}"), error=exc)

@@ -13,14 +13,14 @@ writes it. `string` is a 4-byte big-endian length and the bytes (RFC 4251).
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import struct
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from ..refusal import BAD_SIGNATURE, N_, Refusal, quoted
+from ..refusal import N_, Code, Refusal, quoted
+from .b64 import is_base64
 
 MAGIC = b"SSHSIG"
 SIG_VERSION = 1
@@ -37,7 +37,7 @@ class SshsigError(Refusal):
     """An SSHSIG signature that cannot be read or does not verify; the message says why.
     A person reads it inside the refusal that wraps it (signing.py, ssh_signer.py)."""
 
-    code = BAD_SIGNATURE
+    code = Code.BAD_SIGNATURE
 
 
 def _string(data: bytes) -> bytes:
@@ -102,10 +102,10 @@ def parse(armoured: str) -> tuple[bytes, str, bytes, bytes]:
     lines = armoured.removesuffix("\n").split("\n")  # LF only: a stray VT is no line break
     if len(armoured) > MAX_ARMOUR or len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
         raise SshsigError(N_("SSHSIG: expected the lines {begin} ... {end}"), begin=BEGIN, end=END)
-    try:
-        blob = base64.b64decode("".join(lines[1:-1]), validate=True)
-    except (binascii.Error, ValueError):
-        raise SshsigError(N_("SSHSIG: the signature is not base64")) from None
+    text = "".join(lines[1:-1])
+    if not is_base64(text):
+        raise SshsigError(N_("SSHSIG: the signature is not base64"))
+    blob = base64.b64decode(text, validate=True)
     if armour(blob) != "\n".join(lines) + "\n":
         raise SshsigError(
             N_("SSHSIG: not in canonical form (base64 in lines of {columns})"), columns=LINE
@@ -131,10 +131,10 @@ def parse(armoured: str) -> tuple[bytes, str, bytes, bytes]:
         raise SshsigError(
             N_("SSHSIG: unsupported hash {hash} or reserved field"), hash=quoted(hash_name[:16])
         )
-    try:
-        return raw_key, namespace.decode("utf-8"), hash_name, raw_sig
-    except UnicodeDecodeError:
-        raise SshsigError(N_("SSHSIG: the namespace is not UTF-8")) from None
+    text = namespace.decode("utf-8", "replace")
+    if text.encode("utf-8") != namespace:  # what does not decode was replaced
+        raise SshsigError(N_("SSHSIG: the namespace is not UTF-8"))
+    return raw_key, text, hash_name, raw_sig
 
 
 def verify(key: Ed25519PublicKey, namespace: str, message: bytes, armoured: str) -> None:
@@ -148,8 +148,9 @@ def verify(key: Ed25519PublicKey, namespace: str, message: bytes, armoured: str)
             found=quoted(ns),
             expected=quoted(namespace),
         )
+    data = signed_data(namespace, message, hash_name)
     try:
-        key.verify(signature, signed_data(namespace, message, hash_name))
+        key.verify(signature, data)
     except InvalidSignature:
         raise SshsigError(N_("SSHSIG: the signature does not match the document")) from None
 

@@ -17,7 +17,7 @@ it could have been signed for any game of the same id.
 
 from __future__ import annotations
 
-from ..refusal import N_, WRONG_GAME, WRONG_VERSION
+from ..refusal import N_, Code
 from . import documents as docs
 from .game import Definition, tool_version
 
@@ -38,7 +38,7 @@ def check(definition: Definition, body: dict, where: str) -> bool:
         raise docs.DocumentError(
             f"{where}: {FIELD}",
             N_("signed for another game with the id {game} (another game.txt)"),
-            WRONG_GAME,
+            code=Code.WRONG_GAME,
             game=definition.game_id,
         )
     return True
@@ -58,7 +58,7 @@ def unbound(definition: Definition, where: str) -> docs.DocumentError:
             "names no game definition, so it could be from any game with the id {game}; "
             "make it again with this version of seki ({version})"
         ),
-        WRONG_VERSION,
+        code=Code.WRONG_VERSION,
         game=definition.game_id,
         version=tool_version(),
     )

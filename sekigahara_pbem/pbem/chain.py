@@ -65,13 +65,6 @@ def seal_rejected(definition: Definition, name: str, data: bytes, reason: str) -
     return docs.wrap(sealing.seal_text(padded, definition.state_key, context))
 
 
-def open_rejected(definition: Definition, key, text: str) -> tuple[str, str, bytes]:
-    """(the input's name, the reason it was refused, its bytes) of a sealed refusal."""
-    context = sealing.SealContext(definition.game_id, 0, STATE_RECIPIENT, "rejected")
-    kept = json.loads(sealing.open_text(docs.unwrap(text), key, context))
-    return kept["name"], kept["reason"], base64.b64decode(kept["data"])
-
-
 def open_state(definition: Definition, secrets: Secrets, seq: int, text: str) -> dict:
     return json.loads(open_state_bytes(definition, secrets, seq, text))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import yaml
 
 from ..component_files import components_hash
-from ..refusal import N_, NOT_ASKED, Phrase, Refusal, sides_waiting
+from ..refusal import N_, Code, Phrase, Refusal, sides_waiting
 from ..rules.components import Components
 from ..rules.engine import ANYTIME, apply, pending
 from ..rules.shadow import shadow_state
@@ -65,9 +65,7 @@ def problems_with(
         out.append(
             Refusal(
                 N_("the packet is for {packet}, the file says {file}"),
-                None,
-                None,
-                "side",
+                at="side",
                 packet=packet.side,
                 file=turn.side,
             )
@@ -76,9 +74,7 @@ def problems_with(
         out.append(
             Refusal(
                 N_("the packet is number {packet}, the file says {file}"),
-                None,
-                None,
-                "answers",
+                at="answers",
                 packet=packet.seq,
                 file=turn.answers,
             )
@@ -96,16 +92,17 @@ def problems_with(
                         "by then it is no longer your decision (waiting for {who}); "
                         "remove it and the rest, and send them when asked"
                     ),
-                    NOT_ASKED,
-                    None,
-                    f"actions[{i}]",
+                    code=Code.NOT_ASKED,
+                    at=f"actions[{i}]",
                     who=sides_waiting(waiting, decisions=True) if waiting else Phrase(N_("nobody")),
                 )
             ]
         try:
             state, _ = apply(state, comp, turn.side, action)
         except (RuleViolation, Malformed) as exc:
-            return [Refusal("{reason}", exc.code, exc.rule, f"actions[{i}]", reason=exc)]
+            return [
+                Refusal("{reason}", code=exc.code, rule=exc.rule, at=f"actions[{i}]", reason=exc)
+            ]
     return []
 
 
@@ -122,7 +119,10 @@ def signed_turn(
     if problems:
         first = problems[0]
         raise Refusal(
-            N_("the turn does not check: {problem}"), first.code, first.rule, problem=first
+            N_("the turn does not check: {problem}"),
+            code=first.code,
+            rule=first.rule,
+            problem=first,
         )
     return seal(definition, signing.sign(text, identity), identity)
 

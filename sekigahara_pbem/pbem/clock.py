@@ -52,31 +52,25 @@ DEFAULTS = Settings(
 def parse_settings(raw: object, where: str) -> Settings:
     """Deadline settings from a game definition, every field checked."""
     if not isinstance(raw, dict):
-        raise Refusal(N_("expected a mapping"), None, None, f"{where}: deadlines")
-    unknown = sorted(set(raw) - set(DEFAULTS.as_dict()))
+        raise Refusal(N_("expected a mapping"), at=f"{where}: deadlines")
+    unknown = [k for k in raw if k not in DEFAULTS.as_dict()]  # keys of any type
     if unknown:
-        raise Refusal(
-            N_("unknown field {name}"), None, None, f"{where}: deadlines", name=quoted(unknown[0])
-        )
+        raise Refusal(N_("unknown field {name}"), at=f"{where}: deadlines", name=quoted(unknown[0]))
     values = {**DEFAULTS.as_dict(), **raw}
     for name in ("hours", "reminder_hours", "extension_hours", "max_extensions"):
         value = values[name]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_HOURS:
             raise Refusal(
                 N_("expected a whole number 0–{most}"),
-                None,
-                None,
-                f"{where}: deadlines: {name}",
+                at=f"{where}: deadlines: {name}",
                 most=MAX_HOURS,
             )
     if values["hours"] < 1:
-        raise Refusal(N_("at least 1"), None, None, f"{where}: deadlines: hours")
+        raise Refusal(N_("at least 1"), at=f"{where}: deadlines: hours")
     if values["policy"] not in POLICIES:
         raise Refusal(
             N_("expected one of {words}"),
-            None,
-            None,
-            f"{where}: deadlines: policy",
+            at=f"{where}: deadlines: policy",
             words=", ".join(POLICIES),
         )
     return Settings(**values)
@@ -86,12 +80,10 @@ def parse_time(text: object, where: str) -> datetime:
     """A UTC time as the records write it (2026-11-22T10:00:00Z)."""
     try:
         return datetime.strptime(str(text), TIME_FORMAT).replace(tzinfo=UTC)
-    except ValueError:
+    except ValueError:  # boundary: strptime reports a time not in the format by raising
         raise Refusal(
             N_("{text} is not a UTC time like 2026-11-22T10:00:00Z"),
-            None,
-            None,
-            where,
+            at=where,
             text=quoted(text),
         ) from None
 

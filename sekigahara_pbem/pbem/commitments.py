@@ -25,9 +25,10 @@ import re
 from typing import NamedTuple
 
 from ..crypto.commitments import DOMAIN as COMMIT_DOMAIN
-from ..crypto.commitments import canonical_json, commit
+from ..crypto.commitments import SALT_BYTES, canonical_json, commit
 from ..rules.state import canonical
 from ..rules.vocab import ELIMINATED, MORI_BOX, SIDES
+from .documents import is_hex
 
 KEY_BYTES = 32
 _PLAIN = re.compile(r"[A-Za-z0-9_:.-]*")  # ids and places JSON writes as they are
@@ -201,13 +202,38 @@ def openings(before: list[Leaf], after_state: dict, public_events: list) -> list
     return out
 
 
-def check_opening(opening: dict, previous_root: str) -> bool:
-    """True iff an opening proves its value was committed under the previous root."""
-    try:
-        commitment = commit(canonical_json(opening["value"]), bytes.fromhex(opening["salt"]))
-        return root_from_path(commitment, opening["index"], opening["path"]) == previous_root
-    except (KeyError, TypeError, ValueError):
+def check_opening(opening: object, previous_root: str) -> bool:
+    """True iff an opening proves its value was committed under the previous root. An
+    opening comes from another party's record: its shape is checked before any of it is
+    used (a value JSON cannot hold the same way twice, a salt or a step not hex)."""
+    if not isinstance(opening, dict) or not _plain_value(opening.get("value")):
         return False
+    salt, index, path = opening.get("salt"), opening.get("index"), opening.get("path")
+    if not is_hex(salt, SALT_BYTES) or type(index) is not int or index < 0:
+        return False
+    if not isinstance(path, list) or len(path) > MAX_DEPTH:
+        return False
+    if not all(step == "" or is_hex(step, 32) for step in path):
+        return False
+    commitment = commit(canonical_json(opening["value"]), bytes.fromhex(salt))
+    return root_from_path(commitment, index, path) == previous_root
+
+
+MAX_DEPTH = 64  # no tree of leaves is deeper: 2**64 leaves
+
+
+def _plain_value(value: object, depth: int = 0) -> bool:
+    """A value as seki commits to them: text, whole numbers, booleans, null, and lists and
+    string-keyed maps of these, not too deep (canonical_json refuses a float)."""
+    if value is None or type(value) in (str, int, bool):
+        return True
+    if depth > MAX_DEPTH:
+        return False
+    if type(value) is list:
+        return all(_plain_value(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain_value(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def _strings(data: object) -> set[str]:

@@ -13,4 +13,4 @@ class Discrepancy(Refusal):
 
 def wrapped(where: str | None, exc: BaseException) -> Discrepancy:
     """Another exception's reason (a refusal put in words the same way), after `where`."""
-    return Discrepancy("{reason}", None, None, where, reason=exc)
+    return Discrepancy("{reason}", at=where, reason=exc)

@@ -10,6 +10,7 @@ file and the field.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import zlib
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from ..refusal import N_, Refusal, quoted, type_words
+from ..refusal import N_, Code, Refusal, quoted, type_words
 
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
 MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
@@ -30,8 +31,8 @@ class DocumentError(Refusal):
     (`DocumentError(where, N_("larger than {limit} bytes"), None, limit=...)`); without
     params it is taken as it is."""
 
-    def __init__(self, where: str, message: str, code: str | None = None, /, **params: object):
-        super().__init__(message, code, None, where, **params)
+    def __init__(self, where: str, message: str, /, *, code: Code | None = None, **params: object):
+        super().__init__(message, code=code, at=where, **params)
 
 
 # libyaml's emitter when PyYAML was built with it (seven times faster). Over every
@@ -75,7 +76,7 @@ def inflate(data: bytes, where: str, limit: int = MAX_INFLATED) -> bytes:
     except zlib.error:
         raise DocumentError(where, N_("not zlib-compressed data")) from None
     if inflater.unconsumed_tail:
-        raise DocumentError(where, N_("inflates to more than {limit} bytes"), None, limit=limit)
+        raise DocumentError(where, N_("inflates to more than {limit} bytes"), limit=limit)
     if not inflater.eof:
         raise DocumentError(where, N_("compressed data cut short"))
     if inflater.unused_data.strip(b"\0"):  # zero padding may follow the stream, nothing else
@@ -88,14 +89,22 @@ def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
     where it is not UTF-8: an archive is another party's, and even the referee's own
     directory may hold a file put there by hand, so no file in it is read whole
     unchecked, nor decoded on trust."""
+    if not path.is_file():
+        raise DocumentError(str(path), N_("missing"))
     with open(path, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        raise DocumentError(str(path), N_("larger than {limit} bytes"), None, limit=limit)
+        raise DocumentError(str(path), N_("larger than {limit} bytes"), limit=limit)
+    return decode(data, str(path))
+
+
+def decode(data: bytes, where: str) -> str:
+    """Bytes another party sent as UTF-8 text, refused (naming `where`) if they are not:
+    Python tells valid UTF-8 only by decoding."""
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DocumentError(str(path), N_("not UTF-8 text")) from None
+    except UnicodeDecodeError:  # boundary: the codec reports bad bytes by raising
+        raise DocumentError(where, N_("not UTF-8 text")) from None
 
 
 def sha256(text: str) -> str:
@@ -156,7 +165,7 @@ def load_yaml(text: str, where: str, plain: bool = False) -> Any:
     malformed or nested too deeply; with `plain`, for what a player wrote (a modified
     client may write anything), anchors and aliases too (`plain_load`)."""
     if len(text.encode("utf-8")) > MAX_BYTES:
-        raise DocumentError(where, N_("larger than {limit} bytes"), None, limit=MAX_BYTES)
+        raise DocumentError(where, N_("larger than {limit} bytes"), limit=MAX_BYTES)
     try:
         return plain_load(text) if plain else safe_load(text)
     except yaml.YAMLError as exc:
@@ -165,12 +174,12 @@ def load_yaml(text: str, where: str, plain: bool = False) -> Any:
             raise DocumentError(where, N_("not valid YAML")) from None
         if getattr(exc, "problem", None) == NO_ALIASES:
             raise DocumentError(
-                where, N_("YAML aliases are not allowed (line {line})"), None, line=mark.line + 1
+                where, N_("YAML aliases are not allowed (line {line})"), line=mark.line + 1
             ) from None
         raise DocumentError(
-            where, N_("not valid YAML at line {line}"), None, line=mark.line + 1
+            where, N_("not valid YAML at line {line}"), line=mark.line + 1
         ) from None
-    except RecursionError:
+    except RecursionError:  # boundary: PyYAML's own loader composes by recursion
         raise DocumentError(where, N_("nested too deeply")) from None
 
 
@@ -183,7 +192,6 @@ def load(text: str, where: str, fmt: str, plain: bool = False) -> dict:
         raise DocumentError(
             f"{where}: format",
             N_("expected {what}, got {value}"),
-            None,
             what=quoted(fmt),
             value=quoted(body.get("format")),
         )
@@ -199,8 +207,41 @@ def field(body: dict, key: str, kind: type | tuple[type, ...], where: str) -> An
         or not isinstance(value, kind)
     ):
         want = type_words(kind)
-        raise DocumentError(f"{where}: {key}", N_("missing or not {kind}"), None, kind=want)
+        raise DocumentError(f"{where}: {key}", N_("missing or not {kind}"), kind=want)
     return value
+
+
+def load_json(data: str | bytes, where: str) -> object:
+    """JSON another party sealed or wrote, refused (naming `where`) unless it is UTF-8 JSON.
+    The json module reports bad input only by raising: a syntax error, bytes that are not
+    UTF-8, a nesting deeper than the interpreter's stack (RecursionError)."""
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # boundary: json
+        raise DocumentError(where, N_("does not hold JSON")) from None
+
+
+_HEX = re.compile(r"(?:[0-9a-f]{2})*")
+
+
+def is_hex(value: object, size: int | None = None) -> bool:
+    """Whether `value` is lowercase hex text (of `size` bytes, if given), as seki writes
+    bytes: checked before `bytes.fromhex`, which would refuse it only by a ValueError."""
+    return (
+        isinstance(value, str)
+        and _HEX.fullmatch(value) is not None
+        and (size is None or len(value) == 2 * size)
+    )
+
+
+def hex_field(body: dict, key: str, where: str, size: int | None = None) -> bytes:
+    """A required field of bytes written as lowercase hex (of `size` bytes, if given)."""
+    value = field(body, key, str, where)
+    if not is_hex(value, size):
+        if size is None:
+            raise DocumentError(f"{where}: {key}", N_("not hex"))
+        raise DocumentError(f"{where}: {key}", N_("expected {n} bytes in hex"), n=size)
+    return bytes.fromhex(value)
 
 
 def peek_game(text: str, where: str) -> str:
@@ -211,7 +252,7 @@ def peek_game(text: str, where: str) -> str:
     body, _ = split(text)
     try:
         data = yaml.safe_load(body)
-    except (yaml.YAMLError, RecursionError):
+    except (yaml.YAMLError, RecursionError):  # boundary: PyYAML, as in load_yaml
         raise DocumentError(where, N_("not valid YAML")) from None
     game = data.get("game") if isinstance(data, dict) else None
     if not isinstance(game, str):

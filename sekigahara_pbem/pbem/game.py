@@ -20,7 +20,7 @@ from ..component_files import carry, set_named
 from ..crypto import sealing, signing, sshsig
 from ..crypto.keys import NAME_PATTERN, Identity, PublicKey, parse_public_line
 from ..crypto.seeds import new_seed, seed_commitment
-from ..refusal import BAD_KEY, N_, Refusal, quoted
+from ..refusal import N_, Code, Refusal, quoted
 from ..rules.state import game_options
 from ..rules.vocab import SIDES
 from . import clock as clocks
@@ -46,8 +46,15 @@ def _b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+_KEY_B64 = re.compile(r"[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]")  # 32 bytes, unpadded
+
+
+def _key_field(body: dict, key: str, where: str) -> bytes:
+    """A 32-byte key written in unpadded urlsafe base64, as `_b64` writes it."""
+    text = docs.field(body, key, str, where)
+    if not _KEY_B64.fullmatch(text):
+        raise docs.DocumentError(f"{where}: {key}", N_("expected {n} bytes in base64"), n=32)
+    return base64.urlsafe_b64decode(text + "=")
 
 
 @dataclass(frozen=True)
@@ -96,9 +103,7 @@ def check_address(text: str, where: str | None) -> str:
     if name or address != text or not ADDRESS.fullmatch(address):
         raise Refusal(
             N_("{text} is not a mail address like name@example.org"),
-            None,
-            None,
-            where,
+            at=where,
             text=quoted(text),
         )
     return address
@@ -133,7 +138,7 @@ def create(
         except Refusal as exc:
             raise Refusal(N_("mail address for {who}: {reason}"), who=who, reason=exc) from None
     if root.exists() and any(root.iterdir()):
-        raise Refusal(N_("{path} exists and is not empty"), None, None, None, path=root)
+        raise Refusal(N_("{path} exists and is not empty"), path=root)
     keys = [referee.public.key_id, *(players[s].key_id for s in SIDES)]
     if len(set(keys)) != len(keys):
         raise Refusal(N_("the referee and the two players need three different keys"))
@@ -215,14 +220,12 @@ def parse(text: str, where: str) -> Definition:
         referee = parse_public_line(docs.field(body, "referee", str, where))
         players_raw = docs.field(body, "players", dict, where)
         players = {s: parse_public_line(str(players_raw.get(s))) for s in SIDES}
-        state_key = X25519PublicKey.from_public_bytes(
-            _unb64(docs.field(body, "state_key", str, where))
-        )
-        deadlines = clocks.parse_settings(body["deadlines"], where) if "deadlines" in body else None
-        addresses = _addresses(body.get("mail"), where)
-        languages = _languages(body.get("languages"), f"{where}: languages")
-    except ValueError as exc:
-        raise docs.DocumentError(where, "{reason}", None, reason=_reason(exc)) from None
+    except Refusal as exc:  # a key line's refusal, after the file's name
+        raise docs.DocumentError(where, "{reason}", reason=exc) from None
+    state_key = X25519PublicKey.from_public_bytes(_key_field(body, "state_key", where))
+    deadlines = clocks.parse_settings(body["deadlines"], where) if "deadlines" in body else None
+    addresses = _addresses(body.get("mail"), where)
+    languages = _languages(body.get("languages"), f"{where}: languages")
     signing.verify(text, [referee])
     return Definition(
         game_id=check_game_id(docs.field(body, "game", str, where)),
@@ -247,23 +250,17 @@ def _languages(raw: object, where: str, shipped_only: bool = False) -> dict[str,
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise Refusal(
-            N_("expected a mapping of side to language, e.g. ishida: hu"), None, None, where
-        )
+        raise Refusal(N_("expected a mapping of side to language, e.g. ishida: hu"), at=where)
     for who, lang in raw.items():
         if who not in SIDES or not isinstance(lang, str) or not LANGUAGE.fullmatch(lang):
             raise Refusal(
                 N_("expected ishida or tokugawa and a code like hu"),
-                None,
-                None,
-                f"{where}: {who!r}",
+                at=f"{where}: {who!r}",
             )
         if shipped_only and lang not in available():
             raise Refusal(
                 N_("no '{lang}' translation (available: {shipped})"),
-                None,
-                None,
-                where,
+                at=where,
                 lang=lang,
                 shipped=", ".join(available()),
             )
@@ -274,13 +271,11 @@ def _addresses(raw: object, where: str) -> dict[str, str] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise Refusal(N_("expected a mapping of side to address"), None, None, f"{where}: mail")
+        raise Refusal(N_("expected a mapping of side to address"), at=f"{where}: mail")
     out = {}
     for who, address in raw.items():
         if who not in (*SIDES, REFEREE) or not isinstance(address, str):
-            raise Refusal(
-                N_("expected ishida, tokugawa or referee"), None, None, f"{where}: mail: {who!r}"
-            )
+            raise Refusal(N_("expected ishida, tokugawa or referee"), at=f"{where}: mail: {who!r}")
         out[who] = check_address(address, f"{where}: mail: {who}")
     return out
 
@@ -297,9 +292,7 @@ def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secr
     if referee.public.key_id != definition.referee.key_id:
         raise Refusal(
             N_("the key {name} is not this game's referee key"),
-            BAD_KEY,
-            None,
-            None,
+            code=Code.BAD_KEY,
             name=quoted(referee.public.name),
         )
     context = sealing.SealContext(definition.game_id, 0, referee.public.name, "referee-secrets")
@@ -309,20 +302,7 @@ def open_secrets(gd: GameDir, definition: Definition, referee: Identity) -> Secr
 
 def parse_secrets(text: str, where: str) -> Secrets:
     body = docs.load(text, where, SECRETS_FORMAT)
-    try:
-        seed = bytes.fromhex(docs.field(body, "seed", str, where))
-        key = X25519PrivateKey.from_private_bytes(_unb64(docs.field(body, "state_key", str, where)))
-        commit_key = bytes.fromhex(docs.field(body, "commit_key", str, where))
-    except ValueError as exc:
-        raise docs.DocumentError(where, "{reason}", None, reason=_reason(exc)) from None
-    if len(commit_key) != KEY_BYTES:
-        raise docs.DocumentError(
-            f"{where}: commit_key", N_("expected {n} bytes"), None, n=KEY_BYTES
-        )
+    seed = docs.hex_field(body, "seed", where)
+    key = X25519PrivateKey.from_private_bytes(_key_field(body, "state_key", where))
+    commit_key = docs.hex_field(body, "commit_key", where, KEY_BYTES)
     return Secrets(seed, key, commit_key)
-
-
-def _reason(exc: ValueError) -> Refusal | str:
-    """A field's refusal kept whole (put in the reader's words where it is shown); any
-    other error's text as it is."""
-    return exc if isinstance(exc, Refusal) else str(exc)

@@ -33,7 +33,7 @@ from ..crypto import sealing, signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity
 from ..crypto.seeds import SEED_BYTES, seed_commitment, verify_seed
-from ..refusal import N_, WRONG_GAME, WRONG_SIDE, Refusal, quoted
+from ..refusal import N_, Code, Refusal, quoted
 from ..rules.vocab import SIDES, other
 from . import binding
 from . import documents as docs
@@ -77,9 +77,6 @@ def _side(definition: Definition, identity: Identity) -> str:
     if side is None:
         raise Refusal(
             N_("the key {name} is not one of the players of {game}"),
-            None,
-            None,
-            None,
             name=quoted(identity.public.name),
             game=definition.game_id,
         )
@@ -118,7 +115,6 @@ def _signed_body(definition: Definition, text: str, where: str, formats: tuple[s
         raise docs.DocumentError(
             f"{where}: format",
             N_("expected {what}, got {value}"),
-            None,
             what=quoted(formats[-1]),
             value=quoted(found),
         )
@@ -127,13 +123,16 @@ def _signed_body(definition: Definition, text: str, where: str, formats: tuple[s
         raise docs.DocumentError(
             f"{where}: side",
             N_("signed by {signer}, not {side}"),
-            WRONG_SIDE,
+            code=Code.WRONG_SIDE,
             signer=verified.signer.name,
             side=side,
         )
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
-            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+            f"{where}: game",
+            N_("not for game {game}"),
+            code=Code.WRONG_GAME,
+            game=definition.game_id,
         )
     binding.require(definition, body, where)
     return body, side
@@ -157,13 +156,12 @@ def make_seed(definition: Definition, identity: Identity, other_join: str, where
         raise docs.DocumentError(
             where,
             N_("this is {side}'s own join, not {other}'s"),
-            None,
             side=theirs.side,
             other=other(side),
         )
     if theirs.first_format:
         raise docs.DocumentError(
-            where, N_("{format} joins have no separate seed"), None, format=JOIN_FORMAT_V1
+            where, N_("{format} joins have no separate seed"), format=JOIN_FORMAT_V1
         )
     seed = player_seed(definition, identity)
     token = sealing.seal_text(seed, definition.referee.encryption, _context(definition, side))
@@ -195,7 +193,6 @@ def check_order(seed_file: SeedFile, joined: dict[str, Join], where: str) -> Non
         raise docs.DocumentError(
             f"{where}: other_join",
             N_("does not name {side}'s join on file"),
-            None,
             side=other(seed_file.side),
         )
 

@@ -78,36 +78,29 @@ def load(path: Path | None, game_dirs: Sequence[Path] = ()) -> MailSettings:
         if resolved.is_relative_to(root.resolve()):
             raise Refusal(
                 N_("mail settings must not live in a game directory ({root})"),
-                None,
-                None,
-                str(path),
+                at=str(path),
                 root=root,
             )
+    text = path.read_bytes().decode("utf-8", errors="replace")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise Refusal(
-            N_("cannot read the mail settings: {error}"), None, None, str(path), error=exc.strerror
-        ) from None
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise Refusal(N_("not valid TOML: {error}"), None, None, str(path), error=exc) from None
+        raise Refusal(N_("not valid TOML: {error}"), at=str(path), error=exc) from None
     sender = raw.get("from")
     if not isinstance(sender, str):
         raise Refusal(
             N_("your address (the referee's, for the robot) is missing"),
-            None,
-            None,
-            f"{path}: from",
+            at=f"{path}: from",
         )
     retry = raw.get("retry", {})
     attempts, delay = retry.get("attempts", 3), retry.get("delay_seconds", 5)
     if not isinstance(attempts, int) or not 1 <= attempts <= 20:
-        raise Refusal(N_("expected 1 to 20"), None, None, f"{path}: retry.attempts")
+        raise Refusal(N_("expected 1 to 20"), at=f"{path}: retry.attempts")
     if not isinstance(delay, int | float) or not 0 <= delay <= 600:
-        raise Refusal(N_("expected 0 to 600"), None, None, f"{path}: retry.delay_seconds")
+        raise Refusal(N_("expected 0 to 600"), at=f"{path}: retry.delay_seconds")
     maildir = raw.get("maildir")
     if maildir is not None and not isinstance(maildir, str):
-        raise Refusal(N_("expected the path of a maildir"), None, None, f"{path}: maildir")
+        raise Refusal(N_("expected the path of a maildir"), at=f"{path}: maildir")
     return MailSettings(
         sender=check_address(sender, f"{path}: from"),
         smtp=_server(raw, "smtp", path, 587),
@@ -124,37 +117,31 @@ def _server(raw: dict, name: str, path: Path, default_port: int) -> Server | Non
         return None
     where = f"{path}: {name}"
     if not isinstance(section, dict):
-        raise Refusal(N_("expected a table"), None, None, where)
+        raise Refusal(N_("expected a table"), at=where)
     host, port = section.get("host"), section.get("port", default_port)
     security = section.get("security", "starttls")
     if not isinstance(host, str) or not host:
-        raise Refusal(N_("missing"), None, None, f"{where}.host")
+        raise Refusal(N_("missing"), at=f"{where}.host")
     if not isinstance(port, int) or not 0 < port < 65536:
-        raise Refusal(N_("expected a port number"), None, None, f"{where}.port")
+        raise Refusal(N_("expected a port number"), at=f"{where}.port")
     if security not in SECURITY:
         raise Refusal(
             N_("expected one of {words}"),
-            None,
-            None,
-            f"{where}.security",
+            at=f"{where}.security",
             words=", ".join(SECURITY),
         )
     if security == "none" and host not in LOOPBACK:
-        raise Refusal(
-            N_("'none' only on 127.0.0.1; use starttls or tls"), None, None, f"{where}.security"
-        )
+        raise Refusal(N_("'none' only on 127.0.0.1; use starttls or tls"), at=f"{where}.security")
     password = section.get("password")
     env = section.get("password_env", f"SEKI_{name.upper()}_PASSWORD")
     if password is None and env in os.environ:
         password = os.environ[env]
     user = section.get("user")
     if user is not None and password is None:
-        raise Refusal(
-            N_("a user but no password (set ${env} or password)"), None, None, where, env=env
-        )
+        raise Refusal(N_("a user but no password (set ${env} or password)"), at=where, env=env)
     ca_file = section.get("ca_file")
     if ca_file is not None and not Path(ca_file).is_file():
-        raise Refusal(N_("{path} is not a file"), None, None, f"{where}.ca_file", path=ca_file)
+        raise Refusal(N_("{path} is not a file"), at=f"{where}.ca_file", path=ca_file)
     return Server(
         host, port, security, user, password, ca_file, str(section.get("mailbox", "INBOX"))
     )

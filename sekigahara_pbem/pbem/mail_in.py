@@ -22,7 +22,7 @@ from email.policy import default
 from email.utils import parseaddr
 from pathlib import Path
 
-from ..refusal import N_, Refusal, quoted
+from ..refusal import N_, Code, Refusal, UserError, quoted
 from .game import ADDRESS
 from .mail_config import Server
 from .mail_out import Spool
@@ -65,7 +65,7 @@ def save(spool: Spool, raw: bytes) -> bool:
 def from_maildir(spool: Spool, path: Path) -> int:
     """New and unseen messages of a maildir; each is marked seen once saved."""
     if not (path / "cur").is_dir() or not (path / "new").is_dir():
-        raise Refusal(N_("not a maildir (no cur/ and new/)"), None, None, str(path))
+        raise Refusal(N_("not a maildir (no cur/ and new/)"), at=str(path))
     count = 0
     files = [f for sub in ("new", "cur") for f in (path / sub).iterdir() if f.is_file()]
     for file in sorted(files, key=lambda f: f.name):
@@ -82,7 +82,7 @@ def from_maildir(spool: Spool, path: Path) -> int:
 def from_mbox(spool: Spool, path: Path) -> int:
     """Every message of an mbox not collected before (the mbox itself is left alone)."""
     if not path.is_file():
-        raise Refusal(N_("no such mbox file"), None, None, str(path))
+        raise Refusal(N_("no such mbox file"), at=str(path))
     box = mailbox.mbox(path, factory=None, create=False)
     try:
         return sum(save(spool, box.get_bytes(key)) for key in box.iterkeys())
@@ -96,12 +96,10 @@ def from_imap(spool: Spool, server: Server) -> int:
     try:
         status, _ = imap.select(_quote(server.mailbox))
         if status != "OK":
-            raise Refusal(
-                N_("cannot open mailbox {name}"), None, None, "IMAP", name=quoted(server.mailbox)
-            )
+            raise Refusal(N_("cannot open mailbox {name}"), at="IMAP", name=quoted(server.mailbox))
         status, data = imap.uid("SEARCH", None, "UNSEEN")
         if status != "OK":
-            raise Refusal(N_("SEARCH UNSEEN failed"), None, None, "IMAP")
+            raise Refusal(N_("SEARCH UNSEEN failed"), at="IMAP")
         count = 0
         for uid in data[0].split():
             status, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
@@ -133,7 +131,12 @@ def _connect(server: Server) -> imaplib.IMAP4:
         if server.user:
             imap.login(server.user, server.password or "")
     except imaplib.IMAP4.error as exc:
-        raise ValueError(f"IMAP {server.host}:{server.port}: {exc}") from None
+        raise UserError(
+            N_("the server refused: {reason}"),
+            code=Code.MAIL,
+            at=f"IMAP {server.host}:{server.port}",
+            reason=str(exc),
+        ) from None
     return imap
 
 
@@ -144,7 +147,7 @@ def parse(raw: bytes) -> EmailMessage:
         raise HostileMail(f"more than {MAX_MULTIPARTS} nested multipart parts")
     try:
         return message_from_bytes(raw, policy=default)
-    except (RecursionError, ValueError, LookupError, UnicodeError) as exc:
+    except (RecursionError, ValueError, LookupError, UnicodeError) as exc:  # boundary: email
         raise HostileMail(f"not a readable mail message ({type(exc).__name__})") from None
 
 
@@ -154,7 +157,7 @@ def header(msg: EmailMessage, name: str) -> str:
     try:
         value = str(msg.get(name) or "")
     except (ValueError, TypeError, IndexError, LookupError, UnicodeError, AttributeError):
-        return ""
+        return ""  # boundary: the email package's header parser, on a stranger's bytes
     return CONTROL.sub(" ", value)[:MAX_HEADER].strip()
 
 
@@ -193,10 +196,10 @@ def documents(msg: EmailMessage) -> list[str]:
             payload = part.get_payload(decode=True) or b""
             charset = part.get_content_charset() or "utf-8"
         except (ValueError, LookupError, UnicodeError, TypeError, AttributeError):
-            continue
+            continue  # boundary: the email package, on a stranger's part
         try:
             text = payload.decode(charset, errors="replace")
-        except (LookupError, UnicodeError):  # a charset Python does not know, or `idna`
+        except (LookupError, UnicodeError):  # boundary: a charset Python does not know, `idna`
             text = payload.decode("utf-8", errors="replace")
         # utf-7 or unicode_escape may decode to lone surrogates, which no text holds
         text = text.encode("utf-8", errors="replace").decode("utf-8")

@@ -24,8 +24,6 @@ from ..refusal import N_, Refusal
 from .mail_config import MailSettings, Server
 from .store import write_atomic
 
-PACKET_TYPE = ("application", "x-seki-document")
-
 
 class Spool:
     """The referee's mail folders: inbox (fetched, not yet read), processed, outbox, sent."""
@@ -125,7 +123,7 @@ def _deliver(path: Path, settings: MailSettings, sleep: Callable[[float], None])
                 return error  # permanent: retrying will not help
         except smtplib.SMTPRecipientsRefused as exc:
             return f"recipients refused: {_refusals(exc.recipients)}"
-        except (smtplib.SMTPException, OSError) as exc:
+        except (smtplib.SMTPException, OSError) as exc:  # boundary: the network, the server
             error = f"{type(exc).__name__}: {exc}"
     return error
 

@@ -18,7 +18,7 @@ import json
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_, WRONG_GAME, quoted
+from ..refusal import N_, Code, quoted
 from . import documents as docs
 from .game import Definition
 
@@ -71,16 +71,19 @@ def open_note(definition: Definition, text: str, identity: Identity, where: str)
     body = docs.load_yaml(verified.body, where)
     if not isinstance(body, dict) or body.get("format") not in NOTE_FORMATS:
         raise docs.DocumentError(
-            f"{where}: format", N_("expected {what}"), None, what=quoted(NOTE_FORMAT)
+            f"{where}: format", N_("expected {what}"), what=quoted(NOTE_FORMAT)
         )
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
-            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+            f"{where}: game",
+            N_("not for game {game}"),
+            code=Code.WRONG_GAME,
+            game=definition.game_id,
         )
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) != identity.public:
         raise docs.DocumentError(
-            f"{where}: to", N_("this note is for {side}, not for your key"), None, side=side
+            f"{where}: to", N_("this note is for {side}, not for your key"), side=side
         )
     token = docs.field(body, "section", str, where)
     if len(token) > MAX_NOTE * 2:
@@ -92,10 +95,7 @@ def open_note(definition: Definition, text: str, identity: Identity, where: str)
     else:  # notes sealed before notes were age files
         context = _context(definition, seq, side)
         plain = sealing.open_text(docs.unwrap(token), identity.encryption, context)
-    try:
-        section = json.loads(plain)
-    except ValueError:
-        raise docs.DocumentError(f"{where}: section", N_("does not hold JSON")) from None
+    section = docs.load_json(plain, f"{where}: section")
     bound = section.get("bound") if isinstance(section, dict) else None
     if fresh and bound != _bound(definition, seq, side):
         raise docs.DocumentError(f"{where}: section", N_("belongs to another note"))

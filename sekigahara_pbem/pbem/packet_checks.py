@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -20,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..crypto import signing
-from ..refusal import N_
+from ..refusal import N_, Refusal, UserError
 from ..rules.vocab import SIDES
 from . import chain
 from . import documents as docs
@@ -51,15 +52,15 @@ def _failure(
         try:
             verified = signing.verify(docs.read_capped(path), [definition.referee])
             body = docs.load(verified.body, name, "seki-packet/1")
-        except (ValueError, OSError) as exc:
+        except Refusal as exc:
             return wrapped(name, exc)
         expect = {"game": definition.game_id, "seq": seq, "to": side, "record": record_hash}
         if any(body.get(k) != v for k, v in expect.items()):
-            return Discrepancy(N_("does not belong to {record}"), None, None, name, record=where)
+            return Discrepancy(N_("does not belong to {record}"), at=name, record=where)
         for key in FIELDS:
             if body.get(key) != fields[key]:
                 return Discrepancy(
-                    N_("{field} differs from {record}"), None, None, name, field=key, record=where
+                    N_("{field} differs from {record}"), at=name, field=key, record=where
                 )
     return None
 
@@ -92,7 +93,7 @@ class PacketChecks:
     def _submit(self, first: int, last: int) -> Future | None:
         try:
             return self._pool.submit(_run_failure, str(self.gd.root), first, last)
-        except (OSError, RuntimeError):  # no second process to be had: checked here
+        except (BrokenProcessPool, OSError):  # boundary: no second process to be had
             return None
 
     def check(self, where: str, seq: int, record) -> int:
@@ -119,7 +120,7 @@ class PacketChecks:
         if job is not None:
             try:
                 return job.result()
-            except (BrokenProcessPool, OSError):
+            except (BrokenProcessPool, OSError):  # boundary: the second process died
                 pass
         return _run_failure(str(self.gd.root), first, last)
 
@@ -158,11 +159,10 @@ def _interrupts_ignored() -> Iterator[None]:
     """Ctrl-C ignored while the second process is started: a process started so keeps
     ignoring it (POSIX) from its first instruction, and the first process alone stops
     (`seki: interrupted`), rather than both with a traceback from the second."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: nothing to protect
+    if threading.current_thread() is not threading.main_thread():  # nothing to protect
         yield
         return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
@@ -184,7 +184,7 @@ def _run_failure(root: str, first: int, last: int) -> tuple[int, Discrepancy] | 
     for seq in range(first, last + 1):
         try:
             record = chain.read_record(gd, definition, seq)
-        except (ValueError, OSError):
+        except UserError:
             return None
         fields = {key: record.body.get(key) for key in FIELDS}
         where = f"records/{seq:06d}.txt"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_, WRONG_GAME, side_words
+from ..refusal import N_, Code, side_words
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
@@ -120,12 +120,9 @@ def _open_section(definition: Definition, token: str, identity: Identity, seq: i
         wanted = SECTION_FORMAT
     if len(text) > docs.MAX_INFLATED:
         raise docs.DocumentError(f"{where}: section", N_("too large"))
-    try:
-        section = json.loads(text)
-    except ValueError:
-        raise docs.DocumentError(f"{where}: section", N_("does not hold JSON")) from None
+    section = docs.load_json(text, f"{where}: section")
     if not isinstance(section, dict) or section.get("format") != wanted:
-        raise docs.DocumentError(f"{where}: section", N_("expected {what}"), None, what=wanted)
+        raise docs.DocumentError(f"{where}: section", N_("expected {what}"), what=wanted)
     if wanted == SECTION_FORMAT and section.get("bound") != _bound(definition, seq, side):
         raise docs.DocumentError(f"{where}: section", N_("belongs to another packet"))
     return section
@@ -139,7 +136,10 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     body = docs.load(verified.body, where, PACKET_FORMAT)
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
-            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+            f"{where}: game",
+            N_("not for game {game}"),
+            code=Code.WRONG_GAME,
+            game=definition.game_id,
         )
     binding.require(definition, body, where)
     side = docs.field(body, "to", str, where)
@@ -147,7 +147,6 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
         raise docs.DocumentError(
             f"{where}: to",
             N_("this packet is for {side}, not for your key"),
-            None,
             side=side_words(side),
         )
     seq = docs.field(body, "seq", int, where)

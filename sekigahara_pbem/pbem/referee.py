@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..crypto import signing
 from ..crypto.keys import Identity
-from ..refusal import N_, TOO_LARGE, Refusal
+from ..refusal import N_, Code, Refusal
 from . import chain, joins, takebacks
 from . import documents as docs
 from .records import deadline, opening, takeback, turn
@@ -48,9 +48,8 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
                 )
                 refused = Refusal(
                     N_("{reason} (kept as {kept})"),
-                    exc.code,
-                    exc.rule,
-                    None,
+                    code=exc.code,
+                    rule=exc.rule,
                     reason=exc,
                     kept=kept.name,
                 )
@@ -67,12 +66,9 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
 def _one(game: Game, name: str, data: bytes, now: str) -> str:
     if len(data) > docs.MAX_BYTES:
         raise docs.DocumentError(
-            name, N_("larger than {limit} bytes"), TOO_LARGE, limit=docs.MAX_BYTES
+            name, N_("larger than {limit} bytes"), code=Code.TOO_LARGE, limit=docs.MAX_BYTES
         )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise docs.DocumentError(name, N_("not UTF-8 text")) from None
+    text = docs.decode(data, name)
     body, _ = signing.split(text)
     lines = body.splitlines()
     if f"format: {joins.JOIN_FORMAT}" in lines or f"format: {joins.JOIN_FORMAT_V1}" in lines:

@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import i18n
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
-from ..refusal import N_, WRONG_GAME, Refusal, quoted
+from ..refusal import N_, Code, Refusal, quoted
 from ..reports import names
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
@@ -64,7 +64,7 @@ class Games:
             definition = load_definition(GameDir(root))
             if definition.game_id in roots:
                 raise Refusal(
-                    N_("game {game} is given twice"), None, None, str(root), game=definition.game_id
+                    N_("game {game} is given twice"), at=str(root), game=definition.game_id
                 )
             roots[definition.game_id] = root
             definitions[definition.game_id] = definition
@@ -135,16 +135,15 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
         label = f"mail-{name[-24:-12]}-{i + 1}.txt"
         try:
             game_id = docs.peek_game(text, label)
-        except ValueError as exc:
+        except Refusal as exc:
             public.append(exc)
             continue
         if game_id not in games.roots:
             public.append(
                 Refusal(
                     N_("game {game} is not run by this referee"),
-                    WRONG_GAME,
-                    None,
-                    label,
+                    code=Code.WRONG_GAME,
+                    at=label,
                     game=quoted(game_id),
                 )
             )
@@ -243,9 +242,7 @@ class Mailer:
 
     def run(self) -> list[str]:
         if not all(self.addresses.get(s) for s in SIDES):
-            raise Refusal(
-                N_("game.txt has no mail address for every side"), None, None, f"game {self.id}"
-            )
+            raise Refusal(N_("game.txt has no mail address for every side"), at=f"game {self.id}")
         mailed = _read_json(self.state_path)
         done = mailed.setdefault(self.id, {s: 0 for s in SIDES})
         queued = []
@@ -448,11 +445,9 @@ class Mailer:
 
 
 def _read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    """The robot's own record of what it mailed (written whole by write_atomic): none yet
+    if absent."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def run(

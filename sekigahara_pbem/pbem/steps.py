@@ -14,12 +14,11 @@ from .. import refusal
 from ..refusal import N_, Phrase, Refusal, side_words, sides_waiting
 from ..rules.components import Components
 from ..rules.defaults import passive_action
-from ..rules.engine import apply, pending
+from ..rules.engine import ANYTIME, apply, pending
 from ..rules.vocab import Malformed, RuleViolation
 from . import clock as clocks
 from .turns import EXTENSION, Turn
 
-ANYTIME = ("resign", "plan")  # engine actions a side may send when nothing is asked of it
 MAX_POLICY_ACTIONS = 200
 
 
@@ -85,9 +84,7 @@ def turn_step(
     if EXTENSION in turn.actions:
         raise Refused(
             N_("an extension request must be the file's only action"),
-            None,
-            None,
-            f"{name}: actions",
+            at=f"{name}: actions",
         )
     events: list = []
     for i, action in enumerate(turn.actions):
@@ -98,9 +95,8 @@ def turn_step(
                     "it is no longer {side}'s decision (waiting for {who}); "
                     "send the remaining actions when asked"
                 ),
-                refusal.NOT_ASKED,
-                None,
-                f"{name}: actions[{i}]",
+                code=refusal.Code.NOT_ASKED,
+                at=f"{name}: actions[{i}]",
                 side=side_words(turn.side),
                 who=sides_waiting(asked, decisions=True) if asked else Phrase(N_("nobody")),
             )
@@ -108,7 +104,7 @@ def turn_step(
             state, new_events = apply(state, comp, turn.side, action)
         except (RuleViolation, Malformed) as exc:
             raise Refused(
-                "{reason}", exc.code, exc.rule, f"{name}: actions[{i}]", reason=exc
+                "{reason}", code=exc.code, rule=exc.rule, at=f"{name}: actions[{i}]", reason=exc
             ) from None
         events += new_events
     return Step(state, events, turn.side)
@@ -120,25 +116,22 @@ def _extension(
     if settings is None:
         raise Refused(
             N_("this game has no deadlines, so there is nothing to extend"),
-            refusal.NO_EXTENSION,
-            None,
-            name,
+            code=refusal.Code.NO_EXTENSION,
+            at=name,
         )
     if side not in clock:
         raise Refused(
             N_("no decision is asked of {side}, so there is no deadline to extend"),
-            refusal.NO_EXTENSION,
-            None,
-            name,
+            code=refusal.Code.NO_EXTENSION,
+            at=name,
             side=side,
         )
     used = clock[side]["extensions"]
     if used >= settings.max_extensions:
         raise Refused(
             N_("{side} has had {used} extension(s) for this decision; the game allows {allowed}"),
-            refusal.NO_EXTENSION,
-            None,
-            name,
+            code=refusal.Code.NO_EXTENSION,
+            at=name,
             side=side,
             used=used,
             allowed=settings.max_extensions,

@@ -27,34 +27,25 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 from ..crypto.keys import Identity
-from ..refusal import N_, Phrase
+from ..refusal import N_, Code, UserError
 from .gitsafe import git_command
 
 SEQ_DIGITS = 6
 _RECORD = re.compile(r"(\d{6})\.txt")
 
 
-class StoreError(RuntimeError):
+class StoreError(UserError):
     """The game directory is missing, locked, or not in the expected shape. Not a refusal
     (the referee would keep the input it was reading as the sender's to fix): a state of
-    the store, said to the person who ran the command. The message is a template filled
-    with `params`, as a refusal's (without params, taken as it is), so that `words` puts
-    it in the reader's language."""
+    the store, said to the person who ran the command."""
 
-    def __init__(self, message: str, /, **params: object):
-        self.template = message
-        self.params = params
-        super().__init__(self.words(str))
-
-    def words(self, translate: Callable[[str], str]) -> str:
-        """The template passed through `translate` (str: the English text), filled."""
-        return Phrase(self.template, **self.params).words(translate)
+    code = Code.STORE
 
 
 def seq_name(seq: int) -> str:
@@ -186,7 +177,7 @@ def _git(root: Path, *args: str, stdin: str | None = None, check: bool = True) -
     try:
         done = subprocess.run(git_command(*args), cwd=root, capture_output=True, text=True,
                               env=env, check=False, input=stdin)  # fmt: skip
-    except FileNotFoundError:
+    except FileNotFoundError:  # boundary: no git program to run
         raise StoreError(N_("git is not installed; the game archive needs it")) from None
     if done.returncode != 0 and check:
         raise StoreError(

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..crypto import signing
-from ..refusal import N_, WRONG_GAME, WRONG_SIDE
+from ..refusal import N_, Code
 from ..rules.vocab import SIDES, other
 from . import binding
 from . import documents as docs
@@ -96,20 +96,23 @@ def _signed_by_side(
     body = docs.load(verified.body, where, fmt, plain=True)
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
-            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+            f"{where}: game",
+            N_("not for game {game}"),
+            code=Code.WRONG_GAME,
+            game=definition.game_id,
         )
     if not (binding.check(definition, body, where) or archived):
         raise binding.unbound(definition, where)
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(
-            f"{where}: side", N_("expected one of {words}"), None, words=", ".join(SIDES)
+            f"{where}: side", N_("expected one of {words}"), words=", ".join(SIDES)
         )
     if definition.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
             f"{where}: side",
             N_("signed by {signer}, who does not play {side}"),
-            WRONG_SIDE,
+            code=Code.WRONG_SIDE,
             signer=verified.signer.name,
             side=side,
         )

@@ -43,7 +43,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..component_files import components_hash
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity, PublicKey
-from ..refusal import N_, WRONG_GAME, WRONG_SIDE, WRONG_VERSION, quoted
+from ..refusal import N_, Code, quoted
 from ..rules.engine import ANYTIME
 from ..rules.vocab import SIDES
 from . import binding
@@ -105,7 +105,7 @@ def check_versions(definition: Definition, body_: dict, where: str) -> str | Non
                 "made with component set {theirs}…{tool}, but this game uses {ours}… (see "
                 "game.txt's tool line); install that version"
             ),
-            WRONG_VERSION,
+            code=Code.WRONG_VERSION,
             theirs=str(components)[:16],
             tool=yours,
             ours=definition.components[:16],
@@ -119,19 +119,22 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     body_ = docs.load(text, where, TURN_FORMAT, plain=True)
     if docs.field(body_, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
-            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+            f"{where}: game",
+            N_("not for game {game}"),
+            code=Code.WRONG_GAME,
+            game=definition.game_id,
         )
     bound = binding.check(definition, body_, where)
     side = docs.field(body_, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(
-            f"{where}: side", N_("expected one of {words}"), None, words=", ".join(SIDES)
+            f"{where}: side", N_("expected one of {words}"), words=", ".join(SIDES)
         )
     answers = docs.field(body_, "answers", int, where)
     actions = docs.field(body_, "actions", list, where)
     if not actions or len(actions) > MAX_ACTIONS:
         raise docs.DocumentError(
-            f"{where}: actions", N_("expected 1 to {n} actions"), None, n=MAX_ACTIONS
+            f"{where}: actions", N_("expected 1 to {n} actions"), n=MAX_ACTIONS
         )
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
@@ -153,7 +156,7 @@ def parse(definition: Definition, text: str, where: str, archived: bool = False)
         raise docs.DocumentError(
             f"{where}: side",
             N_("signed by {signer}, who does not play {side}"),
-            WRONG_SIDE,
+            code=Code.WRONG_SIDE,
             signer=verified.signer.name,
             side=turn.side,
         )
@@ -222,11 +225,14 @@ def envelope(definition: Definition, text: str, where: str, archived: bool = Fal
     body = docs.load_yaml(verified.body, where, plain=True)
     if not isinstance(body, dict) or body.get("format") not in SEALED_FORMATS:
         raise docs.DocumentError(
-            f"{where}: format", N_("expected {what}"), None, what=quoted(SEALED_FORMAT)
+            f"{where}: format", N_("expected {what}"), what=quoted(SEALED_FORMAT)
         )
     if docs.field(body, "game", str, where) != definition.game_id:
         raise docs.DocumentError(
-            f"{where}: game", N_("not for game {game}"), WRONG_GAME, game=definition.game_id
+            f"{where}: game",
+            N_("not for game {game}"),
+            code=Code.WRONG_GAME,
+            game=definition.game_id,
         )
     bound = binding.check(definition, body, where)
     if not (archived or bound):
@@ -234,13 +240,12 @@ def envelope(definition: Definition, text: str, where: str, archived: bool = Fal
     side = docs.field(body, "side", str, where)
     if side not in SIDES:
         raise docs.DocumentError(
-            f"{where}: side", N_("expected one of {words}"), None, words=", ".join(SIDES)
+            f"{where}: side", N_("expected one of {words}"), words=", ".join(SIDES)
         )
     if verified.signer not in (definition.players[side], definition.referee):
         raise docs.DocumentError(
             f"{where}: side",
             N_("sealed by {signer}, not by {side}"),
-            None,
             signer=verified.signer.name,
             side=side,
         )

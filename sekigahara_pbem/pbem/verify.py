@@ -9,7 +9,6 @@ the inputs' hashes and the turn files' signers.
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.seeds import game_seed, verify_seed
 from ..i18n import gettext as _
-from ..refusal import N_, Refusal, quoted
+from ..refusal import N_, Refusal, UserError, quoted
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
 from ..rules.state import canonical
@@ -88,7 +87,7 @@ def verify(root: Path) -> Report:
     report = Report()
     try:
         definition = load(gd)
-    except (ValueError, OSError) as exc:
+    except UserError as exc:
         raise _wrapped("game.txt", exc) from None
     try:
         comp = game_components(root, definition.components)
@@ -97,7 +96,7 @@ def verify(root: Path) -> Report:
     signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
     known = (allowed_signers(definition), allowed_signers(definition, git=False))
     if signers.is_file() and docs.read_capped(signers) not in known:
-        raise Discrepancy(N_("not the keys of game.txt"), None, None, ALLOWED_SIGNERS)
+        raise Discrepancy(N_("not the keys of game.txt"), at=ALLOWED_SIGNERS)
     player_joins = {s: _join(gd, definition, s) for s in SIDES}
     start_files = _start_files(gd, definition, player_joins, report)
     revealed = _revealed(gd, definition, player_joins)
@@ -139,31 +138,27 @@ def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
                     "revealed after record {seq}, but the archive's records end at {last}: "
                     "records are missing or were added after the reveal"
                 ),
-                None,
-                None,
-                "reveal.txt",
+                at="reveal.txt",
                 seq=seq,
                 last=last,
             )
         if record_hash is not None and record_hash != record.hash:
             raise Discrepancy(
                 N_("record {seq} is not the record the reveal pinned"),
-                None,
-                None,
-                "reveal.txt",
+                at="reveal.txt",
                 seq=last,
             )
     try:
         text = docs.read_capped(gd.public_state)
         public = docs.load_yaml(text, "public/state.yaml")
-    except (ValueError, OSError) as exc:
+    except Refusal as exc:
         raise _wrapped("public/state.yaml", exc) from None
     if docs.sha256(canonical(public)) != record.body.get("public_state"):
         raise Discrepancy(
-            N_("not the public view of record {seq}"), None, None, "public/state.yaml", seq=last
+            N_("not the public view of record {seq}"), at="public/state.yaml", seq=last
         )
     if docs.dump(json.loads(canonical(public))) != text:  # e.g. a key given twice
-        raise Discrepancy(N_("not in the form the referee writes"), None, None, "public/state.yaml")
+        raise Discrepancy(N_("not in the form the referee writes"), at="public/state.yaml")
 
 
 def _walk(replay: _Replay, packets: PacketChecks, last: int, start_files: list, report) -> None:
@@ -171,7 +166,7 @@ def _walk(replay: _Replay, packets: PacketChecks, last: int, start_files: list, 
     for seq in range(1, last + 1):
         try:
             replay.record(seq, start_files, report, packets)
-        except (ValueError, RuntimeError, OSError):  # what `seki verify` reports, not a bug
+        except UserError:  # what `seki verify` reports; anything else is a bug
             earlier = packets.first_failure(before=seq)
             if earlier is not None:
                 raise earlier from None
@@ -199,11 +194,11 @@ class _Replay:
         where = f"records/{seq:06d}.txt"
         try:
             record = chain.read_record(self.gd, self.definition, seq)
-        except (ValueError, OSError) as exc:
+        except UserError as exc:
             raise _wrapped(where, exc) from None
         body = record.body
         if body.get("prev") != self.prev:
-            raise Discrepancy(N_("prev does not name the record before it"), None, None, where)
+            raise Discrepancy(N_("prev does not name the record before it"), at=where)
         self._check_time(where, body)
         before_state = None if seq == 1 else self.state
         self._extended = None
@@ -231,13 +226,11 @@ class _Replay:
                 self.secrets.commit_key, seq, before_state, self.state, self.events
             )
             if {k: body.get(k) for k in committed} != committed:
-                raise Discrepancy(
-                    N_("commitments or openings do not match the replay"), None, None, where
-                )
+                raise Discrepancy(N_("commitments or openings do not match the replay"), at=where)
             before = [] if before_state is None else pending(before_state)
             asked = chain.asked_since(before, pending(self.state), asked_before, step.actor, seq)
             if body.get("asked") != asked:
-                raise Discrepancy(N_("asked does not match the replay"), None, None, where)
+                raise Discrepancy(N_("asked does not match the replay"), at=where)
             self.states[seq] = self.state
         else:
             _check_openings(where, body, self.previous_root)
@@ -251,10 +244,10 @@ class _Replay:
     def _check_time(self, where: str, body: dict) -> None:
         try:
             moment = clocks.parse_time(body.get("time"), f"{where}: time")
-        except ValueError as exc:
+        except Refusal as exc:
             raise _wrapped(None, exc) from None
         if self.time is not None and moment < self.time:
-            raise Discrepancy(N_("time goes back before the record before it"), None, None, where)
+            raise Discrepancy(N_("time goes back before the record before it"), at=where)
         self.time = moment
 
     def _step(self, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
@@ -264,7 +257,7 @@ class _Replay:
         if kind == "takeback":
             return self._takeback(where, seq, body)
         if kind is not None:
-            raise Discrepancy(N_("unknown kind {kind}"), None, None, where, kind=quoted(kind))
+            raise Discrepancy(N_("unknown kind {kind}"), at=where, kind=quoted(kind))
         key = self.secrets.state_key if self.secrets else None
         shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
         _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
@@ -287,12 +280,10 @@ class _Replay:
             return steps.turn_step(
                 self.comp, self.state, turn, where, self.definition.deadlines, self.clock
             )
-        except ValueError as exc:
+        except Refusal as exc:
             raise Discrepancy(
                 N_("the referee accepted a turn the rules refuse: {reason}"),
-                None,
-                None,
-                where,
+                at=where,
                 reason=exc,
             ) from None
 
@@ -309,9 +300,7 @@ class _Replay:
                     "the turn file names no game definition, though those since record {seq} "
                     "do: it could be from another game with the same id"
                 ),
-                None,
-                None,
-                where,
+                at=where,
                 seq=self.bound_since,
             )
         note = _(
@@ -348,23 +337,21 @@ class _Replay:
         settings = self.definition.deadlines
         if settings is None:
             if "clock" in body:
-                raise Discrepancy(N_("a clock in a game without deadlines"), None, None, where)
+                raise Discrepancy(N_("a clock in a game without deadlines"), at=where)
             return
         extended = step.extended if step is not None else self._extended
         want = clocks.next_clock(
             settings, self.clock, body.get("asked", {}), seq, body["time"], extended
         )
         if body.get("clock") != want:
-            raise Discrepancy(
-                N_("clock does not match the deadlines in game.txt"), None, None, where
-            )
+            raise Discrepancy(N_("clock does not match the deadlines in game.txt"), at=where)
 
 
 def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
     path = gd.join(side)
     try:
         return joins.parse_join(definition, docs.read_capped(path), f"joins/{side}.txt")
-    except (ValueError, OSError) as exc:
+    except Refusal as exc:
         raise _wrapped(f"joins/{side}.txt", exc) from None
 
 
@@ -382,7 +369,7 @@ def _start_files(gd: GameDir, definition: Definition, player_joins: dict, report
         return []
     try:
         return opening.start_documents(gd, definition, player_joins)
-    except (ValueError, OSError) as exc:
+    except Refusal as exc:
         raise _wrapped(None, exc) from None
 
 
@@ -392,13 +379,12 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
     try:
         verified = signing.verify(docs.read_capped(gd.reveal), [definition.referee])
         body = docs.load(verified.body, "reveal.txt", REVEAL_FORMAT)
-        seeds = {
-            k: bytes.fromhex(v) for k, v in docs.field(body, "seeds", dict, "reveal.txt").items()
-        }
+        seeds = docs.field(body, "seeds", dict, "reveal.txt")
+        seeds = {k: docs.hex_field(seeds, k, "reveal.txt: seeds") for k in seeds}
         secrets = parse_secrets(docs.field(body, "secrets", str, "reveal.txt"), "reveal.txt")
         # the record it was made after: seq, and hash (older reveals name the seq only)
         pin = (docs.field(body, "seq", int, "reveal.txt"), body.get("record"))
-    except (ValueError, OSError, AttributeError) as exc:
+    except Refusal as exc:
         raise _wrapped("reveal.txt", exc) from None
     commitments = {REFEREE: definition.referee_seed}
     commitments.update({s: player_joins[s].commitment for s in SIDES})
@@ -406,14 +392,12 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
         if not verify_seed(commitment, seeds.get(role, b""), role):
             raise Discrepancy(
                 N_("the {role} seed does not match its commitment"),
-                None,
-                None,
-                "reveal.txt",
+                at="reveal.txt",
                 role=role,
             )
     public = secrets.state_key.public_key().public_bytes_raw()
     if public != definition.state_key.public_bytes_raw():
-        raise Discrepancy(N_("the state key is not the one in game.txt"), None, None, "reveal.txt")
+        raise Discrepancy(N_("the state key is not the one in game.txt"), at="reveal.txt")
     return seeds, secrets, pin
 
 
@@ -422,11 +406,11 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
     turn itself once the state key is revealed (or for a clear file), and its text."""
     inputs = body.get("inputs") or []
     if len(inputs) != 1 or not isinstance(inputs[0], dict):
-        raise Discrepancy(N_("expected one input"), None, None, where)
+        raise Discrepancy(N_("expected one input"), at=where)
     name = str(inputs[0].get("file", ""))
     path = gd.root / name
     if path.parent.name != "turns" or not path.is_file():
-        raise Discrepancy(N_("input {name} is missing"), None, None, where, name=name)
+        raise Discrepancy(N_("input {name} is missing"), at=where, name=name)
     try:
         text = docs.read_capped(path)
         if not turns.is_sealed(text):  # archives from before turn files were sealed
@@ -437,7 +421,7 @@ def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
             return shown, None, text
         inner = turns.unseal(definition, text, key, name, archived=True)
         turn = turns.parse(definition, inner, name, archived=True)
-    except ValueError as exc:
+    except Refusal as exc:
         raise _wrapped(name, exc) from None
     return shown, turn, text
 
@@ -449,9 +433,7 @@ def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
         if previous_root is None or not commitments.check_opening(item, previous_root):
             raise Discrepancy(
                 N_("openings[{index}] was not committed in the record before"),
-                None,
-                None,
-                where,
+                at=where,
                 index=i,
             )
 
@@ -459,7 +441,7 @@ def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
 def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> None:
     want = [{"file": name, "sha256": docs.sha256(text)} for name, text in expected]
     if body.get("inputs") != want:
-        raise Discrepancy(N_("inputs do not match the files they name"), None, None, where)
+        raise Discrepancy(N_("inputs do not match the files they name"), at=where)
 
 
 def _check_state(gd, definition, secrets, comp, where, body, seq, state, events) -> None:
@@ -469,9 +451,7 @@ def _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
                 "written with view format {found}; this tool replays {expected} "
                 "(use the tool version game.txt names)"
             ),
-            None,
-            None,
-            where,
+            at=where,
             found=quoted(body.get("view_format")),
             expected=quoted(VIEW_FORMAT),
         )
@@ -480,22 +460,22 @@ def _check_state(gd, definition, secrets, comp, where, body, seq, state, events)
     if body.get("pending") != pending(state):
         raise _unlike_replay(where, "pending")
     if body.get("events") != [redact_event(e, None) for e in events]:
-        raise Discrepancy(N_("events do not match the replay"), None, None, where)
+        raise Discrepancy(N_("events do not match the replay"), at=where)
     try:
         sealed_text = docs.read_capped(gd.sealed(seq))
-    except (ValueError, OSError) as exc:
+    except Refusal as exc:
         raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
     if body.get("sealed_state") != docs.sha256(sealed_text):
-        raise Discrepancy(N_("does not match its record"), None, None, f"sealed/{seq:06d}.txt")
+        raise Discrepancy(N_("does not match its record"), at=f"sealed/{seq:06d}.txt")
     try:
         sealed = chain.open_state_bytes(definition, secrets, seq, sealed_text)
-    except (ValueError, zlib.error) as exc:
+    except Refusal as exc:
         raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
     if sealed != canonical(state).encode():  # the referee seals the canonical form
         raise Discrepancy(
-            N_("the sealed state differs from the replay"), None, None, f"sealed/{seq:06d}.txt"
+            N_("the sealed state differs from the replay"), at=f"sealed/{seq:06d}.txt"
         )
 
 
 def _unlike_replay(where: str, field: str) -> Discrepancy:
-    return Discrepancy(N_("{field} does not match the replay"), None, None, where, field=field)
+    return Discrepancy(N_("{field} does not match the replay"), at=where, field=field)

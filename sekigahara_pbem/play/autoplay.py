@@ -24,7 +24,7 @@ from ..pbem import documents as docs
 from ..pbem import game, joins, packets, turns
 from ..pbem.mail_config import MailSettings
 from ..pbem.store import write_atomic
-from ..refusal import Refusal
+from ..refusal import Refusal, UserError
 from ..rules.vocab import other
 from . import filing, inbox, mailbox
 
@@ -99,7 +99,7 @@ def _try(report: Pass, path: Path, step: Callable[[Path], None]) -> None:
     """One document: a bad one is reported and the pass goes on with the others."""
     try:
         step(path)
-    except (ValueError, RuntimeError, OSError) as exc:
+    except UserError as exc:
         report.problems.append(f"{path.name}: {explain(exc)}")
 
 

@@ -16,6 +16,7 @@ import yaml
 
 from ..i18n import explain
 from ..i18n import gettext as _
+from ..refusal import UserError
 from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
@@ -29,38 +30,42 @@ SEPARATORS = re.compile(r"[\s,+]+")
 Asker = Callable[[str, Question], str]  # (prompt, question) -> the raw answer
 
 
-class Stopped(Exception):
+class Stopped(UserError):
     """The player stopped the dialogue (or the script ran out); nothing is written."""
 
 
+class NotAnAnswer(UserError):
+    """An answer that picks none of the choices, or not as many as asked; asked again."""
+
+
 def parse(raw: str, question: Question) -> list | object:
-    """The value(s) an answer means; ValueError with a one-line reason if it means none."""
+    """The value(s) an answer means; NotAnAnswer with a one-line reason if it means none."""
     text = raw.strip().lower()
     values = [c.value for c in question.choices]
     if not text:
         if question.default is None and question.pick not in ("any",):
-            raise ValueError(_("type a number"))
+            raise NotAnAnswer(_("type a number"))
         return question.default if question.default is not None else []
     numbers = [p for p in SEPARATORS.split(text) if p]
     if not all(p.isdigit() for p in numbers):
-        raise ValueError(_("'{answer}' is not a number of the list").format(answer=raw.strip()))
+        raise NotAnAnswer(_("'{answer}' is not a number of the list").format(answer=raw.strip()))
     picked = []
     for p in numbers:
         i = int(p)
         if not 1 <= i <= len(values):
-            raise ValueError(_("{n} is not in the list (1-{last})").format(n=i, last=len(values)))
+            raise NotAnAnswer(_("{n} is not in the list (1-{last})").format(n=i, last=len(values)))
         if values[i - 1] not in picked:
             picked.append(values[i - 1])
     if question.pick == "one":
         if len(picked) != 1:
-            raise ValueError(_("choose one"))
+            raise NotAnAnswer(_("choose one"))
         return picked[0]
     if isinstance(question.pick, int) and len(picked) != question.pick:
-        raise ValueError(_("choose exactly {n}").format(n=question.pick))
+        raise NotAnAnswer(_("choose exactly {n}").format(n=question.pick))
     if question.pick == "some" and not picked:
-        raise ValueError(_("choose at least one"))
+        raise NotAnAnswer(_("choose at least one"))
     if question.limit is not None and len(picked) > question.limit:
-        raise ValueError(_("choose at most {n}").format(n=question.limit))
+        raise NotAnAnswer(_("choose at most {n}").format(n=question.limit))
     return picked
 
 
@@ -104,7 +109,7 @@ def run(
             continue
         try:
             value = parse(raw, question)
-        except ValueError as exc:
+        except NotAnAnswer as exc:
             say(f"  {explain(exc)}")
             continue
         session.answer(value)
@@ -143,14 +148,13 @@ def script(answers: str) -> Asker:
     items: Iterator[str] = iter(answers.split(",")) if answers.strip() else iter(())
 
     def ask(prompt: str, question: Question) -> str:
-        try:
-            item = next(items).strip()
-        except StopIteration:
+        item = next(items, None)
+        if item is None:
             if question is CONFIRM:
                 return ""  # a script that answered every question signs the turn
             ran_out = _("the answers given with --choose ran out before the turn was complete")
-            raise Stopped(ran_out) from None
-        return "" if item == "-" else item
+            raise Stopped(ran_out)
+        return "" if item.strip() == "-" else item.strip()
 
     return ask
 

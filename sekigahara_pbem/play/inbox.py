@@ -22,7 +22,7 @@ from ..pbem import documents as docs
 from ..pbem.game import Definition, parse
 from ..pbem.packets import PACKET_FORMAT
 from ..pbem.store import write_atomic
-from ..refusal import N_, NOT_ASKED, Refusal
+from ..refusal import N_, Code, Refusal
 
 MAX_FILES = 10_000  # files looked at in one folder
 
@@ -33,10 +33,8 @@ def _answered_path(game_id: str) -> Path:
 
 def answered(game_id: str) -> set[int]:
     """The packets of a game this player has answered with seki play."""
-    try:
-        return set(json.loads(_answered_path(game_id).read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
-        return set()
+    path = _answered_path(game_id)  # written whole by `remember`
+    return set(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else set()
 
 
 def remember(game_id: str, seq: int) -> None:
@@ -52,7 +50,7 @@ def joined_games(home: Path) -> dict[str, Definition]:
     for path in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
         try:
             definition = parse(docs.read_capped(path), str(path))
-        except (OSError, Refusal):  # not a game this key can play: never chosen
+        except Refusal:  # not a game this key can play: never chosen
             continue
         if path.stem == definition.game_id:
             found[definition.game_id] = definition
@@ -90,7 +88,7 @@ def packets(folder: Path, games: dict[str, Definition]) -> list[tuple[int, Path,
             if not path.is_file():
                 continue
             text = docs.read_capped(path)
-        except (OSError, Refusal):  # too large, or not text: no packet of seki's
+        except Refusal:  # too large, or not text: no packet of seki's
             continue
         head = authentic(text, games)
         if head is not None:
@@ -123,5 +121,5 @@ def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
                 "no unanswered packet for you in {folder} (not a folder); name one: "
                 "seki play PACKET"
             )
-        raise Refusal(text, NOT_ASKED, None, None, folder=folder)
+        raise Refusal(text, code=Code.NOT_ASKED, folder=folder)
     return max(found)[2]

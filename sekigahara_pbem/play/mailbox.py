@@ -23,7 +23,7 @@ from ..pbem.game import Definition
 from ..pbem.mail_config import MailSettings
 from ..pbem.mail_out import Spool, message, send_outbox
 from ..pbem.notes import is_note
-from ..refusal import Refusal
+from ..refusal import Code, Refusal, UserError
 from . import filing, inbox
 
 
@@ -78,7 +78,7 @@ def send_to(mail: MailSettings, to: str, game_id: str, path: Path, subject: str)
     delivery = send_outbox(spool, mail)
     if delivery.failed:
         failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
-        raise ValueError(_not_sent(spool, failed))
+        raise UserError(_not_sent(spool, failed), code=Code.MAIL)
     return _("mailed {name} to {to}").format(name=path.name, to=to)
 
 
@@ -98,7 +98,7 @@ def send(mail: MailSettings, definition: Definition, turn: Path, subject: str) -
     delivery = send_outbox(spool, mail)
     if delivery.failed:
         failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
-        raise ValueError(_not_sent(spool, failed))
+        raise UserError(_not_sent(spool, failed), code=Code.MAIL)
     return _("mailed {name} to the referee ({to})").format(name=turn.name, to=to)
 
 

@@ -184,7 +184,7 @@ def send_mail(side: Side, mail: MailSettings) -> list[str]:
     to = (side.game.addresses or {}).get(other_side)
     if to is None:
         text = N_("game.txt names no address for {side}: send the files yourself")
-        raise Refusal(text, None, None, None, side=other_side)
+        raise Refusal(text, side=other_side)
     log = side.root / MAILED
     mailed = set(log.read_text(encoding="utf-8").split()) if log.exists() else set()
     mine = [p for p in side.records() if p.name.endswith(f"-{side.side}.txt")]

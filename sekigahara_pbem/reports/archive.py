@@ -40,13 +40,13 @@ def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:
 
 def _checked(text: str, expected_hash: str, where: str) -> dict:
     if len(text.encode("utf-8")) > docs.MAX_BYTES:
-        raise Refusal(N_("larger than {limit} bytes"), None, None, where, limit=docs.MAX_BYTES)
+        raise Refusal(N_("larger than {limit} bytes"), at=where, limit=docs.MAX_BYTES)
     try:
         view = yaml.safe_load(text)
     except yaml.YAMLError:
-        raise Refusal(N_("not valid YAML"), None, None, where) from None
+        raise Refusal(N_("not valid YAML"), at=where) from None
     if not isinstance(view, dict) or docs.sha256(canonical(view)) != expected_hash:
-        raise Refusal(N_("does not match the public_state hash of its record"), None, None, where)
+        raise Refusal(N_("does not match the public_state hash of its record"), at=where)
     return view
 
 
@@ -55,7 +55,7 @@ def _git(root: Path, *args: str) -> str | None:
         done = subprocess.run(
             git_command("-C", str(root), *args), capture_output=True, text=True, check=False
         )
-    except OSError:
+    except OSError:  # boundary: no git program to run
         return None
     return done.stdout if done.returncode == 0 else None
 

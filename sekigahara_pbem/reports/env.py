@@ -55,7 +55,7 @@ class _Compiled(FileSystemBytecodeCache):
         try:
             super().load_bytecode(bucket)
         except (OSError, ValueError, EOFError, TypeError, pickle.UnpicklingError):
-            bucket.reset()
+            bucket.reset()  # boundary: jinja's cache (marshal) reports a bad file by raising
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         with contextlib.suppress(OSError):
@@ -67,7 +67,7 @@ def compiled_cache(directory: str | None = None) -> BytecodeCache | None:
     files are named for this environment's settings (`_SETTINGS`)."""
     try:
         return _Compiled(directory, pattern=f"__seki-{_SETTINGS}-%s.cache")
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError):  # boundary: jinja finds no safe directory
         return None
 
 

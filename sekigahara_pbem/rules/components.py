@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..refusal import Code, UserError
 from .vocab import ISHIDA, SIDES, TOKUGAWA
 
 CASTLE_COLOURS = {"gold": ISHIDA, "black": TOKUGAWA}
@@ -20,12 +21,13 @@ CARD_KINDS = ("plain", "swords", "double", "loyalty")
 ABILITIES = ("gun", "cavalry")
 
 
-class ComponentError(ValueError):
+class ComponentError(UserError):
     """A component manifest is invalid; `where` is the path to the bad field."""
 
+    code = Code.COMPONENTS
+
     def __init__(self, where: str, message: str):
-        super().__init__(f"{where}: {message}")
-        self.where = where
+        super().__init__(message, at=where)
 
 
 @dataclass(frozen=True)

@@ -127,8 +127,8 @@ def build_position(comp: Components, spec: Any) -> dict:
     turn = _choice(spec.get("turn", "A"), ("A", "B"), "position.turn")
     try:
         generator = rng.new(str(spec.get("seed", DEFAULT_SEED)))
-    except ValueError as exc:
-        raise Malformed("position.seed", N_("expected 32+ hex digits ({why})"), why=exc) from None
+    except Malformed as exc:
+        raise Malformed("position.seed", "{why}", why=exc) from None
     state = new_state(comp, options, generator, step)
     state["week"] = week
     state["turn"] = turn

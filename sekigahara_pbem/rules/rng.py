@@ -15,17 +15,24 @@ Python's `random` is never used: its algorithms may change between versions.
 from __future__ import annotations
 
 import hashlib
+import re
+
+from ..refusal import N_
+from .vocab import Malformed
 
 ALGORITHM = "seki-sha256-ctr/1"
 _DOMAIN = b"seki-rng/1"
 _SPAN = 1 << 64
 
 
+_SEED = re.compile(r"(?:[0-9a-fA-F]{2}){16,}")
+
+
 def new(seed_hex: str) -> dict:
-    """A fresh generator state from a hex seed (at least 16 bytes)."""
-    seed = bytes.fromhex(seed_hex)
-    if len(seed) < 16:
-        raise ValueError("seed must be at least 16 bytes")
+    """A fresh generator state from a hex seed (at least 16 bytes); a scenario or a
+    position names its seed, so a seed that is not one is refused as the field's."""
+    if not _SEED.fullmatch(seed_hex):
+        raise Malformed("seed", N_("expected 32 or more hex digits, an even number"))
     return {"alg": ALGORITHM, "seed": seed_hex.lower(), "n": 0}
 
 

@@ -6,8 +6,8 @@ Nothing else lives here, so every other module can import it without cycles.
 
 from __future__ import annotations
 
-from ..refusal import ILLEGAL, Refusal
 from ..refusal import N_ as N_  # the engine's marker for refusal templates (refusal.py)
+from ..refusal import Code, Refusal
 from ..refusal import Phrase as Phrase
 
 ISHIDA = "ishida"
@@ -65,10 +65,10 @@ class RuleViolation(Refusal):
     reads it in their language: `RuleViolation("7.3.1", N_("no road from {a} to {b}"),
     a=..., b=...)`."""
 
-    code = ILLEGAL
+    code = Code.ILLEGAL
 
     def __init__(self, rule: str, message: str, **params: object):
-        super().__init__(message, None, rule, rule, **params)
+        super().__init__(message, rule=rule, at=rule, **params)
 
 
 class Malformed(Refusal):
@@ -76,7 +76,7 @@ class Malformed(Refusal):
     message is a template, as RuleViolation's."""
 
     def __init__(self, field: str, message: str, **params: object):
-        super().__init__(message, None, None, field, **params)
+        super().__init__(message, at=field, **params)
         self.field = field
 
 

@@ -12,9 +12,8 @@ def is_two_party(root: Path) -> bool:
     two-party stack costs a referee's game 20 ms. Only the head of the file is read, as
     bytes: whatever the rest holds (gigabytes, or no text) is for the game's own reader to
     refuse."""
-    try:
-        with open(root / "game.txt", "rb") as f:
-            head = f.read(4000)
-    except OSError:
+    if not (root / "game.txt").is_file():
         return False
+    with open(root / "game.txt", "rb") as f:
+        head = f.read(4000)
     return f"format: {GAME_FORMAT}".encode() in head

@@ -86,7 +86,7 @@ class Audit:
     def joins(self, records: list[Record]) -> None:
         joins = {r.side: r for r in records}
         if set(joins) != set(SIDES) or any(r.seq != 0 for r in joins.values()):
-            raise Cheat(N_("the game does not open with one join of each side"), THE_END)
+            raise Cheat(N_("the game does not open with one join of each side"), rule=THE_END)
         for side, join in joins.items():
             if side in self.parties:
                 _same(join, self.parties[side].join())
@@ -128,7 +128,9 @@ class Audit:
         """A takeback asked, or agreed: then both sides go back to before the record."""
         if kind == AGREE:
             if len(self.kept) < 3:
-                raise Cheat(N_("{record}: a takeback of nothing"), TAKEBACKS, record=_named(record))
+                raise Cheat(
+                    N_("{record}: a takeback of nothing"), rule=TAKEBACKS, record=_named(record)
+                )
             self._go_back(len(self.kept) - 3)
         if record.side in self.parties:
             _same(record, self.parties[record.side].takeback(kind))
@@ -145,7 +147,7 @@ class Audit:
         if any(record.commitments.get(h) != author.book.commitment(h) for h in author.fresh):
             raise Cheat(
                 N_("{record}: its commitments are not what its secret gives (its draws)"),
-                THE_END,
+                rule=THE_END,
                 record=where,
             )
         kinds = [e.action.get("type") for e in record.entries if isinstance(e.action, dict)]
@@ -159,7 +161,7 @@ class Audit:
         except Refusal as refused:
             raise Cheat(
                 N_("{record}: with its secret, its choices are refused: {refused}"),
-                THE_END,
+                rule=THE_END,
                 record=where,
                 refused=refused,
             ) from None
@@ -179,7 +181,7 @@ def recorded(record: Record, party: Party):
     def choose(state: dict, comp: Components, side: str) -> dict:
         if not actions:
             raise Cheat(
-                N_("{record} stops before its engine would"), THE_END, record=_named(record)
+                N_("{record} stops before its engine would"), rule=THE_END, record=_named(record)
             )
         return kn.replace(actions.pop(0), party.book.reals())
 
@@ -192,14 +194,14 @@ def _same(recorded: Record, made: Record) -> None:
         if getattr(recorded, field) != getattr(made, field):
             raise Cheat(
                 N_("{record}: its {field} are not what its secret gives"),
-                THE_END,
+                rule=THE_END,
                 record=where,
                 field=field,
             )
     if len(recorded.entries) != len(made.entries):
         raise Cheat(
             N_("{record}: {n} entries where its engine makes {made}"),
-            THE_END,
+            rule=THE_END,
             record=where,
             n=len(recorded.entries),
             made=len(made.entries),
@@ -209,7 +211,7 @@ def _same(recorded: Record, made: Record) -> None:
         if diff is not None:
             raise Cheat(
                 "{entry}: {difference}",
-                THE_END,
+                rule=THE_END,
                 entry=_entry_named(where, i, a),
                 difference=diff,
             )
@@ -281,7 +283,7 @@ class Observer:
                     "{entry}: with both sides' secrets the engine stops after {n} of its {steps} "
                     "forced steps"
                 ),
-                THE_END,
+                rule=THE_END,
                 entry=where,
                 n=run.steps,
                 steps=e.steps,
@@ -294,7 +296,7 @@ class Observer:
         if diff is not None:
             raise Cheat(
                 N_("{entry}: with both sides' secrets the result differs at {where}"),
-                THE_END,
+                rule=THE_END,
                 entry=where,
                 where=diff,
             )

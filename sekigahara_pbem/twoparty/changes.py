@@ -49,7 +49,7 @@ def patch(before: dict, changes: list[list]) -> dict:
             parent = _at(out, path)
             if _key(last) not in parent:
                 where = "/".join(map(str, change))
-                raise Refusal(N_("nothing to delete at {path}"), None, None, None, path=where)
+                raise Refusal(N_("nothing to delete at {path}"), path=where)
             del parent[_key(last)]
     return out
 
@@ -64,9 +64,9 @@ def _at(value: dict, path: list) -> dict:
     for step in path:
         if not isinstance(value, dict) or _key(step) not in value:
             where = "/".join(map(str, path))
-            raise Refusal(N_("no place {path}"), None, None, None, path=where)
+            raise Refusal(N_("no place {path}"), path=where)
         value = value[step]
     if not isinstance(value, dict):
         where = "/".join(map(str, path))
-        raise Refusal(N_("{path} is not a mapping"), None, None, None, path=where)
+        raise Refusal(N_("{path} is not a mapping"), path=where)
     return value

@@ -26,7 +26,7 @@ from pathlib import Path
 from ..crypto import signing
 from ..pbem import clock
 from ..pbem import documents as docs
-from ..refusal import N_, NOT_ASKED, Refusal, quoted
+from ..refusal import N_, Code, Refusal, quoted
 from ..rules.vocab import other
 from . import files
 from .exchange import DEADLINES, FORFEIT, REVEAL, Cheat
@@ -70,7 +70,7 @@ def check_time(at: datetime, after: datetime | None, now: str | None, where: str
                 "{record} is dated {time}, ahead of this side's clock ({now}) by more than "
                 "{minutes} minutes"
             ),
-            DEADLINES,
+            rule=DEADLINES,
             record=where,
             time=clock.format_time(at),
             now=now,
@@ -82,7 +82,7 @@ def check_time(at: datetime, after: datetime | None, now: str | None, where: str
                 "{record} is dated {time}, before the record it follows ({before}): times "
                 "never go back"
             ),
-            DEADLINES,
+            rule=DEADLINES,
             record=where,
             time=clock.format_time(at),
             before=clock.format_time(after),
@@ -115,20 +115,28 @@ def check_forfeit(
         or (missing is None and not last.name.endswith(f"-{claimant}.txt"))
     ):
         raise Refusal(
-            N_("a forfeit claimed where the game allows none"), NOT_ASKED, DEADLINES, where
+            N_("a forfeit claimed where the game allows none"),
+            code=Code.NOT_ASKED,
+            rule=DEADLINES,
+            at=where,
         )
     named = claim.get("record")
     if type(named) is not int or named != len(before) - 1:
         raise Cheat(
             N_("{record}: the forfeit claim names record {named}, not the record before it ({n})"),
-            DEADLINES,
+            rule=DEADLINES,
             record=where,
             named=quoted(named),
             n=len(before) - 1,
         )
     due = written(docs.read_capped(last), last.name) + timedelta(hours=game.deadline_hours)
     if received.written < due:
-        raise Refusal(N_("a forfeit claimed before the deadline"), NOT_ASKED, DEADLINES, where)
+        raise Refusal(
+            N_("a forfeit claimed before the deadline"),
+            code=Code.NOT_ASKED,
+            rule=DEADLINES,
+            at=where,
+        )
     if missing != REVEAL:
         return
     accused = other(claimant)
@@ -138,7 +146,7 @@ def check_forfeit(
                 "{record}: the forfeit claim says {side} did not reveal within the deadline "
                 "({due}); its reveal is signed {time}"
             ),
-            DEADLINES,
+            rule=DEADLINES,
             record=where,
             side=accused,
             due=clock.format_time(due),
@@ -147,7 +155,7 @@ def check_forfeit(
     if claimant in reveals and reveals[claimant] > received.written:
         raise Cheat(
             N_("{record}: {side} claims the other's reveal is missing before it revealed its own"),
-            DEADLINES,
+            rule=DEADLINES,
             record=where,
             side=claimant,
         )

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..crypto.commitments import commit
-from ..refusal import N_, NOT_ASKED, Phrase, Refusal, quoted
+from ..refusal import N_, Code, Phrase, Refusal, quoted
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import pending
@@ -69,10 +69,10 @@ class Cheat(Refusal):
     message is a template filled with `params`, as any refusal's (refusal.py); `rule`
     names the section of docs/two-party.md it breaks (RECEIVING unless told)."""
 
-    code = "cheat"
+    code = Code.CHEAT
 
-    def __init__(self, message: str, rule: str = RECEIVING, /, **params: object):
-        super().__init__(message, None, rule, None, **params)
+    def __init__(self, message: str, /, *, rule: str = RECEIVING, **params: object):
+        super().__init__(message, rule=rule, **params)
 
 
 @dataclasses.dataclass
@@ -193,12 +193,12 @@ def adopt_dealt(public: dict, comp: Components, side: str, handles: dict[str, st
     offered: dict[str, list[str]] = {}
     for h, w in sorted(handles.items()):
         if not kn.is_handle(h) or kn.handle_side(h) != side:
-            raise Cheat(N_("{handle} is not a handle of {side}"), RECORDS, handle=h, side=side)
+            raise Cheat(N_("{handle} is not a handle of {side}"), rule=RECORDS, handle=h, side=side)
         offered.setdefault(w, []).append(h)
     if {w: len(v) for w, v in offered.items()} != {w: len(v) for w, v in by_place.items()}:
         raise Cheat(
             N_("{side}'s dealt handles do not stand where the setup chart puts its blocks"),
-            RECORDS,
+            rule=RECORDS,
             side=side,
         )
     names = {b: h for w, bs in by_place.items() for b, h in zip(bs, offered[w], strict=True)}
@@ -400,7 +400,9 @@ class Party:
         deadline. The side's files check the times and the reveals."""
         missing = forfeit_missing(self.public)
         if missing is None:
-            raise Refusal(N_("the game has already ended by forfeit"), NOT_ASKED, DEADLINES)
+            raise Refusal(
+                N_("the game has already ended by forfeit"), code=Code.NOT_ASKED, rule=DEADLINES
+            )
         self.seq += 1
         action = {"type": FORFEIT, "record": last}
         if missing == REVEAL:
@@ -445,7 +447,7 @@ class Party:
             if record.commitments or record.contribution or theirs != self.public:
                 raise Cheat(
                     N_("{side}'s takeback record is not the game as it stands"),
-                    TAKEBACKS,
+                    rule=TAKEBACKS,
                     side=record.side,
                 )
             return
@@ -476,7 +478,7 @@ class Party:
         if record.seq != expected:
             raise Cheat(
                 N_("{side}'s record is its number {seq} where {expected} comes next"),
-                RECORDS,
+                rule=RECORDS,
                 side=record.side,
                 seq=record.seq,
                 expected=expected,
@@ -485,7 +487,7 @@ class Party:
         if len(record.contribution) != size:
             raise Cheat(
                 N_("{side}'s record carries {n} bytes of randomness where it owes {size}"),
-                RECORDS,
+                rule=RECORDS,
                 side=record.side,
                 n=len(record.contribution),
                 size=size,
@@ -511,12 +513,15 @@ class Party:
         for h in record.commitments:
             if not kn.is_handle(h) or kn.handle_side(h) != record.side:
                 raise Cheat(
-                    N_("{handle} is not a handle of {side}"), OPENINGS, handle=h, side=record.side
+                    N_("{handle} is not a handle of {side}"),
+                    rule=OPENINGS,
+                    handle=h,
+                    side=record.side,
                 )
             if h in self.theirs:
                 raise Cheat(
                     N_("{side} commits {handle} again: a commitment cannot be replaced"),
-                    OPENINGS,
+                    rule=OPENINGS,
                     side=record.side,
                     handle=h,
                 )
@@ -527,7 +532,7 @@ class Party:
                     "{side} does not commit {handle}, which it has bound: a draw is committed "
                     "in the record after its binding"
                 ),
-                OPENINGS,
+                rule=OPENINGS,
                 side=record.side,
                 handle=min(late),
             )
@@ -573,7 +578,7 @@ class Party:
             words = {"record": N_("record"), REVEAL: N_("reveal")}
             raise Cheat(
                 N_("{side}'s forfeit claim is of a {missing} not owed"),
-                DEADLINES,
+                rule=DEADLINES,
                 side=e.author,
                 missing=Phrase(words[kind])
                 if isinstance(kind, str) and kind in words
@@ -582,7 +587,7 @@ class Party:
         if not isinstance(last, int) or e.public != forfeited(both, e.author, last, missing):
             raise Cheat(
                 N_("{side}'s forfeit claim is not the game ended by forfeit"),
-                DEADLINES,
+                rule=DEADLINES,
                 side=e.author,
             )
         self.public = e.public
@@ -590,7 +595,9 @@ class Party:
     def _retrace(self, e: Entry) -> None:
         for h, (real, salt) in e.opened.items():
             if self.theirs.get(h) != commit(real, bytes.fromhex(salt)):
-                raise Cheat(N_("{handle} does not open to {real}"), OPENINGS, handle=h, real=real)
+                raise Cheat(
+                    N_("{handle} does not open to {real}"), rule=OPENINGS, handle=h, real=real
+                )
             self.book.show(h, real)
         if e.opened:
             self.public = kn.open_in(self.public, self.comp, e.opened)

@@ -32,7 +32,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-import yaml
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -43,7 +42,7 @@ from ..pbem import clock
 from ..pbem import documents as docs
 from ..pbem.clock import MAX_HOURS
 from ..pbem.game import check_address, check_game_id
-from ..refusal import MALFORMED, N_, WRONG_GAME, WRONG_SIDE, Refusal, type_words
+from ..refusal import N_, Code, Refusal, type_words
 from ..rules.state import canonical, game_options
 from ..rules.vocab import SIDES
 from . import GAME_FORMAT
@@ -58,25 +57,10 @@ DERIVATION_SALT = b"seki-2p-secret/1"
 
 
 def _load(body: str, where: str, fmt: str) -> dict:
-    """A two-party document's body: plain YAML (no aliases) of plain data (`_plain`), a
-    mapping of the format."""
-    if len(body.encode("utf-8")) > docs.MAX_BYTES:
-        raise docs.DocumentError(where, N_("larger than {limit} bytes"), None, limit=docs.MAX_BYTES)
-    try:
-        data = docs.plain_load(body)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        if mark is None:
-            raise docs.DocumentError(where, N_("not valid YAML")) from None
-        line = mark.line + 1
-        raise docs.DocumentError(
-            where, N_("not valid YAML at line {line}"), None, line=line
-        ) from None
-    except RecursionError:
-        raise docs.DocumentError(where, N_("nested too deeply")) from None
+    """A two-party document's body: a mapping of the format, plain YAML (no aliases) of
+    plain data (`_plain`)."""
+    data = docs.load(body, where, fmt, plain=True)
     _plain(data, where)
-    if not isinstance(data, dict) or data.get("format") != fmt:
-        raise docs.DocumentError(where, N_("expected a {format} document"), None, format=fmt)
     return data
 
 
@@ -93,12 +77,14 @@ def _plain(data: object, where: str) -> None:
         value = stack.pop()
         if not isinstance(value, _PLAIN):
             raise docs.DocumentError(
-                where, N_("holds a {kind}: a document holds plain data only"), MALFORMED,
+                where, N_("holds a {kind}: a document holds plain data only"), code=Code.MALFORMED,
                 kind=type_words(type(value)),
             )  # fmt: skip
         if isinstance(value, dict):
             if not all(isinstance(k, str) for k in value):
-                raise docs.DocumentError(where, N_("a mapping key is not text"), MALFORMED)
+                raise docs.DocumentError(
+                    where, N_("a mapping key is not text"), code=Code.MALFORMED
+                )
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
@@ -139,7 +125,9 @@ def make_game(
     check_game_id(game_id)
     game_options(options)
     if creator.public.key_id not in {k.key_id for k in players.values()}:
-        raise Refusal(N_("the creator of a two-party game must be one of its players"), WRONG_SIDE)
+        raise Refusal(
+            N_("the creator of a two-party game must be one of its players"), code=Code.WRONG_SIDE
+        )
     body = {
         "format": GAME_FORMAT,
         "game": game_id,
@@ -157,9 +145,7 @@ def make_game(
 
 def _hours(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HOURS:
-        raise docs.DocumentError(
-            where, N_("expected whole hours from 1 to {max}"), None, max=MAX_HOURS
-        )
+        raise docs.DocumentError(where, N_("expected whole hours from 1 to {max}"), max=MAX_HOURS)
     return value
 
 
@@ -180,7 +166,9 @@ def read_game(text: str, where: str) -> Game:
     game_options(options, f"{where}: options")
     nonce = docs.field(data, "nonce", str, where)
     if not _SALT.fullmatch(nonce):
-        raise docs.DocumentError(f"{where}: nonce", N_("expected 64 hex digits"), MALFORMED)
+        raise docs.DocumentError(
+            f"{where}: nonce", N_("expected 64 hex digits"), code=Code.MALFORMED
+        )
     addresses = data.get("addresses")
     if addresses is not None:
         if not isinstance(addresses, dict) or set(addresses) - set(SIDES):
@@ -204,7 +192,7 @@ def secret(game: Game, identity: Identity) -> bytes:
     hash covers the game's nonce: each game, each secret)."""
     side = game.side_of(identity.public)
     if side is None:
-        raise Refusal(N_("this key is not one of the game's players"), WRONG_SIDE)
+        raise Refusal(N_("this key is not one of the game's players"), code=Code.WRONG_SIDE)
     message = frame(game.game_id, game.hash, side)
     signature = sshsig.sign(identity.signing, DERIVATION, message)
     hkdf = HKDF(hashes.SHA256(), 32, salt=DERIVATION_SALT, info=message)
@@ -276,11 +264,11 @@ def read_record(
     verified = signing.verify(text, game.players.values())
     data = _load(verified.body, where, RECORD_FORMAT)
     if docs.field(data, "game", str, where) != game.game_id:
-        raise docs.DocumentError(where, N_("the record is for another game"), WRONG_GAME)
+        raise docs.DocumentError(where, N_("the record is for another game"), code=Code.WRONG_GAME)
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
-            where, N_("the record is not signed by the side it names"), WRONG_SIDE
+            where, N_("the record is not signed by the side it names"), code=Code.WRONG_SIDE
         )
     seq = docs.field(data, "seq", int, where)
     base = base_for(side, seq)
@@ -294,15 +282,17 @@ def read_record(
             raise docs.DocumentError(at, N_("action: expected a mapping or null"))
         steps = docs.field(item, "steps", int, at)
         if steps < -1:
-            raise docs.DocumentError(at, N_("steps: expected -1 (held) or a count"), MALFORMED)
+            raise docs.DocumentError(
+                at, N_("steps: expected -1 (held) or a count"), code=Code.MALFORMED
+            )
         opened = _opened(docs.field(item, "opened", dict, at), at)
         public = None
         if steps >= 0:
             whole = isinstance(action, dict) and action.get("type") in ASIDES
             try:
                 public = patch({} if whole else base, docs.field(item, "change", list, at))
-            except ValueError as exc:
-                raise docs.DocumentError(at, N_("change: {problem}"), None, problem=exc) from None
+            except Refusal as exc:
+                raise docs.DocumentError(at, N_("change: {problem}"), problem=exc) from None
             if public_hash(public) != docs.field(item, "public", str, at):
                 raise docs.DocumentError(at, N_("public: not the hash of the changed public form"))
             base = base if whole else public
@@ -310,10 +300,7 @@ def read_record(
     commitments = docs.field(data, "commitments", dict, where)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in commitments.items()):
         raise docs.DocumentError(where, N_("commitments: expected handle: commitment"))
-    try:
-        contribution = bytes.fromhex(docs.field(data, "contribution", str, where))
-    except ValueError:
-        raise docs.DocumentError(where, N_("contribution: not hex")) from None
+    contribution = docs.hex_field(data, "contribution", where)
     record = Record(side, seq, entries, commitments, contribution)
     n = docs.field(data, "n", int, where)
     prev = docs.field(data, "prev", str, where)
@@ -370,12 +357,9 @@ def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
     side = docs.field(data, "side", str, where)
     if side not in SIDES or game.players[side].key_id != verified.signer.key_id:
         raise docs.DocumentError(
-            where, N_("the reveal is not signed by the side it names"), WRONG_SIDE
+            where, N_("the reveal is not signed by the side it names"), code=Code.WRONG_SIDE
         )
-    try:
-        value = bytes.fromhex(docs.field(data, "secret", str, where))
-    except ValueError:
-        raise docs.DocumentError(where, N_("secret: not hex")) from None
+    value = docs.hex_field(data, "secret", where)
     if secret_commitment(game, side, value) != commitment:
         raise docs.DocumentError(
             where, N_("secret: does not match the commitment in the side's join")
@@ -385,7 +369,9 @@ def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
     digest = docs.field(last, "hash", str, f"{where}: last")
     if n < 1 or not _SALT.fullmatch(digest):
         raise docs.DocumentError(
-            f"{where}: last", N_("expected a record's n and its hash (64 hex digits)"), MALFORMED
+            f"{where}: last",
+            N_("expected a record's n and its hash (64 hex digits)"),
+            code=Code.MALFORMED,
         )
     return Reveal(side, value, _written(data, where), (n, digest))
 
@@ -394,5 +380,5 @@ def _written(data: dict, where: str) -> datetime:
     """When its author says a document was written (its clock, signed)."""
     try:
         return clock.parse_time(docs.field(data, "written", str, where), "written")
-    except ValueError as exc:
-        raise docs.DocumentError(where, "{problem}", None, problem=exc) from None
+    except Refusal as exc:
+        raise docs.DocumentError(where, "{problem}", problem=exc) from None

@@ -27,7 +27,7 @@ from ..i18n import ngettext
 from ..pbem import clock
 from ..pbem import documents as docs
 from ..pbem.store import write_atomic
-from ..refusal import N_, NOT_ASKED, STALE, WRONG_SIDE, Refusal
+from ..refusal import N_, Code, Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import audit, deadlines, files
@@ -70,7 +70,7 @@ class Side:
     def side(self) -> str:
         side = self.game.side_of(self.identity.public)
         if side is None:
-            raise Refusal(NOT_A_PLAYER, WRONG_SIDE)
+            raise Refusal(NOT_A_PLAYER, code=Code.WRONG_SIDE)
         return side
 
     # -- files ---------------------------------------------------------------------------
@@ -113,7 +113,10 @@ class Side:
         record = received.record
         if received.n < 2:
             raise Refusal(
-                N_("a join left half written: join the game again"), STALE, PLAYING, path.name
+                N_("a join left half written: join the game again"),
+                code=Code.STALE,
+                rule=PLAYING,
+                at=path.name,
             )
         if aside(record) == AGREE:  # both sides go back to before the record taken back
             party = self.snapshot(received.n - 3)
@@ -155,8 +158,8 @@ class Side:
         if not path.is_file():
             raise Refusal(
                 N_("no knowledge kept from record {n}: too late to take it back"),
-                STALE,
-                TAKEBACKS,
+                code=Code.STALE,
+                rule=TAKEBACKS,
                 n=n,
             )
         data = agefile.open_armored(path.read_text(encoding="utf-8"), self.identity, path.name)
@@ -195,22 +198,32 @@ class Side:
         party = self.load()
         received = files.read_record(self.game, text, where, lambda side, seq: party.agreed)
         if received.record.side != other(self.side):
-            raise Refusal(N_("the record is not the other side's"), WRONG_SIDE, RECEIVING, where)
+            raise Refusal(
+                N_("the record is not the other side's"),
+                code=Code.WRONG_SIDE,
+                rule=RECEIVING,
+                at=where,
+            )
         join = received.n < 2  # the joins are records 0 and 1, in the order of the sides
         if join and (received.record.seq != 0 or received.record.entries):
-            raise Refusal(N_("a join holds no moves"), STALE, RECORDS, where)
+            raise Refusal(N_("a join holds no moves"), code=Code.STALE, rule=RECORDS, at=where)
         expected = SIDES.index(received.record.side) if join else len(self.records())
         if received.n != expected:
             raise Refusal(
                 N_("record {n} where {expected} comes next"),
-                STALE,
-                RECORDS,
-                where,
+                code=Code.STALE,
+                rule=RECORDS,
+                at=where,
                 n=received.n,
                 expected=expected,
             )
         if received.prev != (self.game.hash if join else self.last_hash()):
-            raise Refusal(N_("it does not follow the last record (prev)"), STALE, RECORDS, where)
+            raise Refusal(
+                N_("it does not follow the last record (prev)"),
+                code=Code.STALE,
+                rule=RECORDS,
+                at=where,
+            )
         found = self.records()
         deadlines.check_time(
             received.written, None if join else deadlines.latest(found), now, where
@@ -255,9 +268,11 @@ class Side:
     ) -> str:
         """This side's next record, as far as its copy knows; its text, to send."""
         if len(self.records()) < 2:
-            raise Refusal(N_("both sides must join first"), NOT_ASKED, PLAYING)
+            raise Refusal(N_("both sides must join first"), code=Code.NOT_ASKED, rule=PLAYING)
         if self.whose_turn() != self.side:
-            raise Refusal(N_("waiting for the other side's record"), NOT_ASKED, PLAYING)
+            raise Refusal(
+                N_("waiting for the other side's record"), code=Code.NOT_ASKED, rule=PLAYING
+            )
         party = self.load()
         base = party.agreed
         record = party.write(choose)
@@ -270,7 +285,9 @@ class Side:
         """Concede the game, in this side's record (on its turn)."""
         if self.whose_turn() != self.side:
             raise Refusal(
-                N_("resign in your own record: wait for the other side's"), NOT_ASKED, PLAYING
+                N_("resign in your own record: wait for the other side's"),
+                code=Code.NOT_ASKED,
+                rule=PLAYING,
             )
         party = self.load()
         base = party.agreed
@@ -282,11 +299,15 @@ class Side:
         if len(found) < 3 or not found[-1].name.endswith(f"-{self.side}.txt"):
             raise Refusal(
                 N_("only your last record can be taken back, before it is answered"),
-                NOT_ASKED,
-                TAKEBACKS,
+                code=Code.NOT_ASKED,
+                rule=TAKEBACKS,
             )
         if self.result() is not None or _kind(found[-1]) in (*ASIDES, FORFEIT):
-            raise Refusal(N_("there is no move of yours to take back now"), NOT_ASKED, TAKEBACKS)
+            raise Refusal(
+                N_("there is no move of yours to take back now"),
+                code=Code.NOT_ASKED,
+                rule=TAKEBACKS,
+            )
         party = self.load()
         return self._write_record(party, party.takeback(TAKEBACK), {}, {}, now)
 
@@ -302,7 +323,11 @@ class Side:
         mine = f"-{asker}.txt"
         if len(found) < 4 or _kind(found[-1]) != TAKEBACK or not found[-1].name.endswith(mine):
             raise Refusal(
-                N_("no takeback of {side}'s is asked"), NOT_ASKED, TAKEBACKS, where, side=asker
+                N_("no takeback of {side}'s is asked"),
+                code=Code.NOT_ASKED,
+                rule=TAKEBACKS,
+                at=where,
+                side=asker,
             )
         if not found[-2].name.endswith(mine):
             raise _not_last(asker, where)
@@ -341,15 +366,25 @@ class Side:
         the deadline after the last record (this side must have revealed its own)."""
         result = self.result()
         if result is not None and result["how"] == "forfeit":
-            raise Refusal(N_("the game has already ended by forfeit"), NOT_ASKED, DEADLINES)
+            raise Refusal(
+                N_("the game has already ended by forfeit"), code=Code.NOT_ASKED, rule=DEADLINES
+            )
         if result is not None and not (self.root / "reveals" / f"{self.side}.txt").is_file():
-            raise Refusal(N_("reveal your own secret first (seki reveal)"), NOT_ASKED, DEADLINES)
+            raise Refusal(
+                N_("reveal your own secret first (seki reveal)"),
+                code=Code.NOT_ASKED,
+                rule=DEADLINES,
+            )
         if result is not None and not self._reveal_owed():
             raise Refusal(
-                N_("the other side's reveal is here: the game is over"), NOT_ASKED, DEADLINES
+                N_("the other side's reveal is here: the game is over"),
+                code=Code.NOT_ASKED,
+                rule=DEADLINES,
             )
         if self.late(now) is None:
-            raise Refusal(N_("the other side is not past the deadline"), NOT_ASKED, DEADLINES)
+            raise Refusal(
+                N_("the other side is not past the deadline"), code=Code.NOT_ASKED, rule=DEADLINES
+            )
         party = self.load()
         base = party.agreed
         return self._write_record(party, party.forfeit(len(self.records()) - 1), base, {}, now)
@@ -361,7 +396,9 @@ class Side:
         found = self.records()
         joins = [p for p in found[:2] if p.name.endswith(f"-{other(self.side)}.txt")]
         if not joins:
-            raise Refusal(N_("the other side has not joined"), STALE, THE_END, where)
+            raise Refusal(
+                N_("the other side has not joined"), code=Code.STALE, rule=THE_END, at=where
+            )
         body = files.record_body(docs.read_capped(joins[0]), joins[0].name)
         commitment = body.get("secret_commitment", "")
         reveal = files.read_reveal(self.game, text, where, commitment)
@@ -418,17 +455,17 @@ def _check_last(reveal: files.Reveal, found: list[Path], where: str) -> None:
     if n >= len(found):
         raise Refusal(
             N_("the reveal names record {n} as its author's last, and it is not on file"),
-            STALE,
-            THE_END,
-            where,
+            code=Code.STALE,
+            rule=THE_END,
+            at=where,
             n=n,
         )
     if docs.sha256(docs.read_capped(found[n])) != digest:
         raise Refusal(
             N_("the reveal names another record {n} than the one on file"),
-            STALE,
-            THE_END,
-            where,
+            code=Code.STALE,
+            rule=THE_END,
+            at=where,
             n=n,
         )
     for i, path in enumerate(found[n + 1 :]):
@@ -436,9 +473,9 @@ def _check_last(reveal: files.Reveal, found: list[Path], where: str) -> None:
         if i > 0 or not any(_forfeited_reveal(text, s) for s in SIDES):
             raise Refusal(
                 N_("it follows the last record the reveals name, and is not a forfeit claim"),
-                STALE,
-                THE_END,
-                f"records/{path.name}",
+                code=Code.STALE,
+                rule=THE_END,
+                at=f"records/{path.name}",
             )
 
 
@@ -451,9 +488,9 @@ def create(
     it was sent."""
     game = files.read_game(game_text, "game.txt")
     if game.side_of(identity.public) is None:
-        raise Refusal(NOT_A_PLAYER, WRONG_SIDE)
+        raise Refusal(NOT_A_PLAYER, code=Code.WRONG_SIDE)
     if root.exists() and any(root.iterdir()):
-        raise Refusal(N_("{path} exists and is not empty"), STALE, None, None, path=root)
+        raise Refusal(N_("{path} exists and is not empty"), code=Code.STALE, path=root)
     carried = set_named(game.components, game.game_id, components)
     root.mkdir(parents=True, exist_ok=True)
     write_atomic(root / "game.txt", game_text)
@@ -515,7 +552,7 @@ def verify(root: Path) -> audit.Audit:
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     texts = {p: docs.read_capped(p) for p in paths}
     if len(paths) < 2:
-        raise Refusal(N_("the game has fewer than two joins"), STALE, THE_END)
+        raise Refusal(N_("the game has fewer than two joins"), code=Code.STALE, rule=THE_END)
     joins = [
         files.read_record(game, texts[p], f"records/{p.name}", lambda s, q: {}) for p in paths[:2]
     ]
@@ -534,9 +571,9 @@ def verify(root: Path) -> audit.Audit:
                 "not here yet: at the end each side reveals (seki reveal) and takes the "
                 "other's reveal in (seki play DIR -r FILE)"
             ),
-            NOT_ASKED,
-            THE_END,
-            f"reveals/{missing[0]}.txt",
+            code=Code.NOT_ASKED,
+            rule=THE_END,
+            at=f"reveals/{missing[0]}.txt",
         )
     _check_end(reveals, paths)
     for j in joins:
@@ -546,16 +583,21 @@ def verify(root: Path) -> audit.Audit:
         if j.body.get("dealt") != dealt(start_half(comp, book, game.options), j.record.side):
             raise Refusal(
                 N_("the join of {side} does not deal what its secret gives"),
-                STALE,
-                THE_END,
+                code=Code.STALE,
+                rule=THE_END,
                 side=j.record.side,
             )
     if any(j.prev != game.hash for j in joins):
-        raise Refusal(N_("a join does not name the game"), STALE, RECORDS)
+        raise Refusal(N_("a join does not name the game"), code=Code.STALE, rule=RECORDS)
     handles = {j.record.side: j.body.get("dealt") for j in joins}
     unrevealed = handles.get(missing[0]) if missing else None
     if missing and not isinstance(unrevealed, dict):
-        raise Refusal(N_("the join of {side} deals no handles"), STALE, RECORDS, side=missing[0])
+        raise Refusal(
+            N_("the join of {side} deals no handles"),
+            code=Code.STALE,
+            rule=RECORDS,
+            side=missing[0],
+        )
     replay = audit.Audit(comp, secrets, unrevealed, game.options)
     replay.joins([j.record for j in joins])
     prev = docs.sha256(texts[paths[1]])
@@ -568,9 +610,9 @@ def verify(root: Path) -> audit.Audit:
         if received.n != i or received.prev != prev:
             raise Refusal(
                 N_("it is not record {n} following record {before}"),
-                STALE,
-                RECORDS,
-                where,
+                code=Code.STALE,
+                rule=RECORDS,
+                at=where,
                 n=i,
                 before=i - 1,
             )
@@ -606,8 +648,8 @@ def _not_last(asker: str, where: str) -> Refusal:
     """A takeback asked of a record that is not the asker's last one."""
     return Refusal(
         N_("the takeback asked is not of {side}'s last record"),
-        NOT_ASKED,
-        TAKEBACKS,
-        where,
+        code=Code.NOT_ASKED,
+        rule=TAKEBACKS,
+        at=where,
         side=asker,
     )

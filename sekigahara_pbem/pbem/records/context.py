@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...component_files import game_components
 from ...crypto.keys import Identity
-from ...refusal import N_, NOT_STARTED, Refusal
+from ...refusal import N_, Code, Refusal
 from ...rules.components import Components
 from .. import chain, joins, turns
 from .. import documents as docs
@@ -69,9 +69,8 @@ def started(game: Game, name: str) -> tuple[chain.Record, dict]:
     if now_at is None:
         raise Refused(
             N_("the game has not started (both players must join and send their seeds)"),
-            NOT_STARTED,
-            None,
-            name,
+            code=Code.NOT_STARTED,
+            at=name,
         )
     return now_at
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...crypto.seeds import game_seed
 from ...i18n import gettext as _
-from ...refusal import DUPLICATE, N_, NOT_STARTED, WRONG_VERSION, Refusal, side_words
+from ...refusal import N_, Code, Refusal, side_words
 from ...rules.cycle.setup import setup
 from ...rules.vocab import SIDES, other
 from .. import documents as docs
@@ -30,9 +30,8 @@ def admit_join(game: Game, name: str, text: str) -> str:
                 "a {format} join sends its seed before the other side has committed to its "
                 "own; join again with this version of seki ({version})"
             ),
-            WRONG_VERSION,
-            None,
-            name,
+            code=Code.WRONG_VERSION,
+            at=name,
             format=joins.JOIN_FORMAT_V1,
             version=tool_version(),
         )
@@ -41,9 +40,8 @@ def admit_join(game: Game, name: str, text: str) -> str:
     if game.gd.join(join.side).is_file():  # one join per side: no choosing between seeds
         raise Refused(
             N_("{side} has already joined this game; only its first join counts"),
-            DUPLICATE,
-            None,
-            name,
+            code=Code.DUPLICATE,
+            at=name,
             side=join.side,
         )
     write_atomic(game.gd.join(join.side), text)
@@ -57,7 +55,7 @@ def admit_join(game: Game, name: str, text: str) -> str:
 
 
 def _started(name: str) -> Refused:
-    return Refused(N_("the game has already started"), NOT_STARTED, None, name)
+    return Refused(N_("the game has already started"), code=Code.NOT_STARTED, at=name)
 
 
 def admit_seed(game: Game, name: str, text: str, now: str) -> str:
@@ -71,15 +69,17 @@ def admit_seed(game: Game, name: str, text: str, now: str) -> str:
     if side not in on_file:
         raise Refused(
             N_("{side} has not joined yet; send the join first"),
-            NOT_STARTED,
-            None,
-            name,
+            code=Code.NOT_STARTED,
+            at=name,
             side=side_words(side),
         )
     joins.check_order(seed_file, on_file, name)
     if game.gd.seed(side).is_file():
         raise Refused(
-            N_("{side} has already sent its seed"), DUPLICATE, None, name, side=side_words(side)
+            N_("{side} has already sent its seed"),
+            code=Code.DUPLICATE,
+            at=name,
+            side=side_words(side),
         )
     joins.open_seed(game.definition, on_file[side], game.referee, seed_file.sealed_seed)
     write_atomic(game.gd.seed(side), text)
@@ -118,9 +118,7 @@ def start_documents(
         if seed_file.side != side:
             raise Refusal(
                 N_("the seed of {found}, not of {side}"),
-                None,
-                None,
-                where,
+                at=where,
                 found=seed_file.side,
                 side=side,
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...i18n import gettext as _
-from ...refusal import DUPLICATE, N_, NOT_UNDOABLE
+from ...refusal import N_, Code
 from ...rules.vocab import other
 from .. import chain, steps, takebacks
 from .. import documents as docs
@@ -29,14 +29,15 @@ def check_undo(request: takebacks.Request, record: chain.Record, name: str) -> N
     if request.undo != record.seq or request.record != record.hash:
         raise Refused(
             N_("undo: only the last adjudication (record {seq}) can be taken back"),
-            NOT_UNDOABLE,
-            None,
-            name,
+            code=Code.NOT_UNDOABLE,
+            at=name,
             seq=record.seq,
         )
     reason = takebacks.why_not_undoable(record.seq, record.body, request.side)
     if reason:
-        raise Refused(N_("takeback refused: {reason}"), NOT_UNDOABLE, None, name, reason=reason)
+        raise Refused(
+            N_("takeback refused: {reason}"), code=Code.NOT_UNDOABLE, at=name, reason=reason
+        )
 
 
 def admit_request(game: Game, name: str, text: str) -> str:
@@ -47,9 +48,8 @@ def admit_request(game: Game, name: str, text: str) -> str:
     if path.exists():
         raise Refused(
             N_("{side} has already asked to take back record {seq}"),
-            DUPLICATE,
-            None,
-            name,
+            code=Code.DUPLICATE,
+            at=name,
             side=request.side,
             seq=request.undo,
         )
@@ -68,9 +68,7 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
     if not path.is_file():
         raise Refused(
             N_("there is no open takeback request of record {seq}"),
-            None,
-            None,
-            name,
+            at=name,
             seq=record.seq,
         )
     on_file = docs.read_capped(path)  # taken before documents were bound, maybe
@@ -80,9 +78,8 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
     if answer_path.exists():
         raise Refused(
             N_("the takeback of record {seq} has already been answered"),
-            DUPLICATE,
-            None,
-            name,
+            code=Code.DUPLICATE,
+            at=name,
             seq=record.seq,
         )
     if consent.answer == "refuse":
@@ -115,16 +112,16 @@ def recheck(
         name = str(item.get("file", "")) if isinstance(item, dict) else ""
         path = root / name
         if path.parent.name != "requests" or not path.is_file():
-            raise Refused(N_("input {name} is missing"), None, None, where, name=name)
+            raise Refused(N_("input {name} is missing"), at=where, name=name)
         texts.append((name, docs.read_capped(path)))
     if len(texts) != 2:
-        raise Refused(N_("a takeback needs a request and a consent"), None, None, where)
+        raise Refused(N_("a takeback needs a request and a consent"), at=where)
     request = takebacks.parse_request(definition, texts[0][1], texts[0][0], archived=True)
     consent = takebacks.parse_consent(definition, texts[1][1], texts[1][0], archived=True)
     takebacks.check_consent(request, consent, texts[1][0])
     if consent.answer != "accept":
-        raise Refused(N_("the takeback was refused, not accepted"), None, None, where)
+        raise Refused(N_("the takeback was refused, not accepted"), at=where)
     if body.get("undo") != undone.seq:
-        raise Refused(N_("the takeback does not undo the record before it"), None, None, where)
+        raise Refused(N_("the takeback does not undo the record before it"), at=where)
     check_undo(request, undone, where)
     return request.side, texts

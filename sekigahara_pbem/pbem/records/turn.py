@@ -5,7 +5,7 @@ admits a file and by `verify` of every file in the archive."""
 from __future__ import annotations
 
 from ...i18n import gettext as _
-from ...refusal import N_, NOT_ASKED, STALE, Phrase
+from ...refusal import N_, Code, Phrase
 from ...rules.engine import pending
 from .. import documents as docs
 from .. import steps, turns
@@ -24,15 +24,14 @@ def check_timing(
         waiting = ", ".join(sorted(asked)) or Phrase(N_("nobody (the game is over)"))
         raise Refused(
             N_("no decision is asked of {side} now; waiting for {waiting}"),
-            NOT_ASKED,
-            None,
-            name,
+            code=Code.NOT_ASKED,
+            at=name,
             side=side,
             waiting=waiting,
         )
     problem = steps.stale(side, answers, free, asked, latest, answered)
     if problem is not None:
-        raise Refused("{problem}", STALE, None, name, problem=problem)
+        raise Refused("{problem}", code=Code.STALE, at=name, problem=problem)
 
 
 def admit(game: Game, name: str, text: str, now: str) -> str:

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...refusal import Refusal
 from ...rules.engine import pending
 from ...rules.state import canonical
 from ...rules.views import VIEW_FORMAT, redact_event, view
@@ -130,7 +131,7 @@ def recover(game: Game) -> None:
         record = chain.read_record(game.gd, game.definition, seq)
         try:
             shown = docs.load_yaml(docs.read_capped(game.gd.public_state), "public/state.yaml")
-        except (ValueError, OSError):
+        except Refusal:  # missing, or cut short by the interruption
             shown = None
         if docs.sha256(canonical(shown)) != record.body["public_state"]:
             state = chain.open_state(

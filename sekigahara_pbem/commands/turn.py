@@ -38,6 +38,24 @@ def _body(path: Path) -> tuple[Definition, Turn]:
     return definition, turns.parse_body(definition, text, str(path))
 
 
+def _problems(file: Path, definition: Definition, turn: Turn, packet: Path, identity) -> tuple:
+    """The packet a turn file answers, and the problems `seki turn check` finds in the
+    file (each said on stderr as it is found)."""
+    from ..component_files import load_components
+    from ..pbem.checking import problems_with
+
+    packet_game, opened = open_own_packet(packet, identity)
+    if packet_game.game_id != definition.game_id:
+        other = N_("{file}: game {game}, but {packet} is for another")
+        raise Refusal(
+            other, code=Code.WRONG_GAME, file=file, game=definition.game_id, packet=packet
+        )
+    problems = problems_with(definition, turn, opened, load_components())
+    for problem in problems:
+        typer.echo(f"{file}: {explain(problem)}", err=True)
+    return opened, problems
+
+
 @app.command("new")
 def new(
     packet: Annotated[Path, typer.Argument(help=N_("The packet you are answering."))],
@@ -71,20 +89,10 @@ def check(
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
     the first problem is reported with its rule."""
-    from ..component_files import load_components
-    from ..pbem.checking import problems_with
 
     use_language(lang)
     definition, turn = _body(file)
-    packet_game, opened = open_own_packet(packet, load_identity(key))
-    if packet_game.game_id != definition.game_id:
-        other = N_("{file}: game {game}, but {packet} is for another")
-        raise Refusal(
-            other, code=Code.WRONG_GAME, file=file, game=definition.game_id, packet=packet
-        )
-    problems = problems_with(definition, turn, opened, load_components())
-    for problem in problems:
-        typer.echo(f"{file}: {explain(problem)}", err=True)
+    opened, problems = _problems(file, definition, turn, packet, load_identity(key))
     if problems:
         abort(_("{n} problem(s); fix them before signing").format(n=len(problems)))
     typer.echo(
@@ -106,9 +114,8 @@ def sign(
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
     only if it passes, sign it with your key and seal it for the referee's eyes only,
     ready to mail."""
-    from ..component_files import load_components
     from ..crypto import signing
-    from ..pbem.checking import problems_with, stamped
+    from ..pbem.checking import stamped
     from ..pbem.store import write_atomic
     from ..pbem.turns import seal
 
@@ -122,15 +129,7 @@ def sign(
             side=turn.side,
             name=identity.name,
         )
-    packet_game, opened = open_own_packet(packet, identity)
-    if packet_game.game_id != definition.game_id:
-        other = N_("{file}: game {game}, but {packet} is for another")
-        raise Refusal(
-            other, code=Code.WRONG_GAME, file=file, game=definition.game_id, packet=packet
-        )
-    problems = problems_with(definition, turn, opened, load_components())
-    for problem in problems:
-        typer.echo(f"{file}: {explain(problem)}", err=True)
+    problems = _problems(file, definition, turn, packet, identity)[1]
     if problems:
         raise Refusal(N_("{n} problem(s); not signed"), code=Code.ILLEGAL, n=len(problems))
     out = out or file.with_name(file.stem + ".signed.txt")

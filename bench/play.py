@@ -32,7 +32,7 @@ from sekigahara_pbem.rules.decisions import current
 from sekigahara_pbem.rules.decisions.stack_move import STOP
 from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.vocab import MOVEMENT
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 NOW = "2026-11-22T00:00:00Z"
 SAMPLE = 60

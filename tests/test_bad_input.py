@@ -11,7 +11,7 @@ from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.state import canonical
 from sekigahara_pbem.rules.vocab import Malformed, RuleViolation
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 NAMES = [
     "osaka",

@@ -22,7 +22,7 @@ from sekigahara_pbem.component_files import load_components
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.views import redact_event, view
 from sekigahara_pbem.rules.vocab import SIDES
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = (11, 22, 33)

@@ -17,7 +17,7 @@ from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.movement.movement import leadership
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.vocab import MOVEMENT, Malformed, RuleViolation
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 GAMES = range(6)
 MOVE_KEYS = {"level": "level", "move": "move", "muster": "muster", "mori": "mori"}

@@ -73,3 +73,36 @@ def test_report_runs_no_program_the_archives_git_config_names(demo, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "public report after record 5" in done.stdout
     assert not marker.exists(), marker.read_text()
+
+
+def test_a_referee_who_labels_a_record_falsely_does_not_verify(tmp_path, monkeypatch):
+    """A record's label is public and signed, and the referee writes it: a label that says
+    what the replay did not ("tokugawa resigned" for a bid) fails `seki verify` once the
+    secrets are revealed (issue 29: the label was never checked)."""
+    from test_pbem_cli import _started, ok, seki
+
+    from sekigahara_pbem.commands.common import utc_now
+    from sekigahara_pbem.crypto.keystore import identity_path, read_identity
+    from sekigahara_pbem.pbem import referee
+    from sekigahara_pbem.pbem.records import turn
+
+    ref, alice, _ = _started(tmp_path)
+    packet = "g/packets/000001-ishida.txt"
+    shown = ok(seki(alice, "view", packet, "--key", "alice", cwd=tmp_path))
+    card = shown.split("{type: bid, card: ")[1].split("}")[0]
+    (tmp_path / "bid.yaml").write_text(
+        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
+        f"actions:\n  - {{type: bid, card: {card}}}\n"
+    )
+    ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", packet, "--key", "alice",
+            cwd=tmp_path))  # fmt: skip
+    monkeypatch.setattr(turn, "record_label", lambda *args: "tokugawa resigned")
+    signed = (tmp_path / "bid.signed.txt").read_bytes()
+    identity = read_identity(identity_path(ref, "ref"))
+    (outcome,) = referee.adjudicate(tmp_path / "g", identity, [("bid", signed)], utc_now())
+    assert outcome.accepted and "tokugawa resigned" in outcome.message
+    monkeypatch.undo()
+    ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
+    done = seki(ref, "verify", "g", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout
+    assert "records/000002.txt: label 'tokugawa resigned' does not match the replay" in done.stderr

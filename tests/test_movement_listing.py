@@ -17,7 +17,7 @@ from sekigahara_pbem.rules.movement.movement import capacity, leadership, road_k
 from sekigahara_pbem.rules.options import listing, options
 from sekigahara_pbem.rules.state import blocks_at, canonical, clone, presence, sides_at
 from sekigahara_pbem.rules.vocab import MOVEMENT, RECRUIT, SIDES, other
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 
 def _movement_states(comp, seed: int, limit: int = 400) -> list[tuple[dict, str]]:

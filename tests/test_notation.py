@@ -24,7 +24,7 @@ from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.state import canonical
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import LEVELS, SIDES, Malformed, RuleViolation
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 # On the printed cards all cards of one clan and kind are identical (one bid number a kind),
 # so two Mōri plain cards and two Ukita swords cards are two fits of one description.

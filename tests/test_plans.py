@@ -19,7 +19,7 @@ from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.state import canonical
 from sekigahara_pbem.rules.views import VIEW_FORMAT, redact_event, view
 from sekigahara_pbem.rules.vocab import COMBAT, Malformed, RuleViolation
-from sekigahara_pbem.selfplay import playout, random_plan
+from sekigahara_pbem.testing.random_player import playout, random_plan
 
 # Ishida attacks Tokugawa at Saku (no castle), coming from Ueda by road; both could still
 # challenge. Both hands hold plain cards only, so the gun blocks fight as plain 1-mon

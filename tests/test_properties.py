@@ -12,7 +12,7 @@ from sekigahara_pbem.rules.invariants import check_all, conservation
 from sekigahara_pbem.rules.state import canonical
 from sekigahara_pbem.rules.views import redact_event
 from sekigahara_pbem.rules.vocab import OVER, SIDES
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 
 @settings(max_examples=12, deadline=None)

@@ -11,7 +11,7 @@ from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 
 @settings(max_examples=6, deadline=None)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sekigahara_pbem import simulate as sim
+from sekigahara_pbem.testing import invariant_fuzzer as sim
 
 
 @pytest.mark.slow

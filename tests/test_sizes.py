@@ -19,7 +19,7 @@ from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.engine import apply
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.vocab import BID, DISCARD, SIDES
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 
 @pytest.fixture(scope="module")

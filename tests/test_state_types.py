@@ -7,7 +7,7 @@ import types
 import typing
 
 from sekigahara_pbem.rules.state_types import Combat, Fight, Phase, State
-from sekigahara_pbem.selfplay import playout
+from sekigahara_pbem.testing.random_player import playout
 
 
 def _conforms(value: object, kind: object, where: str) -> None:

@@ -16,6 +16,20 @@ from .common import KeyOption, load_identity, open_own_packet, utc_now, write_ne
 
 app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
 
+# The options `seki bot turn` and `seki bot run` share, said once (as common.KeyOption is).
+BotOption = Annotated[str, typer.Option("--bot", help=N_("heuristic, search or random."))]
+BudgetOption = Annotated[
+    float, typer.Option("--budget", help=N_("The search bot's seconds of thought per decision."))
+]
+SeedOption = Annotated[
+    str,
+    typer.Option("--seed", help=N_("Seed of the bot's tie-breaks (and the search bot's samples).")),
+]
+PlansOption = Annotated[
+    bool,
+    typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
+]
+
 
 @app.command("turn")
 def turn(
@@ -26,19 +40,10 @@ def turn(
     out: Annotated[
         Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"))
     ] = None,
-    bot: Annotated[
-        str, typer.Option("--bot", help=N_("heuristic, search or random."))
-    ] = "heuristic",
-    budget: Annotated[
-        float, typer.Option(help=N_("The search bot's seconds of thought per decision."))
-    ] = 1.0,
-    seed: Annotated[
-        str, typer.Option(help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."))
-    ] = "bot",
-    plans: Annotated[
-        bool,
-        typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
-    ] = False,
+    bot: BotOption = "heuristic",
+    budget: BudgetOption = 1.0,
+    seed: SeedOption = "bot",
+    plans: PlansOption = False,
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
     answer (a whole movement phase in one file), signed with your key, ready to mail."""
@@ -73,19 +78,10 @@ def run(
         Path | None,
         typer.Option(help=N_("Your mail settings (default: mail.toml in your key directory).")),
     ] = None,
-    bot: Annotated[
-        str, typer.Option("--bot", help=N_("heuristic, search or random."))
-    ] = "heuristic",
-    budget: Annotated[
-        float, typer.Option(help=N_("The search bot's seconds of thought per decision."))
-    ] = 1.0,
-    seed: Annotated[
-        str, typer.Option(help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."))
-    ] = "bot",
-    plans: Annotated[
-        bool,
-        typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
-    ] = False,
+    bot: BotOption = "heuristic",
+    budget: BudgetOption = 1.0,
+    seed: SeedOption = "bot",
+    plans: PlansOption = False,
     two_party: Annotated[
         Path | None,
         typer.Option(

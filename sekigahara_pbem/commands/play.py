@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,13 @@ from .common import (
     utc_now,
     write_new,
 )
+
+if TYPE_CHECKING:
+    from ..crypto.keys import Identity
+    from ..pbem.game import Definition
+    from ..pbem.mail_config import MailSettings
+    from ..pbem.packets import Packet
+    from ..rules.components import Components
 
 
 def play(
@@ -125,45 +132,104 @@ def play(
     """Play your turn: show the packet's report, ask for your decision step by step with
     numbered choices (every legal action can be built; u undoes), then sign the turn file
     and seal it for the referee's eyes only, ready to mail. No YAML to write."""
-    from ..component_files import load_components
-    from ..pbem.checking import signed_turn
-    from ..play import console, inbox, mailbox
-    from ..play.session import TurnSession
-    from ..reports import render_text
-    from ..rules.shadow import shadow_state
-    from .view import show
-
     use_language(lang)
     if packet is not None and packet.is_dir():
         endings = (resign, claim_forfeit, takeback, agree_takeback)
         _two_party(packet, key, receive or [], choose, mail_config, endings, html)
         return
-    if choose is None and not sys.stdin.isatty():
-        abort(
-            _(
-                "seki play asks its questions at a terminal; without one, give the answers "
-                "with --choose (see seki play --help)"
-            ),
-            2,
-        )
+    _need_answers(choose)
     identity = load_identity(key)
+    mail = _mail_settings(mail_config, folder, send)
+    if packet is None:
+        packet = _find_packet(folder, mail, identity, send, choose, plan)
+        if packet is None:
+            return
+    definition, opened, actions, comp = _answer(packet, identity, choose, html, plan)
+    _sign(definition, opened, actions, identity, comp, out, mail if send else None)
+
+
+NO_TERMINAL = N_(
+    "seki play asks its questions at a terminal; without one, give the answers with --choose "
+    "(see seki play --help)"
+)
+
+
+def _need_answers(choose: str | None) -> None:
+    """Refuses at once (exit 2, a usage error) a run that could never be answered: no
+    terminal to ask at and no --choose script, as under cron or a pipe; else the player
+    would learn it only after the mail was fetched and the report shown."""
+    if choose is None and not sys.stdin.isatty():
+        abort(_(NO_TERMINAL), 2)
+
+
+def _mail_settings(
+    mail_config: Path | None, folder: Path | None, send: bool
+) -> MailSettings | None:
+    """The player's mail settings, read only when they are needed: to fetch the packets
+    (no --from) or to mail the turn (--send). --send without them is refused before any
+    question is asked, not after the turn is played."""
+    from ..play import mailbox
+
     mail = mailbox.settings(mail_config) if folder is None or send else None
     if send and mail is None:
         raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
-    opened_games = []
-    if packet is None and folder is None and mail is not None:
-        folder, fetched, notes = mailbox.collect(mail)
-        typer.echo(_("mail: {n} new message(s)").format(n=fetched))
-        for note in notes:
-            _show_note(note, identity)
-        opened_games = _opening(identity, mail if send else None, choose is None)
+    return mail
+
+
+def _find_packet(
+    folder: Path | None,
+    mail: MailSettings | None,
+    identity: Identity,
+    send: bool,
+    choose: str | None,
+    plan: bool,
+) -> Path | None:
+    """The packet to answer when none is named: the newest unanswered one in --from, else
+    in the mail just fetched, else in the current folder. None when the mail only started
+    games (joins and seeds sent) and no packet has come yet: that is news, not an error."""
+    from ..play import inbox
+
+    opened_games: list[str] = []
+    if folder is None and mail is not None:
+        folder, opened_games = _collect_mail(mail, identity, send, interactive=choose is None)
     try:
-        packet = packet or inbox.newest(folder or Path("."), identity, asked_only=not plan)
+        return inbox.newest(folder or Path("."), identity, asked_only=not plan)
     except Refusal:
         if not opened_games:
             raise
-        typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
-        return
+    typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
+    return None
+
+
+def _collect_mail(
+    mail: MailSettings, identity: Identity, send: bool, interactive: bool
+) -> tuple[Path, list[str]]:
+    """Fetches the player's mail into its folder, says the referee's notes of refused
+    files, and joins and seeds the games the mail opens (_opening): a player who only
+    runs `seki play` gets into a game too. The folder, and what the opening sent."""
+    from ..play import mailbox
+
+    folder, fetched, notes = mailbox.collect(mail)
+    typer.echo(_("mail: {n} new message(s)").format(n=fetched))
+    for note in notes:
+        _show_note(note, identity)
+    return folder, _opening(identity, mail if send else None, interactive)
+
+
+def _answer(
+    packet: Path, identity: Identity, choose: str | None, html: Path | None, plan: bool
+) -> tuple[Definition, Packet, list[dict], Components]:
+    """The turn of a refereed game: the packet opened and its report shown, then the
+    decision asked question by question on a shadow of the game (rules/shadow.py) until
+    the player confirms the whole turn. The game, the opened packet, the actions and the
+    components, for signing."""
+    from ..component_files import load_components
+    from ..play import console
+    from ..play.session import TurnSession
+    from ..reports import render_text
+    from ..rules.shadow import shadow_state
+    from .view import show
+
     definition, opened = open_own_packet(packet, identity)
     typer.echo(_("packet {path}").format(path=packet))
     comp = load_components()
@@ -176,14 +242,33 @@ def play(
     console.run(session, comp, opened.view, ask, typer.echo)
     while not console.confirm(session, comp, opened.view, ask, typer.echo):
         console.run(session, comp, opened.view, ask, typer.echo)
+    return definition, opened, session.actions, comp
+
+
+def _sign(
+    definition: Definition,
+    opened: Packet,
+    actions: list[dict],
+    identity: Identity,
+    comp: Components,
+    out: Path | None,
+    mail: MailSettings | None,
+) -> None:
+    """The confirmed turn checked as `seki turn check` would, signed and sealed for the
+    referee into a new file; the packet remembered as answered (so the next run finds the
+    next one); the file mailed to the referee with `mail` (--send), else left to mail."""
+    from ..pbem.checking import signed_turn
+    from ..play import inbox, mailbox
+
     path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-    write_new(path, signed_turn(definition, opened, session.actions, identity, comp))
+    write_new(path, signed_turn(definition, opened, actions, identity, comp))
     inbox.remember(definition.game_id, opened.seq)
-    wrote = _("wrote {path}") if send else _("wrote {path}: mail it to the referee")
-    typer.echo(wrote.format(path=path))
-    if send:
-        subject = f"{opened.side}: answer to packet {opened.seq}"
-        typer.echo(mailbox.send(mail, definition, path, subject))
+    if mail is None:
+        typer.echo(_("wrote {path}: mail it to the referee").format(path=path))
+        return
+    typer.echo(_("wrote {path}").format(path=path))
+    subject = f"{opened.side}: answer to packet {opened.seq}"
+    typer.echo(mailbox.send(mail, definition, path, subject))
 
 
 def _opening(identity, mail, interactive: bool) -> list[str]:
@@ -244,8 +329,7 @@ def _two_party(
     """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
     mail, with mail settings), show the report, ask this side's decisions, and write its
     next record to send (mailed, with mail settings)."""
-    from ..play import console, mailbox
-    from ..play import two_party as ui
+    from ..play import mailbox
     from ..twoparty import is_two_party
     from ..twoparty import side as sides
 
@@ -253,41 +337,86 @@ def _two_party(
         abort(_("{path} is not a two-party game's directory").format(path=directory))
     side = sides.open_side(directory, load_identity(key))
     mail = mailbox.settings(mail_config) if side.game.addresses else None
+    _take_in(side, mail, received)
+    party = side.load()
+    chosen = _one_aside(asides)
+    if party.public["result"] is not None and chosen != "claim_forfeit":
+        _over(side, party.public["result"], directory, key)
+    elif _next_record(side, party, chosen, directory, choose, bool(received), html):
+        _sent(side, mail)
+
+
+def _next_record(
+    side,
+    party,
+    chosen: str | None,
+    directory: Path,
+    choose: str | None,
+    received: bool,
+    html: Path | None,
+) -> bool:
+    """This side's next record, of whichever kind is due: the one the player chose
+    (--resign, --takeback...), the first one (its randomness alone), or a turn. False when
+    none was written: it is the other side's turn, or no one was there to ask."""
+    from ..play import console
+    from ..play import two_party as ui
+
+    if chosen is not None:
+        getattr(side, chosen)(utc_now())
+    elif side.whose_turn() != side.side:
+        _waiting(side, directory)
+        return False
+    elif not party.contribution:  # no randomness of the other side's yet: nothing to decide
+        typer.echo(_("your first record carries only your randomness: your own setup draws are "
+                     "bound with the other side's, which comes in its answer"))  # fmt: skip
+        side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
+    else:
+        return _two_party_turn(side, party, choose, received, html)
+    return True
+
+
+def _take_in(side, mail, received: list[Path]) -> None:
+    """What the other side sent, taken in before anything is shown or asked: from the
+    mailbox (with mail settings), then each --receive file, each checked on the way in."""
+    from ..play import two_party as ui
+
     for line in ui.take_mail(side, mail, utc_now()) if mail is not None else []:
         typer.echo(line)
     for path in received:
         typer.echo(_take(side, path))
-    party = side.load()
-    game_id = side.game.game_id
+
+
+def _one_aside(asides: tuple[bool, bool, bool, bool]) -> str | None:
+    """The Side method named by --resign, --claim-forfeit, --takeback or --agree-takeback,
+    or None; two of them at once are refused, as a record can carry only one."""
     chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
     if len(chosen) > 1:
         abort(_("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"))
-    if party.public["result"] is not None and chosen != ["claim_forfeit"]:
-        _over(side, party.public["result"], directory, key)
-        return
-    if chosen:
-        getattr(side, chosen[0])(utc_now())
-        _sent(side, mail)
-        return
-    if side.whose_turn() != side.side:
-        typer.echo(_("waiting for the other side's record"))
-        late = side.late(utc_now())
-        if late is not None:
-            typer.echo(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
-                       .format(hours=late, dir=directory))  # fmt: skip
-        return
-    if not party.contribution:  # no randomness of the other side's yet: nothing to decide
-        typer.echo(_("your first record carries only your randomness: your own setup draws are "
-                     "bound with the other side's, which comes in its answer"))  # fmt: skip
-        side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
-        _sent(side, mail)
-        return
+    return chosen[0] if chosen else None
+
+
+def _waiting(side, directory: Path) -> None:
+    """Not this side's turn: says so, and past the deadline, how to claim the win."""
+    typer.echo(_("waiting for the other side's record"))
+    late = side.late(utc_now())
+    if late is not None:
+        typer.echo(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
+                   .format(hours=late, dir=directory))  # fmt: skip
+
+
+def _two_party_turn(side, party, choose: str | None, received: bool, html: Path | None) -> bool:
+    """This side's decisions: the report (and the page, with --html), then the questions,
+    and the next record written. False when there is no terminal to ask at and no
+    --choose, but files were received: taking them in was the whole request."""
+    from ..play import console
+    from ..play import two_party as ui
+
     if choose is None and not sys.stdin.isatty():
-        if received:  # taking the files was the whole request
+        if received:
             typer.echo(_("your turn: play it at a terminal, or give the answers with --choose"))
-            return
-        abort(_("seki play asks its questions at a terminal; without one, give the answers "
-                "with --choose (see seki play --help)"), 2)  # fmt: skip
+            return False
+        abort(_(NO_TERMINAL), 2)
+    game_id = side.game.game_id
     n = len(side.records())
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     if html is not None:
@@ -297,7 +426,7 @@ def _two_party(
     ask = console.script(choose) if choose is not None else console.terminal()
     confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
     side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)
-    _sent(side, mail)
+    return True
 
 
 _ASIDES = ("resign", "claim_forfeit", "request_takeback", "agree_takeback")  # Side's methods

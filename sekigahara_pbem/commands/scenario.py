@@ -29,8 +29,8 @@ def run(
     ] = False,
 ) -> None:
     """Run each scenario; print PASS/FAIL per case and exit 1 if any failed."""
-    from ..scenario_files import load_scenario, scenario_components
-    from ..scenarios import run_scenario
+    from ..testing.scenario_files import load_scenario, scenario_components
+    from ..testing.scenario_runner import run_scenario
 
     failed = 0
     for path in files:

@@ -36,7 +36,7 @@ def simulate(
     number: `seki simulate --games 1 --seed N` replays that game.
     """
     from ..component_files import load_components
-    from ..simulate import simulate as run
+    from ..testing.invariant_fuzzer import simulate as run
 
     comp = load_components(components)
     summary = run(comp, games, seed, check)

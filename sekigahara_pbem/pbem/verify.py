@@ -277,7 +277,7 @@ class _Replay:
         if self.state is None or turn is None:
             return None
         try:
-            return steps.turn_step(
+            step = steps.turn_step(
                 self.comp, self.state, turn, where, self.definition.deadlines, self.clock
             )
         except Refusal as exc:
@@ -286,6 +286,8 @@ class _Replay:
                 at=where,
                 reason=exc,
             ) from None
+        _check_label(where, body, turn_kind.record_label(self.state, side, step, shown.anytime))
+        return step
 
     def _check_bound(self, where: str, seq: int, bound: bool, report: Report) -> None:
         """A turn file names its game's definition (pbem/binding.py) or, in a game begun
@@ -319,6 +321,9 @@ class _Replay:
             raise _wrapped(where, exc) from None
         if self.state is None:
             return None
+        _check_label(
+            where, body, deadline.record_label(self.state, side, spec["due"], settings.policy)
+        )
         return steps.deadline_step(self.comp, self.state, side, spec["due"], settings.policy)
 
     def _takeback(self, where: str, seq: int, body: dict) -> steps.Step | None:
@@ -329,6 +334,7 @@ class _Replay:
         except Refusal as exc:
             raise _wrapped(None, exc) from None
         _check_inputs(where, body, texts)
+        _check_label(where, body, takeback.record_label(seq - 1, requester))
         if self.state is None:
             return None
         return steps.takeback_step(self.states[seq - 2], seq - 1, requester)
@@ -436,6 +442,17 @@ def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
                 at=where,
                 index=i,
             )
+
+
+def _check_label(where: str, body: dict, label: str) -> None:
+    """The record's label says what the replay did: no lie stands in the public archive."""
+    if body.get("label") != label:
+        raise Discrepancy(
+            N_("label {label} does not match the replay ({replayed})"),
+            at=where,
+            label=quoted(body.get("label")),
+            replayed=label,
+        )
 
 
 def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> None:

@@ -13,6 +13,7 @@ from ..rules.combat.impact import deployment_impact
 from ..rules.components import Components
 from . import names as n
 from .events import impact_sum, level_text
+from .shapes import ANY, BLOCK, OPTIONS, fits, list_of, record
 
 YAML_WIDTH = 68  # an option's flow YAML; indented under its number it fits 80 columns
 
@@ -71,14 +72,11 @@ def group_of(option: dict, comp: Components) -> str:
 
 
 def describe_option(option: dict, comp: Components, view: dict, side: str) -> str:
-    """One legal option as a sentence; an unknown shape falls back to its YAML."""
-    kind = option.get("type")
-    describer = OPTION_DESCRIBERS.get(kind) if isinstance(kind, str) else None
-    if describer is not None:
-        try:
-            return describer(option, comp, view, side)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            pass
+    """One legal option as a sentence; one of an unknown kind, or not of its kind's shape
+    (reports/shapes.py), as its YAML."""
+    if fits(option, OPTIONS, comp):
+        return OPTION_DESCRIBERS[option["type"]](option, comp, view, side)
+    kind = option.get("type") if isinstance(option, dict) else None
     return f"{kind}: {flow_yaml(option)[0]}"
 
 
@@ -203,12 +201,15 @@ def _castle(o: dict, comp: Components, view: dict, side: str) -> str:
     return _("Come out and fight a battle (8.2)")
 
 
+DEPLOYMENT = record(blocks=list_of(BLOCK), **{"for": ANY})  # a deployment in the view
+
+
 def _deploy(o: dict, comp: Components, view: dict, side: str) -> str:
     fight = (view.get("combat") or {}).get("fight") or {}
     already = [
         comp.blocks[b]
         for d in fight.get("deployments", [])
-        if d["for"] == side
+        if DEPLOYMENT(d, comp) and d["for"] == side
         for b in d["blocks"]
     ]
     card = comp.cards.get(o.get("card") or "")

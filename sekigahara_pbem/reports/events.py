@@ -16,6 +16,7 @@ from ..i18n import gettext as _
 from ..rules.components import Components
 from ..rules.movement.movement import source_words
 from . import names as n
+from .shapes import EVENTS, fits
 
 Describer = Callable[[dict, Components], str]
 
@@ -24,15 +25,10 @@ def describe(event: dict, comp: Components, own_at: dict | None = None) -> str:
     """The sentence for one event, ending with its rule in parentheses. `own_at` (block ->
     location, the reader's own blocks from its view) says where the reader's own moves
     ended, which its copy of a move event does not."""
-    kind = event.get("type") if isinstance(event, dict) else None
-    describer = DESCRIBERS.get(kind) if isinstance(kind, str) else None
-    text = None
-    if describer is not None:
-        try:
-            text = _move(event, comp, own_at or {}) if kind == "move" else describer(event, comp)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            text = None  # an unexpected shape: the generic line below
-    if text is None:
+    if fits(event, EVENTS, comp):  # of its kind's shape: put in words by its describer
+        kind = event["type"]
+        text = _move(event, comp, own_at or {}) if kind == "move" else DESCRIBERS[kind](event, comp)
+    else:  # an unknown kind, or not of its kind's shape (reports/shapes.py)
         text = generic(event)
     rule = event.get("rule") if isinstance(event, dict) else None
     return f"{text} ({rule})" if rule else text

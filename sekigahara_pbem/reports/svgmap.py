@@ -21,6 +21,7 @@ from ..rules.components import Components
 from . import names as n
 from .events import describe
 from .model import FIGHT_KINDS
+from .shapes import EVENTS, fits
 
 WIDTH = 1400  # SVG units across the board picture (Components.size): about a desktop's px
 PAD = 30  # around the outermost locations, before their names and stacks
@@ -244,12 +245,8 @@ def _stack(
 def _arrows(view: dict, events: list, comp: Components, own_at: dict, at: dict) -> list[dict]:
     arrows = []
     for e in events:
-        if not isinstance(e, dict):
-            continue
-        try:
+        if fits(e, EVENTS, comp):  # one of another shape is described in the text only
             arrows += [a for a in _event_arrows(view, e, comp, own_at, at) if " " in a["points"]]
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            continue  # an event of an unexpected shape is still described in the text
     return arrows
 
 
@@ -276,7 +273,10 @@ def _route(view: dict, start: str, dest: str) -> list[str]:
     """The way from start to dest over the roads used this phase (each at most once,
     7.3.1), or straight there if they do not join them."""
     links: dict[str, list[str]] = {}
-    for road in (view.get("phase") or {}).get("roads", []):
+    roads = (view.get("phase") or {}).get("roads", [])
+    for road in roads if isinstance(roads, list) else []:
+        if not isinstance(road, str):  # a view of another shape: no road of it is drawn
+            continue
         a, _, b = road.partition("|")
         links.setdefault(a, []).append(b)
         links.setdefault(b, []).append(a)

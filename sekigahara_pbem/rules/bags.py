@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from . import rng, slots
 from .components import Components
+from .state_types import State
 from .vocab import BAG
 
 
-def bag(state: dict, comp: Components, side: str) -> list[str]:
+def bag(state: State, comp: Components, side: str) -> list[str]:
     """The bag's contents in canonical (sorted) order; a bag has no order of its own."""
     return sorted(b for b, w in state["blocks"].items() if w == BAG and comp.blocks[b].side == side)
 
 
-def draw_blocks(state: dict, comp: Components, side: str, n: int) -> list[str]:
+def draw_blocks(state: State, comp: Components, side: str, n: int) -> list[str]:
     """Draw up to n blocks at random; an empty bag gives fewer.
     The caller must place them before drawing again."""
     contents = bag(state, comp, side)

@@ -5,10 +5,11 @@ unbound slots (rules/slots.py), and the rebuilt pile new ones."""
 from __future__ import annotations
 
 from . import rng, slots
+from .state_types import State
 from .vocab import N_, RuleViolation
 
 
-def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
+def draw(state: State, side: str, n: int, events: list, rule: str) -> list[str]:
     """Draw up to n cards; fewer only if draw pile and discards are both empty."""
     pile = state["cards"][side]
     drawn: list[str] = []
@@ -40,7 +41,7 @@ def draw(state: dict, side: str, n: int, events: list, rule: str) -> list[str]:
     return drawn
 
 
-def discard(state: dict, side: str, cards: list[str], events: list, rule: str, why: str) -> None:
+def discard(state: State, side: str, cards: list[str], events: list, rule: str, why: str) -> None:
     """Move cards from the hand to the discard pile, face up (3.3)."""
     check_in_hand(state, side, cards, rule)
     if not cards:
@@ -52,7 +53,7 @@ def discard(state: dict, side: str, cards: list[str], events: list, rule: str, w
     events.append({"type": "discard", "rule": rule, "side": side, "cards": list(cards), "why": why})
 
 
-def check_in_hand(state: dict, side: str, cards: list[str], rule: str) -> None:
+def check_in_hand(state: State, side: str, cards: list[str], rule: str) -> None:
     """Refuse cards named twice or not held: every play and discard comes from the hand."""
     hand = state["cards"][side]["hand"]
     if len(set(cards)) != len(cards):

@@ -108,6 +108,15 @@ class Components:
         sides.update((d.id, d.side) for d in self.disks.values())
         return sides
 
+    @cached_property
+    def memo(self) -> dict[str, Any]:
+        """What the modules that read a component set work out from it once, each under
+        its own module's name (rules/notation.py's index of names, the recruitment
+        locations, the movement tries, a two-party copy's components): kept on the set,
+        so it lives and dies with it (a set is never changed, `dataclasses.replace` makes
+        a new one with a memo of its own)."""
+        return {}
+
     def deck(self, side: str) -> list[str]:
         return [c.id for c in self.cards.values() if c.deck == side]
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from .components import Components
 from .state import has_units, presence, sides_at
+from .state_types import State
 from .vocab import SIDES
 
 
-def claim(state: dict, comp: Components, loc: str, side: str, events: list) -> None:
+def claim(state: State, comp: Components, loc: str, side: str, events: list) -> None:
     """4.2: the last side to move a block onto or through a resource location controls it."""
     if not comp.locations[loc].resource or state["control"].get(loc) == side:
         return
@@ -16,19 +17,20 @@ def claim(state: dict, comp: Components, loc: str, side: str, events: list) -> N
 
 
 def castle_controller(
-    state: dict, comp: Components, loc: str, sides: set[str] | None = None
+    state: State, comp: Components, loc: str, sides: set[str] | None = None
 ) -> str | None:
     """4.3: the side with units there alone; both present, the side inside (first there);
     neither, the castle's natural alignment. None if the location has no castle.
     `sides`: the sides with units there (`state.sides_at`), when the caller knows them."""
     present = sides_at(state, comp, loc) if sides is None else sides
-    return _controller(state, comp, loc, present)
-
-
-def _controller(state: dict, comp: Components, loc: str, present: set[str]) -> str | None:
     castle = comp.locations[loc].castle
     if castle is None:
         return None
+    return _holder(state, loc, castle, present)
+
+
+def _holder(state: State, loc: str, castle: str, present: set[str]) -> str:
+    """4.3 at a castle of the colour `castle`, with the sides `present`."""
     if len(present) == 1:
         return next(iter(present))
     if len(present) == 2:
@@ -36,23 +38,23 @@ def _controller(state: dict, comp: Components, loc: str, present: set[str]) -> s
     return castle
 
 
-def castles(state: dict, comp: Components) -> dict[str, str]:
+def castles(state: State, comp: Components) -> dict[str, str]:
     present = presence(state, comp)
     return {
-        loc: _controller(state, comp, loc, present.get(loc, set()))
+        loc: _holder(state, loc, spec.castle, present.get(loc, set()))
         for loc, spec in comp.locations.items()
         if spec.castle is not None
     }
 
 
-def castle_counts(state: dict, comp: Components) -> dict[str, int]:
+def castle_counts(state: State, comp: Components) -> dict[str, int]:
     counts = dict.fromkeys(SIDES, 0)
     for side in castles(state, comp).values():
         counts[side] += 1
     return counts
 
 
-def resource_counts(state: dict, comp: Components) -> dict[str, int]:
+def resource_counts(state: State, comp: Components) -> dict[str, int]:
     counts = dict.fromkeys(SIDES, 0)
     for loc, side in state["control"].items():
         if comp.locations[loc].resource:
@@ -60,7 +62,7 @@ def resource_counts(state: dict, comp: Components) -> dict[str, int]:
     return counts
 
 
-def note_arrival(state: dict, comp: Components, loc: str, side: str) -> None:
+def note_arrival(state: State, comp: Components, loc: str, side: str) -> None:
     """Record who owns a castle once the other side arrives (8.9.1: the side there first)."""
     if comp.locations[loc].castle is None or loc in state["castle_owner"]:
         return
@@ -69,7 +71,7 @@ def note_arrival(state: dict, comp: Components, loc: str, side: str) -> None:
             state["castle_owner"][loc] = s
 
 
-def forget_owners(state: dict, comp: Components) -> None:
+def forget_owners(state: State, comp: Components) -> None:
     """Drop castle ownership and siege marks where the sides no longer meet."""
     owners, besieged = state["castle_owner"], state["besieged"]
     if not owners and not besieged:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from .components import Components
 from .decisions import current
 from .options import options
+from .state_types import State
 
 
-def passive_action(state: dict, comp: Components, side: str) -> dict | None:
+def passive_action(state: State, comp: Components, side: str) -> dict | None:
     """The passive answer to `side`'s decision now (None if nothing is asked of it)."""
     legal = options(state, comp, side)
-    if not legal:
+    kind = current(state)
+    if not legal or kind is None:  # (no options once the game is over)
         return None
-    return current(state).passive(state, comp, side, legal)
+    return kind.passive(state, comp, side, legal)

@@ -9,12 +9,15 @@ over that table.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..refusal import side_words, sides_waiting
 from .components import Components
 from .decisions import STEP_ACTIONS, Handler, Kind, advance, current, step_rule, turn_rule
 from .notation import normalise
 from .plans import file_plan
 from .state import clone
+from .state_types import State
 from .victory import resign
 from .vocab import N_, OVER, SIDES, Malformed, Phrase, RuleViolation
 
@@ -24,19 +27,21 @@ ANYTIME: dict[str, Handler] = {"resign": resign, "plan": file_plan}
 MAX_ANSWERS = 1000  # answers by plan after one decision; each one moves the combat on
 
 
-def pending(state: dict) -> list[dict]:
+def pending(state: State) -> list[dict]:
     """The decisions the game waits for: both sides at once for sealed discards and bids."""
     kind = current(state)
     return [] if kind is None else kind.deciders(state)
 
 
-def apply(state: dict, comp: Components, side: str, action: object) -> tuple[dict, list]:
+def apply(state: State, comp: Components, side: str, action: object) -> tuple[State, list]:
     """Apply one decision of `side`; raise RuleViolation or Malformed if it cannot be."""
     new = clone(state)
     return new, play(new, comp, side, action)
 
 
-def play(state: dict, comp: Components, side: str, action: object, *, listed: bool = False) -> list:
+def play(
+    state: State, comp: Components, side: str, action: object, *, listed: bool = False
+) -> list:
     """Apply one decision of `side` to `state` itself and return the events: for a caller
     that has a copy of its own to spend, such as a playout (a clone costs as much as a
     simple action). If it raises RuleViolation or Malformed, `state` may be half changed
@@ -64,7 +69,7 @@ def play(state: dict, comp: Components, side: str, action: object, *, listed: bo
     return events
 
 
-def asked_kind(state: dict, side: str, kind: str) -> Kind:
+def asked_kind(state: State, side: str, kind: str) -> Kind:
     """The kind of decision an action of type `kind` by `side` answers now; RuleViolation
     if the step takes no such action or the decision is not the side's."""
     step = state["step"]
@@ -79,9 +84,10 @@ def asked_kind(state: dict, side: str, kind: str) -> Kind:
             allowed=allowed,
         )
     owner.forbidden(state, side)
-    asked = pending(state)
+    now = cast(Kind, current(state))  # not None: the game is not over, or no kind takes `kind`
+    asked = now.deciders(state)
     if not any(d["side"] == side for d in asked):
-        rule = turn_rule(state, current(state), kind)
+        rule = turn_rule(state, now, kind)
         raise RuleViolation(
             rule,
             N_("not {side}'s decision now; waiting for {waiting}"),
@@ -91,21 +97,23 @@ def asked_kind(state: dict, side: str, kind: str) -> Kind:
     return owner
 
 
-def act(state: dict, comp: Components, kind: Kind, side: str, action: dict, events: list) -> None:
+def act(state: State, comp: Components, kind: Kind, side: str, action: dict, events: list) -> None:
     """Apply an action in place through its kind's handler, then everything that follows
     without a choice."""
     kind.actions[action["type"]](state, comp, side, action, events)
     advance(state, comp, events)
 
 
-def follow(state: dict, comp: Components, events: list) -> None:
+def follow(state: State, comp: Components, events: list) -> None:
     """After a decision: while the decision now asked is answered by its side's battle plan
     (rules/plans.py), apply the answer in place and mark it in the events as played by
     plan."""
     for _ in range(MAX_ANSWERS):
         kind = current(state)
-        asked = [] if kind is None else kind.deciders(state)
-        if len(asked) != 1:  # the game is over, or the sides decide at once (no plans)
+        if kind is None:  # the game is over
+            return
+        asked = kind.deciders(state)
+        if len(asked) != 1:  # the sides decide at once (no plans)
             return
         plan = state["plans"].get(asked[0]["side"])
         if plan is None or not _answer(state, comp, kind, asked[0], plan, events):
@@ -113,7 +121,7 @@ def follow(state: dict, comp: Components, events: list) -> None:
 
 
 def _answer(
-    state: dict, comp: Components, kind: Kind, decision: dict, plan: dict, events: list
+    state: State, comp: Components, kind: Kind, decision: dict, plan: dict, events: list
 ) -> bool:
     """Apply the first of the plan's answers that the rules accept; False if there is none
     (the decision is asked). An illegal answer is passed over, never an error."""
@@ -125,8 +133,9 @@ def _answer(
             act(trial, comp, kind, side, action, found)
         except (RuleViolation, Malformed):
             continue
-        state.clear()
-        state.update(trial)
+        whole = cast(dict, state)  # emptied and filled with the trial's keys, as any dict
+        whole.clear()
+        whole.update(trial)
         marker = {
             "type": "by_plan",
             "side": side,

@@ -9,13 +9,14 @@ import re
 from .components import Components
 from .engine import apply, pending
 from .state import canonical, sides_at
+from .state_types import State
 from .views import view
 from .vocab import ELIMINATED, ISHIDA, MORI_BOX, OFF_MAP, SIDES, Malformed, RuleViolation, other
 
 QUOTED = re.compile(r'"([^"\\]*)"')
 
 
-def conservation(state: dict, comp: Components) -> list[str]:
+def conservation(state: State, comp: Components) -> list[str]:
     """Every block, disk and card is in exactly one legal place."""
     problems = []
     if set(state["blocks"]) != set(comp.blocks):
@@ -39,7 +40,7 @@ def conservation(state: dict, comp: Components) -> list[str]:
     return problems
 
 
-def phase_bookkeeping(state: dict) -> list[str]:
+def phase_bookkeeping(state: State) -> list[str]:
     """7.3.1: no road twice in a phase, no block in two moves."""
     phase = state["phase"]
     if phase is None:
@@ -52,7 +53,7 @@ def phase_bookkeeping(state: dict) -> list[str]:
     return problems
 
 
-def combat_bookkeeping(state: dict, comp: Components) -> list[str]:
+def combat_bookkeeping(state: State, comp: Components) -> list[str]:
     """Impact totals add up from the deployments (8.3, 8.4, 8.6.2), and a side marked
     besieged sits in a castle with the enemy outside (8.9.6)."""
     problems = []
@@ -73,7 +74,7 @@ def combat_bookkeeping(state: dict, comp: Components) -> list[str]:
     return problems
 
 
-def hidden_from(state: dict, comp: Components, side: str | None) -> set[str]:
+def hidden_from(state: State, comp: Components, side: str | None) -> set[str]:
     """Ids `side` (None: the public) must not see: the other side's blocks that are not
     public (eliminated, in the Mōri Box, or face up in the combat now, 8.2.1) and its hand;
     for the public, both sides'."""
@@ -91,7 +92,7 @@ def hidden_from(state: dict, comp: Components, side: str | None) -> set[str]:
     return hidden
 
 
-def view_leaks(state: dict, comp: Components) -> list[str]:
+def view_leaks(state: State, comp: Components) -> list[str]:
     """No view contains an id its viewer may not know, and no view but its owner's depends
     on a side's battle plan. (The owner's own plan is left out of the id check: it may
     name enemy blocks, in the owner's own words.)"""
@@ -104,7 +105,10 @@ def view_leaks(state: dict, comp: Components) -> list[str]:
         if leaked:
             problems.append(f"the {side or 'public'} view shows {leaked[:5]}")
     for owner in state["plans"]:
-        unplanned = {**state, "plans": {s: p for s, p in state["plans"].items() if s != owner}}
+        unplanned: State = {
+            **state,
+            "plans": {s: p for s, p in state["plans"].items() if s != owner},
+        }
         for side in (other(owner), None):
             if view(state, comp, side) != view(unplanned, comp, side):
                 problems.append(f"the {side or 'public'} view shows something of {owner}'s plan")
@@ -117,7 +121,7 @@ def _strings(data: object) -> set[str]:
 
 
 def plan_answers(
-    comp: Components, before: dict, after: dict, side: str, action: dict, events: list
+    comp: Components, before: State, after: State, side: str, action: dict, events: list
 ) -> list[str]:
     """Every decision a battle plan answered during one apply was asked of that side and
     legal: replayed by hand on the state without plans, the same answers are accepted
@@ -125,7 +129,7 @@ def plan_answers(
     markers = [e for e in events if e["type"] == "by_plan"]
     if not markers:
         return []
-    state = {**before, "plans": {}}
+    state: State = {**before, "plans": {}}
     try:
         if action["type"] != "plan":
             state, _ = apply(state, comp, side, action)
@@ -142,7 +146,7 @@ def plan_answers(
     return []
 
 
-def check_all(state: dict, comp: Components) -> list[str]:
+def check_all(state: State, comp: Components) -> list[str]:
     return (
         conservation(state, comp)
         + phase_bookkeeping(state)

@@ -16,12 +16,14 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .components import Components
 from .decisions import ACTION_FIELDS
 from .fields import MAX_LIST
+from .state_types import State
 from .vocab import LEVELS, N_, SIDES, Malformed, Phrase
 
 SEPARATORS = re.compile(r"[\s_\-]+")
@@ -76,8 +78,8 @@ def _suggest(value: str, keys: dict[str, tuple[str, ...]]) -> Phrase | str:
     if not scores:
         return ""
     best = max(scores.values())
-    names = sorted(n for n, score in scores.items() if score == best)[:3]
-    return Phrase(N_(" — did you mean {names}?"), names=_either(names))
+    closest = sorted(n for n, score in scores.items() if score == best)[:3]
+    return Phrase(N_(" — did you mean {names}?"), names=_either(closest))
 
 
 def _keys(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
@@ -163,25 +165,22 @@ def _build(comp: Components) -> Index:
     )
 
 
-_INDEXES: dict[int, tuple[Components, Index]] = {}
-
-
 def index(comp: Components) -> Index:
-    """Built once per component set."""
-    hit = _INDEXES.get(id(comp))
-    if hit is None or hit[0] is not comp:
-        if len(_INDEXES) >= 8:
-            _INDEXES.clear()
-        hit = _INDEXES[id(comp)] = (comp, _build(comp))
-    return hit[1]
+    """Built once per component set (kept in its memo)."""
+    found: Index | None = comp.memo.get(__name__)
+    if found is None:
+        found = comp.memo[__name__] = _build(comp)
+    return found
 
 
-def normalise(state: dict, comp: Components, side: str, action: dict) -> dict:
+def normalise(state: State, comp: Components, side: str, action: dict) -> dict:
     """The action with every name it carries replaced by the id it means (a new dict; the
     action is not changed). Raises Malformed for a name that means nothing or too much."""
     out = dict(action)
     kind = action.get("type")
-    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    if not isinstance(kind, str):
+        return out
+    fields = ACTION_FIELDS.get(kind)
     if fields is None:
         return out
     reader = _Reader(state, comp, side, kind)
@@ -194,13 +193,14 @@ class _Reader:
     """Reads one action. Cards named by id are read first, so that a card described by
     clan and kind is never one the same action names by id."""
 
-    def __init__(self, state: dict, comp: Components, side: str, kind: str):
+    def __init__(self, state: State, comp: Components, side: str, kind: str):
         self.state, self.comp, self.side, self.kind = state, comp, side, kind
         self.index = index(comp)
         self.named: set[str] = set()
-        self.described: list[tuple[dict | list, str | int, str, str]] = []
+        # (container, key, value, field): a key of a mapping or an index of a list
+        self.described: list[tuple[dict | list, Any, str, str]] = []
 
-    def fields(self, container: dict, spec: dict, prefix: str) -> None:
+    def fields(self, container: dict, spec: Mapping[str, tuple[str, bool]], prefix: str) -> None:
         for key, (kind, many) in spec.items():
             value, field = container.get(key), prefix + key
             if not many:

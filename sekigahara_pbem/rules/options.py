@@ -10,17 +10,18 @@ from collections.abc import Sequence
 
 from .components import Components
 from .decisions import current
-from .engine import pending
+from .state_types import State
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     """Concrete legal actions for `side` now (empty if nothing is asked of it)."""
     return list(listing(state, comp, side))
 
 
-def listing(state: dict, comp: Components, side: str) -> Sequence[dict]:
+def listing(state: State, comp: Components, side: str) -> Sequence[dict]:
     """The same options, each made into its action only when read (`kind.Listing`): for
     a playout, which counts them and draws one."""
-    if not any(d["side"] == side for d in pending(state)):
+    kind = current(state)  # what `engine.pending` asks, with the kind kept
+    if kind is None or not any(d["side"] == side for d in kind.deciders(state)):
         return []
-    return current(state).options(state, comp, side)
+    return kind.options(state, comp, side)

@@ -12,6 +12,9 @@ hand and blocks, and the table.
 
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import Any
+
 from ..refusal import quoted
 from .combat import aftermath
 from .combat.deploy import fighting_for
@@ -19,6 +22,7 @@ from .combat.impact import deployment_impact
 from .components import Components
 from .fields import MAX_LIST
 from .state import clone
+from .state_types import Fight, State
 from .vocab import (
     N_,
     SIEGE,
@@ -39,7 +43,7 @@ KIND_ORDER = {"plain": 0, "swords": 1, "double": 2}  # which card `any` spends f
 # -- filing -------------------------------------------------------------------------------
 
 
-def file_plan(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def file_plan(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """File, replace or (with null) withdraw the side's battle plan. Allowed at any moment:
     standing orders are written ahead of the decisions they answer."""
     if "plan" not in action:
@@ -55,7 +59,7 @@ def file_plan(state: dict, comp: Components, side: str, action: dict, events: li
 
 def check_plan(comp: Components, side: str, plan: object) -> None:
     """Refuse anything but a well-formed plan, naming the first bad field."""
-    _keys(plan, "plan", PLAN_KEYS)
+    plan = _keys(plan, "plan", PLAN_KEYS)
     _section(comp, side, plan, "plan")
     if "declare" in plan:
         _places(comp, plan["declare"], "plan.declare")
@@ -71,7 +75,8 @@ def check_plan(comp: Components, side: str, plan: object) -> None:
             _section(comp, side, section, where)
 
 
-def _keys(value: object, where: str, allowed: tuple[str, ...]) -> None:
+def _keys(value: object, where: str, allowed: tuple[str, ...]) -> dict:
+    """`value`, which must be a mapping with no keys but those `allowed`."""
     if not isinstance(value, dict):
         raise Malformed(where, N_("expected a mapping"))
     for key in value:
@@ -79,6 +84,7 @@ def _keys(value: object, where: str, allowed: tuple[str, ...]) -> None:
             raise Malformed(
                 f"{where}.{key}", N_("unknown key; expected {keys}"), keys=", ".join(allowed)
             )
+    return value
 
 
 def _section(comp: Components, side: str, section: dict, where: str) -> None:
@@ -118,7 +124,7 @@ def _list(value: object, where: str) -> list:
 
 
 def _id(
-    value: object, where: str, table: object, what: Phrase, extra: tuple[str, ...] = ()
+    value: object, where: str, table: Container[str], what: Phrase, extra: tuple[str, ...] = ()
 ) -> None:
     if not isinstance(value, str) or (value not in table and value not in extra):
         if extra:
@@ -181,7 +187,7 @@ def _challenge(comp: Components, side: str, value: object, where: str) -> None:
         return
     if isinstance(value, list):
         value = {"blocks": value}
-    _keys(value, where, ("blocks", "min_impact", "otherwise"))
+    value = _keys(value, where, ("blocks", "min_impact", "otherwise"))
     enemy = set(comp.side_blocks(other(side)))
     if "blocks" in value:
         for i, b in enumerate(_list(value["blocks"], f"{where}.blocks")):
@@ -204,7 +210,7 @@ def _retreat(comp: Components, side: str, value: object, where: str) -> None:
         return
     if isinstance(value, list):
         value = {"to": value}
-    _keys(value, where, ("to", "castle"))
+    value = _keys(value, where, ("to", "castle"))
     if "to" in value:
         _places(comp, value["to"], f"{where}.to")
     stay = value.get("castle", 0)
@@ -223,27 +229,27 @@ def _retreat(comp: Components, side: str, value: object, where: str) -> None:
 # -- answering: what the decision kinds (rules/decisions/) read from a plan -----------------
 
 
-def policy(plan: dict, loc: str, key: str) -> tuple[object, str]:
+def policy(plan: dict, loc: str, key: str) -> tuple[Any, str]:
     """The plan's order for `key` at `loc`: the location's own, else the plan's general one
-    (None: not covered)."""
+    (None: not covered), of the shape `check_plan` let through for `key`."""
     here = plan.get("at", {}).get(loc, {})
     if key in here:
         return here[key], f"at.{loc}.{key}"
     return plan.get(key), key
 
 
-def lead(fight: dict, side: str) -> int:
+def lead(fight: Fight, side: str) -> int:
     """How far `side` is ahead in impact (negative when behind)."""
     return fight["impact"][side] - fight["impact"][other(side)]
 
 
-def losing(fight: dict, side: str) -> bool:
+def losing(fight: Fight, side: str) -> bool:
     """Would lose if the combat stopped now (8.2.1: a tie favours the defender)."""
     ahead = lead(fight, side)
     return ahead < 0 or (ahead == 0 and side == fight["attacker"])
 
 
-def holds(when: object, fight: dict, side: str) -> bool:
+def holds(when: object, fight: Fight, side: str) -> bool:
     """Whether a deployment entry's condition (`always`, `losing`, `{lead_below: N}`) holds."""
     if isinstance(when, dict):
         return lead(fight, side) < when["lead_below"]
@@ -261,7 +267,7 @@ def fits(entry: dict, act: dict) -> bool:
     return block_ok and card_ok
 
 
-def impact_of(comp: Components, fight: dict, side: str, act: dict) -> int:
+def impact_of(comp: Components, fight: Fight, side: str, act: dict) -> int:
     """The impact a deployment would add now (8.3, 8.4; no special attack in a siege)."""
     card = comp.cards[act["card"]] if "card" in act else None
     special = card is not None and card.kind == "swords" and fight["kind"] != SIEGE
@@ -273,7 +279,7 @@ def impact_of(comp: Components, fight: dict, side: str, act: dict) -> int:
     return total
 
 
-def ranked(comp: Components, fight: dict, side: str, acts: list[dict], pick: str) -> list:
+def ranked(comp: Components, fight: Fight, side: str, acts: list[dict], pick: str) -> list:
     """`most` (or `least`) impact first; on a tie no card, then the plainest card, by id."""
     sign = -1 if pick == "most" else 1
 

@@ -8,13 +8,14 @@ control beyond what is listed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from ..refusal import quoted
 from . import rng
 from .components import Components
 from .movement.movement import start_phase
 from .state import contested, game_options, new_state
+from .state_types import State
 from .vocab import (
     CHOOSE_FIRST,
     COMBAT,
@@ -88,6 +89,14 @@ def _choice(value: Any, allowed: Any, where: str) -> str:
     return value
 
 
+@overload
+def _side(value: Any, where: str) -> str: ...
+
+
+@overload
+def _side(value: Any, where: str, allow_none: bool) -> str | None: ...
+
+
 def _side(value: Any, where: str, allow_none: bool = False) -> str | None:
     if value is None and allow_none:
         return None
@@ -108,7 +117,7 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
     return value
 
 
-def build_position(comp: Components, spec: Any) -> dict:
+def build_position(comp: Components, spec: Any) -> State:
     """A full state from a position description (see docs/scenarios.md)."""
     if not isinstance(spec, dict):
         raise Malformed("position", N_("expected a mapping"))
@@ -173,7 +182,7 @@ def build_position(comp: Components, spec: Any) -> dict:
     return state
 
 
-def _place_blocks(state: dict, comp: Components, blocks: dict) -> None:
+def _place_blocks(state: State, comp: Components, blocks: dict) -> None:
     placed: set[str] = set()
     for where, ids in blocks.items():
         if where not in comp.locations and where not in OFF_MAP:
@@ -189,7 +198,7 @@ def _place_blocks(state: dict, comp: Components, blocks: dict) -> None:
             state["blocks"][b] = where
 
 
-def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
+def _deal_cards(state: State, comp: Components, spec: dict) -> None:
     piles = {key: _mapping(spec, key) for key in ("hands", "decks", "discards")}
     for side in SIDES:
         dealt: dict[str, list[str]] = {}
@@ -221,23 +230,23 @@ def _deal_cards(state: dict, comp: Components, spec: dict) -> None:
         }
 
 
-def _movement_phase(state: dict, comp: Components, spec: dict) -> None:
+def _movement_phase(state: State, comp: Components, spec: dict) -> None:
     active = _side(spec.get("active", state["first"]), "position.active")
     if state["first"] is None:
         state["first"] = active
-    start_phase(state, active)
+    made = start_phase(state, active)
     phase = _mapping(spec, "phase")
     _no_unknown_keys(phase, PHASE_KEYS, "position.phase")
     level = phase.get("level")
     if level is not None:
-        state["phase"]["level"] = _choice(level, LEVELS, "position.phase.level")
+        made["level"] = _choice(level, LEVELS, "position.phase.level")
         left = phase.get("moves_left", LEVELS[level][1])
-        state["phase"]["moves_left"] = (
+        made["moves_left"] = (
             None if left is None else _int(left, "position.phase.moves_left", 0, 100)
         )
     for key in ("moved", "sources", "roads"):
         if key in phase:
-            state["phase"][key] = _names(phase[key], f"position.phase.{key}")
+            made[key] = _names(phase[key], f"position.phase.{key}")
     arrived = phase.get("arrived", {})
     if isinstance(arrived, list):  # a plain list means mustered blocks (7.2)
         arrived = dict.fromkeys(_names(arrived, "position.phase.arrived"), "7.2")
@@ -245,7 +254,7 @@ def _movement_phase(state: dict, comp: Components, spec: dict) -> None:
         not isinstance(b, str) or r not in ("7.2", "9.3") for b, r in arrived.items()
     ):
         raise Malformed("position.phase.arrived", N_("expected blocks, or block: 7.2|9.3"))
-    state["phase"]["arrived"] = arrived
+    made["arrived"] = arrived
     entered = _mapping(phase, "entered", "position.phase")
     for loc, froms in entered.items():
         if loc not in comp.locations:
@@ -258,8 +267,8 @@ def _movement_phase(state: dict, comp: Components, spec: dict) -> None:
                     to=f,
                     where=loc,
                 )
-        state["phase"]["entered"][loc] = list(froms)
+        made["entered"][loc] = list(froms)
     if "mustered" in phase:
         if not isinstance(phase["mustered"], bool):
             raise Malformed("position.phase.mustered", N_("expected true or false"))
-        state["phase"]["mustered"] = phase["mustered"]
+        made["mustered"] = phase["mustered"]

@@ -17,10 +17,13 @@ and the game's own generator is new, so each sample draws differently.
 
 from __future__ import annotations
 
+from typing import cast
+
 from . import rng
 from .components import Components
 from .engine import pending
 from .state import new_state
+from .state_types import Combat, Fight, Phase, State
 from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES, other
 
 SHADOW_SEED = "5e" * 16
@@ -33,7 +36,7 @@ FORESEEN = frozenset(
 )
 
 
-def foreseen(after: dict, events: list, side: str) -> bool:
+def foreseen(after: State, events: list, side: str) -> bool:
     """Whether `side` may decide its next action on its shadow too, in the same turn file:
     only foreseeable events happened (no draw, no sealed decision, no overrun, no
     challenge, no result), none of them by the enemy, and the decision is still its own.
@@ -44,7 +47,7 @@ def foreseen(after: dict, events: list, side: str) -> bool:
     return any(d["side"] == side for d in pending(after))
 
 
-def shadow_state(comp: Components, v: dict, options: dict, chooser: dict | None = None) -> dict:
+def shadow_state(comp: Components, v: dict, options: dict, chooser: dict | None = None) -> State:
     """A state whose view for `v["own"]["side"]` is `v`: the stand-ins, or with `chooser`
     (a generator of rules/rng.py, which it advances) a random sample (module docstring)."""
     own = v["own"]
@@ -79,7 +82,7 @@ def _hex8(chooser: dict) -> str:
     return f"{rng.below(chooser, 1 << 64):016x}"
 
 
-def _blocks(state: dict, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
+def _blocks(state: State, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
     own = v["own"]
     for loc, ids in own["blocks"].items():
         for b in ids:
@@ -128,12 +131,12 @@ def _dealt(comp: Components, hidden: list[str], on_map: int, chooser: dict | Non
     return mapped + free[cut:]
 
 
-def _disks(state: dict, comp: Components, v: dict) -> None:
+def _disks(state: State, comp: Components, v: dict) -> None:
     for d in v["disks_eliminated"]:
         state["disks"][d] = ELIMINATED
 
 
-def _cards(state: dict, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
+def _cards(state: State, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
     for s in SIDES:
         hand = list(v["own"]["hand"]) if s == side else []
         rest = [c for c in sorted(comp.deck(s)) if c not in hand]
@@ -153,14 +156,14 @@ def _cards(state: dict, comp: Components, v: dict, side: str, chooser: dict | No
         state["cards"][s] = {"deck": deck, "hand": hand, "discard": discard}
 
 
-def _stand_in_sealed(state: dict, step: str, side: str) -> object:
+def _stand_in_sealed(state: State, step: str, side: str) -> object:
     hand = state["cards"][side]["hand"]
     if step == "bid":
         return hand[0] if hand else None
     return hand[: len(hand) // 2]
 
 
-def _phase(v: dict, own: dict) -> dict | None:
+def _phase(v: dict, own: dict) -> Phase | None:
     public = v["phase"]
     if public is None:
         return None
@@ -176,15 +179,19 @@ def _phase(v: dict, own: dict) -> dict | None:
     }
 
 
-def _combat(state: dict, comp: Components, v: dict) -> dict | None:
+def _combat(state: State, comp: Components, v: dict) -> Combat | None:
     public = v.get("combat")
     if public is None:
         return None
-    fight = public["fight"]
-    if fight is not None:
-        fight = {k: val for k, val in fight.items() if k not in ("forces", "deployments")}
+    shown = public["fight"]
+    fight: Fight | None = None
+    if shown is not None:
+        # the public fight's keys are the fight's (views.FIGHT_PUBLIC), the required ones
+        # among them: without its forces (counts there) and deployments, it is a fight
+        kept = {k: val for k, val in shown.items() if k not in ("forces", "deployments")}
+        fight = cast(Fight, kept)
         fight["entered"] = list(fight.get("entered", []))
-        if "forces" in public["fight"]:
+        if "forces" in shown:
             loc = fight["location"]
             gone = {u for units in fight["lost"].values() for u in units}
             fight["forces"] = {
@@ -193,9 +200,9 @@ def _combat(state: dict, comp: Components, v: dict) -> dict | None:
                     for b, w in state["blocks"].items()
                     if comp.blocks[b].side == s and (w == loc or b in gone)
                 )
-                for s in public["fight"]["forces"]
+                for s in shown["forces"]
             }
-            fight["deployments"] = [dict(d) for d in public["fight"]["deployments"]]
+            fight["deployments"] = [dict(d) for d in shown["deployments"]]
             fight["refute"] = None
     return {
         "side": public["side"],

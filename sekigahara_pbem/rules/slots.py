@@ -7,10 +7,12 @@ piles and bags hold the real cards and blocks, drawn with the game's generator.
 
 from __future__ import annotations
 
+from .state_types import State
+
 SLOT = "?"
 
 
-def unbound(state: dict) -> bool:
+def unbound(state: State) -> bool:
     """Whether the game draws slots (a two-party game)."""
     return "slots" in state
 
@@ -20,7 +22,7 @@ def is_stand_in(name: str) -> bool:
     return name.startswith(SLOT)
 
 
-def mint(state: dict, side: str, n: int) -> list[str]:
+def mint(state: State, side: str, n: int) -> list[str]:
     """n new slots of `side`, named in the order they are made."""
     first = state["slots"][side]
     state["slots"][side] = first + n

@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import marshal
 from collections.abc import Container, Mapping
+from typing import TypeVar, cast
 
 from .components import Components
-from .state_types import State
+from .state_types import Combat, Fight, Phase, State
 from .vocab import BAG, N_, Malformed
 
 FORMAT = "sekigahara-state/1"
@@ -43,11 +44,11 @@ FIRST_EDITION = "first-edition"
 EDITIONS = ("2016", FIRST_EDITION)
 
 
-def game_options(given: Mapping[str, object] | None, where: str = "options") -> dict:
+def game_options(given: Mapping[str, object] | None, where: str = "options") -> dict[str, object]:
     """The options a game is played with: the defaults, overridden by `given`. One check
     for setup, positions and game.txt, so that all three refuse the same things: an
     unknown name, or a value the option cannot take (Malformed, naming `where`.name)."""
-    options = dict(DEFAULT_OPTIONS)
+    options: dict[str, object] = dict(DEFAULT_OPTIONS)
     for name, value in (given or {}).items():
         field = f"{where}.{name}"
         if name == EDITION:
@@ -91,17 +92,21 @@ def new_state(comp: Components, options: dict, generator: dict, step: str) -> St
     }
 
 
-def clone(state: State) -> State:
-    """A deep copy; marshal is exact for plain data and much faster than deepcopy."""
-    return marshal.loads(marshal.dumps(state))
+Data = TypeVar("Data", State, dict)
 
 
-def canonical(state: dict) -> str:
+def clone(state: Data) -> Data:
+    """A deep copy; marshal is exact for plain data and much faster than deepcopy. (A
+    State is a plain dict at run time, which marshal's types do not say.)"""
+    return marshal.loads(marshal.dumps(cast(dict, state)))
+
+
+def canonical(state: object) -> str:
     """The one serialisation every hash is taken over: sorted keys, no spaces."""
     return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def blocks_at(state: dict, comp: Components, loc: str, side: str | None = None) -> list[str]:
+def blocks_at(state: State, comp: Components, loc: str, side: str | None = None) -> list[str]:
     """Blocks at a location (or box), sorted, optionally of one side."""
     side_of = comp.unit_side
     return sorted(
@@ -111,7 +116,7 @@ def blocks_at(state: dict, comp: Components, loc: str, side: str | None = None) 
     )
 
 
-def disks_at(state: dict, comp: Components, loc: str, side: str | None = None) -> list[str]:
+def disks_at(state: State, comp: Components, loc: str, side: str | None = None) -> list[str]:
     return sorted(
         d
         for d, where in state["disks"].items()
@@ -119,7 +124,7 @@ def disks_at(state: dict, comp: Components, loc: str, side: str | None = None) -
     )
 
 
-def has_units(state: dict, comp: Components, loc: str, side: str) -> bool:
+def has_units(state: State, comp: Components, loc: str, side: str) -> bool:
     """Blocks or disks of `side` at `loc`: disks are units too (3.4). (Plain loops: the
     engine asks this after every step of every move.)"""
     side_of = comp.unit_side
@@ -130,7 +135,7 @@ def has_units(state: dict, comp: Components, loc: str, side: str) -> bool:
     return False
 
 
-def sides_at(state: dict, comp: Components, loc: str) -> set[str]:
+def sides_at(state: State, comp: Components, loc: str) -> set[str]:
     """The sides with units (blocks or disks) at `loc`."""
     side_of = comp.unit_side
     present = {side_of[b] for b, w in state["blocks"].items() if w == loc}
@@ -138,7 +143,7 @@ def sides_at(state: dict, comp: Components, loc: str) -> set[str]:
 
 
 def presence(
-    state: dict, comp: Components, among: Container[str] | None = None
+    state: State, comp: Components, among: Container[str] | None = None
 ) -> dict[str, set[str]]:
     """For every map location with units, the sides that have units there; only for the
     locations `among`, when the caller asks about a few (the scan then skips the rest)."""
@@ -155,7 +160,7 @@ def presence(
     return present
 
 
-def contested(state: dict, comp: Components) -> list[str]:
+def contested(state: State, comp: Components) -> list[str]:
     """Locations where opposing pieces are together, where combat must be declared (8.1).
     (One pass noting the first side seen at each location: the engine asks this after
     every decision of the combat phase.)"""
@@ -169,3 +174,24 @@ def contested(state: dict, comp: Components) -> list[str]:
                 if first.setdefault(where, side) != side:
                     both.add(where)
     return sorted(both)
+
+
+# The parts of the state that exist only at some steps, for the rules that run only then
+# (a cast, not a check: the engine routes an action or a forced step to a rule only at the
+# step that has the part, and a check here would cost every step of every playout).
+
+
+def phase_of(state: State) -> Phase:
+    """The Movement Phase: set when a side's phase starts (`movement.start_phase`) and kept
+    through its Combat Phase, until the next week's Reinforcement Step."""
+    return cast(Phase, state["phase"])
+
+
+def combat_of(state: State) -> Combat:
+    """The Combat Phase, from the end of the movement (`combat.end_movement`) to its end."""
+    return cast(Combat, state["combat"])
+
+
+def fight_of(state: State) -> Fight:
+    """The fight in progress: from a declaration (`combat.start_fight`) to its close."""
+    return cast(Fight, cast(Combat, state["combat"])["fight"])

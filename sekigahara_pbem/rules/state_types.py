@@ -1,9 +1,12 @@
 """The shape of the engine's state, as types (issue 12): the whole state, the Movement
 Phase, the Combat Phase and one fight. `tests/test_state_types.py` checks every state of
-random games against them, so they cannot drift from the code.
+random games against them, so they cannot drift from the code, and
+`tests/test_state_types_cases.py` the cases random games seldom reach. The engine's
+functions take and return these types; `mypy sekigahara_pbem/rules` checks them (.ci/run).
 
 The keys of the state, a phase and the combat are all created when the part is made
-(`state.new_state`, `movement.start_phase`, `combat.end_movement`). A fight gets its
+(`state.new_state`, `movement.start_phase`, `combat.end_movement`), but for a two-party
+game's `slots` (`cycle.setup`). A fight gets its
 battle keys (forces, deployments, impact, ...) when the battle begins (8.2): creating them
 up front would change every sealed state, and archives must replay byte for byte, so
 they are `NotRequired` until a state format says otherwise. (No postponed annotations in
@@ -29,7 +32,7 @@ class Fight(TypedDict):
     attacker: str
     defender: str
     kind: str | None  # battle or siege, once known (8.9)
-    stage: str
+    stage: str | None  # the decision awaited; None once the loser has retreated (8.8)
     castle_side: str | None
     entered: list
     forces: NotRequired[dict]
@@ -39,7 +42,7 @@ class Fight(TypedDict):
     card_deployed: NotRequired[list]
     finished: NotRequired[list]
     disks: NotRequired[list]
-    refute: NotRequired[dict | None]
+    refute: NotRequired[str | None]  # the card named with the last deployment (8.6.1)
     losing: NotRequired[list]
     lost: NotRequired[dict]
     owed: NotRequired[dict]
@@ -75,3 +78,4 @@ class State(TypedDict):
     combat: Combat | None
     result: dict | None
     plans: dict
+    slots: NotRequired[dict]  # a two-party game's slots minted so far, by side (rules/slots.py)

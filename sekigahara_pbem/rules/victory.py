@@ -5,17 +5,18 @@ from __future__ import annotations
 from . import slots
 from .components import Components
 from .control import castle_counts, forget_owners, resource_counts
+from .state_types import State
 from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA, Unknown
 
 
-def points(state: dict, comp: Components) -> dict[str, int]:
+def points(state: State, comp: Components) -> dict[str, int]:
     """2.2: two points per castle, one per resource location."""
     castles = castle_counts(state, comp)
     resources = resource_counts(state, comp)
     return {s: 2 * castles[s] + resources[s] for s in SIDES}
 
 
-def _instant_winners(state: dict, comp: Components) -> list[tuple[str, str]]:
+def _instant_winners(state: State, comp: Components) -> list[tuple[str, str]]:
     wins = []
     ishida = comp.protagonist(ISHIDA)
     tokugawa = comp.protagonist(TOKUGAWA)
@@ -29,7 +30,7 @@ def _instant_winners(state: dict, comp: Components) -> list[tuple[str, str]]:
     return wins
 
 
-def _eliminated(state: dict, comp: Components, block: str | None) -> bool:
+def _eliminated(state: State, comp: Components, block: str | None) -> bool:
     """Whether a protagonist is eliminated. A two-party copy that knows the block only as
     a stand-in cannot tell while a stand-in of its side lies eliminated, unopened."""
     if block is None:  # a component set without a protagonist for the side
@@ -44,7 +45,7 @@ def _eliminated(state: dict, comp: Components, block: str | None) -> bool:
     return False
 
 
-def check_instant(state: dict, comp: Components, events: list) -> bool:
+def check_instant(state: State, comp: Components, events: list) -> bool:
     """2.1: end the game if a protagonist died or Hideyori was captured.
     If both sides win at once, Ishida wins."""
     if state["result"] is not None:
@@ -54,7 +55,7 @@ def check_instant(state: dict, comp: Components, events: list) -> bool:
         return False
     winners = {w for w, _ in wins}
     winner = ISHIDA if ISHIDA in winners else TOKUGAWA
-    state["result"] = {
+    result = state["result"] = {
         "winner": winner,
         "how": "instant",
         "rule": "2.1",
@@ -63,15 +64,15 @@ def check_instant(state: dict, comp: Components, events: list) -> bool:
     state["step"] = OVER
     state["active"] = None
     forget_owners(state, comp)  # the game may end mid-combat: leave no stale siege marks
-    events.append({"type": "game_over", **state["result"]})
+    events.append({"type": "game_over", **result})
     return True
 
 
-def resign(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def resign(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """A side may concede at any moment, even when nothing is asked of it (docs/rulings.md,
     "Resignation"); the other side wins at once."""
     winner = TOKUGAWA if side == ISHIDA else ISHIDA
-    state["result"] = {
+    result = state["result"] = {
         "winner": winner,
         "how": "resignation",
         "rule": "2",
@@ -80,14 +81,14 @@ def resign(state: dict, comp: Components, side: str, action: dict, events: list)
     state["step"] = OVER
     state["active"] = None
     forget_owners(state, comp)
-    events.append({"type": "game_over", **state["result"]})
+    events.append({"type": "game_over", **result})
 
 
-def finish_on_points(state: dict, comp: Components, events: list) -> None:
+def finish_on_points(state: State, comp: Components, events: list) -> None:
     """2.2: after week 7, the higher total wins; a tie goes to Ishida."""
     score = points(state, comp)
     winner = TOKUGAWA if score[TOKUGAWA] > score[ISHIDA] else ISHIDA
-    state["result"] = {"winner": winner, "how": "points", "rule": "2.2", "points": score}
+    result = state["result"] = {"winner": winner, "how": "points", "rule": "2.2", "points": score}
     state["step"] = OVER
     state["active"] = None
-    events.append({"type": "game_over", **state["result"]})
+    events.append({"type": "game_over", **result})

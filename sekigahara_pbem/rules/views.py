@@ -8,9 +8,12 @@ piles are counts; the generator never appears.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .components import Components
 from .control import castles
 from .engine import pending
+from .state_types import Combat, Phase, State
 from .victory import points
 from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
 
@@ -20,7 +23,7 @@ from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
 VIEW_FORMAT = "sekigahara-view/2"
 
 
-def view(state: dict, comp: Components, side: str | None) -> dict:
+def view(state: State, comp: Components, side: str | None) -> dict:
     """The state as `side` (or the public, for None) may see it."""
     stacks: dict[str, dict] = {}
     for b, where in state["blocks"].items():
@@ -62,15 +65,15 @@ def view(state: dict, comp: Components, side: str | None) -> dict:
     return v
 
 
-def _where(state: dict, box: str) -> list[str]:
+def _where(state: State, box: str) -> list[str]:
     return sorted(b for b, w in state["blocks"].items() if w == box)
 
 
-def _count(state: dict, comp: Components, box: str, side: str) -> int:
+def _count(state: State, comp: Components, box: str, side: str) -> int:
     return sum(1 for b, w in state["blocks"].items() if w == box and comp.blocks[b].side == side)
 
 
-def _public_phase(phase: dict | None) -> dict | None:
+def _public_phase(phase: Phase | None) -> dict | None:
     if phase is None:
         return None
     return {
@@ -103,7 +106,7 @@ FIGHT_PUBLIC = (
 )
 
 
-def _public_combat(combat: dict | None) -> dict | None:
+def _public_combat(combat: Combat | None) -> dict | None:
     """The table as both players see it: deployed blocks face up (8.2.1), cards played,
     impact, losses; undeployed blocks as counts; a card named to refute a challenge is not
     shown until it is."""
@@ -112,7 +115,8 @@ def _public_combat(combat: dict | None) -> dict | None:
     fight = combat["fight"]
     public = None
     if fight is not None:
-        public = {k: fight[k] for k in FIGHT_PUBLIC if k in fight}
+        keyed: Mapping[str, object] = fight  # (read by names held in a tuple)
+        public = {k: keyed[k] for k in FIGHT_PUBLIC if k in keyed}
         if "forces" in fight:
             public["forces"] = {s: len(blocks) for s, blocks in fight["forces"].items()}
             public["deployments"] = [dict(d) for d in fight["deployments"]]
@@ -124,12 +128,13 @@ def _public_combat(combat: dict | None) -> dict | None:
     }
 
 
-def _own(state: dict, comp: Components, side: str) -> dict:
+def _own(state: State, comp: Components, side: str) -> dict:
     blocks: dict[str, list[str]] = {}
     for b, where in sorted(state["blocks"].items()):
         if comp.blocks[b].side == side and where in comp.locations:
             blocks.setdefault(where, []).append(b)
-    phase = state["phase"] or {"moved": [], "arrived": {}}
+    phase = state["phase"]
+    moved, arrived = (phase["moved"], phase["arrived"]) if phase else ([], {})
     mine = {b for b in state["blocks"] if comp.blocks[b].side == side}
     return {
         "side": side,
@@ -137,9 +142,9 @@ def _own(state: dict, comp: Components, side: str) -> dict:
         "recruit": sorted(b for b in mine if state["blocks"][b] == RECRUIT),
         "bag": sorted(b for b in mine if state["blocks"][b] == BAG),
         "blocks": dict(sorted(blocks.items())),
-        "moved": sorted(b for b in phase["moved"] if b in mine),
-        "arrived": sorted(b for b in phase["arrived"] if b in mine),
-        "arrived_by": {b: r for b, r in sorted(phase["arrived"].items()) if b in mine},
+        "moved": sorted(b for b in moved if b in mine),
+        "arrived": sorted(b for b in arrived if b in mine),
+        "arrived_by": {b: r for b, r in sorted(arrived.items()) if b in mine},
         "sealed": state["sealed"].get(side),
         "plan": state["plans"].get(side),  # its own battle plan, never the opponent's
     }

@@ -6,6 +6,8 @@ Nothing else lives here, so every other module can import it without cycles.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..refusal import N_ as N_  # the engine's marker for refusal templates (refusal.py)
 from ..refusal import Code, Refusal
 from ..refusal import Phrase as Phrase
@@ -67,7 +69,9 @@ class RuleViolation(Refusal):
 
     code = Code.ILLEGAL
 
-    def __init__(self, rule: str, message: str, **params: object):
+    # (Any, not object: the values only fill the template, and no template names code, rule
+    # or at, which a value of a mapping of objects could be for all the checker knows.)
+    def __init__(self, rule: str, message: str, **params: Any):
         super().__init__(message, rule=rule, at=rule, **params)
 
 
@@ -75,7 +79,7 @@ class Malformed(Refusal):
     """An order that cannot be understood (wrong shape, unknown id); names the field. The
     message is a template, as RuleViolation's."""
 
-    def __init__(self, field: str, message: str, **params: object):
+    def __init__(self, field: str, message: str, **params: Any):
         super().__init__(message, at=field, **params)
         self.field = field
 

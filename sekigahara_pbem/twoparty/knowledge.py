@@ -77,19 +77,16 @@ class _Known(dict):
         return dict.__contains__(self, key) or is_handle(key)
 
 
-_KNOWING: dict[int, tuple[Components, Components]] = {}
-
-
 def knowing(comp: Components) -> Components:
     """The components as a copy reads them (a handle answers its side only). Made once
-    per component set: the rules keep indexes per set (rules/notation.py)."""
-    hit = _KNOWING.get(id(comp))
-    if hit is None or hit[0] is not comp:
-        made = dataclasses.replace(
+    per component set (kept in its memo): the rules keep indexes per set
+    (rules/notation.py)."""
+    made: Components | None = comp.memo.get(__name__)
+    if made is None:
+        made = comp.memo[__name__] = dataclasses.replace(
             comp, blocks=_Known(comp.blocks, HiddenBlock), cards=_Known(comp.cards, HiddenCard)
         )
-        hit = _KNOWING[id(comp)] = (comp, made)
-    return hit[1]
+    return made
 
 
 @dataclasses.dataclass

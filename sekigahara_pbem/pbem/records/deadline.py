@@ -56,6 +56,11 @@ def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
     return outcomes
 
 
+def record_label(state: dict, side: str, due: str, policy: str) -> str:
+    """The label of a missed deadline's record (verify recomputes it)."""
+    return f"{decision_label(state, side)}: deadline {due} missed, policy {policy}"
+
+
 def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
     settings = game.definition.deadlines
     clock = record.body["clock"]
@@ -63,7 +68,7 @@ def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
     spec = {"deadline": side, "due": due, "policy": settings.policy}
     check(spec, clock, settings, now)
     step = steps.deadline_step(game.comp, state, side, due, settings.policy)
-    label = f"{decision_label(state, side)}: deadline {due} missed, policy {settings.policy}"
+    label = record_label(state, side, due, settings.policy)
     draft = writer.Draft(step, [spec], label, now, {"kind": KIND})
     new = writer.write(game, record, state, draft)
     message = _("record {seq}: {label}").format(seq=new.seq, label=label)

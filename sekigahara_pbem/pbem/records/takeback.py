@@ -94,12 +94,17 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
         {"file": f"requests/{p.name}", "sha256": docs.sha256(t)}
         for p, t in ((path, request.text), (answer_path, text))
     ]
-    label = f"takeback of record {record.seq} (asked by {requester}, accepted by {consent.side})"
+    label = record_label(record.seq, requester)
     draft = writer.Draft(
         step, inputs, label, now, {"kind": KIND, "undo": record.seq}, {answer_path: text}
     )
     new = writer.write(game, record, state, draft)
     return _("record {seq}: {label}").format(seq=new.seq, label=label)
+
+
+def record_label(undone: int, requester: str) -> str:
+    """The label of a takeback's record: the other side accepted it (verify recomputes it)."""
+    return f"takeback of record {undone} (asked by {requester}, accepted by {other(requester)})"
 
 
 def recheck(

@@ -49,7 +49,7 @@ def admit(game: Game, name: str, text: str, now: str) -> str:
     step = steps.turn_step(
         game.comp, state, turn, name, game.definition.deadlines, record.body.get("clock", {})
     )
-    label = _label(state, turn.side, step, free)
+    label = record_label(state, turn.side, step, free)
     path = game.gd.turn(record.seq + 1, turn.side)
     inputs = [{"file": f"turns/{path.name}", "sha256": docs.sha256(sealed)}]
     new = writer.write(
@@ -73,7 +73,9 @@ def _answered(game: Game, side: str) -> int | None:
     return read_turn(game, files[-1]).answers
 
 
-def _label(state: dict, side: str, step: steps.Step, free: bool) -> str:
+def record_label(state: dict, side: str, step: steps.Step, free: bool) -> str:
+    """The label of a turn file's record, from the state before it (verify recomputes it:
+    the public archive says nothing the replay does not)."""
     if step.extended:
         return f"extension for {side}"
     if step.state["result"] is not None and step.state["result"].get("how") == "resignation":

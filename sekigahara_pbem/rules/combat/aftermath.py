@@ -8,13 +8,15 @@ Each step that needs a choice has a check of what is forced, so the combat proce
 from __future__ import annotations
 
 from itertools import combinations
+from typing import cast
 
 from ..cards import draw
 from ..components import Components
 from ..control import claim, note_arrival
 from ..fields import get_str, get_str_list, known
 from ..movement.overrun import try_overrun
-from ..state import has_units
+from ..state import combat_of, has_units
+from ..state_types import Fight, State
 from ..victory import check_instant
 from ..vocab import (
     BATTLE,
@@ -33,7 +35,7 @@ from .impact import battle_losses, siege_losses
 CASTLE_LIMIT = 2  # 8.8.4, 8.9.1: blocks that fit inside a castle
 
 
-def conclude(state: dict, comp: Components, fight: dict, events: list) -> None:
+def conclude(state: State, comp: Components, fight: Fight, events: list) -> None:
     """The deployments are over: who won (a tie favours the defender, 8.2.1) and how many
     units each side owes (8.7.1, 8.9.4 B), never more than it has."""
     att, dfn = fight["attacker"], fight["defender"]
@@ -72,7 +74,7 @@ def conclude(state: dict, comp: Components, fight: dict, events: list) -> None:
     fight["stage"] = LOSSES
 
 
-def loss_tiers(comp: Components, fight: dict, side: str) -> list[list[str]]:
+def loss_tiers(comp: Components, fight: Fight, side: str) -> list[list[str]]:
     """The order losses are taken in. 8.7.2: blocks that defected, then blocks deployed,
     then the rest. In a siege the defender chooses freely among blocks and disks, except
     that Hideyori falls last (9.1) - the Sanada disk may take any loss (9.2)."""
@@ -109,14 +111,14 @@ def forced_losses(tiers: list[list[str]], owed: int) -> list[str] | None:
     return None if tier else taken
 
 
-def loss_choices(comp: Components, fight: dict, side: str, limit: int) -> list[list[str]]:
+def loss_choices(comp: Components, fight: Fight, side: str, limit: int) -> list[list[str]]:
     """Up to `limit` legal selections (for option lists)."""
     taken, tier, n = loss_choice(loss_tiers(comp, fight, side), fight["owed"][side])
     picks = combinations(tier, n)
     return [taken + list(p) for _, p in zip(range(limit), picks, strict=False)]
 
 
-def losses(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def losses(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.7.2 / 8.9.4 C: the side names the units it loses."""
     fight = fight_at(state, LOSSES, "8.7.2", N_("choice of losses"))
     units = get_str_list(action, "units")
@@ -146,11 +148,11 @@ def losses(state: dict, comp: Components, side: str, action: dict, events: list)
     take_losses(state, fight, side, units, events)
 
 
-def take_losses(state: dict, fight: dict, side: str, units: list[str], events: list) -> None:
+def take_losses(state: State, fight: Fight, side: str, units: list[str], events: list) -> None:
     """8.7.3: lost units leave the map for good, shown to both players."""
     for u in units:
-        pool = "blocks" if u in state["blocks"] else "disks"
-        state[pool][u] = ELIMINATED
+        pool = state["blocks"] if u in state["blocks"] else state["disks"]
+        pool[u] = ELIMINATED
     fight["lost"][side] = list(units)
     fight["losing"].remove(side)
     events.append(
@@ -164,7 +166,7 @@ def take_losses(state: dict, fight: dict, side: str, units: list[str], events: l
     )
 
 
-def after_losses(state: dict, comp: Components, fight: dict, events: list) -> bool:
+def after_losses(state: State, comp: Components, fight: Fight, events: list) -> bool:
     """2.1 once both sides' losses are taken (both protagonists dead: Ishida wins); then the
     loser of a battle retreats (8.8) or a siege ends. True if the fight is over."""
     if check_instant(state, comp, events):
@@ -181,18 +183,23 @@ def after_losses(state: dict, comp: Components, fight: dict, events: list) -> bo
     return True
 
 
-def _remaining(state: dict, fight: dict) -> list[str]:
-    loser = other(fight["winner"])
-    return [b for b in fight["forces"][loser] if state["blocks"][b] == fight["location"]]
+def loser(fight: Fight) -> str:
+    """The side that lost a battle, once `conclude` has named the winner (a retreat comes
+    only after a battle's losses)."""
+    return other(cast(str, fight["winner"]))
 
 
-def retreat_options(state: dict, comp: Components, fight: dict) -> tuple[list[str], bool]:
+def _remaining(state: State, fight: Fight) -> list[str]:
+    return [b for b in fight["forces"][loser(fight)] if state["blocks"][b] == fight["location"]]
+
+
+def retreat_options(state: State, comp: Components, fight: Fight) -> tuple[list[str], bool]:
     """8.8.1-8.8.4: the adjacent locations the loser may retreat to, and whether it may
     leave up to two blocks in the castle (only the side that controlled it before)."""
-    loser = other(fight["winner"])
+    beaten = loser(fight)
     loc = fight["location"]
     near = list(comp.adjacent[loc])
-    if loser == fight["attacker"]:  # 8.8.2
+    if beaten == fight["attacker"]:  # 8.8.2
         allowed = [n for n in near if n in fight["entered"]] or near
     else:  # 8.8.3
         allowed = [
@@ -200,15 +207,15 @@ def retreat_options(state: dict, comp: Components, fight: dict) -> tuple[list[st
             for n in near
             if n not in fight["entered"] and not has_units(state, comp, n, fight["attacker"])
         ] or near
-    return allowed, fight["castle_side"] == loser
+    return allowed, fight["castle_side"] == beaten
 
 
-def forced_retreat(state: dict, comp: Components, fight: dict) -> str | None:
+def forced_retreat(state: State, comp: Components, fight: Fight) -> str | None:
     allowed, castle = retreat_options(state, comp, fight)
     return allowed[0] if len(allowed) == 1 and not castle else None
 
 
-def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def retreat(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.8: the whole remaining force to one adjacent location, up to two into the castle."""
     fight = fight_at(state, RETREAT, "8.8.1", N_("retreat"))
     to = get_str(action, "to", required=False)
@@ -219,9 +226,9 @@ def retreat(state: dict, comp: Components, side: str, action: dict, events: list
 
 
 def do_retreat(
-    state: dict, comp: Components, fight: dict, to: str | None, stay: list[str], events: list
+    state: State, comp: Components, fight: Fight, to: str | None, stay: list[str], events: list
 ) -> None:
-    loser, loc = other(fight["winner"]), fight["location"]
+    beaten, loc = loser(fight), fight["location"]
     force = _remaining(state, fight)
     allowed, castle = retreat_options(state, comp, fight)
     if stay and not castle:
@@ -246,7 +253,7 @@ def do_retreat(
     if going and to not in comp.adjacent[loc]:
         raise RuleViolation("8.8.1", N_("{to} is not next to {where} by road"), to=to, where=loc)
     if going and to not in allowed:
-        rule = "8.8.2" if loser == fight["attacker"] else "8.8.3"
+        rule = "8.8.2" if beaten == fight["attacker"] else "8.8.3"
         raise RuleViolation(
             rule,
             N_("retreat to one of {places}, not {to}"),
@@ -255,7 +262,8 @@ def do_retreat(
         )
     if not going and to is not None:
         raise RuleViolation("8.8.4", N_("every block stays in the castle; there is nowhere to go"))
-    joined = going and has_units(state, comp, to, loser)
+    dest = to if going else None  # None exactly when no block goes (checked above)
+    joined = dest is not None and has_units(state, comp, dest, beaten)
     for b in going:
         state["blocks"][b] = to
     events.append(
@@ -263,22 +271,22 @@ def do_retreat(
             "type": "retreat",
             "rule": "8.8",
             "location": loc,
-            "side": loser,
-            "to": to if going else None,
+            "side": beaten,
+            "to": dest,
             "count": len(going),
             "castle": len(stay),
-            "private": {loser: {"blocks": going, "castle_blocks": stay}},
+            "private": {beaten: {"blocks": going, "castle_blocks": stay}},
         }
     )
     if stay:
-        state["castle_owner"][loc] = loser
-    if going:
-        _arrive(state, comp, to, loser, loc, bool(joined), events)
+        state["castle_owner"][loc] = beaten
+    if dest is not None:
+        _arrive(state, comp, dest, beaten, loc, joined, events)
     fight["stage"] = None
 
 
 def _arrive(
-    state: dict, comp: Components, to: str, side: str, came_from: str, joined: bool, events: list
+    state: State, comp: Components, to: str, side: str, came_from: str, joined: bool, events: list
 ) -> None:
     """8.8.5, 7.4.1: a retreat into enemy units overruns them or is overrun (with every
     block there counting); otherwise it joins a fight already there, or becomes a new
@@ -293,10 +301,10 @@ def _arrive(
         return
     if joined:
         return
-    state["combat"]["queue"].append({"location": to, "attacker": side, "entered": [came_from]})
+    combat_of(state)["queue"].append({"location": to, "attacker": side, "entered": [came_from]})
 
 
-def replenish(state: dict, comp: Components, fight: dict, events: list) -> None:
+def replenish(state: State, comp: Components, fight: Fight, events: list) -> None:
     """8.10: played cards are discarded and as many drawn; after a battle each side draws one
     more per two blocks it lost, after a siege the defender one per block (not disk) lost."""
     for side in (fight["attacker"], fight["defender"]):

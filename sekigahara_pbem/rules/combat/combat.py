@@ -23,7 +23,8 @@ from ..control import castle_controller, claim, forget_owners
 from ..cycle.cycle import next_phase
 from ..fields import get_str, known
 from ..movement.overrun import try_overrun
-from ..state import blocks_at, contested, disks_at, has_units
+from ..state import blocks_at, combat_of, contested, disks_at, fight_of, has_units, phase_of
+from ..state_types import Fight, State
 from ..vocab import (
     BATTLE,
     CASTLE,
@@ -43,30 +44,31 @@ from ..vocab import (
 from . import aftermath, deploy
 
 
-def end_movement(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def end_movement(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """The movement phase ends; combat follows (8.1)."""
-    if state["phase"]["level"] is None:
+    phase = phase_of(state)
+    if phase["level"] is None:
         raise RuleViolation("7.1", N_("choose the movement level (even 'none') before ending"))
     events.append({"type": "end_movement", "rule": "7.1", "side": side})
     state["step"] = COMBAT
     state["combat"] = {
         "side": side,
         "resolved": [],
-        "entered": {loc: list(froms) for loc, froms in state["phase"]["entered"].items()},
+        "entered": {loc: list(froms) for loc, froms in phase["entered"].items()},
         "queue": [],
         "fight": None,
     }
 
 
-def to_fight(state: dict, comp: Components) -> list[str]:
+def to_fight(state: State, comp: Components) -> list[str]:
     """8.1: locations where the sides meet that have not been fought over this phase."""
-    done = state["combat"]["resolved"]
+    done = combat_of(state)["resolved"]
     return [loc for loc in contested(state, comp) if loc not in done]
 
 
-def declare(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def declare(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.1: the phasing player names the next location to fight over."""
-    combat = state["combat"]
+    combat = combat_of(state)
     if combat["fight"] is not None:
         raise RuleViolation(
             "8.1", N_("the combat at {where} is not over"), where=combat["fight"]["location"]
@@ -85,7 +87,7 @@ def declare(state: dict, comp: Components, side: str, action: dict, events: list
     start_fight(state, comp, loc, side, combat["entered"].get(loc, []), events)
 
 
-def choose_castle(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def choose_castle(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.9.2: the castle's owner, two blocks or fewer, fights inside (a siege) or outside."""
     fight = deploy.fight_at(state, CASTLE, "8.9.2", N_("choice of inside or outside"))
     inside = action.get("inside")
@@ -107,11 +109,11 @@ def choose_castle(state: dict, comp: Components, side: str, action: dict, events
 
 
 def start_fight(
-    state: dict, comp: Components, loc: str, attacker: str, entered: list[str], events: list
+    state: State, comp: Components, loc: str, attacker: str, entered: list[str], events: list
 ) -> None:
     """Combat is declared at `loc`: the Mōri Box joins at Osaka (9.3), then the castle's
     owner decides inside or outside (8.9.2) unless its numbers decide for it."""
-    combat = state["combat"]
+    combat = combat_of(state)
     combat["resolved"].append(loc)
     events.append({"type": "declare", "rule": "8.1", "location": loc, "attacker": attacker})
     if loc == comp.mori_entry and attacker == TOKUGAWA:
@@ -119,7 +121,7 @@ def start_fight(
     if not all(has_units(state, comp, loc, s) for s in SIDES):
         return  # overrun as the Mōri blocks arrived
     owner = castle_controller(state, comp, loc)
-    fight = {
+    fight: Fight = {
         "location": loc,
         "attacker": attacker,
         "defender": other(attacker),
@@ -139,7 +141,7 @@ def start_fight(
         _begin(state, comp, fight, BATTLE, events)
 
 
-def _mori_joins(state: dict, comp: Components, loc: str, events: list) -> None:
+def _mori_joins(state: State, comp: Components, loc: str, events: list) -> None:
     """9.3: when Tokugawa attacks Osaka, every block in the Mōri Box appears there."""
     box = blocks_at(state, comp, MORI_BOX)
     if not box:
@@ -147,13 +149,13 @@ def _mori_joins(state: dict, comp: Components, loc: str, events: list) -> None:
     for b in box:
         state["blocks"][b] = loc
     if state["active"] == state["first"]:  # Ishida moves later this turn: not these (9.3)
-        state["phase"]["arrived"].update(dict.fromkeys(box, "9.3"))
+        phase_of(state)["arrived"].update(dict.fromkeys(box, "9.3"))
     events.append({"type": "mori", "rule": "9.3", "side": ISHIDA, "to": loc, "blocks": box})
     claim(state, comp, loc, ISHIDA, events)
     try_overrun(state, comp, loc, ISHIDA, events)
 
 
-def _inside(state: dict, comp: Components, fight: dict, events: list) -> None:
+def _inside(state: State, comp: Components, fight: Fight, events: list) -> None:
     """8.9.2: the owner stays inside. If it is the attacker, nothing happens here this
     phase; otherwise the attacker lays siege."""
     if fight["castle_side"] == fight["attacker"]:
@@ -170,20 +172,22 @@ def _inside(state: dict, comp: Components, fight: dict, events: list) -> None:
         _begin(state, comp, fight, SIEGE, events)
 
 
-def _begin(state: dict, comp: Components, fight: dict, kind: str, events: list) -> None:
+def _begin(state: State, comp: Components, fight: Fight, kind: str, events: list) -> None:
     loc, att, dfn = fight["location"], fight["attacker"], fight["defender"]
     fight.update(
-        kind=kind,
-        stage=DEPLOY,
-        forces={s: blocks_at(state, comp, loc, s) for s in (att, dfn)},
-        disks=disks_at(state, comp, loc, dfn) if kind == SIEGE else [],
-        deployments=[],
-        impact={att: 0, dfn: 0},
-        played={att: [], dfn: []},
-        finished=[],
-        card_deployed=[],
-        lost={att: [], dfn: []},
-        winner=None,
+        {
+            "kind": kind,
+            "stage": DEPLOY,
+            "forces": {s: blocks_at(state, comp, loc, s) for s in (att, dfn)},
+            "disks": disks_at(state, comp, loc, dfn) if kind == SIEGE else [],
+            "deployments": [],
+            "impact": {att: 0, dfn: 0},
+            "played": {att: [], dfn: []},
+            "finished": [],
+            "card_deployed": [],
+            "lost": {att: [], dfn: []},
+            "winner": None,
+        }
     )
     events.append(
         {
@@ -198,10 +202,10 @@ def _begin(state: dict, comp: Components, fight: dict, kind: str, events: list) 
     )
 
 
-def _close(state: dict, comp: Components, fight: dict) -> None:
+def _close(state: State, comp: Components, fight: Fight) -> None:
     """The fight is over: record who is besieged where the sides still meet (8.9.4 E)."""
     loc = fight["location"]
-    state["combat"]["fight"] = None
+    combat_of(state)["fight"] = None
     forget_owners(state, comp)
     if all(has_units(state, comp, loc, s) for s in SIDES):
         owner = castle_controller(state, comp, loc)
@@ -209,20 +213,20 @@ def _close(state: dict, comp: Components, fight: dict) -> None:
             state["besieged"][loc] = owner
 
 
-def finish_fight(state: dict, comp: Components, fight: dict, events: list) -> None:
+def finish_fight(state: State, comp: Components, fight: Fight, events: list) -> None:
     if state["result"] is not None:
         return
     aftermath.replenish(state, comp, fight, events)
     _close(state, comp, fight)
 
 
-def end_phase(state: dict, comp: Components, events: list) -> None:
+def end_phase(state: State, comp: Components, events: list) -> None:
     state["combat"] = None
     forget_owners(state, comp)
     next_phase(state, comp, events)
 
 
-def retreat(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def retreat(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.8: the loser's retreat, then replenishment (8.10)."""
     aftermath.retreat(state, comp, side, action, events)
-    finish_fight(state, comp, state["combat"]["fight"], events)
+    finish_fight(state, comp, fight_of(state), events)

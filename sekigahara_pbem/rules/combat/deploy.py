@@ -13,13 +13,15 @@ from itertools import combinations
 
 from ..components import Block, Card, Components
 from ..fields import get_str, get_str_list, known
+from ..state import fight_of
+from ..state_types import Fight, State
 from ..vocab import CHALLENGE, DEPLOY, N_, SIEGE, Phrase, RuleViolation, other
 from .impact import deployment_impact
 
 REFUTE_KINDS = ("plain", "swords", "double")  # the order a refuting card is picked in
 
 
-def fight_at(state: dict, stage: str, rule: str, what: str) -> dict:
+def fight_at(state: State, stage: str, rule: str, what: str) -> Fight:
     """The fight, if it waits for `stage`; otherwise say what it waits for (`what`: the
     decision's name, marked with N_)."""
     combat = state["combat"]
@@ -40,7 +42,7 @@ def can_deploy(card: Card, block: Block) -> bool:
     return block.any_card or card.clan == block.clan
 
 
-def initiative(fight: dict) -> str | None:
+def initiative(fight: Fight) -> str | None:
     """8.5: the side that is losing (a tie favours the defender) deploys; once a side has
     finished the other deploys as it likes; None when both are done. In a siege only the
     attacker deploys (8.9.4 A)."""
@@ -56,23 +58,23 @@ def initiative(fight: dict) -> str | None:
     return att if impact[att] <= impact[dfn] else dfn
 
 
-def deployed_blocks(fight: dict) -> set[str]:
+def deployed_blocks(fight: Fight) -> set[str]:
     return {b for d in fight["deployments"] for b in d["blocks"]}
 
 
-def undeployed(fight: dict, side: str) -> list[str]:
+def undeployed(fight: Fight, side: str) -> list[str]:
     used = deployed_blocks(fight)
     return [b for b in fight["forces"][side] if b not in used]
 
 
-def fighting_for(comp: Components, fight: dict, side: str) -> list[Block]:
+def fighting_for(comp: Components, fight: Fight, side: str) -> list[Block]:
     """Blocks deployed that now count for `side`, defectors included (8.6.2, 8.6.3)."""
     return [comp.blocks[b] for d in fight["deployments"] if d["for"] == side for b in d["blocks"]]
 
 
-def legal_deployments(state: dict, comp: Components, side: str) -> list[dict]:
+def legal_deployments(state: State, comp: Components, side: str) -> list[dict]:
     """Every deployment `side` could make now, as actions."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     free = undeployed(fight, side)
     acts: list[dict] = []
     if side not in fight["card_deployed"]:  # 8.2.4
@@ -87,8 +89,8 @@ def legal_deployments(state: dict, comp: Components, side: str) -> list[dict]:
     return acts
 
 
-def can_deploy_any(state: dict, comp: Components, side: str) -> bool:
-    fight = state["combat"]["fight"]
+def can_deploy_any(state: State, comp: Components, side: str) -> bool:
+    fight = fight_of(state)
     free = [comp.blocks[b] for b in undeployed(fight, side)]
     if side not in fight["card_deployed"] and any(b.leader for b in free):
         return True
@@ -96,7 +98,7 @@ def can_deploy_any(state: dict, comp: Components, side: str) -> bool:
     return any(can_deploy(card, b) for card in hand for b in free)
 
 
-def _check_blocks(comp: Components, fight: dict, side: str, blocks: list[str]) -> None:
+def _check_blocks(comp: Components, fight: Fight, side: str, blocks: list[str]) -> None:
     if not 1 <= len(blocks) <= 2 or len(set(blocks)) != len(blocks):
         raise RuleViolation(
             "8.2.2", N_("a deployment places one block (or two with a double card)")
@@ -113,7 +115,7 @@ def _check_blocks(comp: Components, fight: dict, side: str, blocks: list[str]) -
 
 
 def _check_card(
-    state: dict, comp: Components, fight: dict, side: str, card_id: str | None, blocks: list[str]
+    state: State, comp: Components, fight: Fight, side: str, card_id: str | None, blocks: list[str]
 ) -> None:
     specs = [comp.blocks[b] for b in blocks]
     if card_id is None:
@@ -157,7 +159,7 @@ def _check_card(
 
 
 def _check_refute(
-    state: dict, comp: Components, side: str, refute: str, card_id: str | None, block: str
+    state: State, comp: Components, side: str, refute: str, card_id: str | None, block: str
 ) -> None:
     known(refute, comp.cards, "refute", N_("unknown card '{value}'"))
     if card_id is None:
@@ -173,7 +175,7 @@ def _check_refute(
         )
 
 
-def deploy(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def deploy(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.2.3: play a card face up and place matching block(s) beside the stack."""
     fight = fight_at(state, DEPLOY, "8.5", N_("deployment"))
     card_id = get_str(action, "card", required=False)
@@ -218,7 +220,7 @@ def deploy(state: dict, comp: Components, side: str, action: dict, events: list)
     fight["stage"] = CHALLENGE if challengeable(state, comp, fight) else DEPLOY
 
 
-def challengeable(state: dict, comp: Components, fight: dict) -> bool:
+def challengeable(state: State, comp: Components, fight: Fight) -> bool:
     """8.6.1: the opponent may challenge the deployment just made if it used a card (8.2.4:
     leaders deployed without one are immune), in a battle (8.9.5), and as far as the public
     knows the opponent may hold a Loyalty Challenge. Asking only when it really holds one
@@ -234,15 +236,15 @@ def challengeable(state: dict, comp: Components, fight: dict) -> bool:
     return any(comp.cards[c].kind == "loyalty" and c not in seen for c in comp.deck(opp))
 
 
-def finish(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def finish(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.5: a side that declares it will deploy no more is finished for this combat."""
     fight = fight_at(state, DEPLOY, "8.5", N_("deployment"))
     declare_finished(fight, side, events)
 
 
-def declare_finished(fight: dict, side: str, events: list, why: str | None = None) -> None:
+def declare_finished(fight: Fight, side: str, events: list, why: str | None = None) -> None:
     fight["finished"].append(side)
-    event = {
+    event: dict[str, object] = {
         "type": "finish",
         "rule": "8.9.4" if fight["kind"] == SIEGE else "8.5",
         "location": fight["location"],
@@ -253,7 +255,7 @@ def declare_finished(fight: dict, side: str, events: list, why: str | None = Non
     events.append(event)
 
 
-def immune(state: dict, side: str) -> None:
+def immune(state: State, side: str) -> None:
     """8.2.4: a leader deployed without a card cannot be challenged; a challenge against it
     is refused under that rule, whoever is asked to decide now."""
     fight = state["combat"]["fight"] if state["combat"] else None
@@ -265,7 +267,7 @@ def immune(state: dict, side: str) -> None:
             )
 
 
-def challenge(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def challenge(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.6.1: a Loyalty Challenge against the deployment just made; refuted if the deployer
     can show another card able to deploy the block, otherwise the block(s) defect."""
     immune(state, side)
@@ -280,7 +282,7 @@ def challenge(state: dict, comp: Components, side: str, action: dict, events: li
     fight["played"][side].append(card_id)
     dep = fight["deployments"][-1]
     shown = _refutation(state, comp, fight, dep)
-    event = {
+    event: dict[str, object] = {
         "type": "challenge",
         "rule": "8.6.3" if len(dep["blocks"]) == 2 else "8.6.1",
         "location": fight["location"],
@@ -297,13 +299,13 @@ def challenge(state: dict, comp: Components, side: str, action: dict, events: li
     fight["stage"] = DEPLOY
 
 
-def decline(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def decline(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """8.6.1: the opponent lets the deployment stand."""
     fight = fight_at(state, CHALLENGE, "8.6.1", N_("Loyalty Challenge"))
     fight["stage"] = DEPLOY
 
 
-def _refutation(state: dict, comp: Components, fight: dict, dep: dict) -> str | None:
+def _refutation(state: State, comp: Components, fight: Fight, dep: dict) -> str | None:
     """The card the deployer shows: the one it named with the deployment, or else the first
     able card (own daimyo before others, plain before swords before double, then by id)."""
     hand = state["cards"][dep["side"]]["hand"]
@@ -318,7 +320,7 @@ def _refutation(state: dict, comp: Components, fight: dict, dep: dict) -> str | 
     return best.id
 
 
-def _defect(comp: Components, fight: dict, dep: dict, challenger: str) -> None:
+def _defect(comp: Components, fight: Fight, dep: dict, challenger: str) -> None:
     """8.6.1-8.6.3: the block(s) count for the challenger, without the special attack they
     were deployed with; the second block of a double keeps its +1."""
     fight["impact"][dep["side"]] -= sum(sum(i) for i in dep["impacts"])

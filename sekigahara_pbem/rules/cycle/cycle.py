@@ -10,12 +10,15 @@ after week 7: victory on points (2.2)
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..bags import draw_blocks
 from ..cards import check_in_hand, discard, draw
 from ..components import Components
 from ..control import castle_counts, resource_counts
 from ..fields import get_str, get_str_list, one_of
 from ..movement.movement import start_phase
+from ..state_types import State
 from ..victory import finish_on_points
 from ..vocab import (
     BID,
@@ -36,12 +39,12 @@ CASTLE_BONUS_CARDS = 1  # 6.2: most castles
 RESOURCE_BONUS_BLOCKS = 1  # 6.2: more resource locations (both on a tie)
 
 
-def discard_count(state: dict, side: str) -> int:
+def discard_count(state: State, side: str) -> int:
     """6.2: half the hand, rounded down."""
     return len(state["cards"][side]["hand"]) // 2
 
 
-def submit_discard(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def submit_discard(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """6.2: the sealed half-hand discard; revealed when both sides have chosen."""
     cards = get_str_list(action, "cards", required=False)
     need = discard_count(state, side)
@@ -56,7 +59,7 @@ def submit_discard(state: dict, comp: Components, side: str, action: dict, event
         _reinforce(state, comp, events)
 
 
-def submit_bid(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def submit_bid(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """6.3: a card placed face down; both are revealed together."""
     card = get_str(action, "card")
     if card not in state["cards"][side]["hand"]:
@@ -66,7 +69,7 @@ def submit_bid(state: dict, comp: Components, side: str, action: dict, events: l
         _reveal_bids(state, comp, events)
 
 
-def choose_first(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def choose_first(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """6.3: the bid winner names the first player for both turns of the week."""
     first = one_of(get_str(action, "first"), SIDES, "first")
     state["first"] = first
@@ -76,7 +79,7 @@ def choose_first(state: dict, comp: Components, side: str, action: dict, events:
     start_phase(state, first)
 
 
-def awaiting(state: dict) -> list[str]:
+def awaiting(state: State) -> list[str]:
     """Sides that still owe a sealed decision this step."""
     if state["step"] == DISCARD:
         need = [s for s in SIDES if discard_count(state, s) > 0]
@@ -85,7 +88,7 @@ def awaiting(state: dict) -> list[str]:
     return [s for s in need if s not in state["sealed"]]
 
 
-def _seal(state: dict, side: str, value: object, events: list, rule: str) -> None:
+def _seal(state: State, side: str, value: object, events: list, rule: str) -> None:
     if side in state["sealed"]:
         raise RuleViolation(rule, N_("you have already made this decision"))
     if side not in awaiting(state):
@@ -94,11 +97,11 @@ def _seal(state: dict, side: str, value: object, events: list, rule: str) -> Non
     events.append({"type": "sealed", "rule": rule, "side": side, "step": state["step"]})
 
 
-def _all_sealed(state: dict) -> bool:
+def _all_sealed(state: State) -> bool:
     return not awaiting(state)
 
 
-def start_week(state: dict, comp: Components, events: list) -> None:
+def start_week(state: State, comp: Components, events: list) -> None:
     """Weeks 2-7 open with the Reinforcement Step; sides with one card discard nothing."""
     state["step"] = DISCARD
     state["first"] = None
@@ -110,7 +113,7 @@ def start_week(state: dict, comp: Components, events: list) -> None:
         _reinforce(state, comp, events)
 
 
-def _reinforce(state: dict, comp: Components, events: list) -> None:
+def _reinforce(state: State, comp: Components, events: list) -> None:
     """6.2: reveal the discards, draw 5 cards (+1 for most castles), draw blocks."""
     for side in SIDES:
         cards = state["sealed"].get(side, [])
@@ -143,7 +146,7 @@ def _reinforce(state: dict, comp: Components, events: list) -> None:
         _reveal_bids(state, comp, events)
 
 
-def _reveal_bids(state: dict, comp: Components, events: list) -> None:
+def _reveal_bids(state: State, comp: Components, events: list) -> None:
     """6.3: the higher number wins; the printed decks never share a number, and a set whose
     decks do names the side that wins a tie (`Components.bid_tie`). A side with no card to
     bid loses the bid; if neither can bid, Ishida wins it (docs/rulings.md)."""
@@ -162,23 +165,23 @@ def _reveal_bids(state: dict, comp: Components, events: list) -> None:
     events.append({"type": "bids", "rule": "6.3", "bids": bids, "winner": winner})
 
 
-def _arrived_by_defence(state: dict, comp: Components, active: str) -> dict[str, str]:
+def _arrived_by_defence(state: State, comp: Components, active: str | None) -> dict[str, str]:
     """9.3: Mōri blocks that came to Osaka because the first player attacked it cannot move
     in the second player's phase of the same turn either."""
-    phase = state["phase"] or {"arrived": {}}
-    return {b: rule for b, rule in phase["arrived"].items() if comp.blocks[b].side != active}
+    phase = state["phase"]
+    arrived = phase["arrived"] if phase else {}
+    return {b: rule for b, rule in arrived.items() if comp.blocks[b].side != active}
 
 
-def next_phase(state: dict, comp: Components, events: list) -> None:
+def next_phase(state: State, comp: Components, events: list) -> None:
     """6.4: first player, then second, in turn A and again in turn B; then the next week."""
     if state["result"] is not None:
         return
-    active, first = state["active"], state["first"]
+    active, first = state["active"], cast(str, state["first"])  # named for the week (6.3)
     if active == first:
         held = _arrived_by_defence(state, comp, active)
         state["step"] = MOVEMENT
-        start_phase(state, other(first))
-        state["phase"]["arrived"].update(held)
+        start_phase(state, other(first))["arrived"].update(held)
     elif state["turn"] == "A":
         state["turn"] = "B"
         state["step"] = MOVEMENT

@@ -13,12 +13,15 @@ from ..bags import draw_blocks
 from ..cards import draw
 from ..components import Components
 from ..state import game_options, new_state
+from ..state_types import State
 from ..vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
 
 STARTING_HAND = 5  # 5.1
 
 
-def setup(comp: Components, seed_hex: str | None, options: dict | None = None) -> tuple[dict, list]:
+def setup(
+    comp: Components, seed_hex: str | None, options: dict | None = None
+) -> tuple[State, list]:
     """Rule 5: a new game ready for week 1's Turn Order Step (6.2 is skipped in week 1).
     Without a seed, a two-party game: bags and piles of unbound slots (rules/slots.py).
     An unknown option, or a value it cannot take, is Malformed (`game_options`)."""
@@ -77,7 +80,7 @@ def setup(comp: Components, seed_hex: str | None, options: dict | None = None) -
     return state, events
 
 
-def _place_fixed(state: dict, comp: Components) -> None:
+def _place_fixed(state: State, comp: Components) -> None:
     """5.2.1: blocks with a setup symbol go to the location (or box) with that symbol;
     the rest stay in their side's bag (5.2.2)."""
     by_symbol = {loc.setup_symbol: loc.id for loc in comp.locations.values() if loc.setup_symbol}
@@ -88,7 +91,7 @@ def _place_fixed(state: dict, comp: Components) -> None:
             state["blocks"][b.id] = by_symbol[b.setup]
 
 
-def _bag_slots(state: dict, comp: Components) -> None:
+def _bag_slots(state: State, comp: Components) -> None:
     """A two-party game's bags hold slots in place of the blocks left in them."""
     bagged = {
         s: [b for b, w in state["blocks"].items() if w == BAG and comp.blocks[b].side == s]

@@ -6,7 +6,10 @@ loop over this table; adding a kind of decision means adding its module and its 
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..components import Components
+from ..state_types import Combat, State
 from ..vocab import COMBAT, DECLARE, OVER, SIEGE
 from . import (
     bid,
@@ -49,14 +52,15 @@ for _kind in KINDS.values():
 ACTION_FIELDS = {t: f for k in KINDS.values() for t, f in k.fields.items() if f}
 
 
-def current(state: dict) -> Kind | None:
+def current(state: State) -> Kind | None:
     """The kind of decision the game waits for now (None once it is over)."""
     step = state["step"]
     if step == OVER:
         return None
     if step == COMBAT:
-        fight = state["combat"]["fight"]
-        return KINDS[DECLARE if fight is None else fight["stage"]]
+        fight = cast(Combat, state["combat"])["fight"]
+        # a fight's stage is None only once a retreat has ended the game (step over)
+        return KINDS[DECLARE if fight is None else cast(str, fight["stage"])]
     return KINDS[step]
 
 
@@ -65,7 +69,7 @@ def step_rule(step: str) -> str:
     return KINDS[DECLARE if step == COMBAT else step].rule
 
 
-def turn_rule(state: dict, kind: Kind, action_type: str) -> str:
+def turn_rule(state: State, kind: Kind, action_type: str) -> str:
     """The rule an action breaks when it comes from the side not asked."""
     combat = state["combat"]
     fight = combat["fight"] if combat else None
@@ -74,7 +78,7 @@ def turn_rule(state: dict, kind: Kind, action_type: str) -> str:
     return kind.turn_rule
 
 
-def advance(state: dict, comp: Components, events: list) -> None:
+def advance(state: State, comp: Components, events: list) -> None:
     """Carry the game on while the rules leave no choice (each kind's `forced` step)."""
     while state["result"] is None:
         kind = current(state)

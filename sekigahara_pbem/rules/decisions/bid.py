@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from ..components import Components
 from ..cycle import cycle
+from ..state_types import State
 from ..vocab import BID
 from .kind import Kind
 
 
-def deciders(state: dict) -> list[dict]:
+def deciders(state: State) -> list[dict]:
     return [{"side": s, "decision": BID} for s in cycle.awaiting(state)]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     return [{"type": "bid", "card": c} for c in sorted(state["cards"][side]["hand"])]
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """The lowest bid number."""
     return {
         "type": "bid",

@@ -6,25 +6,27 @@ from __future__ import annotations
 from ..combat import combat
 from ..components import Components
 from ..plans import policy
+from ..state import fight_of
+from ..state_types import State
 from ..vocab import CASTLE, COMBAT
 from .kind import Candidates, Kind
 
 
-def deciders(state: dict) -> list[dict]:
-    fight = state["combat"]["fight"]
+def deciders(state: State) -> list[dict]:
+    fight = fight_of(state)
     return [{"side": fight["castle_side"], "decision": CASTLE, "location": fight["location"]}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     return [{"type": "castle", "inside": True}, {"type": "castle", "inside": False}]
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """Stay inside the castle."""
     return {"type": "castle", "inside": True}
 
 
-def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     choice, entry = policy(plan, decision["location"], "castle")
     if choice in ("inside", "outside"):
         yield {"type": "castle", "inside": choice == "inside"}, entry

@@ -6,34 +6,36 @@ from __future__ import annotations
 from ..combat import deploy as rules
 from ..components import Components
 from ..plans import ASK, policy
+from ..state import fight_of
+from ..state_types import State
 from ..vocab import CHALLENGE, COMBAT, other
 from .kind import Candidates, Kind
 
 
-def deciders(state: dict) -> list[dict]:
-    fight = state["combat"]["fight"]
+def deciders(state: State) -> list[dict]:
+    fight = fight_of(state)
     side = other(fight["deployments"][-1]["side"])
     return [{"side": side, "decision": CHALLENGE, "location": fight["location"]}]
 
 
-def _loyalty(state: dict, comp: Components, side: str) -> list[str]:
+def _loyalty(state: State, comp: Components, side: str) -> list[str]:
     return [c for c in sorted(state["cards"][side]["hand"]) if comp.cards[c].kind == "loyalty"]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     challenges = [{"type": "challenge", "card": c} for c in _loyalty(state, comp, side)]
     return challenges + [{"type": "decline"}]
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """No challenge."""
     return {"type": "decline"}
 
 
-def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     """A challenge when the policy calls for one and a card is in hand; a decline when it
     does not, or when no card is held."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     pol, where = policy(plan, fight["location"], "challenge")
     if pol is None or pol == ASK:
         return
@@ -43,7 +45,7 @@ def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidate
     elif pol == "never":
         hit = False
     else:
-        rule = {"blocks": pol} if isinstance(pol, list) else pol
+        rule: dict = {"blocks": pol} if isinstance(pol, list) else pol
         impact = sum(sum(i) for i in dep["impacts"])
         hit = any(b in rule.get("blocks", []) for b in dep["blocks"]) or (
             "min_impact" in rule and impact >= rule["min_impact"]

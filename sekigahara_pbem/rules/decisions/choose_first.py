@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from ..components import Components
 from ..cycle import cycle
+from ..state_types import State
 from ..vocab import CHOOSE_FIRST, SIDES, other
 from .kind import Kind
 
 
-def deciders(state: dict) -> list[dict]:
+def deciders(state: State) -> list[dict]:
     return [{"side": state["active"], "decision": CHOOSE_FIRST}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     return [{"type": "choose_first", "first": s} for s in SIDES]
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """The opponent goes first."""
     return {"type": "choose_first", "first": other(side)}
 

@@ -7,21 +7,22 @@ from __future__ import annotations
 from ..combat import combat
 from ..components import Components
 from ..plans import ANY, ASK
-from ..state import has_units
+from ..state import combat_of, has_units
+from ..state_types import State
 from ..vocab import COMBAT, DECLARE, SIDES
 from .kind import Candidates, Kind
 
 
-def deciders(state: dict) -> list[dict]:
-    return [{"side": state["combat"]["side"], "decision": DECLARE}]
+def deciders(state: State) -> list[dict]:
+    return [{"side": combat_of(state)["side"], "decision": DECLARE}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     return [{"type": "declare", "location": loc} for loc in combat.to_fight(state, comp)]
 
 
-def forced(state: dict, comp: Components, events: list) -> bool:
-    phase = state["combat"]
+def forced(state: State, comp: Components, events: list) -> bool:
+    phase = combat_of(state)
     if phase["queue"]:  # 8.8.5: a combat caused by a retreat comes first
         nxt = phase["queue"].pop()
         if all(has_units(state, comp, nxt["location"], s) for s in SIDES):
@@ -40,12 +41,12 @@ def forced(state: dict, comp: Components, events: list) -> bool:
     return True
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """Declaration is compulsory: the first location in the engine's order."""
     return legal[0]
 
 
-def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     """The plan's order of locations; `any` stands for every location left."""
     order = plan.get("declare", ASK)
     if order == ASK:

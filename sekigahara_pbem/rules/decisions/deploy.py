@@ -8,22 +8,24 @@ from ..combat import aftermath
 from ..combat import deploy as rules
 from ..components import Components
 from ..plans import ASK, fits, holds, lead, policy, ranked
+from ..state import fight_of
+from ..state_types import State
 from ..vocab import COMBAT, DEPLOY
 from .kind import Candidates, Kind
 
 
-def deciders(state: dict) -> list[dict]:
-    fight = state["combat"]["fight"]
+def deciders(state: State) -> list[dict]:
+    fight = fight_of(state)
     side = rules.initiative(fight)
     return [{"side": side, "decision": DEPLOY, "location": fight["location"]}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     return rules.legal_deployments(state, comp, side) + [{"type": "finish"}]
 
 
-def forced(state: dict, comp: Components, events: list) -> bool:
-    fight = state["combat"]["fight"]
+def forced(state: State, comp: Components, events: list) -> bool:
+    fight = fight_of(state)
     side = rules.initiative(fight)
     if side is None:
         aftermath.conclude(state, comp, fight, events)
@@ -34,15 +36,15 @@ def forced(state: dict, comp: Components, events: list) -> bool:
     return True
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """Deploy nothing more."""
     return {"type": "finish"}
 
 
-def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     """`stop: {lead: N}` reached: finish; else the first entry whose condition holds and
     that fits a legal deployment; else finish if `stop` says so."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     side = decision["side"]
     loc = fight["location"]
     entries, where = policy(plan, loc, "deploy")

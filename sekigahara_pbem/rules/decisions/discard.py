@@ -6,20 +6,21 @@ from itertools import combinations
 
 from ..components import Components
 from ..cycle import cycle
+from ..state_types import State
 from ..vocab import DISCARD
 from .kind import Choice, Dialogue, Kind, Question
 
 MAX_LISTED = 2000  # a packet lists this many combinations at most; the dialogue has them all
 
 
-def deciders(state: dict) -> list[dict]:
+def deciders(state: State) -> list[dict]:
     return [
         {"side": s, "decision": DISCARD, "count": cycle.discard_count(state, s)}
         for s in cycle.awaiting(state)
     ]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     hand = sorted(state["cards"][side]["hand"])
     combos = combinations(hand, cycle.discard_count(state, side))
     return [
@@ -28,7 +29,7 @@ def options(state: dict, comp: Components, side: str) -> list[dict]:
     ]
 
 
-def guide(state: dict, comp: Components, side: str) -> Dialogue:
+def guide(state: State, comp: Components, side: str) -> Dialogue:
     hand = sorted(state["cards"][side]["hand"])
     cards = yield Question(
         "discard", tuple(Choice(c) for c in hand), cycle.discard_count(state, side)
@@ -36,7 +37,7 @@ def guide(state: dict, comp: Components, side: str) -> Dialogue:
     return {"type": "discard", "cards": sorted(cards)}
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """The lowest bid numbers go."""
     hand = sorted(state["cards"][side]["hand"], key=lambda c: comp.cards[c].bid)
     return {"type": "discard", "cards": sorted(hand[: cycle.discard_count(state, side)])}

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, overload
 
 from ..components import Components
+from ..state_types import State
 
-Handler = Callable[[dict, Components, str, dict, list], None]
+Handler = Callable[[State, Components, str, dict, list], None]
 Candidates = Iterator[tuple[dict, str]]  # a plan's answers, each with the plan entry it used
 
 
@@ -43,10 +45,14 @@ class Question:
     context: Mapping[str, object] = field(default_factory=dict)
 
 
-Dialogue = Generator[Question, object, dict]
+# The value sent back for a question is one of its choices' values, or a list of them (as
+# `pick` says): its type is the question's, so the dialogues take it as they offered it.
+Dialogue = Generator[Question, Any, dict]
+
+Entry = TypeVar("Entry")
 
 
-class Listing(Sequence):
+class Listing(Sequence[dict], Generic[Entry]):
     """Options written down in a compact form and made into actions when read: a
     movement phase offers a hundred moves or more before each one, and a playout reads
     only the one it draws. `build(entry, index)` makes the entry at `index` into its
@@ -56,14 +62,20 @@ class Listing(Sequence):
 
     __slots__ = ("_entries", "_build")
 
-    def __init__(self, entries: list, build: Callable[[object, int], dict]):
+    def __init__(self, entries: Sequence[Entry], build: Callable[[Entry, int], dict]):
         self._entries = entries
         self._build = build
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> dict: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict]: ...
+
+    def __getitem__(self, i: int | slice) -> dict | list[dict]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
         if i < 0:
@@ -76,18 +88,18 @@ class Listing(Sequence):
         return map(self._build, self._entries, range(len(self._entries)))
 
 
-def one_of_options(state: dict, comp: Components, side: str, kind: Kind) -> Dialogue:
+def one_of_options(state: State, comp: Components, side: str, kind: Kind) -> Dialogue:
     """The plain dialogue: one question listing every legal action."""
     legal = kind.options(state, comp, side)
     answer = yield Question("option", tuple(Choice(a) for a in legal))
     return answer
 
 
-def never_forced(state: dict, comp: Components, events: list) -> bool:
+def never_forced(state: State, comp: Components, events: list) -> bool:
     return False
 
 
-def no_plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def no_plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     return iter(())
 
 
@@ -119,16 +131,16 @@ class Kind:
     turn_rule: str
     actions: Mapping[str, Handler]
     fields: Mapping[str, Mapping[str, tuple[str, bool]]]
-    deciders: Callable[[dict], list[dict]]
-    options: Callable[[dict, Components, str], Sequence[dict]]
-    passive: Callable[[dict, Components, str, list[dict]], dict]
+    deciders: Callable[[State], list[dict]]
+    options: Callable[[State, Components, str], Sequence[dict]]
+    passive: Callable[[State, Components, str, list[dict]], dict]
     siege_turn_rule: str | None = None
-    guide: Callable[[dict, Components, str], Dialogue] | None = None
-    forced: Callable[[dict, Components, list], bool] = never_forced
-    plan: Callable[[dict, Components, dict, dict], Candidates] = no_plan
-    forbidden: Callable[[dict, str], None] = lambda state, side: None
+    guide: Callable[[State, Components, str], Dialogue] | None = None
+    forced: Callable[[State, Components, list], bool] = never_forced
+    plan: Callable[[State, Components, dict, dict], Candidates] = no_plan
+    forbidden: Callable[[State, str], None] = lambda state, side: None
 
-    def dialogue(self, state: dict, comp: Components, side: str) -> Dialogue:
+    def dialogue(self, state: State, comp: Components, side: str) -> Dialogue:
         """The guided dialogue for this decision (the plain list of options by default)."""
         if self.guide is None:
             return one_of_options(state, comp, side, self)

@@ -7,30 +7,32 @@ from __future__ import annotations
 from ..combat import aftermath, combat
 from ..components import Components
 from ..plans import ANY, policy, unit_rank
+from ..state import fight_of
+from ..state_types import State
 from ..vocab import COMBAT, LOSSES
 from .kind import Candidates, Choice, Dialogue, Kind, Question
 
 MAX_LISTED = 200  # a packet lists this many selections at most; the dialogue has them all
 
 
-def deciders(state: dict) -> list[dict]:
+def deciders(state: State) -> list[dict]:
     """The side that owes losses; none once all are taken (the step then carries on, or in
     a two-party copy waits for the side that knows how)."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     if not fight["losing"]:
         return []
     return [{"side": fight["losing"][0], "decision": LOSSES, "location": fight["location"]}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
-    picks = aftermath.loss_choices(comp, state["combat"]["fight"], side, MAX_LISTED)
+def options(state: State, comp: Components, side: str) -> list[dict]:
+    picks = aftermath.loss_choices(comp, fight_of(state), side, MAX_LISTED)
     return [{"type": "losses", "units": p} for p in picks]
 
 
-def guide(state: dict, comp: Components, side: str) -> Dialogue:
+def guide(state: State, comp: Components, side: str) -> Dialogue:
     """The tiers that go whole are taken; the units of the first tier that only partly goes
     are picked."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     tiers = aftermath.loss_tiers(comp, fight, side)
     taken, tier, n = aftermath.loss_choice(tiers, fight["owed"][side])
     if tier:
@@ -39,8 +41,8 @@ def guide(state: dict, comp: Components, side: str) -> Dialogue:
     return {"type": "losses", "units": taken}
 
 
-def forced(state: dict, comp: Components, events: list) -> bool:
-    fight = state["combat"]["fight"]
+def forced(state: State, comp: Components, events: list) -> bool:
+    fight = fight_of(state)
     if not fight["losing"]:
         if aftermath.after_losses(state, comp, fight, events):
             combat.finish_fight(state, comp, fight, events)
@@ -54,14 +56,14 @@ def forced(state: dict, comp: Components, events: list) -> bool:
     return True
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """The first legal selection: losses are compulsory."""
     return legal[0]
 
 
-def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     """The owed units in the plan's order; `any` adds the weakest of the rest."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     side = decision["side"]
     prefs, where = policy(plan, fight["location"], "losses")
     if not isinstance(prefs, list):

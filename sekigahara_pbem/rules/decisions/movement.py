@@ -25,19 +25,20 @@ from ..movement.movement import (
     size_penalty,
 )
 from ..movement.muster import muster, recruitment_locations
-from ..state import blocks_at
+from ..state import blocks_at, phase_of
+from ..state_types import State
 from ..vocab import ISHIDA, LEVELS, MORI_BOX, MOVEMENT, RECRUIT, other
 from .kind import Choice, Dialogue, Kind, Listing, Question
 from .stack_move import compose_move, movable_stacks
 
 
-def deciders(state: dict) -> list[dict]:
+def deciders(state: State) -> list[dict]:
     return [{"side": state["active"], "decision": MOVEMENT}]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict] | Listing:
+def options(state: State, comp: Components, side: str) -> list[dict] | Listing:
     hand = sorted(state["cards"][side]["hand"])
-    phase = state["phase"]
+    phase = phase_of(state)
     acts = _mori(state, comp, side, hand)
     if phase["level"] is None:
         acts.append({"type": "level", "level": "none", "cards": []})
@@ -59,16 +60,16 @@ def options(state: dict, comp: Components, side: str) -> list[dict] | Listing:
     return Listing(acts, _action)
 
 
-def guide(state: dict, comp: Components, side: str) -> Dialogue:
+def guide(state: State, comp: Components, side: str) -> Dialogue:
     """Level and cards first; then what to do next: move a stack, muster, bring Mōri
     blocks, or end the phase."""
     hand = sorted(state["cards"][side]["hand"])
-    phase = state["phase"]
+    phase = phase_of(state)
     mori = _mori(state, comp, side, hand)
     if phase["level"] is None:
         if mori:
-            what = yield Question("movement", (Choice("level"), Choice("mori")), default="level")
-            if what == "mori":
+            first = yield Question("movement", (Choice("level"), Choice("mori")), default="level")
+            if first == "mori":
                 return (yield from _guide_mori(state, comp, hand))
         return (yield from _guide_level(hand))
     what: list[Choice] = []
@@ -102,7 +103,7 @@ def _guide_level(hand: list[str]) -> Dialogue:
     return {"type": "level", "level": level, "cards": list(cards)}
 
 
-def _guide_muster(state: dict, comp: Components, side: str) -> Dialogue:
+def _guide_muster(state: State, comp: Components, side: str) -> Dialogue:
     """7.2: option A (any blocks of one daimyo to its own locations, shown) or option B
     (one block to any friendly recruitment location, unseen). Only what the listing of
     musters holds is offered: a daimyo whose locations are all barred, or none printed
@@ -130,7 +131,7 @@ def _guide_muster(state: dict, comp: Components, side: str) -> Dialogue:
     return {"type": "muster", "option": "B", "to": to, "blocks": [block]}
 
 
-def _guide_mori(state: dict, comp: Components, hand: list[str]) -> Dialogue:
+def _guide_mori(state: State, comp: Components, hand: list[str]) -> Dialogue:
     """9.3: one card per block; the leader comes last, so it comes only with all the rest."""
     box = sorted(blocks_at(state, comp, MORI_BOX), key=lambda b: (comp.blocks[b].leader > 0, b))
     cards = yield Question("mori_cards", tuple(Choice(c) for c in hand), "some", None, len(box))
@@ -143,14 +144,14 @@ def _guide_mori(state: dict, comp: Components, hand: list[str]) -> Dialogue:
     return {"type": "mori", "cards": list(cards), "blocks": list(blocks)}
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """No movement."""
-    if state["phase"]["level"] is None:
+    if phase_of(state)["level"] is None:
         return {"type": "level", "level": "none", "cards": []}
     return {"type": "end_movement"}
 
 
-def reach(state: dict, comp: Components, side: str) -> dict[str, dict[str, bool]]:
+def reach(state: State, comp: Components, side: str) -> dict[str, dict[str, bool]]:
     """Where each stack that may still move could go this phase, moving whole (7.3.3-7.3.6,
     a leader's +1 claimed where one is there): location -> True if only a force march gets
     it there. For the map's highlights; the dialogue checks every step itself."""
@@ -191,7 +192,7 @@ class Survey(NamedTuple):
         return {self.side} if loc in self.held else set()
 
 
-def survey(state: dict, comp: Components, side: str) -> Survey:
+def survey(state: State, comp: Components, side: str) -> Survey:
     """The side's `Survey` of the map now."""
     on_map, side_of = comp.locations, comp.unit_side
     stacks: dict[str, list[str]] = {}
@@ -215,11 +216,11 @@ def survey(state: dict, comp: Components, side: str) -> Survey:
     for blocks in stacks.values():
         blocks.sort()
     recruit.sort()
-    roads = set(state["phase"]["roads"])
+    roads = set(phase_of(state)["roads"])
     return Survey(side, dict(sorted(stacks.items())), stops, held, recruit, roads)
 
 
-def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dict]:
+def _mori(state: State, comp: Components, side: str, hand: list[str]) -> list[dict]:
     if side != ISHIDA or comp.mori_entry is None or MORI_BOX not in state["blocks"].values():
         return []
     box = blocks_at(state, comp, MORI_BOX)
@@ -231,7 +232,7 @@ def _mori(state: dict, comp: Components, side: str, hand: list[str]) -> list[dic
 
 
 def _muster_places(
-    state: dict,
+    state: State,
     comp: Components,
     side: str,
     clan: str | None,
@@ -248,7 +249,7 @@ def _muster_places(
 
 
 def _musters(
-    state: dict, comp: Components, side: str, entries: list, seen: Survey | None = None
+    state: State, comp: Components, side: str, entries: list, seen: Survey | None = None
 ) -> list:
     """Add to `entries` the musters of 7.2 as `_action` entries, and return it: ("muster",
     option, location, blocks, None for all of them or else the index of the first option
@@ -268,11 +269,11 @@ def _musters(
     return entries
 
 
-def _movable(state: dict, side: str, seen: Survey) -> list[tuple[str, list[str], list[str]]]:
+def _movable(state: State, side: str, seen: Survey) -> list[tuple[str, list[str], list[str]]]:
     """The side's stacks that may still move, each with its blocks and those of them that
     may move: a stack moves once a phase (7.1), a block once a turn (7.3.1), blocks
     mustered (7.2) or brought by Mōri (9.3) stay this turn, besieged blocks stay (8.9.6)."""
-    phase = state["phase"]
+    phase = phase_of(state)
     gone = set(phase["sources"])
     gone.update(loc for loc, inside in state["besieged"].items() if inside == side)
     stay = set(phase["moved"]).union(phase["arrived"])
@@ -287,7 +288,7 @@ def _movable(state: dict, side: str, seen: Survey) -> list[tuple[str, list[str],
 
 
 def _moves_from(
-    state: dict,
+    state: State,
     comp: Components,
     side: str,
     origin: str,
@@ -363,25 +364,26 @@ def _action(entry: dict | tuple, index: int) -> dict:
 LONGEST = capacity(True, True, True, 1)
 
 
-def _trie(comp: Components, origin: str) -> list[tuple[list[str], int, str, str, int]]:
+TrieNode = tuple[list[str], int, str, str, int]  # a path of `_trie` (its docstring says)
+
+
+def _trie(comp: Components, origin: str) -> list[TrieNode]:
     """Every simple path from `origin` up to LONGEST roads, in depth-first order over
     `comp.adjacent`: (path, its need, the road key of its last step, its last location,
     the index after the paths that extend it). A path's need is its length, less 1 if it
     is all highway (the highway's +1 of 7.3.3 taken off the path, not added to the reach),
     so one number says whether a reach covers it. Made once per component set and origin,
     so that a listing of moves walks it instead of searching the map each time."""
-    hit = _TRIES.get(id(comp))
-    if hit is None or hit[0] is not comp:
-        if len(_TRIES) >= 8:
-            _TRIES.clear()
-        hit = _TRIES[id(comp)] = (comp, {})
-    nodes = hit[1].get(origin)
+    tries: dict[str, list[TrieNode]] | None = comp.memo.get(__name__)
+    if tries is None:
+        tries = comp.memo[__name__] = {}
+    nodes = tries.get(origin)
     if nodes is None:
-        nodes = hit[1][origin] = _build_trie(comp, origin)
+        nodes = tries[origin] = _build_trie(comp, origin)
     return nodes
 
 
-def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], int, str, str, int]]:
+def _build_trie(comp: Components, origin: str) -> list[TrieNode]:
     nodes: list = []
 
     def extend(loc: str, path: list[str], highway: bool) -> None:
@@ -398,9 +400,6 @@ def _build_trie(comp: Components, origin: str) -> list[tuple[list[str], int, str
 
     extend(origin, [], True)
     return nodes
-
-
-_TRIES: dict[int, tuple[Components, dict[str, list]]] = {}
 
 
 KIND = Kind(

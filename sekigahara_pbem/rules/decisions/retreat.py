@@ -9,26 +9,28 @@ from itertools import combinations
 from ..combat import aftermath, combat
 from ..components import Components
 from ..plans import ANY, ASK, policy
-from ..vocab import COMBAT, RETREAT, other
+from ..state import fight_of
+from ..state_types import Fight, State
+from ..vocab import COMBAT, RETREAT
 from .kind import Candidates, Choice, Dialogue, Kind, Question
 
 MAX_LISTED = 200  # castle selections a packet lists per size; the dialogue has them all
 
 
-def deciders(state: dict) -> list[dict]:
-    fight = state["combat"]["fight"]
-    return [{"side": other(fight["winner"]), "decision": RETREAT, "location": fight["location"]}]
+def deciders(state: State) -> list[dict]:
+    fight = fight_of(state)
+    return [{"side": aftermath.loser(fight), "decision": RETREAT, "location": fight["location"]}]
 
 
-def _force(state: dict, fight: dict) -> list[str]:
-    loser = other(fight["winner"])
+def _force(state: State, fight: Fight) -> list[str]:
+    loser = aftermath.loser(fight)
     return [b for b in fight["forces"][loser] if state["blocks"][b] == fight["location"]]
 
 
-def options(state: dict, comp: Components, side: str) -> list[dict]:
+def options(state: State, comp: Components, side: str) -> list[dict]:
     """Every destination, and with a castle every choice of up to two blocks to leave in it
     (the force is listed in full only while it is small)."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     allowed, castle = aftermath.retreat_options(state, comp, fight)
     force = _force(state, fight)
     stays: list[list[str]] = [[]]
@@ -44,9 +46,9 @@ def options(state: dict, comp: Components, side: str) -> list[dict]:
     return acts
 
 
-def guide(state: dict, comp: Components, side: str) -> Dialogue:
+def guide(state: State, comp: Components, side: str) -> Dialogue:
     """Who stays in the castle (when it may take them), then where the rest go."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     allowed, castle = aftermath.retreat_options(state, comp, fight)
     force = _force(state, fight)
     stay: list[str] = []
@@ -61,8 +63,8 @@ def guide(state: dict, comp: Components, side: str) -> Dialogue:
     return {"type": "retreat", "to": to, "castle": stay}
 
 
-def forced(state: dict, comp: Components, events: list) -> bool:
-    fight = state["combat"]["fight"]
+def forced(state: State, comp: Components, events: list) -> bool:
+    fight = fight_of(state)
     to = aftermath.forced_retreat(state, comp, fight)
     if to is None:
         return False
@@ -71,15 +73,15 @@ def forced(state: dict, comp: Components, events: list) -> bool:
     return True
 
 
-def passive(state: dict, comp: Components, side: str, legal: list[dict]) -> dict:
+def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """The first legal retreat: it is compulsory."""
     return legal[0]
 
 
-def plan(state: dict, comp: Components, decision: dict, plan: dict) -> Candidates:
+def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     """The first listed destination the rules allow, with the blocks the plan keeps in the
     castle when the castle may take them (8.8.4)."""
-    fight = state["combat"]["fight"]
+    fight = fight_of(state)
     pol, where = policy(plan, fight["location"], "retreat")
     if pol is None or pol == ASK:
         return

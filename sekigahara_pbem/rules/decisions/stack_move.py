@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from ..components import Components
 from ..movement.movement import capacity, leadership, move
-from ..state import clone
+from ..state import clone, phase_of
+from ..state_types import State
 from ..vocab import Malformed, RuleViolation
 from .kind import Choice, Dialogue, Question
 
@@ -35,7 +36,7 @@ class Column:
 class Stack:
     """The stack move being built: whose, from where, and the leader claimed (7.3.4)."""
 
-    state: dict
+    state: State
     comp: Components
     side: str
     origin: str
@@ -93,11 +94,11 @@ class Stack:
         return True
 
 
-def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[str]]:
+def movable_stacks(state: State, comp: Components, side: str) -> dict[str, list[str]]:
     """Locations whose stack may still move, with the blocks that may go (7.3.1, 8.9.6): a
     stack too large to move whole may still send a smaller group (7.3.5), so a stack is
     listed when one of its blocks alone could take a step."""
-    phase = state["phase"]
+    phase = phase_of(state)
     stacks: dict[str, list[str]] = {}
     for b, where in sorted(state["blocks"].items()):
         if where not in comp.locations or comp.blocks[b].side != side:
@@ -115,7 +116,7 @@ def movable_stacks(state: dict, comp: Components, side: str) -> dict[str, list[s
     }
 
 
-def _any_leader(state: dict, comp: Components, side: str, origin: str) -> str | None:
+def _any_leader(state: State, comp: Components, side: str, origin: str) -> str | None:
     """A leader at the origin that could give the leadership bonus (7.3.4), if needed."""
     if leadership(state, comp, side, origin, None) is not None:
         return None
@@ -123,7 +124,7 @@ def _any_leader(state: dict, comp: Components, side: str, origin: str) -> str | 
     return next((b for b in here if comp.blocks[b].side == side and comp.blocks[b].leader), None)
 
 
-def compose_move(state: dict, comp: Components, side: str) -> Dialogue:
+def compose_move(state: State, comp: Components, side: str) -> Dialogue:
     """The dialogue of one stack move."""
     stacks = movable_stacks(state, comp, side)
     origin = yield Question(

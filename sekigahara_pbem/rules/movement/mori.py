@@ -6,12 +6,13 @@ from ..cards import discard
 from ..components import Components
 from ..control import claim, note_arrival
 from ..fields import get_str_list, known
-from ..state import blocks_at
+from ..state import blocks_at, phase_of
+from ..state_types import State
 from ..vocab import ISHIDA, MORI_BOX, N_, Malformed, RuleViolation
 from .overrun import try_overrun
 
 
-def bring_mori(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def bring_mori(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """One block per card discarded, leader always last; they cannot move this turn."""
     if side != ISHIDA:
         raise RuleViolation("9.3", N_("only the Ishida player brings blocks from the Mōri Box"))
@@ -45,7 +46,7 @@ def bring_mori(state: dict, comp: Components, side: str, action: dict, events: l
     to = comp.mori_entry
     for b in blocks:
         state["blocks"][b] = to
-    state["phase"]["arrived"].update(dict.fromkeys(blocks, "9.3"))
+    phase_of(state)["arrived"].update(dict.fromkeys(blocks, "9.3"))
     events.append({"type": "mori", "rule": "9.3", "side": side, "to": to, "blocks": blocks})
     note_arrival(state, comp, to, side)
     claim(state, comp, to, side, events)

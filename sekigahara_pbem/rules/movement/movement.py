@@ -16,14 +16,16 @@ from ..cards import discard, draw
 from ..components import Components
 from ..control import castle_controller, claim, forget_owners, note_arrival
 from ..fields import get_dict_list, get_str, get_str_list, known, one_of
-from ..state import EDITION, FIRST_EDITION, has_units
+from ..state import EDITION, FIRST_EDITION, has_units, phase_of
+from ..state_types import Phase, State
 from ..vocab import LEVEL_WORDS, LEVELS, N_, Malformed, Phrase, RuleViolation, other
 from .overrun import try_overrun
 
 
-def start_phase(state: dict, side: str) -> None:
+def start_phase(state: State, side: str) -> Phase:
+    """7: `side`'s Movement Phase begins (the phase made is returned)."""
     state["active"] = side
-    state["phase"] = {
+    phase: Phase = {
         "level": None,
         "moves_left": 0,  # stack moves still allowed; None = every stack (7.1)
         "mustered": False,  # 7.2: at most once per turn
@@ -33,6 +35,8 @@ def start_phase(state: dict, side: str) -> None:
         "roads": [],  # 7.3.1: the roads used this phase, each once; closed to other stacks
         "entered": {},  # location -> where blocks came from (retreats, 8.8.2, 8.8.3)
     }
+    state["phase"] = phase
+    return phase
 
 
 @cache
@@ -40,9 +44,9 @@ def road_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 
 
-def choose_level(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def choose_level(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """7.1: spend 0, 1 or 2 cards; 'none' may instead discard and replenish any number."""
-    phase = state["phase"]
+    phase = phase_of(state)
     if phase["level"] is not None:
         raise RuleViolation("7.1", N_("the movement level is already chosen this phase"))
     level = one_of(get_str(action, "level"), LEVELS, "level")
@@ -66,10 +70,10 @@ def choose_level(state: dict, comp: Components, side: str, action: dict, events:
     events.append({"type": "movement_level", "rule": "7.1", "side": side, "level": level})
 
 
-def spend_stack_move(state: dict, what: str, rule: str) -> None:
+def spend_stack_move(state: State, what: str, rule: str) -> None:
     """Use one of the stack moves the level allows (a muster under minimal/limited too);
     `what` names the move for a refusal, marked with N_."""
-    phase = state["phase"]
+    phase = phase_of(state)
     if phase["level"] is None:
         raise RuleViolation("7.1", N_("choose the movement level before moving or mustering"))
     if phase["level"] == "none":
@@ -121,7 +125,7 @@ def _parse_groups(action: dict, comp: Components) -> list[Group]:
 
 
 def leadership(
-    state: dict,
+    state: State,
     comp: Components,
     side: str,
     origin: str,
@@ -171,9 +175,9 @@ def capacity(highway: bool, lead: bool, force_march: bool, largest_group: int) -
 
 
 def _check_blocks(
-    state: dict, comp: Components, side: str, origin: str, groups: list[Group]
+    state: State, comp: Components, side: str, origin: str, groups: list[Group]
 ) -> list[str]:
-    phase = state["phase"]
+    phase = phase_of(state)
     if origin in phase["sources"]:
         raise RuleViolation(
             "7.1", N_("the stack at {where} has already moved this phase"), where=origin
@@ -260,7 +264,7 @@ def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str |
         largest = first_leg[g.path[0]]
         reach = capacity(highway, lead is not None, g.force_march is not None, largest)
         if len(g.path) > reach:
-            parts = [Phrase(N_("base 1"))]
+            parts: list[Phrase | str] = [Phrase(N_("base 1"))]
             if highway:
                 parts.append(Phrase(N_("highway +1")))
             if lead:
@@ -282,7 +286,7 @@ def _check_reach(comp: Components, origin: str, groups: list[Group], lead: str |
             )
 
 
-def move(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def move(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """One stack move (7.3), with overruns on the way (7.4) and stops at enemies (7.3.2)."""
     origin = known(
         get_str(action, "from"), comp.locations, "from", N_("unknown location '{value}'")
@@ -293,7 +297,7 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
         known(leader, comp.blocks, "leader", N_("unknown block '{value}'"))
     spend_stack_move(state, N_("stack moves"), "7.1")
     moving = _check_blocks(state, comp, side, origin, groups)
-    phase = state["phase"]
+    phase = phase_of(state)
     once = state["options"].get(EDITION) != FIRST_EDITION
     tree = _build_tree(comp, origin, groups, phase["roads"], once)
     lead = leadership(state, comp, side, origin, leader)
@@ -324,8 +328,8 @@ def move(state: dict, comp: Components, side: str, action: dict, events: list) -
     forget_owners(state, comp)  # besiegers that march away lift the siege (8.9.6)
 
 
-def _travel(state: dict, comp: Components, side: str, prev: str, node: Node, events: list) -> None:
-    phase = state["phase"]
+def _travel(state: State, comp: Components, side: str, prev: str, node: Node, events: list) -> None:
+    phase = phase_of(state)
     roads, road = phase["roads"], road_key(prev, node.loc)
     if road not in roads:  # the first edition lets a stack travel its own road again
         roads.append(road)

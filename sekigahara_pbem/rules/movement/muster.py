@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..components import Components
 from ..control import claim, note_arrival
 from ..fields import get_str, get_str_list, known, one_of
-from ..state import has_units
+from ..state import has_units, phase_of
+from ..state_types import State
 from ..vocab import N_, RECRUIT, Malformed, RuleViolation, other
 from .movement import spend_stack_move
 from .overrun import try_overrun
@@ -15,12 +16,9 @@ def recruitment_locations(comp: Components, side: str, clan: str | None = None) 
     """Locations marked with a friendly mon (of `clan`, if given); worked out once per
     component set (movement options ask for them before every action), and a tuple, so
     the answer kept is never changed by a caller."""
-    hit = _RECRUITMENT.get(id(comp))
-    if hit is None or hit[0] is not comp:
-        if len(_RECRUITMENT) >= 8:
-            _RECRUITMENT.clear()
-        hit = _RECRUITMENT[id(comp)] = (comp, {})
-    known = hit[1]
+    known: dict[tuple[str, str | None], tuple[str, ...]] | None = comp.memo.get(__name__)
+    if known is None:
+        known = comp.memo[__name__] = {}
     if (side, clan) not in known:
         known[(side, clan)] = tuple(
             loc.id
@@ -30,10 +28,7 @@ def recruitment_locations(comp: Components, side: str, clan: str | None = None) 
     return known[(side, clan)]
 
 
-_RECRUITMENT: dict[int, tuple[Components, dict]] = {}  # id -> (component set, its answers)
-
-
-def muster(state: dict, comp: Components, side: str, action: dict, events: list) -> None:
+def muster(state: State, comp: Components, side: str, action: dict, events: list) -> None:
     """7.2 option A: any blocks of one daimyo to that daimyo's location, shown to the
     opponent; option B: one block of any daimyo to any friendly location, unseen."""
     option = one_of(get_str(action, "option"), ("A", "B"), "option")
@@ -43,7 +38,7 @@ def muster(state: dict, comp: Components, side: str, action: dict, events: list)
         raise Malformed("blocks", N_("name at least one block to muster"))
     for b in blocks:
         known(b, comp.blocks, "blocks", N_("unknown block '{value}'"))
-    phase = state["phase"]
+    phase = phase_of(state)
     if phase["mustered"]:
         raise RuleViolation("7.2", N_("you may muster at most once per turn"))
     spend_stack_move(state, N_("mustering"), "7.2")

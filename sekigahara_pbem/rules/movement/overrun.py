@@ -7,13 +7,14 @@ from ..cards import draw
 from ..components import Components
 from ..control import castle_controller
 from ..state import blocks_at
+from ..state_types import State
 from ..victory import check_instant
 from ..vocab import ELIMINATED, other
 
 OVERRUN_RATIO = 4  # 7.4.1
 
 
-def try_overrun(state: dict, comp: Components, loc: str, side: str, events: list) -> bool:
+def try_overrun(state: State, comp: Components, loc: str, side: str, events: list) -> bool:
     """Resolve an overrun by `side` at `loc` if one occurs; True if the enemy was destroyed.
 
     Every friendly block at the location counts: blocks just arrived, forces already

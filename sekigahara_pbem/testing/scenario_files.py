@@ -6,9 +6,9 @@ from pathlib import Path
 
 import yaml
 
-from .component_files import load_components
-from .refusal import N_, Refusal
-from .rules.components import ComponentError, Components
+from ..component_files import load_components
+from ..refusal import N_, Refusal
+from ..rules.components import ComponentError, Components
 
 MAX_SCENARIO_BYTES = 1_000_000
 

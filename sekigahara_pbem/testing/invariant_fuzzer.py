@@ -1,7 +1,7 @@
 """Self-play as a fuzzer: complete random games with every invariant checked after every
 action, and a summary of what happened in them (`seki simulate`).
 
-A game is identified by its seed alone (selfplay.playout), so the first violation is
+A game is identified by its seed alone (random_player.playout), so the first violation is
 reported as a seed and an action number that replay it exactly.
 """
 
@@ -11,12 +11,12 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .rules.components import Components
-from .rules.engine import pending
-from .rules.invariants import check_all, plan_answers
-from .rules.options import options
-from .rules.vocab import Malformed, RuleViolation
-from .selfplay import playout
+from ..rules.components import Components
+from ..rules.engine import pending
+from ..rules.invariants import check_all, plan_answers
+from ..rules.options import options
+from ..rules.vocab import Malformed, RuleViolation
+from .random_player import playout
 
 COUNTED = {
     "battle": "battles",

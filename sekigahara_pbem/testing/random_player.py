@@ -1,4 +1,5 @@
-"""Random legal players: the fuzzer behind the property tests (and, later, `seki simulate`).
+"""Random legal players: the fuzzer behind the property tests and `seki simulate`
+(invariant_fuzzer).
 
 Choices come from a second generator seeded from the game seed, so a failing game can be
 replayed from its seed alone. Now and then a random side files a random battle plan
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .rules import rng
-from .rules.components import Components
-from .rules.cycle.setup import setup
-from .rules.engine import apply, pending, play
-from .rules.options import listing
-from .rules.vocab import SIDES, Malformed, other
+from ..rules import rng
+from ..rules.components import Components
+from ..rules.cycle.setup import setup
+from ..rules.engine import apply, pending, play
+from ..rules.options import listing
+from ..rules.vocab import SIDES, Malformed, other
 
 PLAN_ODDS = 12  # about one action in 12 is a battle plan filed by a random side
 

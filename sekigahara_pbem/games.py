@@ -1,0 +1,211 @@
+"""A game directory opened once, whichever mode it was played in (issue 29): a referee's
+game (`pbem/`) or a two-party game (`twoparty/`), with one interface for what the
+commands ask of any game: its status, its verification, its reveal. The commands call it
+and print; this is the one place that tells the modes apart, so a command never branches
+on the mode.
+
+The words are made here, in the reader's language, as the commands printed them; each
+mode's own modules are imported only when its game is opened (the two-party stack costs a
+referee's game 20 ms)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from .i18n import gettext as _
+from .refusal import N_, Refusal
+from .twoparty import is_two_party
+
+if TYPE_CHECKING:
+    from .crypto.keys import Identity
+
+
+class NotVerified(Refusal):
+    """An archive that does not verify: the discrepancy (a referee's game) or the cheat
+    (a two-party game) it wraps says where and why."""
+
+
+class Game(Protocol):
+    root: Path
+
+    def status(self, now: str) -> list[str]:
+        """The last record and the decisions the game waits for (public information)."""
+        ...
+
+    def verify(self) -> list[str]:
+        """The archive replayed and checked whole: what was verified, in lines; NotVerified
+        at the first thing that is wrong."""
+        ...
+
+    def reveal(self, identity: Identity, now: str, force: bool) -> str:
+        """Publish this key's secrets, at the end of the game (or by agreement: force);
+        what was written, in words."""
+        ...
+
+
+def open_game(root: Path) -> Game:
+    """The game in `root`, as its game.txt says it was played."""
+    return TwoPartyGame(root) if is_two_party(root) else RefereeGame(root)
+
+
+@dataclass(frozen=True)
+class RefereeGame:
+    root: Path
+
+    def status(self, now: str) -> list[str]:
+        from .pbem import chain, game
+        from .pbem.store import GameDir
+
+        gd = GameDir(self.root)
+        definition = game.load(gd)
+        seq = gd.last_seq()
+        if seq == 0:
+            return _waiting_to_start(gd, definition)
+        body = chain.read_record(gd, definition, seq).body
+        head = _("game {game}: record {seq} ({label}) at {time}")
+        head = head.format(game=definition.game_id, seq=seq, label=body["label"], time=body["time"])
+        if not body["pending"]:
+            return [head, "  " + _game_over(body["events"])]
+        asked = [_awaited(gd, definition, body, d, seq, now) for d in body["pending"]]
+        return [head, *asked, *_takebacks_open(gd, definition, seq)]
+
+    def verify(self) -> list[str]:
+        from .pbem import verify as checks
+
+        try:
+            report = checks.verify(self.root)
+        except checks.Discrepancy as exc:
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        verified = _("verified {records} records, {turn_files} turn files, {packets} packets")
+        line = verified.format(
+            records=report.records, turn_files=report.turn_files, packets=report.packets
+        )
+        if report.result:
+            line += _("; result: {result}").format(result=outcome(report.result))
+        return [line, *(_("note: {note}").format(note=note) for note in report.notes)]
+
+    def reveal(self, identity: Identity, now: str, force: bool) -> str:
+        from .pbem import verify as checks
+
+        path = checks.reveal(self.root, identity, now, force)
+        wrote = _("wrote {path}; anyone can now run: seki verify {dir}")
+        return wrote.format(path=path, dir=self.root)
+
+
+@dataclass(frozen=True)
+class TwoPartyGame:
+    root: Path
+
+    def status(self, now: str) -> list[str]:
+        from .twoparty import side as sides
+
+        summary = sides.summary(self.root, now)
+        return [f"{self.root}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)]
+
+    def verify(self) -> list[str]:
+        from .twoparty import side as sides
+        from .twoparty.exchange import Cheat
+
+        try:
+            replay = sides.verify(self.root)
+        except Cheat as exc:
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        if replay.unrevealed is None:
+            verified = _(
+                "verified a two-party game: every record's signature and chain, both sides' "
+                "reveals, and {entries} entries replayed from each side's secret and with both"
+            )
+            return [verified.format(entries=replay.retraced)]
+        forfeit = _(
+            "verified a two-party game won by forfeit: {side} did not reveal its secret within "
+            "the deadline. Every record's signature and chain, and {entries} entries of the "
+            "other side replayed from its secret; {side}'s records were checked only as far as "
+            "its opponent could during the game"
+        )
+        return [forfeit.format(side=replay.unrevealed, entries=replay.retraced)]
+
+    def reveal(self, identity: Identity, now: str, force: bool) -> str:
+        from .twoparty import side as sides
+
+        side = sides.open_side(self.root, identity)
+        if side.result() is None and not force:
+            raise Refusal(
+                N_("the game is not over: reveal only at its end (or by agreement: --force)")
+            )
+        side.reveal(now)
+        path = self.root / "reveals" / f"{side.side}.txt"
+        wrote = _(
+            "wrote {path}: send it to the other player; with theirs taken in (seki play {dir} "
+            "--receive THEIR-REVEAL), anyone can run: seki verify {dir}"
+        )
+        return wrote.format(path=path, dir=self.root)
+
+
+def outcome(result: dict) -> str:
+    """A game's result in words: who won, how, and by which rule (and the score)."""
+    from .reports import names as n
+
+    winner, rule = n.side(result.get("winner")), result.get("rule")
+    if isinstance(result.get("points"), dict):
+        score = ", ".join(f"{n.side(s)} {p}" for s, p in result["points"].items())
+        text = _("{winner} wins on points ({score}; rule {rule})")
+        return text.format(winner=winner, score=score, rule=rule)
+    text = _("{winner} wins ({how}; rule {rule})")
+    return text.format(winner=winner, how=n.how(result.get("how")), rule=rule)
+
+
+def _waiting_to_start(gd, definition) -> list[str]:  # noqa: ANN001 - pbem's, imported late
+    missing = [s for s in definition.players if not gd.join(s).is_file()]
+    if missing:
+        joins = _("game {game}: waiting for joins from {sides}")
+        return [joins.format(game=definition.game_id, sides=", ".join(missing))]
+    missing = [s for s in definition.players if not gd.seed(s).is_file()]
+    seeds = _("game {game}: waiting for seeds from {sides}")
+    return [seeds.format(game=definition.game_id, sides=", ".join(missing))]
+
+
+def _game_over(events: list) -> str:
+    from .reports import names as n
+
+    final = [e for e in events if e.get("type") == "game_over"]
+    if not final:
+        return _("the game is over")
+    over = _("the game is over: {winner} wins ({how})")
+    return over.format(winner=n.side(final[0]["winner"]), how=n.how(final[0]["how"]))
+
+
+def _awaited(gd, definition, body: dict, d: dict, seq: int, now: str) -> str:  # noqa: ANN001
+    """One decision awaited: from whom, since which packet, and when it is due."""
+    from .pbem import chain, clock
+    from .reports import names as n
+
+    since = body["asked"].get(d["side"], seq)
+    asked = chain.read_record(gd, definition, since).body["time"]
+    if d.get("location"):
+        line = _("awaiting {side}: {decision} at {location} (asked in packet {seq}, {time})")
+    else:
+        line = _("awaiting {side}: {decision} (asked in packet {seq}, {time})")
+    line = line.format(
+        side=n.side(d["side"]),
+        decision=n.decision(d["decision"]),
+        location=d.get("location"),
+        seq=since,
+        time=asked,
+    )
+    entry = body.get("clock", {}).get(d["side"])
+    if entry is not None:
+        due = _("; due {due}, {left}")
+        line += due.format(due=entry["due"], left=clock.time_left(entry["due"], now))
+    return "  " + line
+
+
+def _takebacks_open(gd, definition, seq: int) -> list[str]:  # noqa: ANN001
+    asks = _("{side} asks to take back record {seq}; waiting for the answer")
+    return [
+        "  " + asks.format(side=side, seq=seq)
+        for side in definition.players
+        if gd.request(seq, "takeback", side).is_file()
+        and not any(gd.request(seq, "consent", s).is_file() for s in definition.players)
+    ]

@@ -18,7 +18,8 @@ from .shapes import ANY, BLOCK, OPTIONS, fits, list_of, record
 YAML_WIDTH = 68  # an option's flow YAML; indented under its number it fits 80 columns
 
 
-DECISIONS = {
+DECISIONS = {  # every kind of decision (rules/decisions), tests/test_wording_tables.py
+    "discard": N_("discard {cards}, half your hand rounded down, face down (6.2)"),
     "bid": N_(
         "bid one card face down; the higher number wins the bid and chooses the first player (6.3)"
     ),
@@ -45,11 +46,10 @@ def decision_text(asked: dict, view: dict, comp: Components) -> str:
     """What the decision is and which rule governs it."""
     kind = asked.get("decision")
     where = n.loc(comp, asked["location"]) if asked.get("location") else ""
-    if kind == "discard":
-        text = _("discard {cards}, half your hand rounded down, face down (6.2)")
-        return text.format(cards=n.count(asked.get("count", 0), "card"))
-    if kind in DECISIONS:
-        return _(DECISIONS[kind]).format(where=where)
+    if isinstance(kind, str) and kind in DECISIONS:
+        count = asked.get("count")  # the discard's
+        cards = n.count(count, "card") if type(count) is int else ""
+        return _(DECISIONS[kind]).format(where=where, cards=cards)
     if where:
         return _("{decision} at {where}").format(decision=kind, where=where)
     return str(kind)

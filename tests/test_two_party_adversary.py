@@ -26,6 +26,7 @@ from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
 from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.refusal import Refusal
+from sekigahara_pbem.rules.engine import handle
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.state import EDITION, FIRST_EDITION
 from sekigahara_pbem.rules.vocab import SIDES, Malformed, RuleViolation, other
@@ -33,7 +34,6 @@ from sekigahara_pbem.twoparty import GAME_FORMAT, files
 from sekigahara_pbem.twoparty import side as sides
 from sekigahara_pbem.twoparty.exchange import Cheat, Entry
 from sekigahara_pbem.twoparty.match import player_chooser
-from sekigahara_pbem.twoparty.steps import handle
 
 NOW = "2026-11-23T06:00:00Z"
 

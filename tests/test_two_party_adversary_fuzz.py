@@ -71,6 +71,7 @@ from sekigahara_pbem.pbem import clock
 from sekigahara_pbem.pbem import documents as docs
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.decisions import current
+from sekigahara_pbem.rules.engine import carry_on, handle
 from sekigahara_pbem.rules.vocab import DEPLOY, ISHIDA, SIDES, Unknown, other
 from sekigahara_pbem.twoparty import audit, claims, deadlines, exchange, files
 from sekigahara_pbem.twoparty import knowledge as kn
@@ -86,7 +87,6 @@ from sekigahara_pbem.twoparty.exchange import (
 )
 from sekigahara_pbem.twoparty.side import Side
 from sekigahara_pbem.twoparty.side import verify as side_verify
-from sekigahara_pbem.twoparty.steps import carry_on, handle
 
 COUNT = int(os.environ.get("SEKI_2P_ADVERSARY", "10000"))
 SEED = int(os.environ.get("SEKI_2P_ADVERSARY_SEED", "28"))

@@ -119,10 +119,12 @@ EVENTS: dict[str, Shape] = {
         side=ANY, location=ANY, blocks=TEXTS, impacts=IMPACTS, impact=NUMBERS, card=OPT(TEXT)
     ),
     "finish": fields(side=ANY, location=ANY, why=OPT(ANY)),
-    "challenge": lambda e, comp: fields(
-        side=ANY, location=ANY, card=TEXT, blocks=TEXTS, shown=OPT(TEXT), impact=OPT(NUMBERS)
-    )(e, comp)
-    and (e.get("result") == "loyal" or NUMBERS(e.get("impact"), comp)),  # the new totals
+    "challenge": lambda e, comp: (
+        fields(
+            side=ANY, location=ANY, card=TEXT, blocks=TEXTS, shown=OPT(TEXT), impact=OPT(NUMBERS)
+        )(e, comp)
+        and (e.get("result") == "loyal" or NUMBERS(e.get("impact"), comp))
+    ),  # the new totals
     "battle_result": fields(location=ANY, winner=ANY, losses=NUMBERS, impact=NUMBERS),
     "siege_result": fields(location=ANY, losses=NUMBERS, impact=NUMBERS),
     "losses": fields(side=ANY, location=ANY, units=TEXTS),

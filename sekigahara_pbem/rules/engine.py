@@ -2,13 +2,16 @@
 
 `apply` never changes the state it is given: it works on a copy and returns the new state
 and the events, or raises `RuleViolation` / `Malformed` with the old state untouched
-(`play` does the same to the state itself, for playouts that own their copy). What
+(`play` does the same to the state itself, for playouts that own their copy). `handle`
+and `carry_on` step a side's copy that may lack the other side's secrets, stopping where
+a hidden value is needed: the same engine for both game modes. What
 each decision means lives in its own module of rules/decisions/; this module only loops
 over that table.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import cast
 
 from ..refusal import side_words, sides_waiting
@@ -19,7 +22,7 @@ from .plans import file_plan
 from .state import clone
 from .state_types import State
 from .victory import resign
-from .vocab import N_, OVER, SIDES, Malformed, Phrase, RuleViolation
+from .vocab import N_, OVER, SIDES, Malformed, Phrase, RuleViolation, Unknown
 
 # Actions a side may take whether or not a decision is asked of it.
 ANYTIME: dict[str, Handler] = {"resign": resign, "plan": file_plan}
@@ -148,3 +151,67 @@ def _answer(
         events.extend(found)
         return True
     return False
+
+
+# Stepping one side's copy of the state, where it may not hold every value (a two-party
+# game: each side's copy holds only its own secrets, docs/two-party.md): each step runs on
+# a copy and is kept only if it completes, so a run stops before the first step the copy
+# cannot decide (`Unknown`) and says what it lacked. A run can also be held to a number
+# of steps, to retrace another side's run.
+
+MAX_STEPS = 10_000
+
+
+@dataclass
+class Run:
+    """The state after the steps that completed, how many, their events, and what the
+    next step lacked (None: the game waits for a decision, or the limit was reached)."""
+
+    state: State
+    steps: int = 0
+    events: list = field(default_factory=list)
+    lacked: str | None = None
+
+
+def handle(state: State, comp: Components, side: str, action: dict) -> tuple[State, list]:
+    """Apply `side`'s action itself (ids already resolved), and nothing after it, to a copy
+    of the state; raises RuleViolation or Malformed as `apply` does, and Unknown if the
+    copy lacks what the action's own rule reads."""
+    if state["step"] == OVER:
+        raise RuleViolation("2", N_("the game is over"))
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str):
+        raise Malformed("type", N_("expected a mapping with a 'type'"))
+    handler = ANYTIME.get(kind) or asked_kind(state, side, kind).actions[kind]
+    new = clone(state)
+    events: list = []
+    handler(new, comp, side, action, events)
+    return new, events
+
+
+def carry_on(state: State, comp: Components, limit: int | None = None) -> Run:
+    """Take the steps without a choice, and the copy's own battle plan's answers, until a
+    decision is asked, `limit` steps are taken, or a step needs what the copy lacks."""
+    run = Run(state)
+    for _ in range(MAX_STEPS):
+        if run.state["result"] is not None or run.steps == limit:
+            return run
+        kind = current(run.state)
+        if kind is None:
+            return run
+        trial = clone(run.state)
+        found: list = []
+        try:
+            moved = kind.forced(trial, comp, found)
+            if not moved:
+                follow(trial, comp, found)
+                moved = bool(found)
+        except Unknown as lack:
+            run.lacked = lack.what
+            return run
+        if not moved:
+            return run
+        run.state = trial
+        run.steps += 1
+        run.events.extend(found)
+    raise RuntimeError("a run of forced steps did not end")

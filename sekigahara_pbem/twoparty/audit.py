@@ -14,6 +14,7 @@ import copy
 
 from ..refusal import N_, Phrase, Refusal
 from ..rules.components import Components
+from ..rules.engine import carry_on, handle
 from ..rules.vocab import SIDES, other
 from . import knowledge as kn
 from .exchange import (
@@ -32,7 +33,6 @@ from .exchange import (
     start,
     start_half,
 )
-from .steps import carry_on, handle
 
 
 def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -> int:

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from ..rules.components import Components
 from ..rules.decisions import current
+from ..rules.engine import carry_on, handle
 from ..rules.state import clone
 from ..rules.vocab import CHALLENGE, DEPLOY, Unknown
 from . import knowledge as kn
-from .steps import carry_on, handle
 
 
 def forced_step(state: dict, kc: Components, author: str) -> tuple[dict, list] | None:

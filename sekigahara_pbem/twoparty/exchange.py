@@ -20,19 +20,12 @@ from ..crypto.commitments import commit
 from ..refusal import N_, Code, Phrase, Refusal, quoted
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
-from ..rules.engine import pending
+from ..rules.decisions import ACTION_KINDS
+from ..rules.engine import Run, carry_on, handle, pending
 from ..rules.views import redact_event, view
 from ..rules.vocab import OVER, SIDES, Unknown, other
 from . import claims
 from . import knowledge as kn
-from .steps import Run, carry_on, handle
-
-# What the rules show of an action as it is made, by field: the leader a move declares
-# (7.3.4), a Loyalty Challenge's card (8.6), the blocks mustered under option A (7.2).
-SHOWN = {"move": ("leader",), "challenge": ("card",)}
-# What they show of a sealed choice once both sides have chosen (6.2, 6.3): opened by the
-# side that chooses last, whose choice is held for the other side to compute.
-SEALED = {"bid": ("card",), "discard": ("cards",)}
 
 RESIGN = "resign"  # a side concedes (rules/victory.py), in its own record
 FORFEIT = "forfeit"  # a side claims the win: the other sent nothing within the deadline
@@ -44,10 +37,13 @@ ASIDES = (TAKEBACK, AGREE)  # records that leave the game's randomness alone
 
 
 def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
-    """The fields of an action whose items the rules show now."""
-    if action["type"] == "muster":
-        return ("blocks",) if action.get("option") == "A" else ()
-    return SHOWN.get(action["type"], ()) + (SEALED.get(action["type"], ()) if last_sealed else ())
+    """The fields of an action whose items the rules show now, as its kind of decision
+    declares them (rules/decisions, `Kind.shows` and `Kind.sealed`): a sealed choice is
+    opened by the side that chooses last, whose choice is held for the other to compute."""
+    kind = ACTION_KINDS.get(action["type"])
+    if kind is None:  # resign, plan, and the two-party asides: nothing of the hand shown
+        return ()
+    return kind.shows(action) + (kind.sealed if last_sealed else ())
 
 
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action

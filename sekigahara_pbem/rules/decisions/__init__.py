@@ -48,6 +48,9 @@ STEP_ACTIONS: dict[str, dict[str, Kind]] = {}
 for _kind in KINDS.values():
     STEP_ACTIONS.setdefault(_kind.step, {}).update(dict.fromkeys(_kind.actions, _kind))
 
+# The kind of decision each action type answers (an action type answers one kind).
+ACTION_KINDS: dict[str, Kind] = {a: k for k in KINDS.values() for a in k.actions}
+
 # The fields of each action type that carry names (rules/notation.py reads them).
 ACTION_FIELDS = {t: f for k in KINDS.values() for t, f in k.fields.items() if f}
 

@@ -35,4 +35,5 @@ KIND = Kind(
     deciders=deciders,
     options=options,
     passive=passive,
+    sealed=("card",),  # 6.3: both bids are revealed together
 )

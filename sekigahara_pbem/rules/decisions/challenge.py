@@ -164,4 +164,5 @@ KIND = Kind(
     passive=passive,
     plan=plan,
     forbidden=immune,
+    shows=lambda action: ("card",) if action["type"] == "challenge" else (),  # 8.6
 )

@@ -54,4 +54,5 @@ KIND = Kind(
     options=options,
     guide=guide,
     passive=passive,
+    sealed=("cards",),  # 6.2: the discards are shown once both are made
 )

@@ -99,6 +99,10 @@ def never_forced(state: State, comp: Components, events: list) -> bool:
     return False
 
 
+def shows_nothing(action: dict) -> tuple[str, ...]:
+    return ()
+
+
 def no_plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
     return iter(())
 
@@ -122,7 +126,12 @@ class Kind:
     - `plan(state, comp, decision, plan)`: the battle plan's answers, best first;
     - `forbidden(state, side)`: raises the refusal of a rule that forbids this kind's
       actions outright now, checked before whose decision it is, so that rule is cited
-      rather than the turn order.
+      rather than the turn order;
+    - `shows(action)`: the fields of an action whose items the rules show the opponent as
+      it is made (a leader's +1, 7.3.4; blocks mustered under option A, 7.2; a Loyalty
+      Challenge's card, 8.6); `sealed`: the fields of a sealed choice, shown once both
+      sides have chosen (6.2, 6.3). What a side's copy of a two-party game opens to the
+      other follows from these (twoparty/exchange.py).
     """
 
     name: str
@@ -139,6 +148,8 @@ class Kind:
     forced: Callable[[State, Components, list], bool] = never_forced
     plan: Callable[[State, Components, dict, dict], Candidates] = no_plan
     forbidden: Callable[[State, str], None] = lambda state, side: None
+    shows: Callable[[dict], tuple[str, ...]] = shows_nothing
+    sealed: tuple[str, ...] = ()
 
     def dialogue(self, state: State, comp: Components, side: str) -> Dialogue:
         """The guided dialogue for this decision (the plain list of options by default)."""

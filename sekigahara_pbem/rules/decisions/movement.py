@@ -402,6 +402,16 @@ def _build_trie(comp: Components, origin: str) -> list[TrieNode]:
     return nodes
 
 
+def shows(action: dict) -> tuple[str, ...]:
+    """What a move or a muster shows the enemy as it is made: the leader claiming +1
+    (7.3.4), the blocks mustered under option A (7.2; option B is unseen)."""
+    if action["type"] == "move":
+        return ("leader",)
+    if action["type"] == "muster" and action.get("option") == "A":
+        return ("blocks",)
+    return ()
+
+
 KIND = Kind(
     name=MOVEMENT,
     step=MOVEMENT,
@@ -433,4 +443,5 @@ KIND = Kind(
     options=options,
     guide=guide,
     passive=passive,
+    shows=shows,
 )

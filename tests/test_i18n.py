@@ -33,7 +33,13 @@ from sekigahara_pbem.pbem.mail_out import Spool
 from sekigahara_pbem.pbem.robot import Mailer
 from sekigahara_pbem.pbem.store import GameDir
 from sekigahara_pbem.refusal import Refusal
-from sekigahara_pbem.reports import names, render_html, render_public_text, render_text
+from sekigahara_pbem.reports import (
+    mail_report,
+    names,
+    render_html,
+    render_public_text,
+    render_text,
+)
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES
 
@@ -274,7 +280,7 @@ def test_the_robot_mails_each_player_in_the_language_of_the_game_definition(tmp_
     ref = read_identity(identity_path(tmp_path / "ref", "ref"))
     settings = MailSettings(sender="referee@example.org", smtp=None, imap=None)
     spool = Spool(tmp_path / "spool")
-    queued = Mailer(spool, g, ref, settings, "2026-11-22T12:00:00Z").run()
+    queued = Mailer(spool, g, ref, settings, "2026-11-22T12:00:00Z", mail_report).run()
     assert len(queued) == 2
     sent = {}
     for name in queued:

@@ -13,6 +13,7 @@ from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.pbem import mail_in, robot
 from sekigahara_pbem.pbem.mail_config import MailSettings
 from sekigahara_pbem.pbem.mail_out import Spool
+from sekigahara_pbem.reports import mail_report
 
 NOW = "2026-11-22T10:00:00Z"
 COUNT = int(os.environ.get("SEKI_FUZZ_MAILS", "150"))
@@ -55,10 +56,12 @@ def test_mutated_mails_never_break_a_pass(tmp_path):
         spool_root = tmp_path / f"spool{batch}"
         mails = [_mutate(rng, rng.choice(SEEDS)) for _ in range(min(BATCH, COUNT - batch))]
         fetch = lambda s, mails=mails: sum(mail_in.save(s, m) for m in mails)  # noqa: E731
-        report = robot.run(spool_root, [], ref, settings, NOW, fetch, send=False)
+        report = robot.run(spool_root, [], ref, settings, NOW, fetch, send=False,
+                           public_report=mail_report)  # fmt: skip
         assert not report.errors, report.errors[:3]
         assert not list(Spool(spool_root).folder("inbox").iterdir())
-        again = robot.run(spool_root, [], ref, settings, NOW, None, send=False)
+        again = robot.run(spool_root, [], ref, settings, NOW, None, send=False,
+                          public_report=mail_report)  # fmt: skip
         assert not again.errors and not again.quarantined
         quarantined += len(report.quarantined)
     print(f"fuzzed {COUNT} mails, {quarantined} quarantined, 0 failures")

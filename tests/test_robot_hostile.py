@@ -12,6 +12,7 @@ from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.pbem import mail_in, robot
 from sekigahara_pbem.pbem.mail_config import MailSettings
 from sekigahara_pbem.pbem.mail_out import Spool
+from sekigahara_pbem.reports import mail_report
 
 NOW = "2026-11-22T10:00:00Z"
 HEAD = b"From: a@b.example\r\nTo: ref@seki.example\r\n"
@@ -78,7 +79,8 @@ def test_a_hostile_mail_never_stops_a_pass(tmp_path, settings, name):
     ref = generate("referee")
     good = HEAD + b"Subject: [seki g1] hello\r\n\r\nno document here\r\n"
     fetch = lambda s: mail_in.save(s, HOSTILE[name]) + mail_in.save(s, good)  # noqa: E731
-    report = robot.run(tmp_path / "spool", [], ref, settings, NOW, fetch, send=False)
+    report = robot.run(tmp_path / "spool", [], ref, settings, NOW, fetch, send=False,
+                       public_report=mail_report)  # fmt: skip
     assert not report.errors
     assert not list(spool.folder("inbox").iterdir())  # every message left the inbox
     # the good message after the hostile one was still read (and, from a stranger, not
@@ -88,16 +90,16 @@ def test_a_hostile_mail_never_stops_a_pass(tmp_path, settings, name):
         head = reply.read_bytes().split(b"\r\n\r\n")[0]
         assert not [line for line in head.split(b"\r\n") if line.lower().startswith(b"bcc")]
     # a second pass has nothing left to choke on
-    again = robot.run(tmp_path / "spool", [], ref, settings, NOW, None, send=False)
+    again = robot.run(tmp_path / "spool", [], ref, settings, NOW, None, send=False,
+                      public_report=mail_report)  # fmt: skip
     assert not again.errors and not again.quarantined
 
 
 def test_deep_nesting_is_quarantined_with_its_reason(tmp_path, settings):
     spool = Spool(tmp_path / "spool")
     fetch = lambda s: mail_in.save(s, HOSTILE["deep-nesting"])  # noqa: E731
-    report = robot.run(
-        tmp_path / "spool", [], generate("referee"), settings, NOW, fetch, send=False
-    )
+    report = robot.run(tmp_path / "spool", [], generate("referee"), settings, NOW, fetch,
+                       send=False, public_report=mail_report)  # fmt: skip
     assert len(report.quarantined) == 1 and "nest" in report.quarantined[0]
     reasons = list(spool.folder("quarantine").glob("*.reason"))
     assert len(reasons) == 1 and "nest" in reasons[0].read_text()

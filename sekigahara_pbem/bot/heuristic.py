@@ -15,16 +15,13 @@ import json
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.engine import apply
-from ..rules.options import options
-from ..rules.shadow import foreseen, shadow_state
 from ..rules.state import DEFAULT_OPTIONS
-from ..rules.views import view as view_of
 from ..rules.vocab import Malformed, RuleViolation
 from . import cards, fights, moves
+from .chain import turn_file
 from .knowledge import Knowledge
 from .plan import battle_plan
 
-MAX_CHAIN = 60  # actions in one turn file (pbem/turns.py allows 200)
 THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
 MOVEMENT = ("mori", "level", "move", "muster", "end_movement")
 SCORES = {
@@ -58,30 +55,11 @@ class HeuristicPlayer:
         """The actions of one turn file answering the decision `v` asks for."""
         if not offered:
             return []
-        side = v["own"]["side"]
-        shadow = shadow_state(self.comp, v, self.game_options)
-        chosen: list[dict] = []
+        plan: list[dict] = []
         if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
-            chosen.append({"type": "plan", "plan": battle_plan(Knowledge(self.comp, v, side))})
-            shadow, events = apply(shadow, self.comp, side, chosen[0])
-            if not foreseen(shadow, events, side):
-                return chosen
-            v = view_of(shadow, self.comp, side)
-            offered = options(shadow, self.comp, side)
-        while len(chosen) < MAX_CHAIN:
-            action = self.choose(v, offered, shadow)
-            chosen.append(action)
-            try:
-                shadow, events = apply(shadow, self.comp, side, action)
-            except (RuleViolation, Malformed):
-                break  # the shadow cannot follow: send what the packet itself offered
-            if not foreseen(shadow, events, side):
-                break
-            v = view_of(shadow, self.comp, side)
-            offered = options(shadow, self.comp, side)
-            if not offered:
-                break
-        return chosen
+            k = Knowledge(self.comp, v, v["own"]["side"])
+            plan.append({"type": "plan", "plan": battle_plan(k)})
+        return turn_file(self.comp, self.game_options, v, offered, self.choose, plan)
 
     def choose(self, v: dict, offered: list[dict], shadow: dict) -> dict:
         """The best of the options offered for the decision in `v`."""

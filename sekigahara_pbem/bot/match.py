@@ -14,11 +14,9 @@ from dataclasses import dataclass, field
 
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
-from ..rules.engine import apply, pending
-from ..rules.options import options
 from ..rules.views import view
-from ..rules.vocab import Malformed, RuleViolation
 from . import Player
+from .chain import play_on
 
 MAX_TURN_FILES = 5000
 
@@ -41,28 +39,15 @@ def play(
     """Play one game from setup; each turn file is the asked side's `actions`, timed on
     the process clock. `on_decision(state, side)` is called before each (for tests)."""
     state, _ = setup(comp, seed_hex)
-    game = Game(state)
-    for _ in range(MAX_TURN_FILES):
-        waiting = pending(game.state)
-        if not waiting:
-            break
-        side = waiting[0]["side"]
+    seconds: dict[str, list[float]] = {}
+
+    def decide(state: dict, side: str, offered: list[dict]) -> list[dict]:
         if on_decision is not None:
-            on_decision(game.state, side)
-        offered = options(game.state, comp, side)
+            on_decision(state, side)
         start = time.process_time()
-        chosen = players[side].actions(view(game.state, comp, side), offered)
-        game.seconds.setdefault(side, []).append(time.process_time() - start)
-        game.turn_files += 1
-        for action in chosen or offered[:1]:
-            if not any(d["side"] == side for d in pending(game.state)):
-                game.refused.append(f"{side}: {action} sent after its decision had passed")
-                break
-            try:
-                game.state, _ = apply(game.state, comp, side, action)
-            except (RuleViolation, Malformed) as exc:
-                game.refused.append(f"{side}: {action}: {exc}")
-                game.state, _ = apply(game.state, comp, side, offered[0])
-                break
-            game.actions += 1
-    return game
+        chosen = players[side].actions(view(state, comp, side), offered)
+        seconds.setdefault(side, []).append(time.process_time() - start)
+        return chosen
+
+    played = play_on(comp, state, decide, MAX_TURN_FILES)
+    return Game(played.state, played.turn_files, played.actions, played.refused, seconds)

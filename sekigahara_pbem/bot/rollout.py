@@ -12,11 +12,10 @@ round the protagonist and Hideyori still lack (the danger the horizon cut off).
 from __future__ import annotations
 
 from ..rules.components import Components
-from ..rules.engine import apply, pending
-from ..rules.options import options
 from ..rules.victory import points
 from ..rules.views import view
-from ..rules.vocab import ELIMINATED, MOVEMENT, Malformed, RuleViolation, other
+from ..rules.vocab import ELIMINATED, MOVEMENT, other
+from .chain import play_on
 from .heuristic import HeuristicPlayer
 from .knowledge import Knowledge
 
@@ -33,24 +32,20 @@ def rollout(comp: Components, state: dict, policy: HeuristicPlayer, horizon: int
     until `horizon` new movement phases have begun (or the game ends); the state then."""
     seen = {_phase_key(state)} - {None}
     begun = 0
-    for _ in range(MAX_ACTIONS):
-        waiting = pending(state)
-        if not waiting:
-            break
+
+    def over(state: dict) -> bool:
+        nonlocal begun
         key = _phase_key(state)
-        if key is not None and key not in seen:
-            seen.add(key)
-            begun += 1
-            if begun >= horizon:
-                break
-        side = waiting[0]["side"]
-        offered = options(state, comp, side)
-        action = policy.choose(view(state, comp, side), offered, state)
-        try:
-            state, _ = apply(state, comp, side, action)
-        except (RuleViolation, Malformed):  # as bot/match.py: the first option instead
-            state, _ = apply(state, comp, side, offered[0])
-    return state
+        if key is None or key in seen:
+            return False
+        seen.add(key)
+        begun += 1
+        return begun >= horizon
+
+    def decide(state: dict, side: str, offered: list[dict]) -> list[dict]:
+        return [policy.choose(view(state, comp, side), offered, state)]
+
+    return play_on(comp, state, decide, MAX_ACTIONS, over).state
 
 
 def _phase_key(state: dict) -> tuple | None:

@@ -28,12 +28,11 @@ from collections.abc import Callable
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.engine import apply
-from ..rules.options import options
-from ..rules.shadow import foreseen, shadow_state
+from ..rules.shadow import shadow_state
 from ..rules.state import DEFAULT_OPTIONS
-from ..rules.views import view as view_of
 from ..rules.vocab import Malformed, RuleViolation
-from .heuristic import MAX_CHAIN, HeuristicPlayer
+from .chain import turn_file
+from .heuristic import HeuristicPlayer
 from .rollout import rollout, value
 
 WIDTH = 4  # candidates searched per decision
@@ -80,28 +79,16 @@ class SearchPlayer:
         """The actions of one turn file answering the decision `v` asks for."""
         if not offered:
             return []
-        side = v["own"]["side"]
         file_end = None if self.budget is None else self.clock() + FILE_STEPS * self.budget
-        shadow = shadow_state(self.comp, v, self.game_options)
-        chosen: list[dict] = []
-        while len(chosen) < MAX_CHAIN:
+
+        def choose(v: dict, offered: list[dict], shadow: dict) -> dict:
             until = None
             if file_end is not None:
                 share = (file_end - self.clock()) / _steps_left(v)
                 until = self.clock() + min(self.budget, share)
-            action = self.choose(v, offered, shadow, until)
-            chosen.append(action)
-            try:
-                shadow, events = apply(shadow, self.comp, side, action)
-            except (RuleViolation, Malformed):
-                break  # the shadow cannot follow: send what the packet itself offered
-            if not foreseen(shadow, events, side):
-                break
-            v = view_of(shadow, self.comp, side)
-            offered = options(shadow, self.comp, side)
-            if not offered:
-                break
-        return chosen
+            return self.choose(v, offered, shadow, until)
+
+        return turn_file(self.comp, self.game_options, v, offered, choose)
 
     def choose(self, v: dict, offered: list[dict], shadow: dict, until: float | None) -> dict:
         """The candidate the rounds find best, or the heuristic's own choice (the first)

@@ -36,14 +36,14 @@ def run(
     packets, reminders and replies, and send them."""
     from ..pbem import clock, robot
     from ..pbem import mail_config as settings_
+    from ..reports import mail_report
 
     moment = now or utc_now()
     clock.parse_time(moment, "--now")
     settings = settings_.load(mail_config, games)
     collect = fetcher(maildir, mbox, imap, mail_config, games)
-    report = robot.run(
-        spool, games, load_identity(key), settings, moment, collect, send=not no_send
-    )
+    report = robot.run(spool, games, load_identity(key), settings, moment, collect,
+                       send=not no_send, public_report=mail_report)  # fmt: skip
     collected = _("{time}: collected {n} message(s)")
     typer.echo(collected.format(time=moment, n=report.fetched))
     for label, lines in (

@@ -11,9 +11,9 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
+from .. import words
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
-from ..reports import names as n
 from . import chain
 from . import clock as clocks
 from .game import Definition
@@ -72,10 +72,10 @@ def closing_text(game_id: str, stats: dict) -> str:
         text = _("{winner} wins ({how}, rule {rule}: {why}).")
         lines += _wrapped(
             text.format(
-                winner=n.side(result["winner"]),
-                how=n.how(result["how"]),
+                winner=words.side(result["winner"]),
+                how=words.how(result["how"]),
                 rule=result["rule"],
-                why=n.how(why),
+                why=words.how(why),
             )
         )
     if stats["first"] and stats["last"]:

@@ -183,16 +183,18 @@ def load_yaml(text: str, where: str, plain: bool = False) -> Any:
         raise DocumentError(where, N_("nested too deeply")) from None
 
 
-def load(text: str, where: str, fmt: str, plain: bool = False) -> dict:
-    """Parse a document body (`plain`: a player's, `load_yaml`) and check its format tag."""
+def load(text: str, where: str, fmt: str | tuple[str, ...], plain: bool = False) -> dict:
+    """Parse a document body (`plain`: a player's, `load_yaml`) and check its format tag:
+    `fmt`, or one of several (a refusal names the last, the current one)."""
+    formats = (fmt,) if isinstance(fmt, str) else fmt
     body = load_yaml(text, where, plain)
     if not isinstance(body, dict):
         raise DocumentError(where, N_("expected a YAML mapping"))
-    if body.get("format") != fmt:
+    if body.get("format") not in formats:
         raise DocumentError(
             f"{where}: format",
             N_("expected {what}, got {value}"),
-            what=quoted(fmt),
+            what=quoted(formats[-1]),
             value=quoted(body.get("format")),
         )
     return body

@@ -33,9 +33,9 @@ from ..crypto import sealing, signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity
 from ..crypto.seeds import SEED_BYTES, seed_commitment, verify_seed
-from ..refusal import N_, Code, Refusal, quoted
+from ..refusal import N_, Refusal, quoted
 from ..rules.vocab import SIDES, other
-from . import binding
+from . import binding, headers
 from . import documents as docs
 from .game import Definition
 
@@ -106,45 +106,13 @@ def make_join(definition: Definition, identity: Identity) -> str:
     return signing.sign(docs.dump(body), identity)
 
 
-def _signed_body(definition: Definition, text: str, where: str, formats: tuple[str, ...]):
-    """A player's document for this game and definition: its body and side."""
-    verified = signing.verify(text, definition.players.values())
-    body = docs.load_yaml(verified.body, where, plain=True)
-    if not isinstance(body, dict) or body.get("format") not in formats:
-        found = body.get("format") if isinstance(body, dict) else None
-        raise docs.DocumentError(
-            f"{where}: format",
-            N_("expected {what}, got {value}"),
-            what=quoted(formats[-1]),
-            value=quoted(found),
-        )
-    side = docs.field(body, "side", str, where)
-    if side not in SIDES or definition.players[side].key_id != verified.signer.key_id:
-        raise docs.DocumentError(
-            f"{where}: side",
-            N_("signed by {signer}, not {side}"),
-            code=Code.WRONG_SIDE,
-            signer=verified.signer.name,
-            side=side,
-        )
-    if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(
-            f"{where}: game",
-            N_("not for game {game}"),
-            code=Code.WRONG_GAME,
-            game=definition.game_id,
-        )
-    binding.require(definition, body, where)
-    return body, side
-
-
 def parse_join(definition: Definition, text: str, where: str) -> Join:
     """Check a join (either format): signed by a player of this game, for this definition."""
-    body, side = _signed_body(definition, text, where, (JOIN_FORMAT_V1, JOIN_FORMAT))
+    head = headers.signed(definition, text, where, (JOIN_FORMAT_V1, JOIN_FORMAT))
     sealed = None
-    if body["format"] == JOIN_FORMAT_V1:
-        sealed = docs.unwrap(docs.field(body, "seed", str, where))
-    return Join(side, docs.field(body, "seed_commitment", str, where), text, sealed)
+    if head.body["format"] == JOIN_FORMAT_V1:
+        sealed = docs.unwrap(docs.field(head.body, "seed", str, where))
+    return Join(head.side, docs.field(head.body, "seed_commitment", str, where), text, sealed)
 
 
 def make_seed(definition: Definition, identity: Identity, other_join: str, where: str) -> str:
@@ -177,11 +145,12 @@ def make_seed(definition: Definition, identity: Identity, other_join: str, where
 
 
 def parse_seed(definition: Definition, text: str, where: str) -> SeedFile:
-    body, side = _signed_body(definition, text, where, (SEED_FORMAT,))
+    """A seed file, signed by a player of this game, for this definition."""
+    head = headers.signed(definition, text, where, SEED_FORMAT)
     return SeedFile(
-        side=side,
-        other_join=docs.field(body, "other_join", str, where),
-        sealed_seed=docs.unwrap(docs.field(body, "seed", str, where)),
+        side=head.side,
+        other_join=docs.field(head.body, "other_join", str, where),
+        sealed_seed=docs.unwrap(docs.field(head.body, "seed", str, where)),
         text=text,
     )
 

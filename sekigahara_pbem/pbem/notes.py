@@ -18,8 +18,9 @@ import json
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_, Code, quoted
+from ..refusal import N_
 from . import documents as docs
+from . import headers
 from .game import Definition
 
 NOTE_FORMAT = "seki-note/2"  # the section an age file (seki-note/1: crypto/sealing.py)
@@ -68,18 +69,8 @@ def is_note(text: str) -> bool:
 def open_note(definition: Definition, text: str, identity: Identity, where: str) -> list[str]:
     """The reasons in a note sent to `identity`, after checking the referee's signature."""
     verified = signing.verify(text, [definition.referee])
-    body = docs.load_yaml(verified.body, where)
-    if not isinstance(body, dict) or body.get("format") not in NOTE_FORMATS:
-        raise docs.DocumentError(
-            f"{where}: format", N_("expected {what}"), what=quoted(NOTE_FORMAT)
-        )
-    if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(
-            f"{where}: game",
-            N_("not for game {game}"),
-            code=Code.WRONG_GAME,
-            game=definition.game_id,
-        )
+    body = docs.load(verified.body, where, NOTE_FORMATS)
+    headers.check_game(definition, body, where)
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) != identity.public:
         raise docs.DocumentError(

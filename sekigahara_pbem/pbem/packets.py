@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_, Code, side_words
+from ..refusal import N_, side_words
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
 from ..rules.views import redact_event, view
-from . import binding
+from . import binding, headers
 from . import documents as docs
 from .game import Definition, tool_version
 
@@ -134,13 +134,7 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
     (pbem/binding.py) would have the player answer a position of that game."""
     verified = signing.verify(text, [definition.referee])
     body = docs.load(verified.body, where, PACKET_FORMAT)
-    if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(
-            f"{where}: game",
-            N_("not for game {game}"),
-            code=Code.WRONG_GAME,
-            game=definition.game_id,
-        )
+    headers.check_game(definition, body, where)
     binding.require(definition, body, where)
     side = docs.field(body, "to", str, where)
     if definition.players.get(side) is None or definition.players[side] != identity.public:

@@ -1,4 +1,4 @@
-"""The referee's adjudication: each input is admitted by its record kind (pbem/records/),
+"""The referee's adjudication: each input is admitted by its record kind (records.KINDS),
 which writes one record, sealed state and pair of packets per accepted input, each step
 one git commit. A refused input (`refusal.Refusal`) is kept under rejected/ with the
 reason, sealed to the state key (a refusal may quote what only its sender may know); the
@@ -16,9 +16,9 @@ from pathlib import Path
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..refusal import N_, Code, Refusal
-from . import chain, joins, takebacks
+from . import chain, records
 from . import documents as docs
-from .records import deadline, opening, takeback, turn
+from .records import deadline
 from .records.context import Game, Outcome, current, joined, open_game, read_turn, state_at
 from .records.opening import player_seeds
 from .records.writer import recover
@@ -70,13 +70,5 @@ def _one(game: Game, name: str, data: bytes, now: str) -> str:
         )
     text = docs.decode(data, name)
     body, _ = signing.split(text)
-    lines = body.splitlines()
-    if f"format: {joins.JOIN_FORMAT}" in lines or f"format: {joins.JOIN_FORMAT_V1}" in lines:
-        return opening.admit_join(game, name, text)
-    if f"format: {joins.SEED_FORMAT}" in lines:
-        return opening.admit_seed(game, name, text, now)
-    if f"format: {takebacks.REQUEST_FORMAT}" in lines:
-        return takeback.admit_request(game, name, text)
-    if f"format: {takebacks.CONSENT_FORMAT}" in lines:
-        return takeback.admit_consent(game, name, text, now)
-    return turn.admit(game, name, text, now)
+    admit = records.admitting(body.splitlines())  # by the format it names (records.KINDS)
+    return admit(game, name, text, now)

@@ -6,6 +6,10 @@ takeback requests, invitations, polite replies to mail that could not be used) â
 
 What was mailed is remembered in the spool (mailed.json), and every queued message has a
 stable name, so a pass that is interrupted and run again sends nothing twice.
+
+The robot is the engine's mail shell: the public report a packet's mail carries is the
+presentation layer's, handed in by the caller (`public_report`: reports.mail_report), so
+that pbem does not import reports; the words both show are in words.py.
 """
 
 from __future__ import annotations
@@ -16,11 +20,11 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from .. import i18n
+from .. import i18n, words
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
 from ..refusal import N_, Code, Refusal, quoted
-from ..reports import names
+from ..rules.components import Components
 from ..rules.views import view
 from ..rules.vocab import SIDES, other
 from . import chain, mail_in, notes, referee
@@ -35,6 +39,11 @@ from .store import GameDir, write_atomic
 from .verify import reveal
 
 NOTICE_EVENTS = ("deadline_missed", "takeback", "extension", "game_over")
+
+# (game id, seq, public view, the public events since the side's last mail, components,
+# the attached packet's file name) -> the mail body's public report, ending with where the
+# recipient's secrets are (reports.mail_report)
+PublicReport = Callable[[str, int, dict, list, Components, str], str]
 
 
 @dataclass
@@ -231,8 +240,17 @@ def _reply_message(games: Games, ref, settings, msg, who, subject, public, refus
 class Mailer:
     """Queues the mail one game's new records and open requests call for."""
 
-    def __init__(self, spool: Spool, root: Path, ref: Identity, settings: MailSettings, now: str):
+    def __init__(
+        self,
+        spool: Spool,
+        root: Path,
+        ref: Identity,
+        settings: MailSettings,
+        now: str,
+        public_report: PublicReport,
+    ):
         self.spool, self.settings, self.now = spool, settings, now
+        self.public_report = public_report
         self.game = referee.open_game(root, ref)
         self.definition = self.game.definition
         self.gd = self.game.gd
@@ -274,8 +292,6 @@ class Mailer:
         return [name] if self.spool.queue(name, msg) else []
 
     def _packets(self, side: str, first: int, record: chain.Record) -> list[str]:
-        from ..reports import packet_hint, render_public_text
-
         seq = record.seq
         attachments, events = [], []
         for s in range(first, seq + 1):
@@ -283,11 +299,10 @@ class Mailer:
                 (f"packet-{self.id}-{s}-{side}.txt", docs.read_capped(self.gd.packet(s, side)))
             )
             events += chain.read_record(self.gd, self.definition, s).body["events"]
-        hint = packet_hint(attachments[-1][0])
         state = referee.state_at(self.game, seq)
         comp = self.game.comp
-        report = render_public_text(self.id, seq, view(state, comp, None), events, comp,
-                                    footer=hint)  # fmt: skip
+        shown = view(state, comp, None)
+        report = self.public_report(self.id, seq, shown, events, comp, attachments[-1][0])
         asked = record.body["asked"].get(side)
         lines = [report.rstrip("\n"), ""]
         if asked is not None:
@@ -411,8 +426,8 @@ class Mailer:
                     "You are invited to play {side} in game {game}. The game definition is "
                     "attached: check its fingerprints, then\n  seki join game.txt --key "
                     "YOUR-KEY\nand reply with the join file it writes attached.\n"
-                ).format(side=names.side(side), game=self.id)
-                subject = _("invitation to play {side}").format(side=names.side(side))
+                ).format(side=words.side(side), game=self.id)
+                subject = _("invitation to play {side}").format(side=words.side(side))
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", body,
                           [("game.txt", docs.read_capped(self.gd.definition))])  # fmt: skip
@@ -435,7 +450,7 @@ class Mailer:
                     "(attached) with your seed:\n  seki join {file} --key YOUR-KEY\nand reply "
                     "with the seed file it writes attached. Your seed is sealed to the "
                     "referee; the game is set up when both seeds are in.\n"
-                ).format(game=self.id, other=names.side(other(side)), file=name)
+                ).format(game=self.id, other=words.side(other(side)), file=name)
                 subject = _("both sides have joined: send your seed")
             msg = message(self.settings.sender, self.addresses[side],
                           f"[seki {self.id}] {subject}", body,
@@ -458,8 +473,11 @@ def run(
     now: str,
     fetch: Callable[[Spool], int] | None = None,
     send: bool = True,
+    *,
+    public_report: PublicReport,
 ) -> RunReport:
-    """One pass of the robot over its games."""
+    """One pass of the robot over its games; `public_report` writes the report a packet's
+    mail carries (reports.mail_report)."""
     spool = Spool(spool_root)
     games = Games.load(dirs)
     report = RunReport()
@@ -469,7 +487,7 @@ def run(
     for root in games.roots.values():
         for outcome in referee.enforce_deadlines(root, ref, now):
             report.deadlines.append(outcome.message)
-        report.queued += Mailer(spool, root, ref, settings, now).run()
+        report.queued += Mailer(spool, root, ref, settings, now, public_report).run()
     if send:
         report.delivery = send_outbox(spool, settings)
     return report

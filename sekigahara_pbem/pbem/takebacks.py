@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..crypto import signing
-from ..refusal import N_, Code
-from ..rules.vocab import SIDES, other
-from . import binding
+from ..refusal import N_
+from ..rules.vocab import other
+from . import binding, headers
 from . import documents as docs
 from .game import Definition
 
@@ -86,52 +85,23 @@ def consent_body(definition: Definition, side: str, request: str, answer: str) -
     )
 
 
-def _signed_by_side(
-    definition: Definition, text: str, fmt: str, where: str, archived: bool
-) -> tuple[dict, str]:
-    """The body and side of a document signed by a player for this game's definition
-    (`archived`: or for none, a file of the game's own archive from before documents
-    were bound, pbem/binding.py)."""
-    verified = signing.verify(text, definition.players.values())
-    body = docs.load(verified.body, where, fmt, plain=True)
-    if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(
-            f"{where}: game",
-            N_("not for game {game}"),
-            code=Code.WRONG_GAME,
-            game=definition.game_id,
-        )
-    if not (binding.check(definition, body, where) or archived):
-        raise binding.unbound(definition, where)
-    side = docs.field(body, "side", str, where)
-    if side not in SIDES:
-        raise docs.DocumentError(
-            f"{where}: side", N_("expected one of {words}"), words=", ".join(SIDES)
-        )
-    if definition.players[side].key_id != verified.signer.key_id:
-        raise docs.DocumentError(
-            f"{where}: side",
-            N_("signed by {signer}, who does not play {side}"),
-            code=Code.WRONG_SIDE,
-            signer=verified.signer.name,
-            side=side,
-        )
-    return body, side
-
-
 def parse_request(definition: Definition, text: str, where: str, archived: bool = False) -> Request:
-    body, side = _signed_by_side(definition, text, REQUEST_FORMAT, where, archived)
-    undo = docs.field(body, "undo", int, where)
-    reason = str(body.get("reason") or "")[:MAX_REASON]
-    return Request(side, undo, docs.field(body, "record", str, where), reason, text)
+    """A takeback request, signed by the player of its side for this game's definition
+    (`archived`: or for none, a file of the game's own archive from before documents were
+    bound, pbem/binding.py)."""
+    head = headers.signed(definition, text, where, REQUEST_FORMAT, archived=archived)
+    undo = docs.field(head.body, "undo", int, where)
+    reason = str(head.body.get("reason") or "")[:MAX_REASON]
+    return Request(head.side, undo, docs.field(head.body, "record", str, where), reason, text)
 
 
 def parse_consent(definition: Definition, text: str, where: str, archived: bool = False) -> Consent:
-    body, side = _signed_by_side(definition, text, CONSENT_FORMAT, where, archived)
-    answer = docs.field(body, "answer", str, where)
+    """An answer to a takeback request, checked as `parse_request`."""
+    head = headers.signed(definition, text, where, CONSENT_FORMAT, archived=archived)
+    answer = docs.field(head.body, "answer", str, where)
     if answer not in ANSWERS:
         raise docs.DocumentError(f"{where}: answer", N_("expected accept or refuse"))
-    return Consent(side, docs.field(body, "request", str, where), answer, text)
+    return Consent(head.side, docs.field(head.body, "request", str, where), answer, text)
 
 
 def check_consent(request: Request, consent: Consent, where: str) -> None:

@@ -43,10 +43,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..component_files import components_hash
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity, PublicKey
-from ..refusal import N_, Code, quoted
+from ..refusal import N_, Code
 from ..rules.engine import ANYTIME
-from ..rules.vocab import SIDES
-from . import binding
+from . import binding, headers
 from . import documents as docs
 from .game import Definition, tool_version
 
@@ -117,19 +116,21 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
     """Check an (unsigned) turn body's shape and game. A draft may name no definition
     yet (`seki turn sign` adds it); another game's is refused."""
     body_ = docs.load(text, where, TURN_FORMAT, plain=True)
-    if docs.field(body_, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(
-            f"{where}: game",
-            N_("not for game {game}"),
-            code=Code.WRONG_GAME,
-            game=definition.game_id,
-        )
-    bound = binding.check(definition, body_, where)
-    side = docs.field(body_, "side", str, where)
-    if side not in SIDES:
-        raise docs.DocumentError(
-            f"{where}: side", N_("expected one of {words}"), words=", ".join(SIDES)
-        )
+    side, bound = headers.unsigned(definition, body_, where)
+    return _turn(definition, body_, side, bound, text, where)
+
+
+def parse(definition: Definition, text: str, where: str, archived: bool = False) -> Turn:
+    """A signed turn file: signed by the player of the side it names, for this game's
+    definition. `archived`: a file of the game's own archive, which may be from before
+    files were bound (pbem/binding.py); one arriving must be bound."""
+    head = headers.signed(definition, text, where, TURN_FORMAT, archived=archived)
+    return _turn(definition, head.body, head.side, head.bound, text, where)
+
+
+def _turn(definition: Definition, body_: dict, side: str, bound: bool, text: str,
+          where: str) -> Turn:  # fmt: skip
+    """The turn a body holds, once its head is checked: the actions' shape and versions."""
     answers = docs.field(body_, "answers", int, where)
     actions = docs.field(body_, "actions", list, where)
     if not actions or len(actions) > MAX_ACTIONS:
@@ -142,25 +143,6 @@ def parse_body(definition: Definition, text: str, where: str) -> Turn:
         # the type is read before the engine sees the action (a battle plan? an extension?)
         docs.field(action, "type", str, f"{where}: actions[{i}]")
     return Turn(side, answers, actions, text, check_versions(definition, body_, where), bound)
-
-
-def parse(definition: Definition, text: str, where: str, archived: bool = False) -> Turn:
-    """A signed turn file: signed by the player of the side it names, for this game's
-    definition. `archived`: a file of the game's own archive, which may be from before
-    files were bound (pbem/binding.py); one arriving must be bound."""
-    verified = signing.verify(text, definition.players.values())
-    turn = parse_body(definition, verified.body, where)
-    if not (archived or turn.bound):
-        raise binding.unbound(definition, where)
-    if definition.players[turn.side].key_id != verified.signer.key_id:
-        raise docs.DocumentError(
-            f"{where}: side",
-            N_("signed by {signer}, who does not play {side}"),
-            code=Code.WRONG_SIDE,
-            signer=verified.signer.name,
-            side=turn.side,
-        )
-    return Turn(turn.side, turn.answers, turn.actions, text, turn.tool, turn.bound)
 
 
 @dataclass(frozen=True)
@@ -221,42 +203,17 @@ def envelope(definition: Definition, text: str, where: str, archived: bool = Fal
     """A sealed turn file's public part, checked: for this game's definition (`archived`:
     or for none, in the game's own archive, as `parse`), signed by the player of its side
     or by the referee."""
-    verified = signing.verify(text, [*definition.players.values(), definition.referee])
-    body = docs.load_yaml(verified.body, where, plain=True)
-    if not isinstance(body, dict) or body.get("format") not in SEALED_FORMATS:
-        raise docs.DocumentError(
-            f"{where}: format", N_("expected {what}"), what=quoted(SEALED_FORMAT)
-        )
-    if docs.field(body, "game", str, where) != definition.game_id:
-        raise docs.DocumentError(
-            f"{where}: game",
-            N_("not for game {game}"),
-            code=Code.WRONG_GAME,
-            game=definition.game_id,
-        )
-    bound = binding.check(definition, body, where)
-    if not (archived or bound):
-        raise binding.unbound(definition, where)
-    side = docs.field(body, "side", str, where)
-    if side not in SIDES:
-        raise docs.DocumentError(
-            f"{where}: side", N_("expected one of {words}"), words=", ".join(SIDES)
-        )
-    if verified.signer not in (definition.players[side], definition.referee):
-        raise docs.DocumentError(
-            f"{where}: side",
-            N_("sealed by {signer}, not by {side}"),
-            signer=verified.signer.name,
-            side=side,
-        )
+    head = headers.signed(
+        definition, text, where, SEALED_FORMATS, archived=archived, or_referee=True
+    )
     return Envelope(
-        side,
-        docs.field(body, "answers", int, where),
-        docs.field(body, "anytime", bool, where),
-        docs.field(body, "extension", bool, where),
-        verified.signer,
-        body,
-        bound,
+        head.side,
+        docs.field(head.body, "answers", int, where),
+        docs.field(head.body, "anytime", bool, where),
+        docs.field(head.body, "extension", bool, where),
+        head.signer,
+        head.body,
+        head.bound,
     )
 
 

@@ -23,7 +23,7 @@ from ..rules.engine import pending
 from ..rules.state import canonical
 from ..rules.views import VIEW_FORMAT, redact_event
 from ..rules.vocab import SIDES
-from . import chain, commitments, joins, referee, steps, turns
+from . import chain, commitments, joins, records, referee, steps
 from . import clock as clocks
 from . import documents as docs
 from .discrepancy import Discrepancy
@@ -38,8 +38,7 @@ from .game import (
     secrets_text,
 )
 from .packet_checks import PacketChecks
-from .records import deadline, opening, takeback
-from .records import turn as turn_kind
+from .records import opening
 from .store import GameDir, StoreError, locked, write_atomic
 
 REVEAL_FORMAT = "seki-reveal/1"
@@ -184,7 +183,7 @@ class _Replay:
         self.gd, self.definition, self.comp, self.secrets = gd, definition, comp, secrets
         self.state, self.events = state, events
         self.states: dict[int, dict] = {}
-        self._extended: str | None = None  # who asked for an extension in this record
+        self.extended: str | None = None  # who asked for an extension in this record
         self.prev, self.asked, self.clock = definition.hash, {}, {}
         self.answered: dict[str, int] = {}  # side -> the packet its last file answered
         self.bound_since: int | None = None  # the first record whose turn file is bound
@@ -201,7 +200,7 @@ class _Replay:
             raise Discrepancy(N_("prev does not name the record before it"), at=where)
         self._check_time(where, body)
         before_state = None if seq == 1 else self.state
-        self._extended = None
+        self.extended = None
         if seq == 1:
             _check_inputs(where, body, start_files)
             step = None if self.state is None else steps.Step(self.state, self.events, None)
@@ -251,93 +250,18 @@ class _Replay:
         self.time = moment
 
     def _step(self, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+        """A record after the first, replayed by its kind (records.KINDS)."""
         kind = body.get("kind")
-        if kind == "deadline":
-            return self._deadline(where, body)
-        if kind == "takeback":
-            return self._takeback(where, seq, body)
-        if kind is not None:
+        replay = records.replaying(kind)
+        if replay is None:
             raise Discrepancy(N_("unknown kind {kind}"), at=where, kind=quoted(kind))
-        key = self.secrets.state_key if self.secrets else None
-        shown, turn, turn_text = _turn(self.gd, self.definition, where, body, key)
-        _check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
-        self._check_bound(where, seq, shown.bound and (turn is None or turn.bound), report)
-        side = shown.side
-        try:
-            turn_kind.check_timing(where, side, shown.answers, shown.anytime, self.asked, seq - 1,
-                                   self.answered.get(side))  # fmt: skip
-        except Refusal as exc:
-            raise Discrepancy(
-                N_("the referee accepted a turn file out of time: {reason}"), reason=exc
-            ) from None
-        self.answered[side] = shown.answers
-        report.turn_files += 1
-        if shown.extension:
-            self._extended = side
-        if self.state is None or turn is None:
-            return None
-        try:
-            step = steps.turn_step(
-                self.comp, self.state, turn, where, self.definition.deadlines, self.clock
-            )
-        except Refusal as exc:
-            raise Discrepancy(
-                N_("the referee accepted a turn the rules refuse: {reason}"),
-                at=where,
-                reason=exc,
-            ) from None
-        _check_label(where, body, turn_kind.record_label(self.state, side, step, shown.anytime))
-        return step
+        return replay(self, where, seq, body, report)
 
-    def _check_bound(self, where: str, seq: int, bound: bool, report: Report) -> None:
-        """A turn file names its game's definition (pbem/binding.py) or, in a game begun
-        before files were bound, none: noted, as such a file could be another game's with
-        the same id; once one is bound, the referee runs a seki that refuses the others."""
-        if bound:
-            self.bound_since = self.bound_since or seq
-            return
-        if self.bound_since is not None:
-            raise Discrepancy(
-                N_(
-                    "the turn file names no game definition, though those since record {seq} "
-                    "do: it could be from another game with the same id"
-                ),
-                at=where,
-                seq=self.bound_since,
-            )
-        note = _(
-            "turn files name no game definition (made before seki bound them to game.txt): "
-            "one from another game with the same id and keys could not be told apart"
-        )
-        if note not in report.notes:
-            report.notes.append(note)
+    def check_inputs(self, where: str, body: dict, expected: list[tuple[str, str]]) -> None:
+        _check_inputs(where, body, expected)
 
-    def _deadline(self, where: str, body: dict) -> steps.Step | None:
-        settings = self.definition.deadlines
-        spec = (body.get("inputs") or [None])[0]
-        try:
-            side = deadline.check(spec, self.clock, settings, body["time"])
-        except Refusal as exc:
-            raise _wrapped(where, exc) from None
-        if self.state is None:
-            return None
-        _check_label(
-            where, body, deadline.record_label(self.state, side, spec["due"], settings.policy)
-        )
-        return steps.deadline_step(self.comp, self.state, side, spec["due"], settings.policy)
-
-    def _takeback(self, where: str, seq: int, body: dict) -> steps.Step | None:
-        try:
-            requester, texts = takeback.recheck(
-                self.gd.root, self.definition, where, body, self.previous
-            )
-        except Refusal as exc:
-            raise _wrapped(None, exc) from None
-        _check_inputs(where, body, texts)
-        _check_label(where, body, takeback.record_label(seq - 1, requester))
-        if self.state is None:
-            return None
-        return steps.takeback_step(self.states[seq - 2], seq - 1, requester)
+    def check_label(self, where: str, body: dict, label: str) -> None:
+        _check_label(where, body, label)
 
     def _check_clock(self, where: str, seq: int, body: dict, step: steps.Step | None) -> None:
         settings = self.definition.deadlines
@@ -345,7 +269,7 @@ class _Replay:
             if "clock" in body:
                 raise Discrepancy(N_("a clock in a game without deadlines"), at=where)
             return
-        extended = step.extended if step is not None else self._extended
+        extended = step.extended if step is not None else self.extended
         want = clocks.next_clock(
             settings, self.clock, body.get("asked", {}), seq, body["time"], extended
         )
@@ -405,31 +329,6 @@ def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
     if public != definition.state_key.public_bytes_raw():
         raise Discrepancy(N_("the state key is not the one in game.txt"), at="reveal.txt")
     return seeds, secrets, pin
-
-
-def _turn(gd: GameDir, definition: Definition, where: str, body: dict, key):
-    """A record's turn file: what it shows in the clear (a sealed file's envelope), the
-    turn itself once the state key is revealed (or for a clear file), and its text."""
-    inputs = body.get("inputs") or []
-    if len(inputs) != 1 or not isinstance(inputs[0], dict):
-        raise Discrepancy(N_("expected one input"), at=where)
-    name = str(inputs[0].get("file", ""))
-    path = gd.root / name
-    if path.parent.name != "turns" or not path.is_file():
-        raise Discrepancy(N_("input {name} is missing"), at=where, name=name)
-    try:
-        text = docs.read_capped(path)
-        if not turns.is_sealed(text):  # archives from before turn files were sealed
-            turn = turns.parse(definition, text, name, archived=True)
-            return turns.shown(turn, definition), turn, text
-        shown = turns.envelope(definition, text, name, archived=True)
-        if key is None:
-            return shown, None, text
-        inner = turns.unseal(definition, text, key, name, archived=True)
-        turn = turns.parse(definition, inner, name, archived=True)
-    except Refusal as exc:
-        raise _wrapped(name, exc) from None
-    return shown, turn, text
 
 
 def _check_openings(where: str, body: dict, previous_root: str | None) -> None:

@@ -31,6 +31,15 @@ def packet_hint(packet_name: str = DEFAULT_PACKET_NAME) -> str:
     return text.format(packet=packet_name)
 
 
+def mail_report(
+    game_id: str, seq: int, view: dict, events: list, comp: Components, packet_name: str
+) -> str:
+    """The public report a packet's mail body carries, ending with where the packet's
+    secrets are (`packet_hint`): what the referee's robot is handed to write it
+    (pbem/robot.py: pbem does not import reports)."""
+    return render_public_text(game_id, seq, view, events, comp, footer=packet_hint(packet_name))
+
+
 def render_text(
     game_id: str, packet: Packet, comp: Components, all_options: bool = False, guided: bool = False
 ) -> str:

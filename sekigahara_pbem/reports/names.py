@@ -11,9 +11,13 @@ from collections.abc import Callable
 
 from ..i18n import N_, gettext, ngettext
 from ..rules.components import Components
+from ..words import HOW as HOW  # the words the referee's mail shows too (words.py)
+from ..words import OTHER_NAMES as OTHER_NAMES
+from ..words import SIDE_NAMES as SIDE_NAMES
+from ..words import how as how
+from ..words import named as _named
+from ..words import side as side
 
-SIDE_NAMES = {"ishida": N_("Ishida"), "tokugawa": N_("Tokugawa")}
-OTHER_NAMES = {"nobody": N_("nobody")}
 SIDE_COLOURS = {"ishida": N_("gold"), "tokugawa": N_("black")}
 STEP_NAMES = {
     "discard": N_("Reinforcement Step (discard half the hand)"),
@@ -40,14 +44,6 @@ COUNTED: dict[str, Callable[[int], str]] = {
 }
 
 
-def side(s: object) -> str:
-    """A side (or 'nobody') by its name in the reader's language."""
-    if not isinstance(s, str):
-        return str(s)
-    name = SIDE_NAMES.get(s) or OTHER_NAMES.get(s)
-    return gettext(name) if name else s
-
-
 DECISIONS = {  # the kinds of decision (rules/decisions), named as the files name them
     "discard": N_("discard"),
     "bid": N_("bid"),
@@ -67,19 +63,6 @@ def decision(d: object) -> str:
     return _named(DECISIONS, d)
 
 
-HOW = {  # how a game ended (result.how), as the records write it
-    "points": N_("points"),
-    "instant": N_("instant"),
-    "resignation": N_("resignation"),
-    "forfeit": N_("forfeit"),
-}
-
-
-def how(h: object) -> str:
-    """How a game ended, in the reader's language (the English is the records' word)."""
-    return _named(HOW, h)
-
-
 def colour(s: str) -> str:
     """A side's colour, as the rulebook names it (3.1)."""
     return _named(SIDE_COLOURS, s)
@@ -87,12 +70,6 @@ def colour(s: str) -> str:
 
 def step(s: str) -> str:
     return _named(STEP_NAMES, s)
-
-
-def _named(names: dict[str, str], value: object) -> str:
-    """`value`'s name from a table of words marked N_, in the reader's language; a value
-    the table lacks as it is."""
-    return gettext(names[value]) if isinstance(value, str) and value in names else str(value)
 
 
 def loc(comp: Components, location: object) -> str:

@@ -16,7 +16,7 @@ from ..crypto.keys import generate
 from ..pbem.clock import format_time
 from ..rules.vocab import ISHIDA, SIDES, other
 from . import files
-from .match import player_chooser
+from .match import player_chooser, take_turns
 from .side import Side, verify
 
 GAME_ID = "demo-2p"
@@ -74,16 +74,13 @@ def run(
     demo = TwoPartyDemo({s: root / s for s in SIDES})
     choosers = {s: player_chooser(make_player(bot, comp, {}, f"{seed}-{s}")) for s in SIDES}
     clock = Clock()
-    joins = {s: sides[s].join(clock.now()) for s in SIDES}
-    for s in SIDES:
-        _deliver(demo, sides[other(s)], joins[s], clock.now())
-    turn = ISHIDA
-    for _ in range(MAX_RECORDS):
-        if sides[turn].result() is not None:
-            break
-        sent = sides[turn].turn(choosers[turn], clock.now())
-        _deliver(demo, sides[other(turn)], sent, clock.now())
-        turn = other(turn)
+    take_turns(
+        lambda s: sides[s].join(clock.now()),
+        lambda s: sides[s].turn(choosers[s], clock.now()),
+        lambda reader, text: _deliver(demo, sides[reader], text, clock.now()),
+        lambda s: sides[s].result() is not None,
+        MAX_RECORDS,
+    )
     demo.records = len(sides[ISHIDA].records())
     demo.result = sides[ISHIDA].result()
     demo.weeks = sides[ISHIDA].load().public["week"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..rules.components import Components
 from ..rules.options import options
@@ -14,6 +15,7 @@ from . import knowledge as kn
 from .exchange import Chooser, Party, Record, start
 
 MAX_RECORDS = 2000
+T = TypeVar("T")  # what the sides send each other: a Record in memory, a file's text
 
 
 @dataclass
@@ -37,19 +39,40 @@ def play(
     books = {s: kn.Book(s, secrets[s]) for s in SIDES}
     public = start(comp, books)
     match = Match({s: Party(s, comp, books[s], public) for s in SIDES})
-    joins = {s: match.parties[s].join() for s in SIDES}
-    for s in SIDES:
-        match.log.append(deliver(joins[s]))
-    for s in SIDES:
-        match.parties[other(s)].read(match.log[-2 if s == ISHIDA else -1])
-    turn = ISHIDA
-    for _ in range(MAX_RECORDS):
-        if match.result is not None:
-            break
-        match.log.append(deliver(match.parties[turn].write(choosers[turn])))
-        match.parties[other(turn)].read(match.log[-1])
-        turn = other(turn)
+
+    def send(reader: str, record: Record) -> None:
+        match.log.append(deliver(record))
+        match.parties[reader].read(match.log[-1])
+
+    take_turns(
+        lambda s: match.parties[s].join(),
+        lambda s: match.parties[s].write(choosers[s]),
+        send,
+        lambda s: match.result is not None,
+    )
     return match
+
+
+def take_turns(
+    join: Callable[[str], T],
+    write: Callable[[str], T],
+    send: Callable[[str, T], None],
+    over: Callable[[str], bool],
+    limit: int = MAX_RECORDS,
+) -> None:
+    """The two sides' exchange, in memory or through files: both join (`join(side)`),
+    each join sent to the other side (`send(reader, join)`), then from Ishida's on, until
+    `over(side to write)`, each side in turn writes its next record and sends it to the
+    other."""
+    joins = {s: join(s) for s in SIDES}
+    for s in SIDES:
+        send(other(s), joins[s])
+    turn = ISHIDA
+    for _ in range(limit):
+        if over(turn):
+            break
+        send(other(turn), write(turn))
+        turn = other(turn)
 
 
 def player_chooser(player) -> Chooser:

@@ -5,18 +5,24 @@ deadline record."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...crypto.keys import Identity
 from ...i18n import gettext as _
-from ...refusal import N_
+from ...refusal import N_, Refusal
 from ...rules.vocab import SIDES
 from .. import clock as clocks
 from .. import steps
+from ..discrepancy import wrapped
 from ..steps import Refused
 from ..store import locked
 from . import writer
 from .context import Game, Outcome, current, open_game
 from .turn import decision_label
+
+if TYPE_CHECKING:
+    from ..verify import Report
+    from . import Walk
 
 KIND = "deadline"
 
@@ -59,6 +65,22 @@ def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
 def record_label(state: dict, side: str, due: str, policy: str) -> str:
     """The label of a missed deadline's record (verify recomputes it)."""
     return f"{decision_label(state, side)}: deadline {due} missed, policy {policy}"
+
+
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+    """`seki verify` of a missed deadline's record: `check` against the record before;
+    once the secrets are revealed, the policy's answer replayed and labelled."""
+    settings = walk.definition.deadlines
+    spec = (body.get("inputs") or [None])[0]
+    try:
+        side = check(spec, walk.clock, settings, body["time"])
+    except Refusal as exc:
+        raise wrapped(where, exc) from None
+    if walk.state is None:
+        return None
+    label = record_label(walk.state, side, spec["due"], settings.policy)
+    walk.check_label(where, body, label)
+    return steps.deadline_step(walk.comp, walk.state, side, spec["due"], settings.policy)
 
 
 def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:

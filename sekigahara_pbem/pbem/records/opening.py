@@ -21,8 +21,9 @@ from .context import Game, joined
 SETUP_LABEL = "setup (rule 5)"
 
 
-def admit_join(game: Game, name: str, text: str) -> str:
-    """A player's commitment to its seed: one per side, before the start."""
+def admit_join(game: Game, name: str, text: str, now: str) -> str:
+    """A player's commitment to its seed: one per side, before the start (`now` unused:
+    a join writes no record)."""
     join = joins.parse_join(game.definition, text, name)
     if join.first_format:
         raise Refused(

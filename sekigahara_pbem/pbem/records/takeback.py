@@ -7,17 +7,23 @@ it before the reveal too."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...i18n import gettext as _
-from ...refusal import N_, Code
+from ...refusal import N_, Code, Refusal
 from ...rules.vocab import other
 from .. import chain, steps, takebacks
 from .. import documents as docs
+from ..discrepancy import wrapped
 from ..game import Definition
 from ..steps import Refused
 from ..store import write_atomic
 from . import writer
 from .context import Game, started, state_at
+
+if TYPE_CHECKING:
+    from ..verify import Report
+    from . import Walk
 
 KIND = "takeback"
 
@@ -40,7 +46,9 @@ def check_undo(request: takebacks.Request, record: chain.Record, name: str) -> N
         )
 
 
-def admit_request(game: Game, name: str, text: str) -> str:
+def admit_request(game: Game, name: str, text: str, now: str) -> str:
+    """A side's request to undo the last record, kept until the other side answers (`now`
+    unused: a request writes no record)."""
     request = takebacks.parse_request(game.definition, text, name)
     record, _state = started(game, name)
     check_undo(request, record, name)
@@ -130,3 +138,17 @@ def recheck(
         raise Refused(N_("the takeback does not undo the record before it"), at=where)
     check_undo(request, undone, where)
     return request.side, texts
+
+
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+    """`seki verify` of a takeback's record: `recheck`, its inputs and label; once the
+    secrets are revealed, the state restored is the one before the record undone."""
+    try:
+        requester, texts = recheck(walk.gd.root, walk.definition, where, body, walk.previous)
+    except Refusal as exc:
+        raise wrapped(None, exc) from None
+    walk.check_inputs(where, body, texts)
+    walk.check_label(where, body, record_label(seq - 1, requester))
+    if walk.state is None:
+        return None
+    return steps.takeback_step(walk.states[seq - 2], seq - 1, requester)

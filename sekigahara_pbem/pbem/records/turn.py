@@ -1,18 +1,26 @@
 """A player's turn file: the engine's actions in order (battle plans and resignation at
 any moment), or an extension request. `check_timing` is asked by the referee before it
-admits a file and by `verify` of every file in the archive."""
+admits a file and by `verify` of every file in the archive (`replay`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...i18n import gettext as _
-from ...refusal import N_, Code, Phrase
+from ...refusal import N_, Code, Phrase, Refusal
 from ...rules.engine import pending
 from .. import documents as docs
 from .. import steps, turns
-from ..game import tool_version
+from ..discrepancy import Discrepancy, wrapped
+from ..game import Definition, tool_version
 from ..steps import Refused
+from ..store import GameDir
 from . import writer
 from .context import Game, read_turn, started
+
+if TYPE_CHECKING:
+    from ..verify import Report
+    from . import Walk
 
 
 def check_timing(
@@ -35,6 +43,8 @@ def check_timing(
 
 
 def admit(game: Game, name: str, text: str, now: str) -> str:
+    """A turn file answering the last packet (or battle plans, resignation, an extension
+    request at any moment): one record."""
     if turns.is_sealed(text):  # sealed by its player: opened here, kept as it came
         sealed, text = text, turns.unseal(game.definition, text, game.secrets.state_key, name)
         turn = turns.parse(game.definition, text, name)
@@ -88,3 +98,88 @@ def record_label(state: dict, side: str, step: steps.Step, free: bool) -> str:
 def decision_label(state: dict, side: str) -> str:
     decision = next((d["decision"] for d in pending(state) if d["side"] == side), "?")
     return f"week {state['week']} turn {state['turn']}: {side} {decision}"
+
+
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+    """`seki verify` of a turn file's record: the file it names, bound to its game as the
+    ones before it, answering in time (`check_timing`); once the secrets are revealed, its
+    turn replayed and labelled."""
+    key = walk.secrets.state_key if walk.secrets else None
+    shown, turn, turn_text = archived(walk.gd, walk.definition, where, body, key)
+    walk.check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
+    _check_bound(walk, where, seq, shown.bound and (turn is None or turn.bound), report)
+    side = shown.side
+    try:
+        check_timing(where, side, shown.answers, shown.anytime, walk.asked, seq - 1,
+                     walk.answered.get(side))  # fmt: skip
+    except Refusal as exc:
+        raise Discrepancy(
+            N_("the referee accepted a turn file out of time: {reason}"), reason=exc
+        ) from None
+    walk.answered[side] = shown.answers
+    report.turn_files += 1
+    if shown.extension:
+        walk.extended = side
+    if walk.state is None or turn is None:
+        return None
+    try:
+        step = steps.turn_step(
+            walk.comp, walk.state, turn, where, walk.definition.deadlines, walk.clock
+        )
+    except Refusal as exc:
+        raise Discrepancy(
+            N_("the referee accepted a turn the rules refuse: {reason}"),
+            at=where,
+            reason=exc,
+        ) from None
+    walk.check_label(where, body, record_label(walk.state, side, step, shown.anytime))
+    return step
+
+
+def _check_bound(walk: Walk, where: str, seq: int, bound: bool, report: Report) -> None:
+    """A turn file names its game's definition (pbem/binding.py) or, in a game begun
+    before files were bound, none: noted, as such a file could be another game's with
+    the same id; once one is bound, the referee runs a seki that refuses the others."""
+    if bound:
+        walk.bound_since = walk.bound_since or seq
+        return
+    if walk.bound_since is not None:
+        raise Discrepancy(
+            N_(
+                "the turn file names no game definition, though those since record {seq} "
+                "do: it could be from another game with the same id"
+            ),
+            at=where,
+            seq=walk.bound_since,
+        )
+    note = _(
+        "turn files name no game definition (made before seki bound them to game.txt): "
+        "one from another game with the same id and keys could not be told apart"
+    )
+    if note not in report.notes:
+        report.notes.append(note)
+
+
+def archived(gd: GameDir, definition: Definition, where: str, body: dict, key):
+    """A record's turn file: what it shows in the clear (a sealed file's envelope), the
+    turn itself once the state key is revealed (or for a clear file), and its text."""
+    inputs = body.get("inputs") or []
+    if len(inputs) != 1 or not isinstance(inputs[0], dict):
+        raise Discrepancy(N_("expected one input"), at=where)
+    name = str(inputs[0].get("file", ""))
+    path = gd.root / name
+    if path.parent.name != "turns" or not path.is_file():
+        raise Discrepancy(N_("input {name} is missing"), at=where, name=name)
+    try:
+        text = docs.read_capped(path)
+        if not turns.is_sealed(text):  # archives from before turn files were sealed
+            turn = turns.parse(definition, text, name, archived=True)
+            return turns.shown(turn, definition), turn, text
+        shown = turns.envelope(definition, text, name, archived=True)
+        if key is None:
+            return shown, None, text
+        inner = turns.unseal(definition, text, key, name, archived=True)
+        turn = turns.parse(definition, inner, name, archived=True)
+    except Refusal as exc:
+        raise wrapped(name, exc) from None
+    return shown, turn, text

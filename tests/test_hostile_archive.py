@@ -106,3 +106,39 @@ def test_a_referee_who_labels_a_record_falsely_does_not_verify(tmp_path, monkeyp
     done = seki(ref, "verify", "g", cwd=tmp_path)
     assert done.returncode == 1, done.stdout
     assert "records/000002.txt: label 'tokugawa resigned' does not match the replay" in done.stderr
+
+
+def test_a_record_holding_a_field_no_record_holds_does_not_verify(tmp_path, monkeypatch):
+    """Whatever a referee signs into a record, `seki verify` checks: a field the writer
+    never writes (a remark, a second result) is refused, not carried along unchecked, even
+    before the reveal."""
+    from test_pbem_cli import _started, ok, seki
+
+    from sekigahara_pbem.commands.common import utc_now
+    from sekigahara_pbem.crypto.keystore import identity_path, read_identity
+    from sekigahara_pbem.pbem import chain, referee
+
+    ref, alice, _ = _started(tmp_path)
+    packet = "g/packets/000001-ishida.txt"
+    shown = ok(seki(alice, "view", packet, "--key", "alice", cwd=tmp_path))
+    card = shown.split("{type: bid, card: ")[1].split("}")[0]
+    (tmp_path / "bid.yaml").write_text(
+        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
+        f"actions:\n  - {{type: bid, card: {card}}}\n"
+    )
+    ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", packet, "--key", "alice",
+            cwd=tmp_path))  # fmt: skip
+    signed = chain.sign_record
+
+    def remarked(referee_key, seq, body):
+        return signed(referee_key, seq, {**body, "remark": "ishida bid too low"})
+
+    monkeypatch.setattr(chain, "sign_record", remarked)
+    identity = read_identity(identity_path(ref, "ref"))
+    bid = (tmp_path / "bid.signed.txt").read_bytes()
+    (outcome,) = referee.adjudicate(tmp_path / "g", identity, [("bid", bid)], utc_now())
+    assert outcome.accepted, outcome.message
+    monkeypatch.undo()
+    done = seki(ref, "verify", "g", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout
+    assert "records/000002.txt: holds fields no record holds: ['remark']" in done.stderr

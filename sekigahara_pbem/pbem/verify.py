@@ -38,7 +38,7 @@ from .game import (
     secrets_text,
 )
 from .packet_checks import PacketChecks
-from .records import opening
+from .records import opening, writer
 from .store import GameDir, StoreError, locked, write_atomic
 
 REVEAL_FORMAT = "seki-reveal/1"
@@ -196,6 +196,11 @@ class _Replay:
         except UserError as exc:
             raise _wrapped(where, exc) from None
         body = record.body
+        unchecked = [k for k in body if k not in writer.RECORD_FIELDS]
+        if unchecked:
+            raise Discrepancy(
+                N_("holds fields no record holds: {fields}"), at=where, fields=quoted(unchecked)
+            )
         if body.get("prev") != self.prev:
             raise Discrepancy(N_("prev does not name the record before it"), at=where)
         self._check_time(where, body)

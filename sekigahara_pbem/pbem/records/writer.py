@@ -64,6 +64,18 @@ def write(
     return files.record
 
 
+# Every field a record's body may hold: those `build` writes, the commitments, and a kind's
+# own (clock with deadlines; kind for a deadline or a takeback, undo for a takeback).
+# `seki verify` refuses any other: a signed record says nothing the replay does not check.
+RECORD_FIELDS = frozenset(
+    {
+        "format", "game", "seq", "prev", "time", "label", "inputs", "view_format",
+        "public_state", "sealed_state", "pending", "asked", "events", "commitments",
+        "openings", "clock", "kind", "undo",
+    }
+)  # fmt: skip
+
+
 def build(game: Game, previous: chain.Record | None, before: dict | None, draft: Draft) -> Files:
     """The files of the record, in memory: who is asked since when, their deadlines, the
     commitments, the sealed state and the packets."""

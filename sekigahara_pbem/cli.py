@@ -88,7 +88,7 @@ class _Root(TyperGroup):
         except UserError as exc:
             typer.echo(f"seki: {explain(exc)}", err=True)
             raise typer.Exit(1) from None
-        except OSError as exc:
+        except OSError as exc:  # the top-level handler: the machine's, not a bug
             where = f"{exc.filename}: " if exc.filename else ""
             typer.echo(f"seki: {where}{exc.strerror or exc}", err=True)
             raise typer.Exit(1) from None

@@ -75,36 +75,40 @@ def test_report_runs_no_program_the_archives_git_config_names(demo, tmp_path):
     assert not marker.exists(), marker.read_text()
 
 
-def test_a_referee_who_labels_a_record_falsely_does_not_verify(tmp_path, monkeypatch):
-    """A record's label is public and signed, and the referee writes it: a label that says
-    what the replay did not ("tokugawa resigned" for a bid) fails `seki verify` once the
-    secrets are revealed (issue 29: the label was never checked)."""
-    from test_pbem_cli import _started, ok, seki
+def _bid_adjudicated_by(root: Path, monkeypatch, module: object, name: str, forged) -> str:
+    """Game g made through the commands, and Ishida's bid adjudicated by a referee whose
+    `module.name` is `forged` (a modified seki): what the referee said of it."""
+    from cligame import signed_bid, started
 
     from sekigahara_pbem.commands.common import utc_now
     from sekigahara_pbem.crypto.keystore import identity_path, read_identity
     from sekigahara_pbem.pbem import referee
+
+    started(root)
+    bid = signed_bid(root).read_bytes()
+    monkeypatch.setattr(module, name, forged)
+    identity = read_identity(identity_path(root / "ref", "ref"))
+    (outcome,) = referee.adjudicate(root / "g", identity, [("bid", bid)], utc_now())
+    monkeypatch.undo()
+    assert outcome.accepted, outcome.message
+    return outcome.message
+
+
+def test_a_referee_who_labels_a_record_falsely_does_not_verify(tmp_path, monkeypatch):
+    """A record's label is public and signed, and the referee writes it: a label that says
+    what the replay did not ("tokugawa resigned" for a bid) fails `seki verify` once the
+    secrets are revealed (issue 29: the label was never checked)."""
+    from cligame import ok, seki
+
     from sekigahara_pbem.pbem.records import turn
 
-    ref, alice, _ = _started(tmp_path)
-    packet = "g/packets/000001-ishida.txt"
-    shown = ok(seki(alice, "view", packet, "--key", "alice", cwd=tmp_path))
-    card = shown.split("{type: bid, card: ")[1].split("}")[0]
-    (tmp_path / "bid.yaml").write_text(
-        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
-        f"actions:\n  - {{type: bid, card: {card}}}\n"
+    said = _bid_adjudicated_by(
+        tmp_path, monkeypatch, turn, "record_label", lambda *args: "tokugawa resigned"
     )
-    ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", packet, "--key", "alice",
-            cwd=tmp_path))  # fmt: skip
-    monkeypatch.setattr(turn, "record_label", lambda *args: "tokugawa resigned")
-    signed = (tmp_path / "bid.signed.txt").read_bytes()
-    identity = read_identity(identity_path(ref, "ref"))
-    (outcome,) = referee.adjudicate(tmp_path / "g", identity, [("bid", signed)], utc_now())
-    assert outcome.accepted and "tokugawa resigned" in outcome.message
-    monkeypatch.undo()
-    ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
-    done = seki(ref, "verify", "g", cwd=tmp_path)
-    assert done.returncode == 1, done.stdout
+    assert "tokugawa resigned" in said
+    ok(tmp_path, "ref", "reveal", "g", "--key", "ref", "--force")
+    done = seki(tmp_path, "ref", "verify", "g")
+    assert done.exit_code == 1, done.stdout
     assert "records/000002.txt: label 'tokugawa resigned' does not match the replay" in done.stderr
 
 
@@ -112,33 +116,16 @@ def test_a_record_holding_a_field_no_record_holds_does_not_verify(tmp_path, monk
     """Whatever a referee signs into a record, `seki verify` checks: a field the writer
     never writes (a remark, a second result) is refused, not carried along unchecked, even
     before the reveal."""
-    from test_pbem_cli import _started, ok, seki
+    from cligame import seki
 
-    from sekigahara_pbem.commands.common import utc_now
-    from sekigahara_pbem.crypto.keystore import identity_path, read_identity
-    from sekigahara_pbem.pbem import chain, referee
+    from sekigahara_pbem.pbem import chain
 
-    ref, alice, _ = _started(tmp_path)
-    packet = "g/packets/000001-ishida.txt"
-    shown = ok(seki(alice, "view", packet, "--key", "alice", cwd=tmp_path))
-    card = shown.split("{type: bid, card: ")[1].split("}")[0]
-    (tmp_path / "bid.yaml").write_text(
-        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
-        f"actions:\n  - {{type: bid, card: {card}}}\n"
-    )
-    ok(seki(alice, "turn", "sign", "bid.yaml", "--packet", packet, "--key", "alice",
-            cwd=tmp_path))  # fmt: skip
     signed = chain.sign_record
 
     def remarked(referee_key, seq, body):
         return signed(referee_key, seq, {**body, "remark": "ishida bid too low"})
 
-    monkeypatch.setattr(chain, "sign_record", remarked)
-    identity = read_identity(identity_path(ref, "ref"))
-    bid = (tmp_path / "bid.signed.txt").read_bytes()
-    (outcome,) = referee.adjudicate(tmp_path / "g", identity, [("bid", bid)], utc_now())
-    assert outcome.accepted, outcome.message
-    monkeypatch.undo()
-    done = seki(ref, "verify", "g", cwd=tmp_path)
-    assert done.returncode == 1, done.stdout
+    _bid_adjudicated_by(tmp_path, monkeypatch, chain, "sign_record", remarked)
+    done = seki(tmp_path, "ref", "verify", "g")
+    assert done.exit_code == 1, done.stdout
     assert "records/000002.txt: holds fields no record holds: ['remark']" in done.stderr

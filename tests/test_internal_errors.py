@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cligame import PACKET, signed_bid, started
 
 from sekigahara_pbem import cli
 
@@ -30,49 +30,16 @@ def _run(monkeypatch, capsys, home: Path, cwd: Path, *args: str) -> tuple[int, s
     return done.value.code, capsys.readouterr().err
 
 
-def _ok(root: Path, who: str, *args: str) -> str:
-    result = CliRunner().invoke(cli.app, list(args), env={"SEKI_HOME": str(root / who)})
-    assert result.exit_code == 0, (args, result.output, result.exception)
-    return result.stdout
-
-
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> Path:
     """Keys, game g set up (records 1-2), Ishida's first packet; a bid turn file
     written and signed by Ishida, not yet adjudicated."""
     root = tmp_path_factory.mktemp("game")
-    import os
-
-    before = os.getcwd()
-    os.chdir(root)
-    try:
-        _ok(root, "ref", "keys", "new", "ref")
-        (root / "alice.pub").write_text(_ok(root, "alice", "keys", "new", "alice"))
-        (root / "bob.pub").write_text(_ok(root, "bob", "keys", "new", "bob"))
-        _ok(root, "ref", "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
-            "--key", "ref")  # fmt: skip
-        _ok(root, "alice", "join", "g/game.txt", "--key", "alice")
-        _ok(root, "bob", "join", "g/game.txt", "--key", "bob")
-        _ok(root, "ref", "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
-            "--key", "ref")  # fmt: skip
-        _ok(root, "alice", "join", "join-g-tokugawa.txt", "--key", "alice")
-        _ok(root, "bob", "join", "join-g-ishida.txt", "--key", "bob")
-        _ok(root, "ref", "adjudicate", "g", "seed-g-ishida.txt", "seed-g-tokugawa.txt",
-            "--key", "ref")  # fmt: skip
-        shown = _ok(root, "alice", "view", "g/packets/000001-ishida.txt", "--key", "alice")
-        card = shown.split("{type: bid, card: ")[1].split("}")[0]
-        (root / "bid.yaml").write_text(
-            "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
-            f"actions:\n  - {{type: bid, card: {card}}}\n"
-        )
-        _ok(root, "alice", "turn", "sign", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
-            "--key", "alice")  # fmt: skip
-    finally:
-        os.chdir(before)
+    started(root)
+    signed_bid(root)
     return root
 
 
-PACKET = "g/packets/000001-ishida.txt"
 P = "sekigahara_pbem."
 CASES = {  # name -> (whose key directory, the command line, the function the bug is put into)
     "keys new": ("carol", "keys new carol", "crypto.keystore.write_identity"),

@@ -7,34 +7,20 @@ line."""
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
-
-from sekigahara_pbem import cli
+from cligame import ok, seki, signed_bid, started
+from typer.testing import Result
 
 REQUEST = "takeback-g-2.signed.txt"  # the request of record 2, Ishida's bid
 ANSWER = "takeback-g-2.signed.answer.signed.txt"
 
 
-def _seki(root: Path, who: str, *args: str) -> Result:
-    """One command run in `root` with `who`'s key directory, as `seki` runs it."""
-    with contextlib.chdir(root):
-        return CliRunner().invoke(cli.app, list(args), env={"SEKI_HOME": str(root / who)})
-
-
-def _ok(root: Path, who: str, *args: str) -> str:
-    result = _seki(root, who, *args)
-    assert result.exit_code == 0, (args, result.output, result.exception)
-    return result.stdout
-
-
 def _refused(root: Path, who: str, *args: str) -> Result:
     """A command that stops on a user's error: exit 1, one line on stderr, no bug."""
-    result = _seki(root, who, *args)
+    result = seki(root, who, *args)
     assert result.exit_code == 1, (args, result.output, result.exception)
     assert isinstance(result.exception, SystemExit), result.exception
     lines = result.stderr.strip().splitlines()
@@ -48,30 +34,11 @@ def made(tmp_path_factory) -> dict[str, Path]:
     """Keys, game g set up (record 1), and a copy of it then ("setup"); Ishida's bid
     signed and adjudicated (record 2, the last: "bid")."""
     root = tmp_path_factory.mktemp("game")
-    _ok(root, "ref", "keys", "new", "ref")
-    (root / "alice.pub").write_text(_ok(root, "alice", "keys", "new", "alice"))
-    (root / "bob.pub").write_text(_ok(root, "bob", "keys", "new", "bob"))
-    _ok(root, "ref", "game", "new", "g", "--ishida", "alice.pub", "--tokugawa", "bob.pub",
-        "--key", "ref")  # fmt: skip
-    _ok(root, "alice", "join", "g/game.txt", "--key", "alice")
-    _ok(root, "bob", "join", "g/game.txt", "--key", "bob")
-    _ok(root, "ref", "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
-        "--key", "ref")  # fmt: skip
-    _ok(root, "alice", "join", "join-g-tokugawa.txt", "--key", "alice")
-    _ok(root, "bob", "join", "join-g-ishida.txt", "--key", "bob")
-    _ok(root, "ref", "adjudicate", "g", "seed-g-ishida.txt", "seed-g-tokugawa.txt",
-        "--key", "ref")  # fmt: skip
+    started(root)
     setup = tmp_path_factory.mktemp("setup")
     shutil.copytree(root, setup, dirs_exist_ok=True)
-    shown = _ok(root, "alice", "view", "g/packets/000001-ishida.txt", "--key", "alice")
-    card = shown.split("{type: bid, card: ")[1].split("}")[0]
-    (root / "bid.yaml").write_text(
-        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\n"
-        f"actions:\n  - {{type: bid, card: {card}}}\n"
-    )
-    _ok(root, "alice", "turn", "sign", "bid.yaml", "--packet", "g/packets/000001-ishida.txt",
-        "--key", "alice")  # fmt: skip
-    assert "record 2" in _ok(root, "ref", "adjudicate", "g", "bid.signed.txt", "--key", "ref")
+    signed_bid(root)
+    assert "record 2" in ok(root, "ref", "adjudicate", "g", "bid.signed.txt", "--key", "ref")
     return {"setup": setup, "bid": root}
 
 
@@ -85,22 +52,22 @@ def game(made, tmp_path) -> Path:
 
 def _asked(root: Path) -> Path:
     """Ishida asks to take back its bid, and the referee takes the request in."""
-    said = _ok(root, "alice", "takeback", "request", "g/packets/000002-ishida.txt",
+    said = ok(root, "alice", "takeback", "request", "g/packets/000002-ishida.txt",
                "--key", "alice", "--reason", "misclick")  # fmt: skip
     assert f"wrote {REQUEST}" in said and "your opponent is asked to consent" in said
-    said = _ok(root, "ref", "adjudicate", "g", REQUEST, "--key", "ref")
+    said = ok(root, "ref", "adjudicate", "g", REQUEST, "--key", "ref")
     assert "takeback of record 2 requested by ishida; waiting for tokugawa" in said
-    assert "record 2" in _ok(root, "ref", "status", "g").splitlines()[0]  # nothing undone yet
+    assert "record 2" in ok(root, "ref", "status", "g").splitlines()[0]  # nothing undone yet
     return root / REQUEST
 
 
 def test_a_takeback_asked_and_accepted_undoes_the_bid(game):
     _asked(game)
-    said = _ok(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob")
+    said = ok(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob")
     assert f"wrote {ANSWER} (accepting the takeback of record 2)" in said
-    said = _ok(game, "ref", "adjudicate", "g", ANSWER, "--key", "ref")
+    said = ok(game, "ref", "adjudicate", "g", ANSWER, "--key", "ref")
     assert "record 3: takeback of record 2 (asked by ishida, accepted by tokugawa)" in said
-    status = _ok(game, "ref", "status", "g")
+    status = ok(game, "ref", "status", "g")
     assert "record 3 (takeback of record 2 (asked by ishida, accepted by tokugawa))" in status
     assert "awaiting Ishida: bid" in status and "awaiting Tokugawa: bid" in status
     assert sorted(p.name for p in (game / "g" / "requests").iterdir()) == [
@@ -108,31 +75,31 @@ def test_a_takeback_asked_and_accepted_undoes_the_bid(game):
         "000002-takeback-ishida.txt",
     ]
     assert (game / "g" / "turns").is_dir() and any((game / "g" / "turns").iterdir())  # kept
-    again = _ok(game, "alice", "view", "g/packets/000003-ishida.txt", "--key", "alice")
-    first = _ok(game, "alice", "view", "g/packets/000001-ishida.txt", "--key", "alice")
+    again = ok(game, "alice", "view", "g/packets/000003-ishida.txt", "--key", "alice")
+    first = ok(game, "alice", "view", "g/packets/000001-ishida.txt", "--key", "alice")
     options = [line for line in again.splitlines() if "{type: bid, card:" in line]
     assert options and options == [line for line in first.splitlines() if "{type: bid" in line]
-    assert "verified 3 records" in _ok(game, "ref", "verify", "g")
-    _ok(game, "ref", "reveal", "g", "--key", "ref", "--force")
-    assert "verified 3 records" in _ok(game, "ref", "verify", "g")  # states replayed
+    assert "verified 3 records" in ok(game, "ref", "verify", "g")
+    ok(game, "ref", "reveal", "g", "--key", "ref", "--force")
+    assert "verified 3 records" in ok(game, "ref", "verify", "g")  # states replayed
 
 
 def test_a_takeback_refused_keeps_the_bid(game):
     _asked(game)
-    said = _ok(game, "bob", "takeback", "answer", REQUEST, "--refuse", "--key", "bob")
+    said = ok(game, "bob", "takeback", "answer", REQUEST, "--refuse", "--key", "bob")
     assert f"wrote {ANSWER} (refusing the takeback of record 2)" in said
-    said = _ok(game, "ref", "adjudicate", "g", ANSWER, "--key", "ref")
+    said = ok(game, "ref", "adjudicate", "g", ANSWER, "--key", "ref")
     assert "takeback of record 2 refused by tokugawa" in said
-    status = _ok(game, "ref", "status", "g")
+    status = ok(game, "ref", "status", "g")
     assert "record 2 (week 1 turn A: ishida bid" in status
     assert "awaiting Tokugawa: bid" in status and "awaiting Ishida" not in status
-    assert "verified 2 records" in _ok(game, "ref", "verify", "g")
-    late = _ok(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob",
+    assert "verified 2 records" in ok(game, "ref", "verify", "g")
+    late = ok(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob",
                "--out", "late.txt")  # fmt: skip
     assert "wrote late.txt" in late
     result = _refused(game, "ref", "adjudicate", "g", "late.txt", "--key", "ref")
     assert "the takeback of record 2 has already been answered" in result.stdout
-    assert "record 2 (week 1 turn A" in _ok(game, "ref", "status", "g")
+    assert "record 2 (week 1 turn A" in ok(game, "ref", "status", "g")
 
 
 def test_an_answer_from_the_requester_is_refused(game):
@@ -143,7 +110,7 @@ def test_an_answer_from_the_requester_is_refused(game):
 
 
 def test_a_request_for_a_record_that_is_not_the_last_is_refused(game):
-    said = _ok(game, "alice", "takeback", "request", "g/packets/000001-ishida.txt",
+    said = ok(game, "alice", "takeback", "request", "g/packets/000001-ishida.txt",
                "--key", "alice", "--out", "old.txt")  # fmt: skip
     assert "wrote old.txt" in said
     result = _refused(game, "ref", "adjudicate", "g", "old.txt", "--key", "ref")
@@ -153,12 +120,12 @@ def test_a_request_for_a_record_that_is_not_the_last_is_refused(game):
     assert result.stderr.strip() == "seki: 1 of 1 file(s) refused"
     assert not list((game / "g").glob("requests/*"))  # nothing asked of Tokugawa
     assert [p.name for p in (game / "g" / "rejected").iterdir()] == ["0001-old.txt.sealed"]
-    assert "record 2" in _ok(game, "ref", "status", "g").splitlines()[0]
+    assert "record 2" in ok(game, "ref", "status", "g").splitlines()[0]
 
 
 def test_the_setup_cannot_be_taken_back(made, tmp_path):
     root = tmp_path / "setup"
     shutil.copytree(made["setup"], root)
-    _ok(root, "bob", "takeback", "request", "g/packets/000001-tokugawa.txt", "--key", "bob")
+    ok(root, "bob", "takeback", "request", "g/packets/000001-tokugawa.txt", "--key", "bob")
     result = _refused(root, "ref", "adjudicate", "g", "takeback-g-1.signed.txt", "--key", "ref")
     assert "takeback refused: the setup (record 1) cannot be taken back" in result.stdout

@@ -40,12 +40,10 @@ def write_identity(directory: Path, identity: Identity, passphrase: str | None =
     passphrase, the file is an age file locked with it (`age -d` opens it too)."""
     path = identity_path(directory, identity.name)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # an OSError names the folder
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise KeyStoreError(
-            N_("already exists; not overwriting an identity"), at=str(path)
-        ) from None
+    if path.exists():
+        raise KeyStoreError(N_("already exists; not overwriting an identity"), at=str(path))
+    # O_EXCL still: a file made in between is an OSError naming it, never overwritten
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     text = identity_to_text(identity)
     if passphrase:
         text = agefile.lock(text.encode("ascii"), passphrase)
@@ -57,10 +55,9 @@ def write_identity(directory: Path, identity: Identity, passphrase: str | None =
 
 def read_identity(path: Path) -> Identity:
     """Load one identity file; errors name the file."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise KeyStoreError(N_("no such identity"), at=str(path)) from None
+    if not path.is_file():
+        raise KeyStoreError(N_("no such identity"), at=str(path))
+    data = path.read_bytes()
     # an identity file is ASCII: what does not decode is replaced, and refused by the parser
     text = data.decode("utf-8", "replace")
     if agefile.is_armored(text):  # a wrong passphrase: a SealError that names the file

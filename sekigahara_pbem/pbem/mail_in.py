@@ -156,8 +156,9 @@ def header(msg: EmailMessage, name: str) -> str:
     injected `Bcc:`), to control characters, or not decode at all."""
     try:
         value = str(msg.get(name) or "")
+    # boundary: the email package's header parser, on a stranger's bytes
     except (ValueError, TypeError, IndexError, LookupError, UnicodeError, AttributeError):
-        return ""  # boundary: the email package's header parser, on a stranger's bytes
+        return ""
     return CONTROL.sub(" ", value)[:MAX_HEADER].strip()
 
 
@@ -195,8 +196,9 @@ def documents(msg: EmailMessage) -> list[str]:
         try:
             payload = part.get_payload(decode=True) or b""
             charset = part.get_content_charset() or "utf-8"
+        # boundary: the email package, on a stranger's part
         except (ValueError, LookupError, UnicodeError, TypeError, AttributeError):
-            continue  # boundary: the email package, on a stranger's part
+            continue
         try:
             text = payload.decode(charset, errors="replace")
         except (LookupError, UnicodeError):  # boundary: a charset Python does not know, `idna`

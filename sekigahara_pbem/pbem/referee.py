@@ -40,8 +40,10 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
         recover(game)
         outcomes = []
         for name, data in inputs:
+            done = False
             try:
                 message = _one(game, name, data, now)
+                done = True
             except Refusal as exc:  # the sender's to fix: kept, sealed, with the reason
                 kept = game.gd.reject(
                     name, chain.seal_rejected(game.definition, name, data, str(exc))
@@ -55,10 +57,11 @@ def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], n
                 )
                 outcomes.append(Outcome(name, False, str(refused), exc.code, refused))
                 game.commit(f"rejected {name}")
+                done = True
                 continue
-            except BaseException:  # a bug, or the run stopped: the game as it was
-                recover(game)
-                raise
+            finally:
+                if not done:  # a bug, or the run stopped: the game as it was
+                    recover(game)
             outcomes.append(Outcome(name, True, message))
         return outcomes
 

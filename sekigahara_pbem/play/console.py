@@ -184,7 +184,7 @@ def terminal() -> Asker:
         state["count"] = len(question.choices) if question.pick == "one" else 0
         try:
             return session.prompt(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except (EOFError, KeyboardInterrupt):  # boundary: Ctrl-D, Ctrl-C at the prompt
             return QUIT
 
     return ask

@@ -33,7 +33,7 @@ from floor import bare_start
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.bot.match import play
-from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.vocab import SIDES
 

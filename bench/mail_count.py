@@ -42,11 +42,11 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from sekigahara_pbem.component_files import load_components
-from sekigahara_pbem.pbem import chain
-from sekigahara_pbem.pbem import game as games
-from sekigahara_pbem.pbem.demo import STANDING_ORDERS, run_demo
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import chain
+from sekigahara_pbem.protocol import game as games
+from sekigahara_pbem.protocol.component_files import load_components
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee.demo import STANDING_ORDERS, run_demo
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.cycle.setup import setup

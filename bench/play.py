@@ -22,11 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import game, joins, referee
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import game, joins
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.decisions import current
 from sekigahara_pbem.rules.decisions.stack_move import STOP

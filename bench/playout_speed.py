@@ -12,7 +12,7 @@ import time
 
 from floor import bare_start
 
-from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.testing.random_player import playout
 
 

@@ -24,12 +24,13 @@ from pathlib import Path
 from floor import bare_start
 
 from sekigahara_pbem.commands.common import utc_now
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import chain, game, joins, referee
-from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import chain, game, joins
+from sekigahara_pbem.protocol.component_files import components_hash
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee.demo import Bot
 from sekigahara_pbem.rules.vocab import SIDES
 
 

@@ -24,9 +24,9 @@ from pathlib import Path
 from floor import bare_start
 
 from sekigahara_pbem.bot import make_player
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.rules.vocab import ISHIDA, SIDES, other
 from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty.match import player_chooser

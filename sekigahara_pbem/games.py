@@ -55,8 +55,8 @@ class RefereeGame:
     root: Path
 
     def status(self, now: str) -> list[str]:
-        from .pbem import chain, game
-        from .pbem.store import GameDir
+        from .protocol import chain, game
+        from .protocol.store import GameDir
 
         gd = GameDir(self.root)
         definition = game.load(gd)
@@ -72,7 +72,7 @@ class RefereeGame:
         return [head, *asked, *_takebacks_open(gd, definition, seq)]
 
     def verify(self) -> list[str]:
-        from .pbem import verify as checks
+        from .referee import verify as checks
 
         try:
             report = checks.verify(self.root)
@@ -87,7 +87,7 @@ class RefereeGame:
         return [line, *(_("note: {note}").format(note=note) for note in report.notes)]
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
-        from .pbem import verify as checks
+        from .referee import verify as checks
 
         path = checks.reveal(self.root, identity, now, force)
         wrote = _("wrote {path}; anyone can now run: seki verify {dir}")
@@ -178,7 +178,7 @@ def _game_over(events: list) -> str:
 
 def _awaited(gd, definition, body: dict, d: dict, seq: int, now: str) -> str:  # noqa: ANN001
     """One decision awaited: from whom, since which packet, and when it is due."""
-    from .pbem import chain, clock
+    from .protocol import chain, clock
     from .reports import names as n
 
     since = body["asked"].get(d["side"], seq)

@@ -1,5 +1,5 @@
-"""The words for what the records write that both the referee's mail (pbem/robot.py,
-pbem/closing.py) and the reports (reports/names.py) show: the sides, and how a game
+"""The words for what the records write that both the referee's mail (mail/robot.py,
+referee/closing.py) and the reports (reports/names.py) show: the sides, and how a game
 ended. Marked here, put in the reader's language where shown; a value a table lacks is
 shown as it is.
 

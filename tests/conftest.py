@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.protocol.component_files import load_components
 
 
 def fix_seeds(patch: pytest.MonkeyPatch, tag: str) -> None:
@@ -13,7 +13,7 @@ def fix_seeds(patch: pytest.MonkeyPatch, tag: str) -> None:
     and the players' (derived from their random test keys) fixed by `tag`."""
     import hashlib
 
-    from sekigahara_pbem.pbem import game, joins
+    from sekigahara_pbem.protocol import game, joins
 
     counter = iter(range(1000))
 
@@ -42,9 +42,9 @@ def _english_again():
 def fresh_game(tmp_path):
     """A game made by a referee for two players, not joined yet: (root, the referee's
     identity, the players' identities by side, the definition)."""
-    from sekigahara_pbem.component_files import components_hash
     from sekigahara_pbem.crypto.keys import generate
-    from sekigahara_pbem.pbem import game
+    from sekigahara_pbem.protocol import game
+    from sekigahara_pbem.protocol.component_files import components_hash
 
     people = {n: generate(n) for n in ("ref", "alice", "bob")}
     players = {"ishida": people["alice"], "tokugawa": people["bob"]}
@@ -66,7 +66,7 @@ def demo(tmp_path_factory):
     """One whole demo game, the same every run: the parties' seeds are fixed here (in play
     they come from the operating system), and the bots' choices are seeded. Tests that
     change files work on a copy."""
-    from sekigahara_pbem.pbem.demo import run_demo
+    from sekigahara_pbem.referee.demo import run_demo
 
     root = tmp_path_factory.mktemp("demo")
     with pytest.MonkeyPatch.context() as patch:

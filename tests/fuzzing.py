@@ -32,8 +32,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto.canonical import canonicalise
+from sekigahara_pbem.protocol.component_files import components_hash
 from sekigahara_pbem.rules.components import ComponentError
 
 HANG_SECONDS = 20

@@ -20,9 +20,9 @@ from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import Identity, generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import clock, game, joins, packets, takebacks, turns
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem.demo import Bot
+from sekigahara_pbem.protocol import clock, game, joins, packets, takebacks, turns
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.referee.demo import Bot
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.vocab import SIDES, other
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sekigahara_pbem.commands.common import load_identity, open_own_packet
-from sekigahara_pbem.component_files import load_components
 from sekigahara_pbem.play.session import TurnSession
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.shadow import shadow_state
 

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.component_files import (
+from sekigahara_pbem.crypto.keystore import read_identity
+from sekigahara_pbem.protocol import game
+from sekigahara_pbem.protocol.component_files import (
     MANIFESTS,
     component_set,
     components_hash,
     game_components,
 )
-from sekigahara_pbem.crypto.keystore import read_identity
-from sekigahara_pbem.pbem import game
-from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.demo import run_demo
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.referee.demo import run_demo
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import SIDES
 from sekigahara_pbem.twoparty import demo as two_party_demo

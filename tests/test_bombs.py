@@ -10,8 +10,8 @@ import pytest
 
 from sekigahara_pbem.crypto import sealing, signing
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import chain, documents, packets
-from sekigahara_pbem.pbem.game import Definition, Secrets
+from sekigahara_pbem.protocol import chain, documents, packets
+from sekigahara_pbem.protocol.game import Definition, Secrets
 
 BOMB = zlib.compress(b"\0" * 200_000_000, 9)  # 200 MB of zeros in about 200 KB
 
@@ -28,8 +28,8 @@ def test_inflate_stops_at_its_limit():
 
 
 def _game(tmp_path) -> tuple[Definition, Secrets, object]:
-    from sekigahara_pbem.component_files import components_hash
-    from sekigahara_pbem.pbem import game
+    from sekigahara_pbem.protocol import game
+    from sekigahara_pbem.protocol.component_files import components_hash
 
     referee = generate("referee")
     players = {"ishida": generate("alice").public, "tokugawa": generate("bob").public}

@@ -140,9 +140,9 @@ def test_seki_bot_turn_is_accepted_by_the_referee(tmp_path):
             assert "REFUSED" not in result
             answered.append((side, (tmp_path / out).read_text()))
     from sekigahara_pbem.crypto.keystore import read_identity
-    from sekigahara_pbem.pbem import game as games
-    from sekigahara_pbem.pbem import turns
-    from sekigahara_pbem.pbem.store import GameDir
+    from sekigahara_pbem.protocol import game as games
+    from sekigahara_pbem.protocol import turns
+    from sekigahara_pbem.protocol.store import GameDir
 
     gd = GameDir(tmp_path / "g")
     definition = games.load(gd)
@@ -169,7 +169,7 @@ def test_seki_bot_turn_bad_input_is_one_line(tmp_path):
 
 
 def test_the_demo_with_heuristic_bots_goes_through_the_real_files(tmp_path):
-    from sekigahara_pbem.pbem.demo import run_demo
+    from sekigahara_pbem.referee.demo import run_demo
 
     result = run_demo(tmp_path, "bots", "2026-11-22T12:00:00Z", max_steps=40, bot="heuristic")
     assert not result.refused

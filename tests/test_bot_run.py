@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol.store import GameDir
 from sekigahara_pbem.rules.vocab import SIDES
 
 RECORDS = int(os.environ.get("SEKI_BOT_RUN_RECORDS", "12"))

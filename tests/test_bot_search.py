@@ -13,7 +13,7 @@ from test_bot import _hide_differently, ok, seki
 from sekigahara_pbem.bot import HeuristicPlayer, SearchPlayer
 from sekigahara_pbem.bot.match import play
 from sekigahara_pbem.bot.search import FILE_STEPS
-from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.engine import pending
@@ -177,7 +177,7 @@ def test_seki_bot_turn_with_the_search_bot_is_accepted_by_the_referee(tmp_path):
 
 
 def test_the_demo_with_search_bots_goes_through_the_real_files(tmp_path):
-    from sekigahara_pbem.pbem.demo import run_demo
+    from sekigahara_pbem.referee.demo import run_demo
 
     result = run_demo(tmp_path, "s", "2026-11-22T12:00:00Z", max_steps=8, bot="search", budget=0.05)
     assert not result.refused

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sekigahara_pbem.component_files import components_hash, load_components
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.rules.components import ComponentError, build_components
 from sekigahara_pbem.rules.vocab import ISHIDA, TOKUGAWA
 

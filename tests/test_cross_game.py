@@ -1,6 +1,6 @@
 """Cross-game replay (issue 28, "Referee mode"): a game id is a name, and two games may
 share one with the same players' keys. Every document a party signs for a game, and
-every packet, names the hash of its game's definition (pbem/binding.py), so a document
+every packet, names the hash of its game's definition (protocol/binding.py), so a document
 of one game is refused in the other as WRONG_GAME; one naming no definition (written
 before the binding) is refused when it arrives. The attacks run through the real
 commands and files."""
@@ -13,16 +13,17 @@ import pytest
 from test_pbem_cli import ok, seki
 
 from sekigahara_pbem import refusal
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto import agefile, signing
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import identity_path, read_identity
-from sekigahara_pbem.pbem import binding, game, joins, packets, referee, takebacks, turns
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.game import tool_version
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import binding, game, joins, packets, takebacks, turns
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol.component_files import components_hash
+from sekigahara_pbem.protocol.game import tool_version
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.referee.demo import Bot
 
 NOW = "2026-11-22T12:00:00Z"
 RESIGN = "resign-g-1-ishida.signed.txt"
@@ -159,7 +160,7 @@ def test_every_document_of_one_game_is_refused_in_the_other(two_games):
 def test_a_draft_without_a_definition_is_signed_with_it(two_games):
     """A hand-written turn file may leave the definition out: `seki turn sign` stamps the
     game's in (checking.stamped); a draft naming the other game's is refused."""
-    from sekigahara_pbem.pbem.checking import stamped
+    from sekigahara_pbem.protocol.checking import stamped
 
     _, players, ((_, a), (_, b)) = two_games
     draft = "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\nactions: [{type: resign}]\n"

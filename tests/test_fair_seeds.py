@@ -15,9 +15,11 @@ import pytest
 
 from sekigahara_pbem.crypto import sealing, signing
 from sekigahara_pbem.crypto.seeds import seed_commitment
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem import game, joins, referee, verify
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol import game, joins
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import verify
 from sekigahara_pbem.refusal import Refusal
 
 NOW = "2026-11-22T12:00:00Z"

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.component_files import load_components
-from sekigahara_pbem.pbem import game
+from sekigahara_pbem.protocol import game
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.state import DEFAULT_OPTIONS, EDITION, FIRST_EDITION, game_options

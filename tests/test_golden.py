@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.views import redact_event, view
 from sekigahara_pbem.rules.vocab import SIDES

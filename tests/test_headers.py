@@ -1,4 +1,4 @@
-"""The head every document a player signs is read by (pbem/headers.py): turn files and
+"""The head every document a player signs is read by (protocol/headers.py): turn files and
 their sealed envelopes, takeback requests and answers, joins and seeds are refused alike
 when they name another game (WRONG_GAME), are signed by another key than their side's
 (WRONG_SIDE), or name no definition where one is needed (WRONG_VERSION; an archived turn
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from sekigahara_pbem.crypto import signing
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem import joins, takebacks, turns
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol import joins, takebacks, turns
 from sekigahara_pbem.refusal import Code, Refusal
 
 

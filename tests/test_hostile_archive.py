@@ -82,7 +82,7 @@ def _bid_adjudicated_by(root: Path, monkeypatch, module: object, name: str, forg
 
     from sekigahara_pbem.commands.common import utc_now
     from sekigahara_pbem.crypto.keystore import identity_path, read_identity
-    from sekigahara_pbem.pbem import referee
+    from sekigahara_pbem.referee import adjudication as referee
 
     started(root)
     bid = signed_bid(root).read_bytes()
@@ -100,7 +100,7 @@ def test_a_referee_who_labels_a_record_falsely_does_not_verify(tmp_path, monkeyp
     secrets are revealed (issue 29: the label was never checked)."""
     from cligame import ok, seki
 
-    from sekigahara_pbem.pbem.records import turn
+    from sekigahara_pbem.referee.records import turn
 
     said = _bid_adjudicated_by(
         tmp_path, monkeypatch, turn, "record_label", lambda *args: "tokugawa resigned"
@@ -118,7 +118,7 @@ def test_a_record_holding_a_field_no_record_holds_does_not_verify(tmp_path, monk
     before the reveal."""
     from cligame import seki
 
-    from sekigahara_pbem.pbem import chain
+    from sekigahara_pbem.protocol import chain
 
     signed = chain.sign_record
 

@@ -125,9 +125,9 @@ def test_a_refusal_quoting_the_hand_goes_only_into_a_note_sealed_to_the_sender(t
     sealed to the sender, opens with its key only (`seki view NOTE`) and holds the reason."""
     from sekigahara_pbem.crypto import signing
     from sekigahara_pbem.crypto.keystore import read_identity
-    from sekigahara_pbem.pbem import turns
-    from sekigahara_pbem.pbem.game import load
-    from sekigahara_pbem.pbem.store import GameDir
+    from sekigahara_pbem.protocol import turns
+    from sekigahara_pbem.protocol.game import load
+    from sekigahara_pbem.protocol.store import GameDir
 
     seki, game = _started(tmp_path)
     alice = read_identity(tmp_path / "alice" / "alice.identity")

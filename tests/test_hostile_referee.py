@@ -22,11 +22,12 @@ from test_pbem_cli import _started, ok, seki
 
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keystore import identity_path, read_identity, write_identity
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem import game, notes, referee
-from sekigahara_pbem.pbem.game import Definition
-from sekigahara_pbem.pbem.store import GameDir
 from sekigahara_pbem.play import mailbox
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol import game, notes
+from sekigahara_pbem.protocol.game import Definition
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
 from sekigahara_pbem.refusal import Refusal
 
 LEVELS = 9  # 9 ** 9 names once walked: gigabytes, from well under a kilobyte

@@ -27,11 +27,11 @@ from typer.testing import CliRunner
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.keystore import identity_path, read_identity
-from sekigahara_pbem.pbem import chain, game, packets
-from sekigahara_pbem.pbem.mail_config import MailSettings
-from sekigahara_pbem.pbem.mail_out import Spool
-from sekigahara_pbem.pbem.robot import Mailer
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.mail.outgoing import Spool
+from sekigahara_pbem.mail.robot import Mailer
+from sekigahara_pbem.mail.settings import MailSettings
+from sekigahara_pbem.protocol import chain, game, packets
+from sekigahara_pbem.protocol.store import GameDir
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.reports import (
     mail_report,

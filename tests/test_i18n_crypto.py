@@ -10,7 +10,7 @@ from test_i18n import _new_game
 from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol.store import GameDir
 
 
 def test_a_tampered_packet_is_refused_in_hungarian(tmp_path):

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.pbem import clock
-from sekigahara_pbem.pbem.closing import closing_text
-from sekigahara_pbem.pbem.documents import DocumentError
-from sekigahara_pbem.pbem.store import GameDir, StoreError
+from sekigahara_pbem.protocol import clock
+from sekigahara_pbem.protocol.documents import DocumentError
+from sekigahara_pbem.protocol.store import GameDir, StoreError
+from sekigahara_pbem.referee.closing import closing_text
 from sekigahara_pbem.refusal import UserError
 
 ROOT = Path(__file__).parent.parent

@@ -16,10 +16,10 @@ from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keystore import identity_path, read_identity
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem import game
-from sekigahara_pbem.pbem.closing import closing_text, statistics
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol import game
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee.closing import closing_text, statistics
 
 ANSWERS = ",".join(["1"] * 60)
 

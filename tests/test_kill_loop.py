@@ -16,12 +16,14 @@ import time
 
 import pytest
 
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import chain, game, joins, referee, verify
-from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import chain, game, joins
+from sekigahara_pbem.protocol.component_files import components_hash
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import verify
+from sekigahara_pbem.referee.demo import Bot
 from sekigahara_pbem.rules.vocab import SIDES
 
 NOW = "2026-11-22T12:00:00Z"

@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import mail_config, mail_in
-from sekigahara_pbem.pbem.mail_out import Spool, message, send_outbox
+from sekigahara_pbem.mail import incoming as mail_in
+from sekigahara_pbem.mail import settings as mail_config
+from sekigahara_pbem.mail.outgoing import Spool, message, send_outbox
 from sekigahara_pbem.refusal import Refusal
 
 KEY = generate("ishida")

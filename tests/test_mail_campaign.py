@@ -17,8 +17,8 @@ from conftest import fix_seeds
 from mailplay import Campaign
 
 from sekigahara_pbem.crypto import signing
-from sekigahara_pbem.pbem import chain, game, turns
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import chain, game, turns
+from sekigahara_pbem.protocol.store import GameDir
 
 
 def _records(root: Path) -> list[dict]:
@@ -176,8 +176,8 @@ def _no_hidden_id_in_anything_readable(c: Campaign, roots: list[Path]) -> None:
 def _never_public(root: Path) -> set[str]:
     """The card and block ids no public view and no public event of the game ever named:
     from the sealed states, opened with the state key the reveal published."""
-    from sekigahara_pbem.component_files import load_components
-    from sekigahara_pbem.pbem import documents as docs
+    from sekigahara_pbem.protocol import documents as docs
+    from sekigahara_pbem.protocol.component_files import load_components
     from sekigahara_pbem.rules.state import canonical
     from sekigahara_pbem.rules.views import view
 

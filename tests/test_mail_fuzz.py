@@ -10,9 +10,10 @@ import random
 from test_robot_hostile import HEAD, HOSTILE
 
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import mail_in, robot
-from sekigahara_pbem.pbem.mail_config import MailSettings
-from sekigahara_pbem.pbem.mail_out import Spool
+from sekigahara_pbem.mail import incoming as mail_in
+from sekigahara_pbem.mail import robot
+from sekigahara_pbem.mail.outgoing import Spool
+from sekigahara_pbem.mail.settings import MailSettings
 from sekigahara_pbem.reports import mail_report
 
 NOW = "2026-11-22T10:00:00Z"

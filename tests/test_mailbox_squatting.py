@@ -24,15 +24,16 @@ from typer.testing import CliRunner
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import documents as docs
-from sekigahara_pbem.pbem import game, mail_config
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.mail import settings as mail_config
 from sekigahara_pbem.play import inbox, mailbox
 from sekigahara_pbem.play.two_party import robot_pass, take_mail
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol import game
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
+from sekigahara_pbem.protocol.store import GameDir
 from sekigahara_pbem.rules.vocab import SIDES
 from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty import side as sides
@@ -93,7 +94,7 @@ def test_a_strangers_join_or_packet_does_not_stop_seki_bot_run(servers, tmp_path
     opened: the game stalled, and the referee's deadline ran against Ishida. Now a
     document is kept only once its signature checks, under its own hash, and the newest
     *authentic* packet is answered. The referee's robot, sent a forged join first, was
-    never open to it: it checks signatures before it files (pbem/records/opening.py)."""
+    never open to it: it checks signatures before it files (referee/records/opening.py)."""
     fix_seeds(monkeypatch, f"squat-{attack}")
     c = Campaign(tmp_path, servers)
     game_id = f"squat{attack}"

@@ -410,11 +410,12 @@ def test_turn_check_reads_friendly_names(tmp_path, monkeypatch):
     """`seki turn check`, as a real process, on a turn file written with friendly names;
     and a typo reported with a suggestion (the game is made in-process, to be quick)."""
 
-    from sekigahara_pbem.component_files import components_hash
     from sekigahara_pbem.crypto.keys import generate
     from sekigahara_pbem.crypto.keystore import write_identity
-    from sekigahara_pbem.pbem import game, joins, packets, referee
-    from sekigahara_pbem.pbem.store import GameDir
+    from sekigahara_pbem.protocol import game, joins, packets
+    from sekigahara_pbem.protocol.component_files import components_hash
+    from sekigahara_pbem.protocol.store import GameDir
+    from sekigahara_pbem.referee import adjudication as referee
 
     fix_seeds(monkeypatch, "notation")
     now = "2026-11-22T12:00:00Z"

@@ -16,11 +16,12 @@ import pytest
 
 from sekigahara_pbem.crypto import sealing, signing
 from sekigahara_pbem.crypto.keystore import read_identity
-from sekigahara_pbem.pbem import chain, game, packets, referee, turns
-from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.records import context, writer
-from sekigahara_pbem.pbem.store import GameDir, StoreError, locked
+from sekigahara_pbem.protocol import chain, game, packets, turns
+from sekigahara_pbem.protocol.store import GameDir, StoreError, locked
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.referee.demo import Bot
+from sekigahara_pbem.referee.records import context, writer
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.invariants import hidden_from
 from sekigahara_pbem.rules.vocab import SIDES
@@ -114,9 +115,9 @@ def test_a_single_flipped_byte_anywhere_is_detected(demo, tmp_path, name):
 
 def _game(tmp_path: Path) -> tuple[Path, dict, game.Definition]:
     root = tmp_path / "g"
-    from sekigahara_pbem.component_files import components_hash
     from sekigahara_pbem.crypto.keys import generate
-    from sekigahara_pbem.pbem import joins
+    from sekigahara_pbem.protocol import joins
+    from sekigahara_pbem.protocol.component_files import components_hash
 
     ids = {n: generate(n) for n in ("ref", "alice", "bob")}
     definition = game.create(
@@ -246,7 +247,7 @@ def test_a_turn_file_survives_the_mail(tmp_path):
 
 
 def test_turn_check_finds_illegal_orders_offline(tmp_path, comp):
-    from sekigahara_pbem.pbem.checking import problems_with
+    from sekigahara_pbem.protocol.checking import problems_with
 
     root, ids, definition = _game(tmp_path)
     opened = packets.open_packet(
@@ -272,7 +273,7 @@ def test_turn_check_finds_illegal_orders_offline(tmp_path, comp):
 def test_commitments_hide_every_item_until_the_rules_show_it(demo, comp):
     """No public file holds an unopened leaf or its salt (so guessing an item and hashing it
     gets nowhere), and an opening that names another item than the committed one fails."""
-    from sekigahara_pbem.pbem import commitments
+    from sekigahara_pbem.protocol import commitments
 
     root, result = demo
     ids = _identities(root)

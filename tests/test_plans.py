@@ -9,7 +9,7 @@ from conftest import fix_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sekigahara_pbem.pbem.demo import STANDING_ORDERS
+from sekigahara_pbem.referee.demo import STANDING_ORDERS
 from sekigahara_pbem.rules import engine, plans
 from sekigahara_pbem.rules.decisions import KINDS
 from sekigahara_pbem.rules.engine import apply, pending
@@ -277,9 +277,9 @@ def test_random_broken_plans_are_refused(comp):
 
 
 def test_demo_bots_file_plans_through_the_real_files(tmp_path, monkeypatch):
-    from sekigahara_pbem.pbem import chain, game
-    from sekigahara_pbem.pbem.demo import run_demo
-    from sekigahara_pbem.pbem.store import GameDir
+    from sekigahara_pbem.protocol import chain, game
+    from sekigahara_pbem.protocol.store import GameDir
+    from sekigahara_pbem.referee.demo import run_demo
 
     # The same game every run (new keys make a new game): on the printed map a random game
     # need not reach a battle within 25 records; this one fights its first at record 12.
@@ -291,7 +291,7 @@ def test_demo_bots_file_plans_through_the_real_files(tmp_path, monkeypatch):
     bodies = [chain.read_record(gd, definition, s).body for s in range(2, gd.last_seq() + 1)]
     assert any(e["type"] == "by_plan" for b in bodies for e in b["events"])
     from sekigahara_pbem.crypto.keystore import read_identity
-    from sekigahara_pbem.pbem import referee
+    from sekigahara_pbem.referee import adjudication as referee
 
     opened = referee.open_game(gd.root, read_identity(tmp_path / "keys" / "referee.identity"))
     turns = [referee.read_turn(opened, p) for p in (gd.root / "turns").iterdir()]

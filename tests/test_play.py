@@ -66,9 +66,9 @@ def _script(table, name, packet, seed, monkeypatch, plan=False) -> tuple[str, li
 def _unsealed(table: Table, game: Path, text: str):
     """The turn a sealed turn file holds, opened as the referee opens it."""
     from sekigahara_pbem.crypto.keystore import read_identity
-    from sekigahara_pbem.pbem import game as games
-    from sekigahara_pbem.pbem import turns
-    from sekigahara_pbem.pbem.store import GameDir
+    from sekigahara_pbem.protocol import game as games
+    from sekigahara_pbem.protocol import turns
+    from sekigahara_pbem.protocol.store import GameDir
 
     assert turns.is_sealed(text) and "actions" not in text  # nothing in the clear
     referee = read_identity(table.root / "ref" / "ref.identity")

@@ -13,8 +13,9 @@ from pathlib import Path
 import pexpect
 
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import joins, referee
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import joins
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
 
 NOW = "2026-11-22T12:00:00Z"
 

@@ -1,4 +1,4 @@
-"""The kinds of record are one table (pbem/records/__init__.py, issue 29): the referee finds
+"""The kinds of record are one table (referee/records/__init__.py, issue 29): the referee finds
 a document's kind by the format it names, `seki verify` a record's by the kind its body
 names, both in `records.KINDS`; and the engine's side (pbem) imports nothing of the
 presentation layer (reports), which may read archives through pbem."""
@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from test_pbem import NOW, _game
 
-from sekigahara_pbem.pbem import joins, referee, takebacks, turns
-from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.discrepancy import Discrepancy
-from sekigahara_pbem.pbem.records import (
+from sekigahara_pbem.protocol import joins, takebacks, turns
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.referee.discrepancy import Discrepancy
+from sekigahara_pbem.referee.records import (
     KINDS,
     admitting,
     deadline,
@@ -24,7 +25,7 @@ from sekigahara_pbem.pbem.records import (
     turn,
     writer,
 )
-from sekigahara_pbem.pbem.steps import Step
+from sekigahara_pbem.referee.steps import Step
 
 PACKAGE = Path(__file__).parent.parent / "sekigahara_pbem"
 

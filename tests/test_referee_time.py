@@ -1,5 +1,5 @@
 """Deadlines, extensions, the no-move policy, takebacks and resignation, through the
-referee's real files, and `seki verify` replaying each of them (pbem/steps.py)."""
+referee's real files, and `seki verify` replaying each of them (referee/steps.py)."""
 
 from __future__ import annotations
 
@@ -7,23 +7,15 @@ import hashlib
 
 import pytest
 
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import (
-    chain,
-    clock,
-    game,
-    joins,
-    packets,
-    referee,
-    steps,
-    takebacks,
-    turns,
-)
-from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import chain, clock, game, joins, packets, takebacks, turns
+from sekigahara_pbem.protocol.component_files import components_hash
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import steps
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.referee.demo import Bot
 from sekigahara_pbem.rules.defaults import passive_action
 from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.options import options

@@ -11,10 +11,11 @@ import pytest
 
 from sekigahara_pbem import refusal
 from sekigahara_pbem.crypto import signing
-from sekigahara_pbem.pbem import joins, packets, referee, turns
-from sekigahara_pbem.pbem import verify as checks
-from sekigahara_pbem.pbem.demo import Bot
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import joins, packets, turns
+from sekigahara_pbem.protocol.store import GameDir
+from sekigahara_pbem.referee import adjudication as referee
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.referee.demo import Bot
 from sekigahara_pbem.rules import engine
 
 NOW = "2026-11-22T12:00:00Z"
@@ -82,7 +83,7 @@ def test_a_bug_stops_the_run_and_leaves_the_game_as_it_was(table, monkeypatch, w
 
     if where == "rules":
         monkeypatch.setattr(engine, "apply", broken)
-        from sekigahara_pbem.pbem import steps
+        from sekigahara_pbem.referee import steps
 
         monkeypatch.setattr(steps, "apply", broken)
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sekigahara_pbem.component_files import load_components
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.reports import choices, events, shapes
 from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.engine import pending

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.keystore import read_identity
-from sekigahara_pbem.pbem import chain, game, packets
-from sekigahara_pbem.pbem.store import GameDir
+from sekigahara_pbem.protocol import chain, game, packets
+from sekigahara_pbem.protocol.store import GameDir
 from sekigahara_pbem.reports import (
     choices,
     events,

@@ -31,7 +31,7 @@ def test_shadow_shows_the_same_view_and_takes_every_option(comp, seed):
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**40))
 def test_a_packets_options_are_those_of_its_readers_shadow(comp, seed):
-    """The referee lists a side's options from the full state (pbem/packets.py); they are
+    """The referee lists a side's options from the full state (protocol/packets.py); they are
     exactly the options on the state the side can rebuild from its own view, so nothing in
     the list depends on what the side may not see (DESIGN.md: everything a player sees
     comes from its view)."""

@@ -11,10 +11,10 @@ import base64
 import pytest
 import yaml
 
-from sekigahara_pbem.component_files import components_hash
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import game, packets
+from sekigahara_pbem.protocol import game, packets
+from sekigahara_pbem.protocol.component_files import components_hash
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.engine import apply
 from sekigahara_pbem.rules.options import options

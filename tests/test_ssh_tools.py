@@ -151,7 +151,7 @@ def test_the_commands_in_docs_crypto_check_a_document(tmp_path):
     _, identity = _ssh_key(tmp_path)
     doc = tmp_path / "DOC"
     doc.write_text(signing.sign("format: seki-turn/1\ngame: g\nanswers: 3\n", identity))
-    from sekigahara_pbem.pbem.game import ALLOWED_SIGNERS
+    from sekigahara_pbem.protocol.game import ALLOWED_SIGNERS
 
     line = sshsig.allowed_signers_line("alice", identity.public.signing, ["*@sekigahara-pbem"])
     (tmp_path / ALLOWED_SIGNERS).write_text(line + "\n")
@@ -167,7 +167,8 @@ def test_git_checks_the_referees_signed_commits(fresh_game):
     """Issue 16: every commit the referee makes is SSH-signed with its key, and git itself
     (gpg.format ssh, the game's allowed_signers) says so; a commit made by someone else
     is not."""
-    from sekigahara_pbem.pbem import joins, referee
+    from sekigahara_pbem.protocol import joins
+    from sekigahara_pbem.referee import adjudication as referee
 
     _require(SSH_KEYGEN, "openssh-client")
     root, ref, players, definition = fresh_game
@@ -199,9 +200,9 @@ def test_git_checks_the_referees_signed_commits(fresh_game):
 def test_age_opens_a_packet_section_as_docs_crypto_says(tmp_path):
     """Issue 16: a player opens its own packet's section with the real `age`, with its SSH
     key or with its seki key exported by `seki keys age`, by docs/crypto.md's commands."""
-    from sekigahara_pbem.component_files import components_hash, load_components
     from sekigahara_pbem.crypto.keystore import write_identity
-    from sekigahara_pbem.pbem import game, packets
+    from sekigahara_pbem.protocol import game, packets
+    from sekigahara_pbem.protocol.component_files import components_hash, load_components
     from sekigahara_pbem.rules.cycle.setup import setup
 
     _require(shutil.which("age"), "age")
@@ -247,9 +248,9 @@ def test_an_identity_on_ssh_agent_plays_and_no_copy_of_the_key_is_written(
     """Issue 16: `seki keys new --ssh-key KEY.pub` signs through ssh-agent (the private key
     file gone); `--ssh-key KEY` signs with the file where it is. Neither identity file
     holds the SSH key, and what they sign verifies."""
-    from sekigahara_pbem.component_files import components_hash
     from sekigahara_pbem.crypto.keystore import read_identity
-    from sekigahara_pbem.pbem import game, joins
+    from sekigahara_pbem.protocol import game, joins
+    from sekigahara_pbem.protocol.component_files import components_hash
 
     _require(SSH_KEYGEN, "openssh-client")
     agent = _require(shutil.which("ssh-agent"), "openssh-client")

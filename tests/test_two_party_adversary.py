@@ -20,11 +20,11 @@ from typer.testing import CliRunner
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.commands.common import utc_now
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.pbem import documents as docs
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.engine import handle
 from sekigahara_pbem.rules.options import options

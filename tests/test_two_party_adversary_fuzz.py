@@ -67,8 +67,8 @@ from two_party_forgery import (
 )
 
 from sekigahara_pbem.crypto import signing
-from sekigahara_pbem.pbem import clock
-from sekigahara_pbem.pbem import documents as docs
+from sekigahara_pbem.protocol import clock
+from sekigahara_pbem.protocol import documents as docs
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.decisions import current
 from sekigahara_pbem.rules.engine import carry_on, handle

@@ -27,9 +27,9 @@ import pytest
 from test_two_party import random_choosers, secrets
 
 from sekigahara_pbem.bot import make_player
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import clock
+from sekigahara_pbem.protocol import clock
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import ELIMINATED, ISHIDA, OVER, SIDES, other
 from sekigahara_pbem.twoparty import claims, files

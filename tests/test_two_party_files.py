@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sekigahara_pbem.crypto import signing
-from sekigahara_pbem.pbem import documents as docs
+from sekigahara_pbem.protocol import documents as docs
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import SIDES, other
 from sekigahara_pbem.twoparty import demo as two_party_demo
@@ -76,7 +76,7 @@ def test_verify_names_a_record_changed_after_the_game(played, tmp_path):
 def test_each_side_carries_the_set_and_verify_names_a_changed_copy(played, tmp_path):
     """Issue 27: each side's directory holds the component set game.txt names, and
     `seki verify` audits with that copy, so a bid changed in it is named."""
-    from sekigahara_pbem.component_files import components_hash
+    from sekigahara_pbem.protocol.component_files import components_hash
 
     root = copy_of(played, tmp_path)
     for s in SIDES:
@@ -103,8 +103,8 @@ def test_verify_refuses_a_reveal_that_is_not_the_joined_secret(played, tmp_path)
 def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path):
     """Each refusal leaves the directory as it was."""
     from sekigahara_pbem.bot import make_player
-    from sekigahara_pbem.component_files import components_hash, load_components
     from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.protocol.component_files import components_hash, load_components
     from sekigahara_pbem.twoparty.match import player_chooser
 
     comp = load_components()
@@ -167,8 +167,8 @@ def test_no_file_a_side_receives_names_a_hidden_item_before_it_is_opened(played)
 def two_sides(tmp_path: Path, hours: int | None = None) -> tuple[dict, dict]:
     """Two sides of a new game, joined; and a heuristic chooser for each."""
     from sekigahara_pbem.bot import make_player
-    from sekigahara_pbem.component_files import components_hash, load_components
     from sekigahara_pbem.crypto.keys import generate
+    from sekigahara_pbem.protocol.component_files import components_hash, load_components
     from sekigahara_pbem.twoparty.match import player_chooser
 
     comp = load_components()
@@ -268,14 +268,16 @@ def test_a_reveal_forfeit_is_refused_when_the_reveal_came(tmp_path):
 def test_a_deadline_forfeit_claimed_after_the_end_is_a_cheat(tmp_path):
     """The loser, whose record ended the game, may not claim later that the other side
     sent nothing: a game ends once (rule 2)."""
-    from sekigahara_pbem.twoparty.exchange import FORFEIT, Entry, Record, forfeited
+    from sekigahara_pbem.twoparty.exchange import FORFEIT, Entry, Record
 
     sides, choose = two_sides(tmp_path, hours=24)
     sides["tokugawa"].receive(sides["ishida"].resign(NOW), "mail", NOW)
     party = sides["ishida"].load()
     base = party.agreed
     party.seq += 1
-    party.public = forfeited(party.public, "ishida", 2)
+    reason = "tokugawa sent nothing within the deadline after record 2"
+    result = {"winner": "ishida", "how": "forfeit", "rule": "deadline", "reason": reason}
+    party.public = {**party.public, "result": result}  # the engine ends a game once
     entry = Entry("ishida", {"type": FORFEIT, "record": 2}, 0, {}, party.public)
     forged = Record("ishida", party.seq, [entry], {}, bytes(32))
     text = sides["ishida"]._write_record(party, forged, base, {}, "2026-11-25T06:00:00Z")

@@ -16,9 +16,9 @@ import pytest
 from fuzzing import mutate
 
 from sekigahara_pbem.bot import make_player
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import generate
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import ISHIDA, SIDES, other
 from sekigahara_pbem.twoparty import files

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto.keys import generate
-from sekigahara_pbem.pbem import mail_config
+from sekigahara_pbem.mail import settings as mail_config
 from sekigahara_pbem.play.two_party import robot_pass
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import SIDES
 from sekigahara_pbem.twoparty import files

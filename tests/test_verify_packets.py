@@ -1,4 +1,4 @@
-"""`seki verify` checks a long archive's packets in a second process (pbem/packet_checks.py):
+"""`seki verify` checks a long archive's packets in a second process (referee/packet_checks.py):
 the first discrepancy it reports is the one a single process finds, wherever the packets'
 failures fall against the replay's."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.pbem import packet_checks
-from sekigahara_pbem.pbem import verify as checks
+from sekigahara_pbem.referee import packet_checks
+from sekigahara_pbem.referee import verify as checks
 
 
 def _spoil(path: Path) -> None:
@@ -67,8 +67,8 @@ def test_a_refusal_crosses_processes_whole():
     import pickle
 
     from sekigahara_pbem import i18n
-    from sekigahara_pbem.pbem.discrepancy import wrapped
-    from sekigahara_pbem.pbem.documents import DocumentError
+    from sekigahara_pbem.protocol.documents import DocumentError
+    from sekigahara_pbem.referee.discrepancy import wrapped
 
     inner = DocumentError("packets/x.txt", "expected {what}", what="a mapping")
     outer = wrapped("packets/x.txt", inner)

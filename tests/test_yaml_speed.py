@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from sekigahara_pbem.crypto import signing
-from sekigahara_pbem.pbem import documents as docs
+from sekigahara_pbem.protocol import documents as docs
 
 DEMO = Path(__file__).resolve().parent.parent / "games" / "demo"
 

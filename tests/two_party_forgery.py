@@ -31,12 +31,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from fuzzing import mutate
 
-from sekigahara_pbem.component_files import components_hash, load_components
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.commitments import commit
 from sekigahara_pbem.crypto.keys import Identity
-from sekigahara_pbem.pbem import clock
-from sekigahara_pbem.pbem import documents as docs
+from sekigahara_pbem.protocol import clock
+from sekigahara_pbem.protocol import documents as docs
+from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.options import options
 from sekigahara_pbem.rules.state import canonical

@@ -1,6 +1,6 @@
 """The random baseline: a uniformly random choice among the options its packet lists.
 
-It is what the demo's bots always were (pbem/demo.py) and what bench/bot_strength.py
+It is what the demo's bots always were (referee/demo.py) and what bench/bot_strength.py
 measures the heuristic player against. Choices come from the engine's versioned generator
 (rules/rng.py), seeded, so a game replays from its seeds.
 """

@@ -22,7 +22,7 @@ from ..rules.shadow import foreseen, shadow_state
 from ..rules.views import view
 from ..rules.vocab import Malformed, RuleViolation
 
-MAX_CHAIN = 60  # actions in one turn file (pbem/turns.py allows 200)
+MAX_CHAIN = 60  # actions in one turn file (protocol/turns.py allows 200)
 
 # choose(view, offered, shadow): one action among those offered for the decision in view
 Choose = Callable[[dict, list[dict], dict], dict]

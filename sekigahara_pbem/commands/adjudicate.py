@@ -22,7 +22,7 @@ def adjudicate(
     A refused file is kept under rejected/ with the reason and changes nothing; the exit
     status is 1 if any file was refused.
     """
-    from ..pbem import referee
+    from ..referee import adjudication as referee
 
     identity = load_identity(key)
     inputs = [(p.name, read_input(p)) for p in files]

@@ -48,9 +48,9 @@ def turn(
     """Answer a packet as a bot: every action it can decide before the opponent must
     answer (a whole movement phase in one file), signed with your key, ready to mail."""
     from ..bot import make_player
-    from ..component_files import load_components
     from ..crypto import signing
-    from ..pbem import turns
+    from ..protocol import turns
+    from ..protocol.component_files import load_components
 
     identity = load_identity(key)
     definition, opened = open_own_packet(packet, identity)
@@ -96,8 +96,8 @@ def run(
     """One pass at your mailbox, for cron: join the games you are invited to, send your
     seed, answer every packet that asks something of you, and mail it all to the referee."""
     from ..bot import make_player
-    from ..component_files import load_components
     from ..play import autoplay, mailbox
+    from ..protocol.component_files import load_components
 
     if two_party is not None:
         _two_party_pass(two_party, key, mail, bot, seed)

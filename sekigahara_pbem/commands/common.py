@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from typer.core import TyperCommand, TyperGroup
 
     from ..crypto.keys import Identity, PublicKey
-    from ..pbem.game import Definition
-    from ..pbem.packets import Packet
+    from ..protocol.game import Definition
+    from ..protocol.packets import Packet
 
 
 def abort(text: str, code: int = 1) -> NoReturn:
@@ -131,7 +131,7 @@ def read_public(arg: str) -> PublicKey:
 
 def read_input(path: Path) -> bytes:
     """A file a person sent, read whole but never beyond the size any document may have."""
-    from ..pbem.documents import MAX_BYTES
+    from ..protocol.documents import MAX_BYTES
 
     with open(path, "rb") as f:
         return f.read(MAX_BYTES + 1)
@@ -146,8 +146,8 @@ def read_text(path: Path) -> str:
 def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]:
     """A packet sent to you: the game it names (saved when you joined), the referee's
     signature checked, your section opened."""
-    from ..component_files import components_hash
-    from ..pbem import documents, packets
+    from ..protocol import documents, packets
+    from ..protocol.component_files import components_hash
 
     text = read_text(path)
     definition = saved_definition(documents.peek_game(text, str(path)))
@@ -167,8 +167,8 @@ def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]
 
 def open_own_note(path: Path, identity: Identity) -> list[str] | None:
     """The reasons in a sealed note the referee's robot sent you; None if the file is not
-    a note (pbem/notes.py)."""
-    from ..pbem import documents, notes
+    a note (protocol/notes.py)."""
+    from ..protocol import documents, notes
 
     text = read_text(path)
     if not notes.is_note(text):
@@ -179,7 +179,7 @@ def open_own_note(path: Path, identity: Identity) -> list[str] | None:
 
 def write_new(path: Path, text: str) -> None:
     """Write a file a person asked for, never over one that exists (it may be unsent work)."""
-    from ..pbem.store import write_atomic
+    from ..protocol.store import write_atomic
 
     if path.exists():
         raise Refusal(N_("{path} exists; not overwriting it"), path=path)
@@ -194,7 +194,7 @@ def utc_now() -> str:
 def saved_definition(game_id: str) -> Definition:
     """The game definition a player saved when joining (`seki join`)."""
     from ..crypto.keydir import default_dir
-    from ..pbem import game
+    from ..protocol import game
 
     path = default_dir() / "games" / f"{game.check_game_id(game_id)}.txt"
     if not path.is_file():

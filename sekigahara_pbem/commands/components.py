@@ -25,7 +25,7 @@ def check(
     ] = None,
 ) -> None:
     """Load and validate a component set; print a summary or the first problem found."""
-    from ..component_files import components_hash, load_components
+    from ..protocol.component_files import components_hash, load_components
 
     comp = load_components(directory)
     digest = components_hash(directory)

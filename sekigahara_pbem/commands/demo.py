@@ -48,7 +48,7 @@ def demo(
     The bots are heuristic players (docs/bot.md) unless `--bot search` (slower and
     stronger: a game takes some minutes per second of `--budget`) or `--bot random`.
     """
-    from ..pbem.demo import run_demo
+    from ..referee.demo import run_demo
     from ..reports import names as n
 
     if bot not in ("heuristic", "search", "random"):

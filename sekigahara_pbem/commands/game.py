@@ -85,8 +85,8 @@ def new(
 ) -> None:
     """Write the signed game definition with your seed commitment, and the join requests;
     with --two-party, the game between you and the other player, and your join."""
-    from ..component_files import components_hash
-    from ..pbem import clock, game
+    from ..protocol import clock, game
+    from ..protocol.component_files import components_hash
 
     if two_party:
         _two_party(directory, ishida, tokugawa, key, game_id, option, rules, email, deadline_hours)
@@ -186,7 +186,7 @@ def _two_party(
     email,
     deadline_hours: int | None,
 ) -> None:
-    from ..component_files import components_hash
+    from ..protocol.component_files import components_hash
     from ..twoparty import files
     from ..twoparty import side as sides
 

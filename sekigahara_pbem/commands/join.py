@@ -1,5 +1,5 @@
 """`seki join`: a player answers the referee's game definition with a commitment to its
-seed, then the other side's join with the seed itself (pbem/joins.py)."""
+seed, then the other side's join with the seed itself (protocol/joins.py)."""
 
 from __future__ import annotations
 
@@ -44,9 +44,9 @@ def join(
     """Join a game (to its definition), or send your seed (to the other side's join)."""
     from ..crypto import signing
     from ..crypto.keystore import default_dir
-    from ..pbem import documents as docs
-    from ..pbem import game, joins
-    from ..pbem.store import write_atomic
+    from ..protocol import documents as docs
+    from ..protocol import game, joins
+    from ..protocol.store import write_atomic
 
     identity = load_identity(key)
     text = read_text(request)
@@ -90,7 +90,7 @@ def join(
 
 
 def _definition(given: Path | None, remembered: Path):
-    from ..pbem import game
+    from ..protocol import game
 
     path = given or remembered
     if not path.is_file():

@@ -38,7 +38,8 @@ ImapOption = Annotated[
 
 def fetcher(maildir: Path | None, mbox: Path | None, imap: bool, config: Path | None, dirs=()):
     """The collection the options ask for (at most one source), as a callable(spool)."""
-    from ..pbem import mail_config, mail_in
+    from ..mail import incoming as mail_in
+    from ..mail import settings as mail_config
 
     sources = [s for s in (maildir, mbox, imap or None) if s is not None]
     if len(sources) > 1:
@@ -64,7 +65,7 @@ def fetch(
     mail_config: ConfigOption = None,
 ) -> None:
     """Collect new mail into the spool's inbox (raw; nothing is lost)."""
-    from ..pbem.mail_out import Spool
+    from ..mail.outgoing import Spool
 
     collect = fetcher(maildir, mbox, imap, mail_config)
     if collect is None:
@@ -77,8 +78,8 @@ def fetch(
 @app.command("send")
 def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
     """Deliver the outbox over SMTP; what fails stays queued with its error, for next time."""
-    from ..pbem import mail_config as settings_
-    from ..pbem.mail_out import Spool, send_outbox
+    from ..mail import settings as settings_
+    from ..mail.outgoing import Spool, send_outbox
 
     delivery = send_outbox(Spool(spool), settings_.load(mail_config))
     report_delivery(delivery)

@@ -27,9 +27,9 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity
-    from ..pbem.game import Definition
-    from ..pbem.mail_config import MailSettings
-    from ..pbem.packets import Packet
+    from ..mail.settings import MailSettings
+    from ..protocol.game import Definition
+    from ..protocol.packets import Packet
     from ..rules.components import Components
 
 
@@ -223,9 +223,9 @@ def _answer(
     decision asked question by question on a shadow of the game (rules/shadow.py) until
     the player confirms the whole turn. The game, the opened packet, the actions and the
     components, for signing."""
-    from ..component_files import load_components
     from ..play import console
     from ..play.session import TurnSession
+    from ..protocol.component_files import load_components
     from ..reports import render_text
     from ..rules.shadow import shadow_state
     from .view import show
@@ -257,8 +257,8 @@ def _sign(
     """The confirmed turn checked as `seki turn check` would, signed and sealed for the
     referee into a new file; the packet remembered as answered (so the next run finds the
     next one); the file mailed to the referee with `mail` (--send), else left to mail."""
-    from ..pbem.checking import signed_turn
     from ..play import inbox, mailbox
+    from ..protocol.checking import signed_turn
 
     path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
     write_new(path, signed_turn(definition, opened, actions, identity, comp))

@@ -34,8 +34,9 @@ def run(
 ) -> None:
     """Fetch mail, adjudicate every turn file in it, apply missed deadlines, queue the
     packets, reminders and replies, and send them."""
-    from ..pbem import clock, robot
-    from ..pbem import mail_config as settings_
+    from ..mail import robot
+    from ..mail import settings as settings_
+    from ..protocol import clock
     from ..reports import mail_report
 
     moment = now or utc_now()

@@ -25,9 +25,9 @@ def report(
 ) -> None:
     """Print what happened in a record and the situation after it, as a spectator sees it:
     the record's public events and the public view. Nothing sealed is opened."""
-    from ..component_files import game_components
-    from ..pbem import chain, game
-    from ..pbem.store import GameDir, write_atomic
+    from ..protocol import chain, game
+    from ..protocol.component_files import game_components
+    from ..protocol.store import GameDir, write_atomic
     from ..reports import render_public_html, render_public_text
     from ..reports.archive import public_view
 

@@ -35,7 +35,7 @@ def simulate(
     Exits 1 at the first violated invariant or crash, naming the seed and the action
     number: `seki simulate --games 1 --seed N` replays that game.
     """
-    from ..component_files import load_components
+    from ..protocol.component_files import load_components
     from ..testing.invariant_fuzzer import simulate as run
 
     comp = load_components(components)

@@ -21,7 +21,7 @@ def status(
 ) -> None:
     """Print, per game, the last record and the decisions the game waits for."""
     from ..games import open_game
-    from ..pbem import clock
+    from ..protocol import clock
 
     moment = now or utc_now()
     clock.parse_time(moment, "--now")

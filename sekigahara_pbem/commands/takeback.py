@@ -38,7 +38,7 @@ def request(
 ) -> None:
     """Ask to take back the record this packet came with; mail the file to the referee."""
     from ..crypto import signing
-    from ..pbem import takebacks
+    from ..protocol import takebacks
 
     identity = load_identity(key)
     definition, opened = open_own_packet(packet, identity)
@@ -62,7 +62,7 @@ def answer(
 ) -> None:
     """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
     from ..crypto import signing
-    from ..pbem import documents, takebacks
+    from ..protocol import documents, takebacks
     from ..rules.vocab import other
 
     identity = load_identity(key)

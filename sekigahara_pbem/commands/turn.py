@@ -23,14 +23,14 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..pbem.game import Definition
-    from ..pbem.turns import Turn
+    from ..protocol.game import Definition
+    from ..protocol.turns import Turn
 
 app = typer.Typer(help=N_("Check and sign your turn files."), no_args_is_help=True)
 
 
 def _body(path: Path) -> tuple[Definition, Turn]:
-    from ..pbem import documents, turns
+    from ..protocol import documents, turns
 
     text = read_text(path)
     body = documents.load(text, str(path), turns.TURN_FORMAT)
@@ -41,8 +41,8 @@ def _body(path: Path) -> tuple[Definition, Turn]:
 def _problems(file: Path, definition: Definition, turn: Turn, packet: Path, identity) -> tuple:
     """The packet a turn file answers, and the problems `seki turn check` finds in the
     file (each said on stderr as it is found)."""
-    from ..component_files import load_components
-    from ..pbem.checking import problems_with
+    from ..protocol.checking import problems_with
+    from ..protocol.component_files import load_components
 
     packet_game, opened = open_own_packet(packet, identity)
     if packet_game.game_id != definition.game_id:
@@ -64,7 +64,7 @@ def new(
 ) -> None:
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
-    from ..pbem.checking import template
+    from ..protocol.checking import template
 
     definition, opened = open_own_packet(packet, load_identity(key))
     if not opened.options:
@@ -115,9 +115,9 @@ def sign(
     only if it passes, sign it with your key and seal it for the referee's eyes only,
     ready to mail."""
     from ..crypto import signing
-    from ..pbem.checking import stamped
-    from ..pbem.store import write_atomic
-    from ..pbem.turns import seal
+    from ..protocol.checking import stamped
+    from ..protocol.store import write_atomic
+    from ..protocol.turns import seal
 
     definition, turn = _body(file)
     identity = load_identity(key)
@@ -141,8 +141,8 @@ def sign(
 
 def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
     from ..crypto import signing
-    from ..pbem import turns
-    from ..pbem.turns import seal
+    from ..protocol import turns
+    from ..protocol.turns import seal
 
     identity = load_identity(key)
     definition, opened = open_own_packet(packet, identity)

@@ -36,7 +36,7 @@ def view(
 ) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you (or,
     for a sealed note from the referee's robot, why it refused your file)."""
-    from ..component_files import load_components
+    from ..protocol.component_files import load_components
     from ..reports import render_text
 
     use_language(lang)
@@ -55,7 +55,7 @@ def view(
 def show(definition, opened, text: str, html: Path | None, comp) -> None:
     """Print a packet's report (and write its page), then check what it opens: a packet
     that opens items the referee had not committed to stops the command here."""
-    from ..pbem.store import write_atomic
+    from ..protocol.store import write_atomic
     from ..reports import render_html
 
     if html is not None:
@@ -73,8 +73,8 @@ def check_openings(game_id: str, packet) -> tuple[bool, str]:
     """Check what this packet opens against the commitments of the packet before it (if
     you have viewed it), and remember this packet's commitments for the next one."""
     from ..crypto.keystore import default_dir
-    from ..pbem.commitments import check_opening
-    from ..pbem.store import write_atomic
+    from ..protocol.commitments import check_opening
+    from ..protocol.store import write_atomic
 
     path = default_dir() / "games" / f"{game_id}.roots.json"
     roots = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

@@ -20,10 +20,10 @@ from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
 from ..i18n import N_, explain
-from ..pbem import documents as docs
-from ..pbem import game, joins, packets, turns
-from ..pbem.mail_config import MailSettings
-from ..pbem.store import write_atomic
+from ..mail.settings import MailSettings
+from ..protocol import documents as docs
+from ..protocol import game, joins, packets, turns
+from ..protocol.store import write_atomic
 from ..refusal import Refusal, UserError
 from ..rules.vocab import other
 from . import filing, inbox, mailbox
@@ -59,7 +59,7 @@ def mailer(mail: MailSettings) -> Deliver:
 
 def opening(identity: Identity, deliver: Deliver, accept: Accept, report: Pass) -> None:
     """Join the invitations `accept` agrees to, and answer each other side's join of a
-    game joined with the seed (pbem/joins.py), each once. Nothing the player holds
+    game joined with the seed (protocol/joins.py), each once. Nothing the player holds
     vouches for an invitation, so where two different ones name its key under one game
     id, neither is joined by itself: a stranger's must not take the game's place."""
     home = default_dir()

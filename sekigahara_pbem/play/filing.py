@@ -27,10 +27,10 @@ import re
 from pathlib import Path
 
 from ..crypto import signing
-from ..pbem import documents as docs
-from ..pbem import game, joins
-from ..pbem.notes import is_note
-from ..pbem.store import write_atomic
+from ..protocol import documents as docs
+from ..protocol import game, joins
+from ..protocol.notes import is_note
+from ..protocol.store import write_atomic
 from ..refusal import Refusal
 from . import inbox
 
@@ -104,7 +104,7 @@ def _join(home: Path, document: str, games: dict[str, game.Definition]) -> Path 
 def other_join(
     games: dict[str, game.Definition], text: str
 ) -> tuple[game.Definition, joins.Join] | None:
-    """A join of one of these games, signed by the side it names (pbem/joins.py), with
+    """A join of one of these games, signed by the side it names (protocol/joins.py), with
     its game; None for a stranger's. Its body is read only once a player of one of the
     games has signed it."""
     players = {k.key_id: k for d in games.values() for k in d.players.values()}

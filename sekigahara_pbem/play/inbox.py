@@ -17,11 +17,11 @@ from pathlib import Path
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
-from ..pbem import binding
-from ..pbem import documents as docs
-from ..pbem.game import Definition, parse
-from ..pbem.packets import PACKET_FORMAT
-from ..pbem.store import write_atomic
+from ..protocol import binding
+from ..protocol import documents as docs
+from ..protocol.game import Definition, parse
+from ..protocol.packets import PACKET_FORMAT
+from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal
 
 MAX_FILES = 10_000  # files looked at in one folder
@@ -60,7 +60,7 @@ def joined_games(home: Path) -> dict[str, Definition]:
 def authentic(text: str, games: dict[str, Definition]) -> dict | None:
     """A packet's public fields (game, seq, to, pending) once its signature checks against
     the referee of the game it names and it names that game's definition (an older game
-    of the same id and referee is another game, pbem/binding.py), else None (any other
+    of the same id and referee is another game, protocol/binding.py), else None (any other
     document, or a stranger's). Nothing of it is parsed before the signature is checked."""
     if PACKET_FORMAT not in text[:400]:
         return None

@@ -18,11 +18,12 @@ from pathlib import Path
 from ..crypto.keystore import default_dir
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..pbem import mail_config, mail_in
-from ..pbem.game import Definition
-from ..pbem.mail_config import MailSettings
-from ..pbem.mail_out import Spool, message, send_outbox
-from ..pbem.notes import is_note
+from ..mail import incoming as mail_in
+from ..mail import settings as mail_config
+from ..mail.outgoing import Spool, message, send_outbox
+from ..mail.settings import MailSettings
+from ..protocol.game import Definition
+from ..protocol.notes import is_note
 from ..refusal import Code, Refusal, UserError
 from . import filing, inbox
 

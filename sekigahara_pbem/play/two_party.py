@@ -15,10 +15,10 @@ from ..crypto import signing
 from ..crypto.keystore import default_dir
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
-from ..pbem import documents as docs
-from ..pbem.mail_config import MailSettings
-from ..pbem.packets import Packet
-from ..pbem.store import write_atomic
+from ..mail.settings import MailSettings
+from ..protocol import documents as docs
+from ..protocol.packets import Packet
+from ..protocol.store import write_atomic
 from ..refusal import Refusal
 from ..reports import render_html, render_text
 from ..reports.choices import describe_option

@@ -16,7 +16,7 @@ from ..i18n import gettext as _
 from . import html, model, text
 
 if TYPE_CHECKING:
-    from ..pbem.packets import Packet
+    from ..protocol.packets import Packet
     from ..rules.components import Components
 
 DEFAULT_PACKET_NAME = "packet.txt"
@@ -36,7 +36,7 @@ def mail_report(
 ) -> str:
     """The public report a packet's mail body carries, ending with where the packet's
     secrets are (`packet_hint`): what the referee's robot is handed to write it
-    (pbem/robot.py: pbem does not import reports)."""
+    (mail/robot.py: pbem does not import reports)."""
     return render_public_text(game_id, seq, view, events, comp, footer=packet_hint(packet_name))
 
 
@@ -87,7 +87,7 @@ def render_public_html(game_id: str, seq: int, view: dict, events: list, comp: C
 def _packet_report(game_id: str, packet: Packet, comp: Components) -> dict:
     from dataclasses import replace
 
-    from ..pbem.checking import template
+    from ..protocol.checking import template
 
     asked = any(d["side"] == packet.side for d in packet.view.get("pending", []))
     return model.build(

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from ..pbem import documents as docs
-from ..pbem.gitsafe import git_command
-from ..pbem.store import GameDir
+from ..protocol import documents as docs
+from ..protocol.gitsafe import git_command
+from ..protocol.store import GameDir
 from ..refusal import N_, Refusal
 from ..rules.state import canonical
 

@@ -21,6 +21,7 @@ from .notation import normalise
 from .plans import file_plan
 from .state import clone
 from .state_types import State
+from .victory import forfeit as victory_forfeit
 from .victory import resign
 from .vocab import N_, OVER, SIDES, Malformed, Phrase, RuleViolation, Unknown
 
@@ -70,6 +71,16 @@ def play(
         act(state, comp, owner, side, action, events)
     follow(state, comp, events)  # battle plans answer what they cover
     return events
+
+
+def forfeit(state: State, side: str, rule: str, reason: str) -> tuple[State, list]:
+    """The game lost by `side` for a deadline of its protocol (victory.forfeit): not an
+    action a player can send (no turn file holds it, and it may end a game the rules
+    already ended), so apart from `apply`; the same result shape as every other ending."""
+    new = clone(state)
+    events: list = []
+    victory_forfeit(new, side, rule, reason, events)
+    return new, events
 
 
 def asked_kind(state: State, side: str, kind: str) -> Kind:

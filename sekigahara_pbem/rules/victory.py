@@ -6,7 +6,7 @@ from . import slots
 from .components import Components
 from .control import castle_counts, forget_owners, resource_counts
 from .state_types import State
-from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA, Unknown
+from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA, Unknown, other
 
 
 def points(state: State, comp: Components) -> dict[str, int]:
@@ -81,6 +81,25 @@ def resign(state: State, comp: Components, side: str, action: dict, events: list
     state["step"] = OVER
     state["active"] = None
     forget_owners(state, comp)
+    events.append({"type": "game_over", **result})
+
+
+FORFEITS = ("deadline", "reveal")  # what a forfeit is for (docs/two-party.md, "Deadlines")
+
+
+def forfeit(state: State, side: str, rule: str, reason: str, events: list) -> None:
+    """`side` loses by the game's protocol, not by the rules: it sent nothing within a
+    deadline (`rule` "deadline"), or did not reveal its secret after the game ended
+    ("reveal": the result played is kept under `played`). The position stays as it stood:
+    nothing is played for the side, as the forfeit is all that is decided."""
+    if rule not in FORFEITS or (state["result"] is not None) != (rule == "reveal"):
+        raise ValueError(f"no forfeit for {rule!r} in a game whose result is {state['result']}")
+    result = {"winner": other(side), "how": "forfeit", "rule": rule, "reason": reason}
+    if rule == "reveal":
+        result["played"] = state["result"]
+    state["result"] = result
+    state["step"] = OVER
+    state["active"] = None
     events.append({"type": "game_over", **result})
 
 

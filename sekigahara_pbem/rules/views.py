@@ -4,6 +4,10 @@ Every report, packet and option list is built from a view, never from the full s
 a leak can only be a bug here. Opponent stacks appear as counts; the Mōri Box, the
 eliminated blocks, castle and resource control are public; hands, bags and the draw
 piles are counts; the generator never appears.
+
+`hidden_items` is the one list of what the public cannot see: the referee commits to
+exactly these items in every record (protocol/commitments.py), and a two-party game names
+exactly these by handles in its public form (twoparty/knowledge.py).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections.abc import Mapping
 from .components import Components
 from .control import castles
 from .engine import pending
+from .state import canonical
 from .state_types import Combat, Phase, State
 from .victory import points
 from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
@@ -21,6 +26,31 @@ from .vocab import BAG, ELIMINATED, MORI_BOX, RECRUIT, SIDES
 # change this name: verify then says which format an archive needs instead of failing on
 # a hash.
 VIEW_FORMAT = "sekigahara-view/2"
+
+
+PUBLIC_PLACES = (ELIMINATED, MORI_BOX)  # where a block is face up for everyone
+SECRET_PARTS = ("rng", "plans")  # parts of a state no public form holds
+
+
+def hidden_items(state: State) -> list[tuple[str, str, str]]:
+    """(kind, item, place) for everything the public cannot see now: blocks not face up
+    (in a bag, the Recruitment Box, or on the map and not deployed, 8.2.1), cards in hands
+    and draw piles (the pile's order from the top), and sealed decisions (6.2, 6.3)."""
+    fight = state["combat"]["fight"] if state["combat"] else None
+    shown = {b for d in fight.get("deployments", []) for b in d["blocks"]} if fight else set()
+    items = [
+        ("block", b, where)
+        for b, where in sorted(state["blocks"].items())
+        if where not in PUBLIC_PLACES and b not in shown
+    ]
+    for side in SIDES:
+        piles = state["cards"][side]
+        items += [("card", c, f"hand:{side}") for c in sorted(piles["hand"])]
+        top_first = list(reversed(piles["deck"]))
+        items += [("card", c, f"deck:{side}:{i}") for i, c in enumerate(top_first)]
+    for side, value in sorted(state["sealed"].items()):
+        items.append(("sealed", side, canonical(value)))
+    return items
 
 
 def view(state: State, comp: Components, side: str | None) -> dict:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from ..component_files import load_components
+from ..protocol.component_files import load_components
 from ..refusal import N_, Refusal
 from ..rules.components import ComponentError, Components
 

@@ -24,8 +24,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..crypto import signing
-from ..pbem import clock
-from ..pbem import documents as docs
+from ..protocol import clock
+from ..protocol import documents as docs
 from ..refusal import N_, Code, Refusal, quoted
 from ..rules.vocab import other
 from . import files

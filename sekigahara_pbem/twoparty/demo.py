@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..bot import make_player
-from ..component_files import carry, component_set
 from ..crypto.keys import generate
-from ..pbem.clock import format_time
+from ..protocol.clock import format_time
+from ..protocol.component_files import carry, component_set
 from ..rules.vocab import ISHIDA, SIDES, other
 from . import files
 from .match import player_chooser, take_turns

@@ -21,9 +21,9 @@ from ..refusal import N_, Code, Phrase, Refusal, quoted
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.decisions import ACTION_KINDS
-from ..rules.engine import Run, carry_on, handle, pending
+from ..rules.engine import Run, carry_on, forfeit, handle, pending
 from ..rules.views import redact_event, view
-from ..rules.vocab import OVER, SIDES, Unknown, other
+from ..rules.vocab import SIDES, Unknown, other
 from . import claims
 from . import knowledge as kn
 
@@ -109,27 +109,20 @@ def aside(record: Record) -> str | None:
 
 
 def forfeited(public: dict, winner: str, last: int, missing: str | None = None) -> dict:
-    """The public form of a game won by forfeit (docs/two-party.md, "Deadlines"): the
-    other side sent nothing after record `last` within the game's deadline, or, with
-    `missing` REVEAL, it did not reveal its secret within the deadline after the game
-    ended with record `last` (the result played is kept under `played`)."""
+    """The public form of a game won by forfeit (docs/two-party.md, "Deadlines"), as the
+    engine ends it (engine.forfeit): the other side sent nothing after record `last`
+    within the game's deadline, or, with `missing` REVEAL, it did not reveal its secret
+    within the deadline after the game ended with record `last`."""
     loser = other(winner)
     if missing == REVEAL:
-        result = {
-            "winner": winner,
-            "how": "forfeit",
-            "rule": "reveal",
-            "reason": f"{loser} did not reveal its secret within the deadline after record {last}",
-            "played": public["result"],
-        }
+        rule, reason = (
+            "reveal",
+            f"{loser} did not reveal its secret within the deadline after record {last}",
+        )
     else:
-        result = {
-            "winner": winner,
-            "how": "forfeit",
-            "rule": "deadline",
-            "reason": f"{loser} sent nothing within the deadline after record {last}",
-        }
-    return {**public, "result": result, "step": OVER, "active": None}
+        rule, reason = "deadline", f"{loser} sent nothing within the deadline after record {last}"
+    state, _ = forfeit(public, loser, rule, reason)
+    return state
 
 
 def forfeit_missing(public: dict) -> str | None:

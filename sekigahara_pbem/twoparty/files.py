@@ -38,10 +38,10 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from ..crypto import signing, sshsig
 from ..crypto.framing import frame
 from ..crypto.keys import Identity, PublicKey, parse_public_line
-from ..pbem import clock
-from ..pbem import documents as docs
-from ..pbem.clock import MAX_HOURS
-from ..pbem.game import check_address, check_game_id
+from ..protocol import clock
+from ..protocol import documents as docs
+from ..protocol.clock import MAX_HOURS
+from ..protocol.game import check_address, check_game_id
 from ..refusal import N_, Code, Refusal, type_words
 from ..rules.state import canonical, game_options
 from ..rules.vocab import SIDES

@@ -25,7 +25,7 @@ from ..crypto.commitments import commit
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.slots import SLOT
-from ..rules.views import view
+from ..rules.views import SECRET_PARTS, hidden_items, view
 from ..rules.vocab import BAG, Unknown
 
 _SLOT_NAME = re.compile(r"\?[a-z]+-s\d+")  # rules/slots.py's names; dealt handles end -f<n>
@@ -169,16 +169,17 @@ def shown_names(state: dict, comp: Components, events: list = ()) -> set[str]:
 
 
 def hidden_reals(state: dict, comp: Components, shown: set[str]) -> set[str]:
-    """The real ids (of either side) in hidden places of `state`: blocks in a bag, the
-    Recruitment Box or on the map, cards in a hand or pile, anything sealed."""
-    out: set[str] = set()
+    """The real ids (of either side) among the hidden items of `state` (views.hidden_items)
+    and in its sealed decisions, but those in `shown`."""
     kc = knowing(comp)
-    for b, where in state["blocks"].items():
-        if not is_handle(b) and (where in ("bag", "recruit") or where in kc.locations):
-            out.add(b)
-    for pile in state["cards"].values():
-        out.update(c for c in pile["hand"] + pile["deck"] if not is_handle(c))
-    out.update(r for r in names_in(state["sealed"]) if r in kc.cards or r in kc.blocks)
+    out: set[str] = set()
+    for kind, item, _ in hidden_items(state):
+        if kind == "sealed":
+            out.update(
+                r for r in names_in(state["sealed"][item]) if r in kc.cards or r in kc.blocks
+            )
+        elif not is_handle(item):
+            out.add(item)
     return out - shown
 
 
@@ -190,8 +191,7 @@ def conceal(state: dict, comp: Components, book: Book) -> dict:
     hidden = hidden_reals(state, comp, shown)
     names = {r: h for h, r in book.reals().items() if r in hidden}
     out = replace(state, names)  # a hidden item without a handle was public: it stays named
-    out["rng"] = {}
-    out["plans"] = {}
+    out.update(dict.fromkeys(SECRET_PARTS, {}))
     return out
 
 

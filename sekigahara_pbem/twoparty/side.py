@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from ..component_files import carry, game_components, set_named
 from ..crypto import agefile
 from ..crypto.keys import Identity
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from ..pbem import clock
-from ..pbem import documents as docs
-from ..pbem.store import write_atomic
+from ..protocol import clock
+from ..protocol import documents as docs
+from ..protocol.component_files import carry, game_components, set_named
+from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other

@@ -1,0 +1,262 @@
+"""The YAML bodies of the protocol's documents: dumping them mail-safe and reading them
+back without trusting them.
+
+Every document (game definition, join, turn file, record, packet, reveal) is a YAML
+mapping with a `format` key, signed with crypto/signing.py. Bodies are read with
+yaml.safe_load under a size limit, and every field is checked with a message naming the
+file and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zlib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..refusal import N_, Code, Refusal, quoted, type_words
+
+MAX_BYTES = 1_000_000  # no legitimate document comes near this
+MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
+WRAP = 64  # sealed sections are split into lines of this length
+
+
+class DocumentError(Refusal):
+    """A document that cannot be accepted; `where` names the file and the field (never
+    translated). The message is a template filled with `params`, as a Refusal's
+    (`DocumentError(where, N_("larger than {limit} bytes"), None, limit=...)`); without
+    params it is taken as it is."""
+
+    def __init__(self, where: str, message: str, /, *, code: Code | None = None, **params: object):
+        super().__init__(message, code=code, at=where, **params)
+
+
+# libyaml's emitter when PyYAML was built with it (seven times faster). Over every
+# document of games/demo its text is the pure emitter's byte for byte; they differ only
+# in how long double-quoted strings wrap, and both read back to the same data.
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    def ignore_aliases(self, data: object) -> bool:
+        """Never an anchor, where a body holds one object twice: a document read with
+        `plain_load` refuses aliases, and seki writes only what it would accept."""
+        return True
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump(body: dict) -> str:
+    """YAML text for a body: keys in the order given, short lines, Unicode kept."""
+    return yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=72)
+
+
+def wrap(token: str) -> str:
+    """A long token (a sealed section) as lines short enough for any mail system."""
+    return "\n".join(token[i : i + WRAP] for i in range(0, len(token), WRAP)) + "\n"
+
+
+def unwrap(text: str) -> str:
+    return "".join(text.split())
+
+
+def inflate(data: bytes, where: str, limit: int = MAX_INFLATED) -> bytes:
+    """zlib-decompress at most `limit` bytes: a small compressed "bomb" in a sealed state
+    or section would otherwise inflate to gigabytes in every auditor's `seki verify`."""
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(data, limit)
+    except zlib.error:
+        raise DocumentError(where, N_("not zlib-compressed data")) from None
+    if inflater.unconsumed_tail:
+        raise DocumentError(where, N_("inflates to more than {limit} bytes"), limit=limit)
+    if not inflater.eof:
+        raise DocumentError(where, N_("compressed data cut short"))
+    if inflater.unused_data.strip(b"\0"):  # zero padding may follow the stream, nothing else
+        raise DocumentError(where, N_("data after the compressed stream"))
+    return out
+
+
+def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
+    """A file of a game directory as text, refused (naming it) beyond `limit` bytes or
+    where it is not UTF-8: an archive is another party's, and even the referee's own
+    directory may hold a file put there by hand, so no file in it is read whole
+    unchecked, nor decoded on trust."""
+    if not path.is_file():
+        raise DocumentError(str(path), N_("missing"))
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise DocumentError(str(path), N_("larger than {limit} bytes"), limit=limit)
+    return decode(data, str(path))
+
+
+def decode(data: bytes, where: str) -> str:
+    """Bytes another party sent as UTF-8 text, refused (naming `where`) if they are not:
+    Python tells valid UTF-8 only by decoding."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:  # boundary: the codec reports bad bytes by raising
+        raise DocumentError(where, N_("not UTF-8 text")) from None
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_FAST = getattr(yaml, "CSafeLoader", None)  # libyaml, when PyYAML was built with it
+FAST_DEPTH = 1000
+_LEAD = re.compile(r"^[ ?-]*", re.MULTILINE)
+
+
+def safe_loader(text: str) -> type:
+    """libyaml's safe loader (about ten times faster) when the text cannot nest deeper
+    than FAST_DEPTH, else PyYAML's own. libyaml composes nodes by recursion in C, so a
+    document nested a hundred thousand deep would crash the process instead of raising.
+    The bound: every flow bracket may open a level, and block nesting needs indentation
+    or `- `/`? ` indicators at the start of a line (a mapping's sequence may share its
+    indentation, hence twice)."""
+    if _FAST is None:
+        return yaml.SafeLoader
+    flows = text.count("[") + text.count("{")
+    lead = max(map(len, _LEAD.findall(text)), default=0)
+    return _FAST if flows + 2 * (lead + 1) <= FAST_DEPTH else yaml.SafeLoader
+
+
+def safe_load(text: str) -> Any:
+    """The text's YAML, read by the safe loader `safe_loader` picks: with `plain_load`,
+    the one place seki parses a document or a component manifest (`load_yaml`,
+    protocol/component_files.py)."""
+    if safe_loader(text) is yaml.SafeLoader:
+        return yaml.safe_load(text)
+    return yaml.load(text, Loader=yaml.CSafeLoader)
+
+
+NO_ALIASES = "aliases are not allowed"
+
+
+class _Plain(yaml.SafeLoader):
+    """The safe loader without anchors or aliases: an alias could make a structure that
+    refers to itself, or grow a small text into a huge one once it is walked."""
+
+    def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - PyYAML's signature
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(None, None, NO_ALIASES, event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def plain_load(text: str) -> Any:
+    """The text's YAML, refused (yaml.YAMLError) where it has an alias: for what another
+    party wrote and seki walks whole (two-party documents, the component set a game
+    carries). PyYAML's own loader, as libyaml's cannot be told to refuse aliases."""
+    return yaml.load(text, Loader=_Plain)  # noqa: S506 - a safe loader
+
+
+def load_yaml(text: str, where: str, plain: bool = False) -> Any:
+    """Parse YAML from a file or a mail, refusing (naming `where`) what is too large,
+    malformed or nested too deeply; with `plain`, for what a player wrote (a modified
+    client may write anything), anchors and aliases too (`plain_load`)."""
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise DocumentError(where, N_("larger than {limit} bytes"), limit=MAX_BYTES)
+    try:
+        return plain_load(text) if plain else safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        if mark is None:
+            raise DocumentError(where, N_("not valid YAML")) from None
+        if getattr(exc, "problem", None) == NO_ALIASES:
+            raise DocumentError(
+                where, N_("YAML aliases are not allowed (line {line})"), line=mark.line + 1
+            ) from None
+        raise DocumentError(
+            where, N_("not valid YAML at line {line}"), line=mark.line + 1
+        ) from None
+    except RecursionError:  # boundary: PyYAML's own loader composes by recursion
+        raise DocumentError(where, N_("nested too deeply")) from None
+
+
+def load(text: str, where: str, fmt: str | tuple[str, ...], plain: bool = False) -> dict:
+    """Parse a document body (`plain`: a player's, `load_yaml`) and check its format tag:
+    `fmt`, or one of several (a refusal names the last, the current one)."""
+    formats = (fmt,) if isinstance(fmt, str) else fmt
+    body = load_yaml(text, where, plain)
+    if not isinstance(body, dict):
+        raise DocumentError(where, N_("expected a YAML mapping"))
+    if body.get("format") not in formats:
+        raise DocumentError(
+            f"{where}: format",
+            N_("expected {what}, got {value}"),
+            what=quoted(formats[-1]),
+            value=quoted(body.get("format")),
+        )
+    return body
+
+
+def field(body: dict, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """A required field of the given type."""
+    value = body.get(key)
+    if (
+        value is None
+        or isinstance(value, bool) is not (kind is bool)
+        or not isinstance(value, kind)
+    ):
+        want = type_words(kind)
+        raise DocumentError(f"{where}: {key}", N_("missing or not {kind}"), kind=want)
+    return value
+
+
+def load_json(data: str | bytes, where: str) -> object:
+    """JSON another party sealed or wrote, refused (naming `where`) unless it is UTF-8 JSON.
+    The json module reports bad input only by raising: a syntax error, bytes that are not
+    UTF-8, a nesting deeper than the interpreter's stack (RecursionError)."""
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # boundary: json
+        raise DocumentError(where, N_("does not hold JSON")) from None
+
+
+_HEX = re.compile(r"(?:[0-9a-f]{2})*")
+
+
+def is_hex(value: object, size: int | None = None) -> bool:
+    """Whether `value` is lowercase hex text (of `size` bytes, if given), as seki writes
+    bytes: checked before `bytes.fromhex`, which would refuse it only by a ValueError."""
+    return (
+        isinstance(value, str)
+        and _HEX.fullmatch(value) is not None
+        and (size is None or len(value) == 2 * size)
+    )
+
+
+def hex_field(body: dict, key: str, where: str, size: int | None = None) -> bytes:
+    """A required field of bytes written as lowercase hex (of `size` bytes, if given)."""
+    value = field(body, key, str, where)
+    if not is_hex(value, size):
+        if size is None:
+            raise DocumentError(f"{where}: {key}", N_("not hex"))
+        raise DocumentError(f"{where}: {key}", N_("expected {n} bytes in hex"), n=size)
+    return bytes.fromhex(value)
+
+
+def peek_game(text: str, where: str) -> str:
+    """The game id a signed document claims, before its signature is checked (to find the
+    game definition whose keys will check it)."""
+    from ..crypto.signing import split
+
+    body, _ = split(text)
+    try:
+        data = yaml.safe_load(body)
+    except (yaml.YAMLError, RecursionError):  # boundary: PyYAML, as in load_yaml
+        raise DocumentError(where, N_("not valid YAML")) from None
+    game = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(game, str):
+        raise DocumentError(f"{where}: game", N_("missing"))
+    return game

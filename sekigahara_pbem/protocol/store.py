@@ -1,0 +1,241 @@
+"""The game directory on disk: where each document lives, atomic writes, the lock that keeps
+two adjudications apart, and the git commit that closes each step.
+
+Layout (docs/protocol.md):
+  game.txt                    the signed game definition
+  joins/<side>.txt            the players' signed joins (commitments to their seeds)
+  joins/<side>-seed.txt       each player's seed, sealed to the referee (protocol/joins.py)
+  referee/secrets.txt         the referee seed and the game's state key, sealed to the referee
+  turns/<seq>-<side>.txt      accepted turn files, named by the record that applied them
+  records/<seq>.txt           the signed hash chain, one record per accepted input
+  sealed/<seq>.txt            the full state after that record, sealed to the state key
+  packets/<seq>-<side>.txt    what each player was sent after that record
+  requests/<seq>-takeback-<side>.txt, <seq>-consent-<side>.txt
+                              takeback requests and their answers (protocol/takebacks.py)
+  public/state.yaml           the public view now (also hashed in the last record)
+  rejected/<n>-<name>.sealed  refused inputs with the reason, sealed to the state key
+  reveal.txt                  after the game: seeds and the state key, signed
+
+The last record is the current state: everything for seq N is written before
+records/N.txt, which is renamed into place last, so a crash before that leaves seq N-1
+current and a rerun overwrites the leftovers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from ..crypto.keys import Identity
+from ..refusal import N_, Code, UserError
+from .gitsafe import git_command
+
+SEQ_DIGITS = 6
+_RECORD = re.compile(r"(\d{6})\.txt")
+
+
+class StoreError(UserError):
+    """The game directory is missing, locked, or not in the expected shape. Not a refusal
+    (the referee would keep the input it was reading as the sender's to fix): a state of
+    the store, said to the person who ran the command."""
+
+    code = Code.STORE
+
+
+def seq_name(seq: int) -> str:
+    return f"{seq:0{SEQ_DIGITS}d}"
+
+
+class GameDir:
+    def __init__(self, root: Path):
+        self.root = root
+
+    @property
+    def definition(self) -> Path:
+        return self.root / "game.txt"
+
+    def join(self, side: str) -> Path:
+        return self.root / "joins" / f"{side}.txt"
+
+    def seed(self, side: str) -> Path:
+        return self.root / "joins" / f"{side}-seed.txt"
+
+    @property
+    def secrets(self) -> Path:
+        return self.root / "referee" / "secrets.txt"
+
+    def record(self, seq: int) -> Path:
+        return self.root / "records" / f"{seq_name(seq)}.txt"
+
+    def sealed(self, seq: int) -> Path:
+        return self.root / "sealed" / f"{seq_name(seq)}.txt"
+
+    def turn(self, seq: int, side: str) -> Path:
+        return self.root / "turns" / f"{seq_name(seq)}-{side}.txt"
+
+    def packet(self, seq: int, side: str) -> Path:
+        return self.root / "packets" / f"{seq_name(seq)}-{side}.txt"
+
+    def request(self, seq: int, kind: str, side: str) -> Path:
+        """A takeback request or its answer, named by the record it would undo."""
+        return self.root / "requests" / f"{seq_name(seq)}-{kind}-{side}.txt"
+
+    @property
+    def public_state(self) -> Path:
+        return self.root / "public" / "state.yaml"
+
+    @property
+    def reveal(self) -> Path:
+        return self.root / "reveal.txt"
+
+    def last_seq(self) -> int:
+        """The seq of the last record (0 before the game has started)."""
+        folder = self.root / "records"
+        if not folder.is_dir():
+            return 0
+        seqs = [int(m.group(1)) for p in folder.iterdir() if (m := _RECORD.fullmatch(p.name))]
+        return max(seqs, default=0)
+
+    def remove_leftovers(self) -> list[Path]:
+        """Files an interrupted step wrote for a record that was never written."""
+        last = self.last_seq()
+        gone = []
+        for folder in ("sealed", "packets", "turns"):
+            path = self.root / folder
+            for p in sorted(path.iterdir()) if path.is_dir() else []:
+                if p.name[:SEQ_DIGITS].isdigit() and int(p.name[:SEQ_DIGITS]) > last:
+                    p.unlink()
+                    gone.append(p)
+        return gone
+
+    def require(self) -> None:
+        if not self.definition.is_file():
+            raise StoreError(N_("{path} is not a game directory (no game.txt)"), path=self.root)
+
+    def reject(self, name: str, sealed: str) -> Path:
+        """Keep a refused input with the reason (sealed, pbem/chain.seal_rejected), so
+        nothing a player sent is lost."""
+        folder = self.root / "rejected"
+        folder.mkdir(parents=True, exist_ok=True)
+        n = len(list(folder.iterdir())) + 1
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:60] or "input"
+        path = folder / f"{n:04d}-{safe}.sealed"
+        write_atomic(path, sealed)
+        return path
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write to a temporary file, flush it to disk, then rename it into place."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+@contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the game's lock; a second adjudication is refused at once, not queued."""
+    from filelock import FileLock, Timeout  # portable (fcntl here, msvcrt on Windows)
+
+    if not root.is_dir():
+        raise StoreError(N_("{path}: no such game directory"), path=root)
+    lock = FileLock(root / ".lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreError(
+            N_("{path} is locked: another seki command is working on this game"), path=root
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+_NAME, _EMAIL = "seki referee", "referee@seki.invalid"  # the archive's commits
+
+
+def _git(root: Path, *args: str, stdin: str | None = None, check: bool = True) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": _NAME,
+        "GIT_AUTHOR_EMAIL": _EMAIL,
+        "GIT_COMMITTER_NAME": _NAME,
+        "GIT_COMMITTER_EMAIL": _EMAIL,
+    }
+    try:
+        done = subprocess.run(git_command(*args), cwd=root, capture_output=True, text=True,
+                              env=env, check=False, input=stdin)  # fmt: skip
+    except FileNotFoundError:  # boundary: no git program to run
+        raise StoreError(N_("git is not installed; the game archive needs it")) from None
+    if done.returncode != 0 and check:
+        raise StoreError(
+            N_("git {command} failed: {output}"),
+            command=args[0],
+            output=done.stderr.strip() or done.stdout.strip(),
+        )
+    return done.stdout if done.returncode == 0 else ""
+
+
+def _ident() -> str:
+    """`git var GIT_COMMITTER_IDENT` for the referee's commits, without running git:
+    the fixed name and address, now, and the local offset from UTC."""
+    now = time.time()
+    offset = round(datetime.fromtimestamp(now).astimezone().utcoffset().total_seconds() / 60)
+    zone = f"{'-' if offset < 0 else '+'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
+    return f"{_NAME} <{_EMAIL}> {int(now)} {zone}"
+
+
+def git_init(root: Path) -> None:
+    _git(root, "init", "--quiet")
+    (root / ".gitignore").write_text(".lock\n.*.tmp\n", encoding="utf-8")
+
+
+def git_commit(root: Path, message: str, signer: Identity | None = None) -> None:
+    """Commit everything in the game directory (nothing to commit is fine). It runs under
+    the game's lock, so a `.git/index.lock` found here was left by a git killed with an
+    earlier seki run (Ctrl-C, an OOM kill): it is stale, and removed, or every later
+    commit would fail until a person deleted it. With `signer` (the referee), the commit
+    is SSH-signed."""
+    (root / ".git" / "index.lock").unlink(missing_ok=True)
+    if not _git(root, "status", "--porcelain"):  # most often so, when recovering
+        return
+    _git(root, "add", "--all")
+    if signer is not None:
+        _signed_commit(root, message, signer)
+        return
+    _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)
+
+
+def _signed_commit(root: Path, message: str, signer: Identity) -> None:
+    """The commit git would make, with an SSH signature of the referee's key in its
+    `gpgsig` header (namespace "git", as `git commit -S` with gpg.format=ssh makes it),
+    made here so that no copy of the key is handed to another program. `git log
+    --show-signature` checks it against the game's allowed_signers (docs/crypto.md).
+    Git runs four times here (the ident is made as `git var` makes it): each run costs
+    a few milliseconds, and every adjudication commits."""
+    from ..crypto import sshsig
+
+    tree = _git(root, "write-tree").strip()
+    parent = _git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip()
+    ident = _ident()
+    lines = [f"tree {tree}"] + ([f"parent {parent}"] if parent else [])
+    lines += [f"author {ident}", f"committer {ident}"]
+    body = message.strip() + "\n"
+    payload = "\n".join(lines) + "\n\n" + body
+    armour = sshsig.sign(signer.signing, "git", payload.encode("utf-8")).rstrip("\n")
+    header = "gpgsig " + armour.replace("\n", "\n ")
+    commit = "\n".join([*lines, header]) + "\n\n" + body
+    sha = _git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit).strip()
+    _git(root, "update-ref", "-m", f"commit: {message.strip()}", "HEAD", sha, parent or "")

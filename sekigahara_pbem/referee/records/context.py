@@ -1,0 +1,102 @@
+"""A game loaded for adjudication: its directory, definition, the referee's secrets and
+key, and the component set, with the reads every record kind needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...crypto.keys import Identity
+from ...protocol import chain, joins, turns
+from ...protocol import documents as docs
+from ...protocol.component_files import game_components
+from ...protocol.game import Definition, Secrets, load, open_secrets
+from ...protocol.store import GameDir, StoreError, git_commit
+from ...refusal import N_, Code, Refusal
+from ...rules.components import Components
+from ..steps import Refused
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    accepted: bool
+    message: str
+    code: str | None = None  # why it was refused (refusal.py)
+    refusal: Refusal | None = None  # the reason, to be put in the sender's language
+
+
+@dataclass
+class Game:
+    """Everything an adjudication needs, loaded once."""
+
+    gd: GameDir
+    definition: Definition
+    secrets: Secrets
+    referee: Identity
+    comp: Components
+
+    def commit(self, message: str) -> None:
+        """One git commit of the game directory, signed by the referee's key."""
+        git_commit(self.gd.root, message, self.referee)
+
+
+def open_game(root: Path, referee: Identity) -> Game:
+    gd = GameDir(root)
+    definition = load(gd)
+    secrets = open_secrets(gd, definition, referee)
+    comp = game_components(root, definition.components)
+    return Game(gd, definition, secrets, referee, comp)
+
+
+def current(game: Game) -> tuple[chain.Record, dict] | None:
+    """The last record and the state after it (None before the game has started)."""
+    seq = game.gd.last_seq()
+    if seq == 0:
+        return None
+    record = chain.read_record(game.gd, game.definition, seq)
+    text = docs.read_capped(game.gd.sealed(seq))
+    if docs.sha256(text) != record.body["sealed_state"]:
+        raise StoreError(
+            N_("{file} does not match record {seq}"), file=f"sealed/{seq:06d}.txt", seq=seq
+        )
+    return record, chain.open_state(game.definition, game.secrets, seq, text)
+
+
+def started(game: Game, name: str) -> tuple[chain.Record, dict]:
+    """The last record and state, or the input is refused: the game has not started."""
+    now_at = current(game)
+    if now_at is None:
+        raise Refused(
+            N_("the game has not started (both players must join and send their seeds)"),
+            code=Code.NOT_STARTED,
+            at=name,
+        )
+    return now_at
+
+
+def state_at(game: Game, seq: int) -> dict:
+    """The full state after record `seq` (the referee's secret)."""
+    text = docs.read_capped(game.gd.sealed(seq))
+    return chain.open_state(game.definition, game.secrets, seq, text)
+
+
+def joined(game: Game) -> dict[str, joins.Join]:
+    """The joins on file, by side."""
+    found = {}
+    for side in game.definition.players:
+        path = game.gd.join(side)
+        if path.is_file():
+            found[side] = joins.parse_join(game.definition, docs.read_capped(path), str(path))
+    return found
+
+
+def read_turn(game: Game, path: Path) -> turns.Turn:
+    """An accepted turn file from turns/: sealed (opened with the game's state key) or,
+    in games from before sealing, clear; in games from before files were bound to their
+    game's definition, naming none (protocol/binding.py)."""
+    text = docs.read_capped(path)
+    if turns.is_sealed(text):
+        key = game.secrets.state_key
+        text = turns.unseal(game.definition, text, key, str(path), archived=True)
+    return turns.parse(game.definition, text, str(path), archived=True)

@@ -1,0 +1,97 @@
+"""A missed deadline: the game's declared no-move policy answers for the side (docs/
+referee.md). `check` is asked when the referee applies the policy and by `verify` of every
+deadline record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...crypto.keys import Identity
+from ...i18n import gettext as _
+from ...protocol import clock as clocks
+from ...protocol.store import locked
+from ...refusal import N_, Refusal
+from ...rules.vocab import SIDES
+from .. import steps
+from ..discrepancy import wrapped
+from ..steps import Refused
+from . import writer
+from .context import Game, Outcome, current, open_game
+from .turn import decision_label
+
+if TYPE_CHECKING:
+    from ..verify import Report
+    from . import Walk
+
+KIND = "deadline"
+
+
+def check(spec: object, clock: dict, settings: clocks.Settings | None, time: str) -> str:
+    """The side whose deadline the record's input names, if the record before set that
+    deadline, the policy is the game's and the deadline has passed at `time`."""
+    if settings is None or not isinstance(spec, dict):
+        raise Refused(N_("a deadline record in a game without deadlines"))
+    side, due = spec.get("deadline"), spec.get("due")
+    if side not in clock or clock[side].get("due") != due:
+        raise Refused(N_("names a deadline the record before did not set"))
+    if spec.get("policy") != settings.policy:
+        raise Refused(N_("applies another policy than game.txt declares"))
+    if not clocks.overdue({side: clock[side]}, time):
+        raise Refused(N_("applied the policy before the deadline had passed"))
+    return side
+
+
+def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
+    """Apply the game's no-move policy for every side whose deadline has passed."""
+    outcomes: list[Outcome] = []
+    with locked(root):
+        game = open_game(root, referee)
+        settings = game.definition.deadlines
+        if settings is None:
+            return outcomes
+        for _round in range(len(SIDES) * steps.MAX_POLICY_ACTIONS):
+            at = current(game)
+            if at is None:
+                break
+            record, state = at
+            late = clocks.overdue(record.body.get("clock", {}), now)
+            if not late:
+                break
+            outcomes.append(_apply(game, record, state, late[0], now))
+    return outcomes
+
+
+def record_label(state: dict, side: str, due: str, policy: str) -> str:
+    """The label of a missed deadline's record (verify recomputes it)."""
+    return f"{decision_label(state, side)}: deadline {due} missed, policy {policy}"
+
+
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+    """`seki verify` of a missed deadline's record: `check` against the record before;
+    once the secrets are revealed, the policy's answer replayed and labelled."""
+    settings = walk.definition.deadlines
+    spec = (body.get("inputs") or [None])[0]
+    try:
+        side = check(spec, walk.clock, settings, body["time"])
+    except Refusal as exc:
+        raise wrapped(where, exc) from None
+    if walk.state is None:
+        return None
+    label = record_label(walk.state, side, spec["due"], settings.policy)
+    walk.check_label(where, body, label)
+    return steps.deadline_step(walk.comp, walk.state, side, spec["due"], settings.policy)
+
+
+def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
+    settings = game.definition.deadlines
+    clock = record.body["clock"]
+    due = clock[side]["due"]
+    spec = {"deadline": side, "due": due, "policy": settings.policy}
+    check(spec, clock, settings, now)
+    step = steps.deadline_step(game.comp, state, side, due, settings.policy)
+    label = record_label(state, side, due, settings.policy)
+    draft = writer.Draft(step, [spec], label, now, {"kind": KIND})
+    new = writer.write(game, record, state, draft)
+    message = _("record {seq}: {label}").format(seq=new.seq, label=label)
+    return Outcome(f"deadline:{side}", True, message)

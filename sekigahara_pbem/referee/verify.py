@@ -1,0 +1,404 @@
+"""Reveal and verify: after the game the referee publishes every seed and the state key;
+then anyone can replay the game from genesis and check every signature, commitment, draw,
+state hash, sealed state and packet, and learn the first discrepancy precisely.
+
+Without a reveal, verify checks what needs no secret: every signature, the hash chain,
+the inputs' hashes and the turn files' signers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..crypto import signing
+from ..crypto.keys import Identity
+from ..crypto.seeds import game_seed, verify_seed
+from ..i18n import gettext as _
+from ..protocol import chain, commitments, joins
+from ..protocol import clock as clocks
+from ..protocol import documents as docs
+from ..protocol.component_files import game_components
+from ..protocol.game import (
+    ALLOWED_SIGNERS,
+    REFEREE,
+    Definition,
+    allowed_signers,
+    load,
+    parse_secrets,
+    secrets_text,
+)
+from ..protocol.store import GameDir, StoreError, locked, write_atomic
+from ..refusal import N_, Refusal, UserError, quoted
+from ..rules.cycle.setup import setup
+from ..rules.engine import pending
+from ..rules.state import canonical
+from ..rules.views import VIEW_FORMAT, redact_event
+from ..rules.vocab import SIDES
+from . import adjudication as referee
+from . import records, steps
+from .discrepancy import Discrepancy
+from .discrepancy import wrapped as _wrapped
+from .packet_checks import PacketChecks
+from .records import opening, writer
+
+REVEAL_FORMAT = "seki-reveal/1"
+
+
+@dataclass
+class Report:
+    records: int = 0
+    turn_files: int = 0
+    packets: int = 0
+    revealed: bool = False
+    result: dict | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
+    """Publish the three seeds and the state key, signed (after the game, or with force)."""
+    with locked(root):
+        game = referee.open_game(root, ref)
+        at = referee.current(game)
+        if at is None:
+            raise StoreError(N_("the game has not started; there is nothing to reveal"))
+        record, state = at
+        if state["result"] is None and not force:
+            raise StoreError(N_("the game is not over; reveal only by agreement (--force)"))
+        players = referee.player_seeds(game, referee.joined(game))
+        seeds = {REFEREE: game.secrets.seed.hex(), **{s: players[s].hex() for s in SIDES}}
+        body = {
+            "format": REVEAL_FORMAT,
+            "game": game.definition.game_id,
+            "seq": record.seq,
+            "record": record.hash,  # pins the chain: no record can be cut off or added
+            "time": now,
+            "seeds": seeds,
+            "secrets": secrets_text(game.secrets),
+        }
+        write_atomic(game.gd.reveal, signing.sign(docs.dump(body), ref))
+        game.commit(f"reveal after record {record.seq}")
+        return game.gd.reveal
+
+
+def verify(root: Path) -> Report:
+    """Check the whole archive; raise Discrepancy at the first thing that is wrong."""
+    gd = GameDir(root)
+    report = Report()
+    try:
+        definition = load(gd)
+    except UserError as exc:
+        raise _wrapped("game.txt", exc) from None
+    try:
+        comp = game_components(root, definition.components)
+    except Refusal as exc:
+        raise _wrapped(None, exc) from None
+    signers = root / ALLOWED_SIGNERS  # for ssh-keygen; archives made before have none
+    known = (allowed_signers(definition), allowed_signers(definition, git=False))
+    if signers.is_file() and docs.read_capped(signers) not in known:
+        raise Discrepancy(N_("not the keys of game.txt"), at=ALLOWED_SIGNERS)
+    player_joins = {s: _join(gd, definition, s) for s in SIDES}
+    start_files = _start_files(gd, definition, player_joins, report)
+    revealed = _revealed(gd, definition, player_joins)
+    report.revealed = revealed is not None
+    if not report.revealed:
+        report.notes.append(_("not revealed yet: states, draws and sealed parts not checked"))
+    state, events = None, []
+    if revealed is not None:
+        seeds, secrets, _pin = revealed
+        seed = game_seed(
+            seeds[REFEREE], seeds["ishida"], seeds["tokugawa"], game_id=definition.game_id
+        )
+        state, events = setup(comp, seed, definition.options)
+    replay = _Replay(gd, definition, comp, revealed[1] if revealed else None, state, events)
+    last = gd.last_seq()
+    packets = PacketChecks(gd, definition, last)
+    try:
+        _walk(replay, packets, last, start_files, report)
+    finally:
+        packets.close()
+    if last:
+        _check_last(gd, definition, last, revealed[2] if revealed else None)
+    if replay.state is not None:
+        report.result = replay.state["result"]
+        if report.result is None:
+            report.notes.append(_("revealed before the end of the game (by agreement): no result"))
+    return report
+
+
+def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
+    """The archive ends where the reveal says, and public/state.yaml is the last record's
+    public view: a chain cut short, or a public state changed after the fact, is found."""
+    record = chain.read_record(gd, definition, last)
+    if pin is not None:
+        seq, record_hash = pin
+        if seq != last:
+            raise Discrepancy(
+                N_(
+                    "revealed after record {seq}, but the archive's records end at {last}: "
+                    "records are missing or were added after the reveal"
+                ),
+                at="reveal.txt",
+                seq=seq,
+                last=last,
+            )
+        if record_hash is not None and record_hash != record.hash:
+            raise Discrepancy(
+                N_("record {seq} is not the record the reveal pinned"),
+                at="reveal.txt",
+                seq=last,
+            )
+    try:
+        text = docs.read_capped(gd.public_state)
+        public = docs.load_yaml(text, "public/state.yaml")
+    except Refusal as exc:
+        raise _wrapped("public/state.yaml", exc) from None
+    if docs.sha256(canonical(public)) != record.body.get("public_state"):
+        raise Discrepancy(
+            N_("not the public view of record {seq}"), at="public/state.yaml", seq=last
+        )
+    if docs.dump(json.loads(canonical(public))) != text:  # e.g. a key given twice
+        raise Discrepancy(N_("not in the form the referee writes"), at="public/state.yaml")
+
+
+def _walk(replay: _Replay, packets: PacketChecks, last: int, start_files: list, report) -> None:
+    """Every record in turn; the first discrepancy, wherever it is found (packet_checks)."""
+    for seq in range(1, last + 1):
+        try:
+            replay.record(seq, start_files, report, packets)
+        except UserError:  # what `seki verify` reports; anything else is a bug
+            earlier = packets.first_failure(before=seq)
+            if earlier is not None:
+                raise earlier from None
+            raise
+    failure = packets.first_failure()
+    if failure is not None:
+        raise failure
+
+
+class _Replay:
+    """The walk along the chain: each record checked against the one before it and, once
+    the secrets are revealed, against the replayed game."""
+
+    def __init__(self, gd, definition: Definition, comp, secrets, state: dict | None, events):
+        self.gd, self.definition, self.comp, self.secrets = gd, definition, comp, secrets
+        self.state, self.events = state, events
+        self.states: dict[int, dict] = {}
+        self.extended: str | None = None  # who asked for an extension in this record
+        self.prev, self.asked, self.clock = definition.hash, {}, {}
+        self.answered: dict[str, int] = {}  # side -> the packet its last file answered
+        self.bound_since: int | None = None  # the first record whose turn file is bound
+        self.previous_root, self.previous, self.time = None, None, None
+
+    def record(self, seq: int, start_files: list, report: Report, packets: PacketChecks) -> None:
+        where = f"records/{seq:06d}.txt"
+        try:
+            record = chain.read_record(self.gd, self.definition, seq)
+        except UserError as exc:
+            raise _wrapped(where, exc) from None
+        body = record.body
+        unchecked = [k for k in body if k not in writer.RECORD_FIELDS]
+        if unchecked:
+            raise Discrepancy(
+                N_("holds fields no record holds: {fields}"), at=where, fields=quoted(unchecked)
+            )
+        if body.get("prev") != self.prev:
+            raise Discrepancy(N_("prev does not name the record before it"), at=where)
+        self._check_time(where, body)
+        before_state = None if seq == 1 else self.state
+        self.extended = None
+        if seq == 1:
+            _check_inputs(where, body, start_files)
+            step = None if self.state is None else steps.Step(self.state, self.events, None)
+        else:
+            step = self._step(where, seq, body, report)
+        asked_before = {} if body.get("kind") == "takeback" else self.asked
+        if step is not None:
+            self.state, self.events = step.state, step.events
+            _check_openings(where, body, self.previous_root)
+            _check_state(
+                self.gd,
+                self.definition,
+                self.secrets,
+                self.comp,
+                where,
+                body,
+                seq,
+                self.state,
+                self.events,
+            )
+            committed = chain.commitment_fields(
+                self.secrets.commit_key, seq, before_state, self.state, self.events
+            )
+            if {k: body.get(k) for k in committed} != committed:
+                raise Discrepancy(N_("commitments or openings do not match the replay"), at=where)
+            before = [] if before_state is None else pending(before_state)
+            asked = chain.asked_since(before, pending(self.state), asked_before, step.actor, seq)
+            if body.get("asked") != asked:
+                raise Discrepancy(N_("asked does not match the replay"), at=where)
+            self.states[seq] = self.state
+        else:
+            _check_openings(where, body, self.previous_root)
+        self._check_clock(where, seq, body, step)
+        report.packets += packets.check(where, seq, record)
+        self.prev, self.asked = record.hash, body.get("asked", {})
+        self.clock, self.previous = body.get("clock", {}), record
+        self.previous_root = (body.get("commitments") or {}).get("root")
+        report.records = seq
+
+    def _check_time(self, where: str, body: dict) -> None:
+        try:
+            moment = clocks.parse_time(body.get("time"), f"{where}: time")
+        except Refusal as exc:
+            raise _wrapped(None, exc) from None
+        if self.time is not None and moment < self.time:
+            raise Discrepancy(N_("time goes back before the record before it"), at=where)
+        self.time = moment
+
+    def _step(self, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+        """A record after the first, replayed by its kind (records.KINDS)."""
+        kind = body.get("kind")
+        replay = records.replaying(kind)
+        if replay is None:
+            raise Discrepancy(N_("unknown kind {kind}"), at=where, kind=quoted(kind))
+        return replay(self, where, seq, body, report)
+
+    def check_inputs(self, where: str, body: dict, expected: list[tuple[str, str]]) -> None:
+        _check_inputs(where, body, expected)
+
+    def check_label(self, where: str, body: dict, label: str) -> None:
+        _check_label(where, body, label)
+
+    def _check_clock(self, where: str, seq: int, body: dict, step: steps.Step | None) -> None:
+        settings = self.definition.deadlines
+        if settings is None:
+            if "clock" in body:
+                raise Discrepancy(N_("a clock in a game without deadlines"), at=where)
+            return
+        extended = step.extended if step is not None else self.extended
+        want = clocks.next_clock(
+            settings, self.clock, body.get("asked", {}), seq, body["time"], extended
+        )
+        if body.get("clock") != want:
+            raise Discrepancy(N_("clock does not match the deadlines in game.txt"), at=where)
+
+
+def _join(gd: GameDir, definition: Definition, side: str) -> joins.Join:
+    path = gd.join(side)
+    try:
+        return joins.parse_join(definition, docs.read_capped(path), f"joins/{side}.txt")
+    except Refusal as exc:
+        raise _wrapped(f"joins/{side}.txt", exc) from None
+
+
+def _start_files(gd: GameDir, definition: Definition, player_joins: dict, report: Report):
+    """Record 1's inputs as (name, text), checked as the referee checks them
+    (records/opening.py); none yet while the seeds are on their way."""
+    if any(player_joins[s].first_format for s in SIDES):
+        report.notes.append(
+            _(
+                "joined with {format}: the referee held the first seed before the second "
+                "player committed, so the fairness of the setup draw rests on the referee"
+            ).format(format=joins.JOIN_FORMAT_V1)
+        )
+    elif gd.last_seq() == 0 and not all(gd.seed(s).is_file() for s in SIDES):
+        return []
+    try:
+        return opening.start_documents(gd, definition, player_joins)
+    except Refusal as exc:
+        raise _wrapped(None, exc) from None
+
+
+def _revealed(gd: GameDir, definition: Definition, player_joins: dict):
+    if not gd.reveal.is_file():
+        return None
+    try:
+        verified = signing.verify(docs.read_capped(gd.reveal), [definition.referee])
+        body = docs.load(verified.body, "reveal.txt", REVEAL_FORMAT)
+        seeds = docs.field(body, "seeds", dict, "reveal.txt")
+        seeds = {k: docs.hex_field(seeds, k, "reveal.txt: seeds") for k in seeds}
+        secrets = parse_secrets(docs.field(body, "secrets", str, "reveal.txt"), "reveal.txt")
+        # the record it was made after: seq, and hash (older reveals name the seq only)
+        pin = (docs.field(body, "seq", int, "reveal.txt"), body.get("record"))
+    except Refusal as exc:
+        raise _wrapped("reveal.txt", exc) from None
+    commitments = {REFEREE: definition.referee_seed}
+    commitments.update({s: player_joins[s].commitment for s in SIDES})
+    for role, commitment in commitments.items():
+        if not verify_seed(commitment, seeds.get(role, b""), role):
+            raise Discrepancy(
+                N_("the {role} seed does not match its commitment"),
+                at="reveal.txt",
+                role=role,
+            )
+    public = secrets.state_key.public_key().public_bytes_raw()
+    if public != definition.state_key.public_bytes_raw():
+        raise Discrepancy(N_("the state key is not the one in game.txt"), at="reveal.txt")
+    return seeds, secrets, pin
+
+
+def _check_openings(where: str, body: dict, previous_root: str | None) -> None:
+    """Every item a record opens was committed under the previous record's root; this
+    needs no secret, so it holds before the reveal too."""
+    for i, item in enumerate(body.get("openings") or []):
+        if previous_root is None or not commitments.check_opening(item, previous_root):
+            raise Discrepancy(
+                N_("openings[{index}] was not committed in the record before"),
+                at=where,
+                index=i,
+            )
+
+
+def _check_label(where: str, body: dict, label: str) -> None:
+    """The record's label says what the replay did: no lie stands in the public archive."""
+    if body.get("label") != label:
+        raise Discrepancy(
+            N_("label {label} does not match the replay ({replayed})"),
+            at=where,
+            label=quoted(body.get("label")),
+            replayed=label,
+        )
+
+
+def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> None:
+    want = [{"file": name, "sha256": docs.sha256(text)} for name, text in expected]
+    if body.get("inputs") != want:
+        raise Discrepancy(N_("inputs do not match the files they name"), at=where)
+
+
+def _check_state(gd, definition, secrets, comp, where, body, seq, state, events) -> None:
+    if body.get("view_format") != VIEW_FORMAT:
+        raise Discrepancy(
+            N_(
+                "written with view format {found}; this tool replays {expected} "
+                "(use the tool version game.txt names)"
+            ),
+            at=where,
+            found=quoted(body.get("view_format")),
+            expected=quoted(VIEW_FORMAT),
+        )
+    if body.get("public_state") != chain.public_hash(state, comp):
+        raise _unlike_replay(where, "public_state")
+    if body.get("pending") != pending(state):
+        raise _unlike_replay(where, "pending")
+    if body.get("events") != [redact_event(e, None) for e in events]:
+        raise Discrepancy(N_("events do not match the replay"), at=where)
+    try:
+        sealed_text = docs.read_capped(gd.sealed(seq))
+    except Refusal as exc:
+        raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
+    if body.get("sealed_state") != docs.sha256(sealed_text):
+        raise Discrepancy(N_("does not match its record"), at=f"sealed/{seq:06d}.txt")
+    try:
+        sealed = chain.open_state_bytes(definition, secrets, seq, sealed_text)
+    except Refusal as exc:
+        raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
+    if sealed != canonical(state).encode():  # the referee seals the canonical form
+        raise Discrepancy(
+            N_("the sealed state differs from the replay"), at=f"sealed/{seq:06d}.txt"
+        )
+
+
+def _unlike_replay(where: str, field: str) -> Discrepancy:
+    return Discrepancy(N_("{field} does not match the replay"), at=where, field=field)

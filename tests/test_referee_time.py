@@ -292,3 +292,24 @@ def test_packets_name_the_tool_and_component_set(table):
     text = table.gd.packet(1, "ishida").read_text()
     assert f"components: {components_hash()}" in text and "tool: sekigahara-pbem" in text
     packets.open_packet(table.definition, text, table.people["ishida"], "p")
+
+
+def test_verify_compares_a_deadline_record_whole(table, monkeypatch):
+    """A referee that signs more into a deadline record than the replay gives (a second
+    input after the deadline it applied) fails verify: the record is compared whole with
+    the one the writer makes of the replay (issue 29), not field by field."""
+    import dataclasses
+
+    from sekigahara_pbem.referee.records import deadline
+
+    write = deadline.writer.write
+
+    def padded(game, record, state, draft):
+        extra = {"deadline": "tokugawa", "due": at(1), "policy": "pass"}
+        return write(game, record, state, dataclasses.replace(draft, inputs=[*draft.inputs, extra]))
+
+    monkeypatch.setattr(deadline.writer, "write", padded)
+    assert referee.enforce_deadlines(table.gd.root, table.people["referee"], at(73))
+    monkeypatch.undo()
+    with pytest.raises(checks.Discrepancy, match="inputs does not match the replay"):
+        table.verify()

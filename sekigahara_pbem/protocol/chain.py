@@ -18,6 +18,7 @@ from ..crypto.keys import Identity
 from ..refusal import N_
 from ..rules.components import Components
 from ..rules.state import canonical
+from ..rules.state_types import State
 from ..rules.views import redact_event, view
 from . import commitments
 from . import documents as docs
@@ -39,7 +40,7 @@ class Record:
         return docs.sha256(self.text)
 
 
-def public_hash(state: dict, comp: Components) -> str:
+def public_hash(state: State, comp: Components) -> str:
     return docs.sha256(canonical(view(state, comp, None)))
 
 
@@ -87,7 +88,9 @@ def asked_since(before: list, after: list, asked: dict, actor: str | None, seq: 
     return out
 
 
-def commitment_fields(key: bytes, seq: int, before: dict | None, state: dict, events: list) -> dict:
+def commitment_fields(
+    key: bytes, seq: int, before: State | None, state: State, events: list
+) -> dict:
     """The record's commitments to every hidden item, and the openings of the items its
     public events show (protocol/commitments.py)."""
     public = [redact_event(e, None) for e in events]

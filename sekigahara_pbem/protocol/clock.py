@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ..i18n import gettext as _
 from ..i18n import ngettext
@@ -103,6 +104,7 @@ def next_clock(
     still facing the same decision keeps its deadline (plus one extension if `extended`)."""
     clock = {}
     for side, since in sorted(asked.items()):
+        entry: dict[str, Any]
         if since == seq or side not in previous:
             entry = {"due": _add_hours(now, settings.hours), "extensions": 0}
         else:

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from ..crypto.commitments import DOMAIN as COMMIT_DOMAIN
 from ..crypto.commitments import SALT_BYTES, canonical_json, commit
+from ..rules.state_types import State
 from ..rules.views import hidden_items
 from .documents import is_hex
 
@@ -80,7 +81,7 @@ def _keyed(key: bytes) -> hmac.HMAC:
 _KEYED: list = []  # [key, its HMAC before any message] (a game has one commitment key)
 
 
-def leaves(state: dict, key: bytes, seq: int) -> list[Leaf]:
+def leaves(state: State, key: bytes, seq: int) -> list[Leaf]:
     """The sorted leaves of a state's hidden items. A record's leaves are needed again as
     the next record's previous ones (`chain.commitment_fields`): the last result is kept,
     and given again for the same key, record and hidden items."""
@@ -157,7 +158,7 @@ def root_from_path(commitment: str, index: int, path: list[str]) -> str:
     return node.hex()
 
 
-def openings(before: list[Leaf], after_state: dict, public_events: list) -> list:
+def openings(before: list[Leaf], after_state: State, public_events: list) -> list:
     """The leaves of the previous record that this record's public events show, or that a
     reveal of sealed decisions resolves, with what checks them against the previous root."""
     shown: set[str] = set()

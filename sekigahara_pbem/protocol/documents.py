@@ -14,7 +14,7 @@ import json
 import re
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -31,7 +31,7 @@ class DocumentError(Refusal):
     (`DocumentError(where, N_("larger than {limit} bytes"), None, limit=...)`); without
     params it is taken as it is."""
 
-    def __init__(self, where: str, message: str, /, *, code: Code | None = None, **params: object):
+    def __init__(self, where: str, message: str, /, *, code: Code | None = None, **params: Any):
         super().__init__(message, code=code, at=where, **params)
 
 
@@ -226,7 +226,7 @@ def load_json(data: str | bytes, where: str) -> object:
 _HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
 
-def is_hex(value: object, size: int | None = None) -> bool:
+def is_hex(value: object, size: int | None = None) -> TypeGuard[str]:
     """Whether `value` is lowercase hex text (of `size` bytes, if given), as seki writes
     bytes: checked before `bytes.fromhex`, which would refuse it only by a ValueError."""
     return (

@@ -20,6 +20,7 @@ from ..refusal import N_, side_words
 from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.options import options
+from ..rules.state_types import State
 from ..rules.views import redact_event, view
 from . import binding, headers
 from . import documents as docs
@@ -55,7 +56,7 @@ def build(
     comp: Components,
     seq: int,
     record_hash: str,
-    state: dict,
+    state: State,
     events: list,
     side: str,
     committed: dict,

@@ -29,7 +29,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..crypto.keys import Identity
@@ -192,7 +192,9 @@ def _ident() -> str:
     """`git var GIT_COMMITTER_IDENT` for the referee's commits, without running git:
     the fixed name and address, now, and the local offset from UTC."""
     now = time.time()
-    offset = round(datetime.fromtimestamp(now).astimezone().utcoffset().total_seconds() / 60)
+    offset = round(
+        (datetime.fromtimestamp(now).astimezone().utcoffset() or timedelta()).total_seconds() / 60
+    )
     zone = f"{'-' if offset < 0 else '+'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
     return f"{_NAME} <{_EMAIL}> {int(now)} {zone}"
 

@@ -94,7 +94,9 @@ def forfeit(state: State, side: str, rule: str, reason: str, events: list) -> No
     nothing is played for the side, as the forfeit is all that is decided."""
     if rule not in FORFEITS or (state["result"] is not None) != (rule == "reveal"):
         raise ValueError(f"no forfeit for {rule!r} in a game whose result is {state['result']}")
-    result = {"winner": other(side), "how": "forfeit", "rule": rule, "reason": reason}
+    result: dict[str, object] = {
+        "winner": other(side), "how": "forfeit", "rule": rule, "reason": reason,
+    }  # fmt: skip
     if rule == "reveal":
         result["played"] = state["result"]
     state["result"] = result

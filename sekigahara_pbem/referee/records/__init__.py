@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from ...protocol.game import Definition, Secrets
     from ...protocol.store import GameDir
     from ...rules.components import Components
-    from ..steps import Step
     from ..verify import Report
     from .context import Game
+    from .writer import Draft
 
 
 class Walk(Protocol):
@@ -61,8 +61,8 @@ class Walk(Protocol):
 
 # (game, name, text, now) -> what was done, in the reader's words
 Admit = Callable[["Game", str, str, str], str]
-# (walk, where, seq, body, report) -> the step replayed, or None
-Replay = Callable[[Walk, str, int, dict, "Report"], "Step | None"]
+# (walk, where, seq, body, report) -> the draft of the record replayed, or None
+Replay = Callable[[Walk, str, int, dict, "Report"], "Draft | None"]
 
 
 @dataclass(frozen=True)
@@ -71,9 +71,10 @@ class RecordKind:
     turn file's record), the document formats the referee admits for it with the function
     that admits each, and the function `verify` calls to replay one of its records against
     the record before (None for the opening: its record is the first, replayed from the
-    revealed seeds by verify itself). A replay raises `Discrepancy`; it returns the step
-    replayed, or None before the reveal (no state to replay) or for a record that steps
-    nothing."""
+    revealed seeds by verify itself). A replay raises `Discrepancy`; it returns the draft
+    the referee wrote the record from (writer.Draft: the step replayed, the inputs, label
+    and fields), which verify writes again and compares whole, or None before the reveal
+    (no state to replay)."""
 
     kind: str | None
     admits: dict[str, Admit] = field(default_factory=dict)

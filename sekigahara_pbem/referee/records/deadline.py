@@ -67,9 +67,10 @@ def record_label(state: dict, side: str, due: str, policy: str) -> str:
     return f"{decision_label(state, side)}: deadline {due} missed, policy {policy}"
 
 
-def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writer.Draft | None:
     """`seki verify` of a missed deadline's record: `check` against the record before;
-    once the secrets are revealed, the policy's answer replayed and labelled."""
+    once the secrets are revealed, the draft of the record: the policy's answer replayed
+    and labelled."""
     settings = walk.definition.deadlines
     spec = (body.get("inputs") or [None])[0]
     try:
@@ -80,14 +81,16 @@ def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> step
         return None
     label = record_label(walk.state, side, spec["due"], settings.policy)
     walk.check_label(where, body, label)
-    return steps.deadline_step(walk.comp, walk.state, side, spec["due"], settings.policy)
+    step = steps.deadline_step(walk.comp, walk.state, side, spec["due"], settings.policy)
+    spec = {"deadline": side, "due": spec["due"], "policy": settings.policy}
+    return writer.Draft(step, [spec], label, body["time"], {"kind": KIND})
 
 
 def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
     settings = game.definition.deadlines
     clock = record.body["clock"]
     due = clock[side]["due"]
-    spec = {"deadline": side, "due": due, "policy": settings.policy}
+    spec = {"deadline": side, "due": due, "policy": settings.policy}  # as `replay` has it
     check(spec, clock, settings, now)
     step = steps.deadline_step(game.comp, state, side, due, settings.policy)
     label = record_label(state, side, due, settings.policy)

@@ -135,10 +135,7 @@ def _start(game: Game, on_file: dict[str, joins.Join], now: str) -> None:
         game.secrets.seed, seeds["ishida"], seeds["tokugawa"], game_id=game.definition.game_id
     )
     state, events = setup(game.comp, seed, game.definition.options)
-    inputs = [
-        {"file": name, "sha256": docs.sha256(text)}
-        for name, text in start_documents(game.gd, game.definition, on_file)
-    ]
+    inputs = writer.inputs(start_documents(game.gd, game.definition, on_file))
     writer.write(
         game, None, None, writer.Draft(Step(state, events, None), inputs, SETUP_LABEL, now)
     )

@@ -99,10 +99,9 @@ def admit_consent(game: Game, name: str, text: str, now: str) -> str:
         )
     check_undo(request, record, name)
     step = steps.takeback_step(state_at(game, record.seq - 1), record.seq, requester)
-    inputs = [
-        {"file": f"requests/{p.name}", "sha256": docs.sha256(t)}
-        for p, t in ((path, request.text), (answer_path, text))
-    ]
+    inputs = writer.inputs(
+        [(f"requests/{p.name}", t) for p, t in ((path, request.text), (answer_path, text))]
+    )
     label = record_label(record.seq, requester)
     draft = writer.Draft(
         step, inputs, label, now, {"kind": KIND, "undo": record.seq}, {answer_path: text}
@@ -141,15 +140,19 @@ def recheck(
     return request.side, texts
 
 
-def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writer.Draft | None:
     """`seki verify` of a takeback's record: `recheck`, its inputs and label; once the
-    secrets are revealed, the state restored is the one before the record undone."""
+    secrets are revealed, the draft of the record: the state restored is the one before
+    the record undone."""
     try:
         requester, texts = recheck(walk.gd.root, walk.definition, where, body, walk.previous)
     except Refusal as exc:
         raise wrapped(None, exc) from None
     walk.check_inputs(where, body, texts)
-    walk.check_label(where, body, record_label(seq - 1, requester))
+    label = record_label(seq - 1, requester)
+    walk.check_label(where, body, label)
     if walk.state is None:
         return None
-    return steps.takeback_step(walk.states[seq - 2], seq - 1, requester)
+    step = steps.takeback_step(walk.states[seq - 2], seq - 1, requester)
+    fields = {"kind": KIND, "undo": seq - 1}
+    return writer.Draft(step, writer.inputs(texts), label, body["time"], fields)

@@ -101,13 +101,14 @@ def decision_label(state: dict, side: str) -> str:
     return f"week {state['week']} turn {state['turn']}: {side} {decision}"
 
 
-def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> steps.Step | None:
+def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writer.Draft | None:
     """`seki verify` of a turn file's record: the file it names, bound to its game as the
-    ones before it, answering in time (`check_timing`); once the secrets are revealed, its
-    turn replayed and labelled."""
+    ones before it, answering in time (`check_timing`); once the secrets are revealed, the
+    draft of the record: its turn replayed and labelled."""
     key = walk.secrets.state_key if walk.secrets else None
     shown, turn, turn_text = archived(walk.gd, walk.definition, where, body, key)
-    walk.check_inputs(where, body, [(body["inputs"][0]["file"], turn_text)])
+    files = [(body["inputs"][0]["file"], turn_text)]
+    walk.check_inputs(where, body, files)
     _check_bound(walk, where, seq, shown.bound and (turn is None or turn.bound), report)
     side = shown.side
     try:
@@ -133,8 +134,9 @@ def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> step
             at=where,
             reason=exc,
         ) from None
-    walk.check_label(where, body, record_label(walk.state, side, step, shown.anytime))
-    return step
+    label = record_label(walk.state, side, step, shown.anytime)
+    walk.check_label(where, body, label)
+    return writer.Draft(step, writer.inputs(files), label, body["time"])
 
 
 def _check_bound(walk: Walk, where: str, seq: int, bound: bool, report: Report) -> None:

@@ -13,8 +13,10 @@ from pathlib import Path
 from ...protocol import chain, packets
 from ...protocol import clock as clocks
 from ...protocol import documents as docs
+from ...protocol.game import Definition
 from ...protocol.store import write_atomic
 from ...refusal import Refusal
+from ...rules.components import Components
 from ...rules.engine import pending
 from ...rules.state import canonical
 from ...rules.views import VIEW_FORMAT, redact_event, view
@@ -44,6 +46,11 @@ class Files:
     sealed: str
     public: str
     packets: dict[str, str]
+
+
+def inputs(files: list[tuple[str, str]]) -> list[dict]:
+    """A record's `inputs` naming these (name, text) files by hash."""
+    return [{"file": name, "sha256": docs.sha256(text)} for name, text in files]
 
 
 def write(
@@ -77,41 +84,17 @@ RECORD_FIELDS = frozenset(
 
 
 def build(game: Game, previous: chain.Record | None, before: dict | None, draft: Draft) -> Files:
-    """The files of the record, in memory: who is asked since when, their deadlines, the
-    commitments, the sealed state and the packets."""
-    fields = dict(draft.fields)
-    step = draft.step
+    """The files of the record, in memory: its body (`record_body`), the sealed state and
+    the packets."""
     seq = 1 if previous is None else previous.seq + 1
-    prior = {} if previous is None else previous.body
-    was = {} if fields.get("kind") == "takeback" else prior.get("asked", {})
-    was_pending = [] if before is None else pending(before)
-    asked = chain.asked_since(was_pending, pending(step.state), was, step.actor, seq)
-    settings = game.definition.deadlines
-    if settings is not None:
-        fields["clock"] = clocks.next_clock(
-            settings, prior.get("clock", {}), asked, seq, draft.now, step.extended
-        )
-    state, events = step.state, step.events
-    committed = chain.commitment_fields(game.secrets.commit_key, seq, before, state, events)
+    state = draft.step.state
     sealed = chain.seal_state(game.definition, seq, state)
-    body = {
-        "format": chain.RECORD_FORMAT,
-        "game": game.definition.game_id,
-        "seq": seq,
-        "prev": game.definition.hash if previous is None else previous.hash,
-        "time": draft.now,
-        "label": draft.label,
-        "inputs": draft.inputs,
-        "view_format": VIEW_FORMAT,
-        "public_state": chain.public_hash(state, game.comp),
-        "sealed_state": docs.sha256(sealed),
-        "pending": pending(state),
-        "asked": asked,
-        "events": [redact_event(e, None) for e in events],
-        **committed,
-        **fields,
-    }
+    body = record_body(
+        game.definition, game.comp, game.secrets.commit_key, previous, before, draft,
+        docs.sha256(sealed),
+    )  # fmt: skip
     record = chain.sign_record(game.referee, seq, body)
+    committed = {k: body[k] for k in ("commitments", "openings")}
     sent = {
         side: packets.build(
             game.definition,
@@ -120,17 +103,61 @@ def build(game: Game, previous: chain.Record | None, before: dict | None, draft:
             seq,
             record.hash,
             state,
-            events,
+            draft.step.events,
             side,
             committed,
         )  # fmt: skip
         for side in game.definition.players
     }
-    return Files(record, sealed, public_text(state, game), sent)
+    return Files(record, sealed, public_text(state, game.comp), sent)
 
 
-def public_text(state: dict, game: Game) -> str:
-    return docs.dump(json.loads(canonical(view(state, game.comp, None))))
+def record_body(
+    definition: Definition,
+    comp: Components,
+    commit_key: bytes,
+    previous: chain.Record | None,
+    before: dict | None,
+    draft: Draft,
+    sealed_hash: str,
+) -> dict:
+    """A record's whole body, from the record before it, the state `before` and the
+    draft: who is asked since when, their deadlines, the commitments, the public
+    hashes. Nothing but its arguments goes in, so `seki verify` builds it again from the
+    replay and compares it whole: a field the referee writes is a field verify checks."""
+    fields = dict(draft.fields)
+    step = draft.step
+    seq = 1 if previous is None else previous.seq + 1
+    prior = {} if previous is None else previous.body
+    was = {} if fields.get("kind") == "takeback" else prior.get("asked", {})
+    was_pending = [] if before is None else pending(before)
+    asked = chain.asked_since(was_pending, pending(step.state), was, step.actor, seq)
+    if definition.deadlines is not None:
+        fields["clock"] = clocks.next_clock(
+            definition.deadlines, prior.get("clock", {}), asked, seq, draft.now, step.extended
+        )
+    state, events = step.state, step.events
+    return {
+        "format": chain.RECORD_FORMAT,
+        "game": definition.game_id,
+        "seq": seq,
+        "prev": definition.hash if previous is None else previous.hash,
+        "time": draft.now,
+        "label": draft.label,
+        "inputs": draft.inputs,
+        "view_format": VIEW_FORMAT,
+        "public_state": chain.public_hash(state, comp),
+        "sealed_state": sealed_hash,
+        "pending": pending(state),
+        "asked": asked,
+        "events": [redact_event(e, None) for e in events],
+        **chain.commitment_fields(commit_key, seq, before, state, events),
+        **fields,
+    }
+
+
+def public_text(state: dict, comp: Components) -> str:
+    return docs.dump(json.loads(canonical(view(state, comp, None))))
 
 
 def recover(game: Game) -> None:
@@ -149,5 +176,5 @@ def recover(game: Game) -> None:
             state = chain.open_state(
                 game.definition, game.secrets, seq, docs.read_capped(game.gd.sealed(seq))
             )
-            write_atomic(game.gd.public_state, public_text(state, game))
+            write_atomic(game.gd.public_state, public_text(state, game.comp))
     game.commit("recovered from an interrupted step")

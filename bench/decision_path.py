@@ -1,0 +1,131 @@
+"""The path of one decision through the package: which of seki's modules a deploy passes
+through in `seki play` (the player building and signing it at the terminal's scripted
+prompt) and in `seki adjudicate` (the referee admitting it), each a whole process.
+
+A referee game is played by two heuristic bots through the real files until a packet
+asks a side to deploy (8.2.3); then each command runs under a profiler that notes the
+source file of every function of seki's called (module bodies, which merely import, are
+not counted). Issue 29 measured 63 files before the restructuring.
+
+    python bench/decision_path.py            # the counts, by package
+    python bench/decision_path.py --files    # and every file
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sekigahara_pbem.crypto.keys import generate  # noqa: E402
+from sekigahara_pbem.crypto.keystore import write_identity  # noqa: E402
+from sekigahara_pbem.protocol import game as games  # noqa: E402
+from sekigahara_pbem.protocol import joins, packets  # noqa: E402
+from sekigahara_pbem.protocol.component_files import components_hash  # noqa: E402
+from sekigahara_pbem.protocol.store import GameDir  # noqa: E402
+from sekigahara_pbem.referee import adjudication  # noqa: E402
+from sekigahara_pbem.referee.demo import Bot  # noqa: E402
+from sekigahara_pbem.rules.vocab import SIDES  # noqa: E402
+
+NOW = "2026-11-25T00:00:00Z"
+LAST = [""]  # the last command's output, for a failure
+TRACED = """
+import json, sys
+seen = set()
+def note(frame, event, arg):
+    if event == "call" and frame.f_code.co_name != "<module>":
+        seen.add(frame.f_code.co_filename)
+sys.argv = ["seki", *json.loads(sys.argv[1])]
+sys.setprofile(note)
+try:
+    from sekigahara_pbem.cli import main
+    main()
+except SystemExit:
+    pass
+finally:
+    sys.setprofile(None)
+with open(OUT, "w") as out:
+    json.dump(sorted(seen), out)
+"""
+
+
+def to_deploy(root: Path) -> tuple[Path, str]:
+    """A game under `root` played until a packet asks a side to deploy: that packet and
+    the side."""
+    keys = root / "keys"
+    people = {name: generate(name) for name in ("referee", *SIDES)}
+    for identity in people.values():
+        write_identity(keys, identity)
+    gd = GameDir(root / "game")
+    definition = games.create(
+        gd.root, "path", people["referee"], {s: people[s].public for s in SIDES},
+        components_hash(), {}, NOW,
+    )  # fmt: skip
+    for _, text in joins.opening(definition, people):
+        adjudication.adjudicate(gd.root, people["referee"], [("in.txt", text.encode())], NOW)
+    bots = {s: Bot(people[s], definition, "path", kind="heuristic") for s in SIDES}
+    for _ in range(2000):
+        seq = gd.last_seq()
+        for side in SIDES:
+            path = gd.packet(seq, side)
+            packet = packets.open_packet(definition, path.read_text(), people[side], "p")
+            if any(d["decision"] == "deploy" and d["side"] == side for d in packet.view["pending"]):
+                return path, side
+        for side in SIDES:
+            text = bots[side].answer(gd.packet(seq, side).read_text(), "p")
+            if text is not None:
+                adjudication.adjudicate(gd.root, people["referee"], [("t", text.encode())], NOW)
+                break
+    raise SystemExit("no deployment was asked")
+
+
+def traced(root: Path, args: list[str]) -> list[str]:
+    """The package's source files with a function called while `seki args` ran."""
+    out = root / "trace.json"
+    env = dict(os.environ, SEKI_HOME=str(root / "keys"), PYTHONPATH=str(ROOT))
+    code = TRACED.replace("OUT", repr(str(out)))
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(args)], cwd=root, env=env,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    LAST[:] = [done.stdout[-2000:] + done.stderr[-2000:]]
+    if not out.exists():
+        raise SystemExit(f"seki {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+    package = str(ROOT / "sekigahara_pbem")
+    return [f[len(package) + 1 :] for f in json.loads(out.read_text()) if f.startswith(package)]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        packet, side = to_deploy(root)
+        turn = root / "deploy.signed.txt"
+        traced(root, ["join", str(root / "game" / "game.txt"), "--key", side])  # its copy
+        for answers in range(1, 12):  # the first choice at every question, to the end
+            choose = ",".join(["1"] * answers)
+            play = traced(root, ["play", str(packet), "--key", side, "--choose", choose,
+                                 "--out", str(turn)])  # fmt: skip
+            if turn.exists():
+                break
+        else:
+            raise SystemExit(f"seki play wrote no turn file ({packet}, {side}): {LAST[0]}")
+        judge = traced(root, ["adjudicate", str(root / "game"), str(turn), "--key", "referee"])
+    both = sorted(set(play) | set(judge))
+    print(f"a deploy decision: seki play {len(play)} files, seki adjudicate {len(judge)}, "
+          f"both {len(both)}")  # fmt: skip
+    by = Counter(f.split("/")[0] if "/" in f else "(top)" for f in both)
+    print("  by package: " + ", ".join(f"{k} {n}" for k, n in sorted(by.items())))
+    if "--files" in sys.argv:
+        for f in both:
+            print("   ", f)
+
+
+if __name__ == "__main__":
+    main()

@@ -140,11 +140,12 @@ def play(
     _need_answers(choose)
     identity = load_identity(key)
     mail = _mail_settings(mail_config, folder, send)
+    named = packet is not None
     if packet is None:
         packet = _find_packet(folder, mail, identity, send, choose, plan)
         if packet is None:
             return
-    definition, opened, actions, comp = _answer(packet, identity, choose, html, plan)
+    definition, opened, actions, comp = _answer(packet, identity, choose, html, plan, named)
     _sign(definition, opened, actions, identity, comp, out, mail if send else None)
 
 
@@ -217,13 +218,20 @@ def _collect_mail(
 
 
 def _answer(
-    packet: Path, identity: Identity, choose: str | None, html: Path | None, plan: bool
+    packet: Path,
+    identity: Identity,
+    choose: str | None,
+    html: Path | None,
+    plan: bool,
+    named: bool,
 ) -> tuple[Definition, Packet, list[dict], Components]:
-    """The turn of a refereed game: the packet opened and its report shown, then the
-    decision asked question by question on a shadow of the game (rules/shadow.py) until
-    the player confirms the whole turn. The game, the opened packet, the actions and the
-    components, for signing."""
-    from ..play import console
+    """The turn of a refereed game: the packet opened and its report shown, with the story
+    since the player's last turn (the packets beside it after the last one answered), then
+    the decision asked question by question on a shadow of the game (rules/shadow.py)
+    until the player confirms the whole turn. A packet named on the command line must be
+    one the player may still answer (play/inbox.py). The game, the opened packet, the
+    actions and the components, for signing."""
+    from ..play import console, inbox
     from ..play.session import TurnSession
     from ..protocol.component_files import load_components
     from ..reports import render_text
@@ -231,9 +239,16 @@ def _answer(
     from .view import show
 
     definition, opened = open_own_packet(packet, identity)
+    if named and not plan:  # a battle plan may be filed with any packet
+        inbox.check_answerable(packet, definition.game_id, opened.seq, identity)
     typer.echo(_("packet {path}").format(path=packet))
     comp = load_components()
-    show(definition, opened, render_text(definition.game_id, opened, comp, guided=True), html, comp)
+    earlier = [
+        open_own_packet(path, identity)[1]
+        for path in inbox.since_answered(packet.parent, identity, definition.game_id, opened.seq)
+    ]
+    report = render_text(definition.game_id, opened, comp, guided=True, earlier=earlier)
+    show(definition, opened, report, html, comp, earlier)
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:

@@ -52,21 +52,25 @@ def view(
     show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
 
 
-def show(definition, opened, text: str, html: Path | None, comp) -> None:
-    """Print a packet's report (and write its page), then check what it opens: a packet
-    that opens items the referee had not committed to stops the command here."""
+def show(definition, opened, text: str, html: Path | None, comp, earlier: list = ()) -> None:
+    """Print a packet's report (and write its page), then check what it opens, and what
+    each of the `earlier` packets told in it opened, in order: a packet that opens items
+    the referee had not committed to stops the command here."""
     from ..protocol.store import write_atomic
     from ..reports import render_html
 
     if html is not None:
-        write_atomic(html, render_html(definition.game_id, opened, comp, definition.options))
+        page = render_html(definition.game_id, opened, comp, definition.options, earlier)
+        write_atomic(html, page)
     typer.echo(text, nl=False)
     if html is not None:
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
-    ok, message = check_openings(definition.game_id, opened)
-    typer.echo(message)
-    if not ok:
-        abort(_("this packet opens items the referee had not committed to"))
+    for packet in [*earlier, opened]:
+        ok, message = check_openings(definition.game_id, packet)
+        if not ok or packet is opened:
+            typer.echo(message)
+        if not ok:
+            abort(_("this packet opens items the referee had not committed to"))
 
 
 def check_openings(game_id: str, packet) -> tuple[bool, str]:

@@ -169,16 +169,8 @@ def _seeds_sent(definition: game.Definition, side: str) -> dict[str, str]:
 
 def _newest_packets(folder: Path, identity: Identity) -> dict[str, Path]:
     """For each game, the newest authentic packet sent to this player's side: only the
-    newest may be answered (an older one is stale), and a stranger's "packet 999999" is
-    no packet (play/inbox.py)."""
-    games = inbox.joined_games(default_dir())
-    newest: dict[str, tuple[int, Path]] = {}
-    for seq, path, head in inbox.packets(folder, games):
-        if head["to"] != games[head["game"]].side_of(identity.public):
-            continue
-        if seq > newest.get(head["game"], (0, path))[0]:
-            newest[head["game"]] = (seq, path)
-    return {g: p for g, (_, p) in newest.items()}
+    newest may be answered (play/inbox.py)."""
+    return {game: path for game, (_, path, _) in inbox.latest(folder, identity).items()}
 
 
 def _answer(identity, deliver: Deliver, path: Path, decide: Decide, report: Pass) -> None:

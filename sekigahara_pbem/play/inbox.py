@@ -25,6 +25,7 @@ from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal
 
 MAX_FILES = 10_000  # files looked at in one folder
+MAX_STORY = 40  # packets told since the last turn, the newest ones
 
 
 def _answered_path(game_id: str) -> Path:
@@ -96,23 +97,43 @@ def packets(folder: Path, games: dict[str, Definition]) -> list[tuple[int, Path,
     return found
 
 
-def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
-    """The newest authentic, unanswered packet asking something of `identity` (a Refusal
-    if none); with `asked_only` False, the newest authentic packet of its games, asked or
-    not (a battle plan may be sent at any time)."""
+def _mine(identity: Identity) -> tuple[dict[str, Definition], dict[str, str]]:
+    """The games this key directory joined, and the side `identity` plays in each."""
     games = joined_games(default_dir())
     mine = {g: s for g, d in games.items() if (s := d.side_of(identity.public)) is not None}
-    found: list[tuple[int, str, Path]] = []
-    for seq, path, head in packets(folder, {g: games[g] for g in mine}):
-        side = mine[head["game"]]
-        if head["to"] != side:
-            continue
-        waits = head.get("pending") or []
-        asked = isinstance(waits, list) and any(
-            isinstance(d, dict) and d.get("side") == side for d in waits
-        )
-        if not asked_only or (asked and seq not in answered(head["game"])):
-            found.append((seq, str(path), path))
+    return {g: games[g] for g in mine}, mine
+
+
+def _asks(head: dict, side: str) -> bool:
+    waits = head.get("pending") or []
+    return isinstance(waits, list) and any(
+        isinstance(d, dict) and d.get("side") == side for d in waits
+    )
+
+
+def latest(folder: Path, identity: Identity) -> dict[str, tuple[int, Path, dict]]:
+    """For each game of `identity`, its newest authentic packet to it in the folder: the
+    only one of the game it may answer (an older packet is superseded by it, issue 30)."""
+    games, mine = _mine(identity)
+    newest_of: dict[str, tuple[int, Path, dict]] = {}
+    for seq, path, head in packets(folder, games):
+        game = head["game"]
+        if head["to"] == mine[game] and seq > newest_of.get(game, (-1,))[0]:
+            newest_of[game] = (seq, path, head)
+    return newest_of
+
+
+def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
+    """The newest authentic packet asking something of `identity` that it has not answered
+    yet (a Refusal if none); only a game's newest packet counts, so a superseded packet
+    or a finished game is never offered. With `asked_only` False, the newest authentic
+    packet of its games, asked or not (a battle plan may be sent at any time)."""
+    _, mine = _mine(identity)
+    found = [
+        (seq, str(path), path)
+        for game, (seq, path, head) in latest(folder, identity).items()
+        if not asked_only or (_asks(head, mine[game]) and seq > max(answered(game), default=0))
+    ]
     if not found:
         if folder.is_dir():
             text = N_("no unanswered packet for you in {folder}; name one: seki play PACKET")
@@ -123,3 +144,49 @@ def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
             )
         raise Refusal(text, code=Code.NOT_ASKED, folder=folder)
     return max(found)[2]
+
+
+def check_answerable(path: Path, game_id: str, seq: int, identity: Identity) -> None:
+    """A packet named to be answered is one the player may still answer: not answered
+    already, not older than one it answered, and not superseded by a newer packet of the
+    game beside it. Otherwise a refusal that says why (the referee would refuse the turn
+    as stale, or it would answer a decision already taken)."""
+    done = answered(game_id)
+    if seq in done:
+        raise Refusal(
+            N_("you have answered packet {seq} already; seki play answers each packet once"),
+            code=Code.STALE,
+            seq=seq,
+        )
+    if done and max(done) > seq:
+        raise Refusal(
+            N_("packet {seq} is older than packet {answered}, which you have answered"),
+            code=Code.STALE,
+            seq=seq,
+            answered=max(done),
+        )
+    newer = latest(path.parent, identity).get(game_id)
+    if newer is not None and newer[0] > seq:
+        raise Refusal(
+            N_("packet {seq} is superseded by packet {newer} ({path}): answer that one"),
+            code=Code.STALE,
+            seq=seq,
+            newer=newer[0],
+            path=newer[1],
+        )
+
+
+def since_answered(folder: Path, identity: Identity, game_id: str, seq: int) -> list[Path]:
+    """The authentic packets of a game to `identity` in the folder after the last one it
+    answered and before `seq`, oldest first: what happened since its last turn (the last
+    MAX_STORY of them, for a player who answered with other tools)."""
+    games, mine = _mine(identity)
+    if game_id not in games:
+        return []
+    last = max(answered(game_id), default=0)
+    found = [
+        (n, path)
+        for n, path, head in packets(folder, {game_id: games[game_id]})
+        if head["to"] == mine[game_id] and last < n < seq
+    ]
+    return [path for _, path in sorted(found)][-MAX_STORY:]

@@ -41,11 +41,18 @@ def mail_report(
 
 
 def render_text(
-    game_id: str, packet: Packet, comp: Components, all_options: bool = False, guided: bool = False
+    game_id: str,
+    packet: Packet,
+    comp: Components,
+    all_options: bool = False,
+    guided: bool = False,
+    earlier: list[Packet] = (),
 ) -> str:
     """The recipient's report of a packet: its view, its events and its options (not the
-    options when `guided`: seki play asks for the decision)."""
-    return text.render(_packet_report(game_id, packet, comp), all_options, guided=guided)
+    options when `guided`: seki play asks for the decision); with `earlier`, the packets
+    since the reader's last turn, whose events are told first (the story so far)."""
+    report = _packet_report(game_id, packet, comp, earlier)
+    return text.render(report, all_options, guided=guided)
 
 
 def render_public_text(
@@ -57,12 +64,20 @@ def render_public_text(
     return text.render(report, footer=packet_hint() if footer is None else footer)
 
 
-def render_html(game_id: str, packet: Packet, comp: Components, options: dict | None = None) -> str:
+def render_html(
+    game_id: str,
+    packet: Packet,
+    comp: Components,
+    options: dict | None = None,
+    earlier: list[Packet] = (),
+) -> str:
     """The recipient's report as one self-contained HTML page with the SVG map; in its
     Movement Phase, where each of its stacks can go (computed on its shadow state, with
-    the game's `options`)."""
-    report = _packet_report(game_id, packet, comp)
-    return html.render(report, packet.view, packet.events, comp, _reach(packet, comp, options))
+    the game's `options`). With `earlier` (the packets since the reader's last turn), their
+    events are told first and drawn on the map too."""
+    report = _packet_report(game_id, packet, comp, earlier)
+    events = [e for p in earlier for e in p.events] + packet.events
+    return html.render(report, packet.view, events, comp, _reach(packet, comp, options))
 
 
 def _reach(packet: Packet, comp: Components, options: dict | None) -> dict:
@@ -84,7 +99,9 @@ def render_public_html(game_id: str, seq: int, view: dict, events: list, comp: C
     return html.render(model.build(game_id, seq, view, events, comp), view, events, comp)
 
 
-def _packet_report(game_id: str, packet: Packet, comp: Components) -> dict:
+def _packet_report(
+    game_id: str, packet: Packet, comp: Components, earlier: list[Packet] = ()
+) -> dict:
     from dataclasses import replace
 
     from ..protocol.checking import template
@@ -100,4 +117,5 @@ def _packet_report(game_id: str, packet: Packet, comp: Components) -> dict:
         options=packet.options,
         # the turn file's header; the report lists the options itself
         template=template(game_id, replace(packet, options=[])) if asked else None,
+        earlier=[(p.seq, p.events) for p in earlier],
     )

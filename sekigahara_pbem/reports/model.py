@@ -28,8 +28,10 @@ def build(
     side: str | None = None,
     options: list | None = None,
     template: str | None = None,
+    earlier: list[tuple[int, list]] = (),
 ) -> dict:
-    """The report of record `seq` for `side` (None: the public)."""
+    """The report of record `seq` for `side` (None: the public); `earlier`: (seq, events)
+    of the records before it since the reader's last turn, told first, in order."""
     own = view.get("own") if side is not None else None
     own_at = {b: loc for loc, bs in (own or {}).get("blocks", {}).items() for b in bs}
     report = {
@@ -39,6 +41,9 @@ def build(
         "side_name": n.side(side) if side else None,
         "has_view": bool(view),
         "events": [describe(e, comp, own_at) for e in events],
+        "story": [
+            {"seq": n, "events": [describe(e, comp, own_at) for e in told]} for n, told in earlier
+        ],
     }
     if not view:
         return report

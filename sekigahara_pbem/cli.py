@@ -34,6 +34,7 @@ COMMANDS = {
     "referee": ("referee", "app"),
     "reveal": ("verify", "reveal"),
     "verify": ("verify", "verify"),
+    "solo": ("solo", "solo"),
     "demo": ("demo", "demo"),
     "bot": ("bot", "app"),
     "scenario": ("scenario", "app"),

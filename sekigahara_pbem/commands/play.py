@@ -28,6 +28,7 @@ from .common import (
 if TYPE_CHECKING:
     from ..crypto.keys import Identity
     from ..mail.settings import MailSettings
+    from ..play.console import Asker
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
     from ..rules.components import Components
@@ -232,11 +233,7 @@ def _answer(
     one the player may still answer (play/inbox.py). The game, the opened packet, the
     actions and the components, for signing."""
     from ..play import console, inbox
-    from ..play.session import TurnSession
     from ..protocol.component_files import load_components
-    from ..reports import render_text
-    from ..rules.shadow import shadow_state
-    from .view import show
 
     definition, opened = open_own_packet(packet, identity)
     if named and not plan:  # a battle plan may be filed with any packet
@@ -247,17 +244,43 @@ def _answer(
         open_own_packet(path, identity)[1]
         for path in inbox.since_answered(packet.parent, identity, definition.game_id, opened.seq)
     ]
+    ask = console.script(choose) if choose is not None else console.terminal()
+    actions = ask_turn(definition, opened, comp, earlier, ask, html, plan)
+    if not actions:
+        abort(_("{path}: nothing is asked of you in this packet").format(path=packet))
+    return definition, opened, actions, comp
+
+
+def ask_turn(
+    definition: Definition,
+    opened: Packet,
+    comp: Components,
+    earlier: list[Packet],
+    ask: Asker,
+    html: Path | None = None,
+    plan: bool = False,
+    home: Path | None = None,
+) -> list[dict]:
+    """One turn asked of the player: the packet's report with the story since its last
+    turn (`earlier`), then the decision question by question on a shadow of the game
+    (rules/shadow.py) until the player confirms the whole turn; the actions ([] when
+    nothing is asked). `home`: where the packets' commitments are kept (view.show)."""
+    from ..play import console
+    from ..play.session import TurnSession
+    from ..reports import render_text
+    from ..rules.shadow import shadow_state
+    from .view import show
+
     report = render_text(definition.game_id, opened, comp, guided=True, earlier=earlier)
-    show(definition, opened, report, html, comp, earlier)
+    show(definition, opened, report, html, comp, earlier, home)
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
-        abort(_("{path}: nothing is asked of you in this packet").format(path=packet))
-    ask = console.script(choose) if choose is not None else console.terminal()
+        return []
     console.run(session, comp, opened.view, ask, typer.echo)
     while not console.confirm(session, comp, opened.view, ask, typer.echo):
         console.run(session, comp, opened.view, ask, typer.echo)
-    return definition, opened, session.actions, comp
+    return session.actions
 
 
 def _sign(

@@ -52,10 +52,14 @@ def view(
     show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
 
 
-def show(definition, opened, text: str, html: Path | None, comp, earlier: list = ()) -> None:
+def show(
+    definition, opened, text: str, html: Path | None, comp, earlier: list = (),
+    home: Path | None = None,
+) -> None:  # fmt: skip
     """Print a packet's report (and write its page), then check what it opens, and what
     each of the `earlier` packets told in it opened, in order: a packet that opens items
-    the referee had not committed to stops the command here."""
+    the referee had not committed to stops the command here. `home`: the key directory
+    where the commitments are kept (default: the player's)."""
     from ..protocol.store import write_atomic
     from ..reports import render_html
 
@@ -66,21 +70,22 @@ def show(definition, opened, text: str, html: Path | None, comp, earlier: list =
     if html is not None:
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
     for packet in [*earlier, opened]:
-        ok, message = check_openings(definition.game_id, packet)
+        ok, message = check_openings(definition.game_id, packet, home)
         if not ok or packet is opened:
             typer.echo(message)
         if not ok:
             abort(_("this packet opens items the referee had not committed to"))
 
 
-def check_openings(game_id: str, packet) -> tuple[bool, str]:
+def check_openings(game_id: str, packet, home: Path | None = None) -> tuple[bool, str]:
     """Check what this packet opens against the commitments of the packet before it (if
-    you have viewed it), and remember this packet's commitments for the next one."""
+    you have viewed it), and remember this packet's commitments for the next one, in the
+    key directory `home` (default: the player's)."""
     from ..crypto.keystore import default_dir
     from ..protocol.commitments import check_opening
     from ..protocol.store import write_atomic
 
-    path = default_dir() / "games" / f"{game_id}.roots.json"
+    path = (home or default_dir()) / "games" / f"{game_id}.roots.json"
     roots = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     if packet.root:
         roots[str(packet.seq)] = packet.root

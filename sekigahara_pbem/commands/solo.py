@@ -1,0 +1,103 @@
+"""`seki solo`: a game against the computer in one command (play/solo.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..i18n import N_
+from ..i18n import gettext as _
+from .common import LangOption, abort, use_language, utc_now
+
+BOTS = ("heuristic", "search", "random")
+
+
+def solo(
+    directory: Annotated[
+        Path,
+        typer.Argument(help=N_("The game's own directory: made on the first run, resumed after.")),
+    ] = Path("solo"),
+    side: Annotated[
+        str | None,
+        typer.Option("--side", help=N_("Your side: ishida or tokugawa (a new game: ishida).")),
+    ] = None,
+    bot: Annotated[
+        str,
+        typer.Option("--bot", help=N_("The computer: heuristic, search (docs/bot.md) or random.")),
+    ] = "heuristic",
+    budget: Annotated[
+        float, typer.Option(help=N_("The search player's seconds of thought per decision."))
+    ] = 1.0,
+    choose: Annotated[
+        str | None,
+        typer.Option(
+            "--choose",
+            help=N_(
+                "Answer the questions from this script instead of the terminal, turn after "
+                "turn (as seki play --choose)."
+            ),
+        ),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Play against the computer: the referee and the computer player run here, on real
+    files in the game's own directory, and you are asked your decisions turn after turn,
+    with what the computer did since your last turn; at the end the game is revealed,
+    verified and its closing report shown. Run it again to resume."""
+    from ..play import solo as solos
+    from ..reports import names as n
+
+    use_language(lang)
+    if bot not in BOTS:
+        abort(_("--bot: unknown bot '{bot}': expected heuristic, search or random").format(bot=bot))
+    if solos.exists(directory):
+        game = solos.load(directory)
+        solos.check_side(game, side)
+        typer.echo(
+            _("resuming {dir}: you play {side}").format(dir=directory, side=n.side(game.side))
+        )
+    else:
+        game = solos.start(directory, side or "ishida", bot, budget, utc_now())
+        started = _("new game in {dir}: you play {side}")
+        typer.echo(started.format(dir=directory, side=n.side(game.side)))
+    _play(game, choose)
+    _close(game)
+
+
+def _play(game, choose: str | None) -> None:
+    """The turns, until the game is over; stopping keeps the game to resume."""
+    from ..play import console
+    from ..play import solo as solos
+    from ..protocol.checking import signed_turn
+    from ..protocol.component_files import load_components
+    from .play import ask_turn
+
+    comp = load_components()
+    ask = console.script(choose) if choose is not None else console.terminal()
+    while (packet := solos.play_computer(game, utc_now(), typer.echo)) is not None:
+        earlier = solos.story(game, packet.seq)
+        try:
+            actions = ask_turn(game.definition, packet, comp, earlier, ask, home=game.root)
+        except console.Stopped as stopped:
+            typer.echo(str(stopped))
+            abort(_("the game is kept: seki solo {dir} resumes it").format(dir=game.root))
+        turn = signed_turn(game.definition, packet, actions, game.player, comp)
+        solos.submit(game, packet.seq, turn, utc_now())
+
+
+def _close(game) -> None:
+    """The game is over: reveal it (once), verify the whole archive, say how it ended."""
+    from ..referee.closing import closing_text, statistics
+    from ..referee.verify import reveal, verify
+
+    if not game.gd.reveal.is_file():
+        reveal(game.gd.root, game.referee, utc_now())
+    report = verify(game.gd.root)
+    typer.echo(closing_text(game.definition.game_id, statistics(game.gd, game.definition)))
+    typer.echo(
+        _("verified {records} records: the archive is {dir}").format(
+            records=report.records, dir=game.gd.root
+        )
+    )

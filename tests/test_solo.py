@@ -1,0 +1,62 @@
+"""`seki solo`: a game against the computer in one command (issue 30): the referee and the
+computer run in process on real files, the player answers the same guided questions as in
+`seki play`, stopping keeps the game, the same command resumes it, and a finished game is
+revealed and verified."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+from typer.testing import CliRunner
+
+from sekigahara_pbem import cli
+from sekigahara_pbem.play import console
+from sekigahara_pbem.referee.verify import verify
+
+
+def solo(root, *args):
+    with contextlib.chdir(root):
+        return CliRunner().invoke(cli.app, ["solo", *args], env={"SEKI_HOME": str(root / "home")})
+
+
+def test_solo_stops_keeping_the_game_and_resumes_it(tmp_path):
+    first = solo(tmp_path, "g", "--choose", "1")
+    assert first.exit_code == 1, first.output
+    assert "new game in g: you play Ishida" in first.output
+    assert "seki solo g resumes it" in first.output
+    records = len(list((tmp_path / "g/game/records").iterdir()))
+    again = solo(tmp_path, "g", "--choose", "1,1")
+    assert "resuming g: you play Ishida" in again.output
+    assert len(list((tmp_path / "g/game/records").iterdir())) > records  # it went on
+    other = solo(tmp_path, "g", "--side", "tokugawa", "--choose", "1")
+    assert other.exit_code == 1 and "this solo game is played as ishida" in other.output
+    assert not (tmp_path / "home").exists()  # nothing of a solo game in the player's keys
+
+
+def random_asker(seed: int) -> console.Asker:
+    """A player who answers every question with a legal choice at random, and signs."""
+    chooser = random.Random(seed)
+
+    def ask(prompt: str, question) -> str:
+        if question is console.CONFIRM:
+            return "1"
+        n = len(question.choices)
+        if question.pick == "one":
+            return str(chooser.randint(1, n))
+        if isinstance(question.pick, int):
+            return " ".join(str(i) for i in chooser.sample(range(1, n + 1), question.pick))
+        if question.pick == "any" and chooser.random() < 0.5:
+            return ""  # the default, or none
+        limit = min(n, question.limit or n)
+        return " ".join(str(i) for i in chooser.sample(range(1, n + 1), chooser.randint(1, limit)))
+
+    return ask
+
+
+def test_a_whole_solo_game_is_played_to_the_end_and_verified(tmp_path, monkeypatch):
+    monkeypatch.setattr(console, "terminal", lambda: random_asker(3))
+    done = solo(tmp_path, "g", "--side", "tokugawa")
+    assert done.exit_code == 0, done.output[-3000:]
+    assert "is over" in done.output and "verified" in done.output
+    assert verify(tmp_path / "g/game").result is not None

@@ -22,7 +22,7 @@ import yaml
 
 from ..refusal import N_, Code, Refusal
 from ..rules.components import ComponentError, Components, build_components
-from .documents import plain_load, safe_load
+from .documents import decode, plain_load, safe_load
 from .store import write_atomic
 
 MANIFESTS = ("board", "blocks", "cards")
@@ -180,7 +180,7 @@ def _json_only(value: object, where: str) -> None:
 def _packaged() -> ComponentSet:
     """The set this version ships, read once: it cannot change while seki runs."""
     data = resources.files("sekigahara_pbem.rules") / "data"
-    texts = tuple((data / f"{n}.yaml").read_bytes().decode("utf-8") for n in MANIFESTS)
+    texts = tuple(decode((data / f"{n}.yaml").read_bytes(), f"{n}.yaml") for n in MANIFESTS)
     return _built(texts, safe_load, "")
 
 

@@ -100,11 +100,14 @@ def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
 
 def decode(data: bytes, where: str) -> str:
     """Bytes another party sent as UTF-8 text, refused (naming `where`) if they are not:
-    Python tells valid UTF-8 only by decoding."""
+    Python tells valid UTF-8 only by decoding. Line ends come out as LF, the one form seki
+    writes, signs and hashes: a copy whose line ends a tool changed to CRLF (Git for
+    Windows' autocrlf, a mail client) is the same document, read one way everywhere."""
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:  # boundary: the codec reports bad bytes by raising
         raise DocumentError(where, N_("not UTF-8 text")) from None
+    return text.replace("\r\n", "\n")
 
 
 def sha256(text: str) -> str:

@@ -199,9 +199,15 @@ def _ident() -> str:
     return f"{_NAME} <{_EMAIL}> {int(now)} {zone}"
 
 
+# Every file of an archive is kept byte for byte: git must not turn its LF line ends into
+# CRLF in a checkout (Git for Windows' core.autocrlf=true does, for files it takes as text).
+GITATTRIBUTES = "* -text\n"
+
+
 def git_init(root: Path) -> None:
     _git(root, "init", "--quiet")
     (root / ".gitignore").write_text(".lock\n.*.tmp\n", encoding="utf-8")
+    (root / ".gitattributes").write_text(GITATTRIBUTES, encoding="utf-8")
 
 
 def git_commit(root: Path, message: str, signer: Identity | None = None) -> None:

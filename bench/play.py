@@ -1,5 +1,6 @@
-"""`seki play`, measured: keystrokes of a typical movement turn of three stack moves, and
-the whole process from start to the first question.
+"""`seki play`, measured: keystrokes (terminal) and clicks (`--web`) of a typical movement
+turn of three stack moves, and the whole process from start to the first question, at the
+terminal and on the page.
 
 Keystrokes follow the terminal's rules (play/console.py): a choice whose number no other
 choice begins with is one key; a longer number is its digits and Enter; a default is
@@ -9,17 +10,25 @@ movement level with three movable stacks and a card; the scripted player buys li
 movement with one card, moves three stacks (all their blocks, one or two steps each) and
 ends the phase.
 
+Clicks follow the page's rules (web/static/page.js): a question that picks one is one
+click (on the map, a card or a button); one that picks several is a click per choice
+ticked or unticked from its default, then OK; the turn's summary is signed with a click.
+On the page the first question is there once the page's state answers with it.
+
 Usage: python bench/play.py   (goals: median keystrokes <= 25; start to the first question
-<= 500 ms, printed with its ratio to a bare interpreter start)
+<= 500 ms at the terminal, printed with its ratio to a bare interpreter start; the page's
+first question within 2x the terminal's)
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from sekigahara_pbem.crypto.keys import generate
@@ -51,9 +60,23 @@ def keys(question, value) -> int:
     return len(str(i)) + (0 if i * 10 > n else 1)
 
 
-def movement_turn(state: dict, comp, side: str, chooser: dict) -> int | None:
-    """Keystrokes of one three-stack movement turn, or None if the position has none."""
-    total, moves = 0, 0
+def _place(value: object) -> object:
+    """The location a path step names: a location, or (location, force march)."""
+    return value[0] if isinstance(value, tuple) else value
+
+
+def clicks(question, value) -> int:
+    """Clicks to give `value` to `question` on the page."""
+    if question.pick == "one":
+        return 1
+    default = question.default if isinstance(question.default, list) else []
+    return len(set(value) ^ set(default)) + 1  # the ticks changed, then OK
+
+
+def movement_turn(state: dict, comp, side: str, chooser: dict) -> tuple[int, int] | None:
+    """Keystrokes and clicks of one three-stack movement turn, or None if the position
+    has none."""
+    total, moves, clicked = 0, 0, 0
     while moves < 3:
         dialogue = current(state).dialogue(state, comp, side)
         question, steps = next(dialogue), 0
@@ -69,8 +92,9 @@ def movement_turn(state: dict, comp, side: str, chooser: dict) -> int | None:
                 elif question.key == "stack":
                     value = values[rng.below(chooser, len(values))]
                 elif question.key == "step":
-                    places = [v for v in values if isinstance(v, str) and v in comp.locations]
-                    go = places and (steps == 0 or (steps == 1 and rng.below(chooser, 2)))
+                    places = [v for v in values if _place(v) in comp.locations]
+                    go = steps == 0 or (steps == 1 and rng.below(chooser, 2))
+                    go = places and (go or STOP not in values)
                     value = places[rng.below(chooser, len(places))] if go else STOP
                     steps += 1
                 else:
@@ -78,15 +102,17 @@ def movement_turn(state: dict, comp, side: str, chooser: dict) -> int | None:
                 if value is None:
                     return None
                 total += keys(question, value)
+                clicked += clicks(question, value)
                 question = dialogue.send(value)
         except StopIteration as done:
             state, _ = apply(state, comp, side, done.value)
             moves += done.value["type"] == "move"
     end = next(current(state).dialogue(state, comp, side))
-    return total + keys(end, "end_movement") + 1  # then Enter signs
+    # then Enter, or a click, signs
+    return total + keys(end, "end_movement") + 1, clicked + clicks(end, "end_movement") + 1
 
 
-def keystrokes() -> list[int]:
+def keystrokes() -> list[tuple[int, int]]:
     comp = load_components()
     found: list[tuple[dict, str]] = []
 
@@ -118,9 +144,29 @@ def timed(*argv: str, home: Path) -> float:
     return time.perf_counter() - start
 
 
-def first_question() -> tuple[float, float]:
+def on_the_page(play: list[str], home: Path) -> float:
+    """Seconds from starting `seki play --web` to the page's state holding the first
+    question (the browser's side: one request with the page's token), then stopped."""
+    env = {"SEKI_HOME": str(home), "PATH": "/usr/bin:/bin", "BROWSER": "true"}
+    start = time.perf_counter()
+    process = subprocess.Popen([*play, "--web"], stdout=subprocess.PIPE, text=True, env=env)
+    for line in process.stdout:
+        if "http://127.0.0.1:" in line:
+            url = line[line.index("http://") :].strip()
+            with urllib.request.urlopen(url + "state") as answer:
+                assert json.load(answer)["question"] is not None
+            took = time.perf_counter() - start
+            request = urllib.request.Request(url + "stop", b"{}", method="POST")
+            urllib.request.urlopen(request).close()
+            process.wait()
+            return took
+    raise SystemExit("seki play --web said no address")
+
+
+def first_question() -> tuple[float, float, float]:
     """Median seconds of `seki play PACKET --choose q` (start, open, report, the first
-    question, stop) and of a bare `python -c pass`."""
+    question, stop), of the same on the page (`on_the_page`) and of a bare
+    `python -c pass`."""
     root = Path(tempfile.mkdtemp(prefix="seki-bench-"))
     home = root / "keys"
     ids = {n: generate(n) for n in ("referee", "ishida", "tokugawa")}
@@ -136,17 +182,22 @@ def first_question() -> tuple[float, float]:
     packet = str(gd.packet(gd.last_seq(), "ishida"))
     play = [sys.executable, "-m", "sekigahara_pbem", "play", packet, "--key", "ishida"]
     seki = [timed(*play, "--choose", "q", home=home) for _ in range(7)]
+    page = [on_the_page(play, home) for _ in range(7)]
     bare = [timed(sys.executable, "-c", "pass", home=home) for _ in range(7)]
-    return statistics.median(seki), statistics.median(bare)
+    return statistics.median(seki), statistics.median(page), statistics.median(bare)
 
 
 def main() -> None:
-    counts = keystrokes()
-    print(f"keystrokes of a three-stack movement turn: median {statistics.median(counts)}, "
-          f"min {min(counts)}, max {max(counts)} over {len(counts)} positions")  # fmt: skip
-    seki, bare = first_question()
+    turns = keystrokes()
+    for name, counts in (("keystrokes", [k for k, _ in turns]), ("clicks", [c for _, c in turns])):
+        print(f"{name} of a three-stack movement turn: median {statistics.median(counts)}, "
+              f"min {min(counts)}, max {max(counts)} over {len(counts)} positions")  # fmt: skip
+    seki, page, bare = first_question()
     print(f"seki play, start to the first question: {seki * 1000:.0f} ms; bare interpreter "
           f"start {bare * 1000:.0f} ms; ratio {seki / bare:.1f}")  # fmt: skip
+    print(f"seki play --web, start to the first question on the page: {page * 1000:.0f} ms; "
+          f"ratio {page / bare:.1f} to a bare start, {page / seki:.2f} to the "
+          "terminal")  # fmt: skip
 
 
 if __name__ == "__main__":

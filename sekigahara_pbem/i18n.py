@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from . import preferences
 from .refusal import N_ as N_  # marks a message where it is defined (refusal.py)
 from .refusal import Refusal, UserError
 
 DOMAIN = "seki"
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).parent / "locale"
-SETTINGS_FILE = "config.toml"  # in the key directory: lang = "hu"
 ENV_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _current: ContextVar[_gettext.NullTranslations | None] = ContextVar(
@@ -104,14 +103,7 @@ def normalise(code: str) -> str | None:
 
 def settings_language(directory: Path) -> str | None:
     """The `lang` of the key directory's config.toml (None if absent or unreadable)."""
-    path = directory / SETTINGS_FILE
-    if not path.is_file():
-        return None
-    try:
-        data = tomllib.loads(path.read_bytes().decode("utf-8", errors="replace"))
-    except tomllib.TOMLDecodeError:  # a broken file: the other places say the language
-        return None
-    lang = data.get("lang")
+    lang = preferences.read(directory).get("lang")
     return normalise(lang) if isinstance(lang, str) else None
 
 
@@ -125,7 +117,7 @@ def choose(
     env = os.environ if environ is None else environ
     asked = [("--lang", option)]
     if directory is not None:
-        asked.append((str(directory / SETTINGS_FILE), settings_language(directory)))
+        asked.append((str(directory / preferences.SETTINGS_FILE), settings_language(directory)))
     for where, value in asked:
         if not value:
             continue

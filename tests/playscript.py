@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sekigahara_pbem.commands.common import load_identity, open_own_packet
+from sekigahara_pbem.play import console
 from sekigahara_pbem.play.session import TurnSession
 from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules import rng
@@ -25,7 +26,8 @@ def answers(key: str, packet: Path, seed: int, plan: bool = False) -> tuple[list
     while session.question is not None:
         q = session.question
         picks = _picks(q, chooser)
-        out.append(("+".join(map(str, picks)) or "-", q))
+        shown = console.numbers(q)  # the numbers the player sees (a stack keeps its own)
+        out.append(("+".join(str(shown[i - 1]) for i in picks) or "-", q))
         chosen = [q.choices[i - 1].value for i in picks]
         session.answer(chosen if q.pick != "one" else chosen[0])
     return out, session.actions
@@ -59,6 +61,7 @@ def keys(text: str, question) -> str:
     if text == "-":
         return "\r"
     if question.pick == "one":
-        i, n = int(text), len(question.choices)
-        return text if i * 10 > n else text + "\r"
+        shown = [str(n) for n in console.numbers(question)]
+        alone = not any(n != text and n.startswith(text) for n in shown)
+        return text if alone else text + "\r"
     return text.replace("+", " ") + "\r"

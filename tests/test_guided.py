@@ -93,7 +93,7 @@ def _steer(target: dict, state: dict, comp):
 def _wanted(q, target, values, path_of, marches, state, comp):
     t = target["type"]
     key = q.key
-    if key == "option":
+    if key in ("option", "deploy", "challenge", "challenge_none", "castle"):
         return target
     if key == "movement":
         return MOVE_KEYS.get(t, t)

@@ -170,7 +170,7 @@ def test_hungarian_reports_fit_80_columns(hungarian):
             lines += 1
     assert lines > 10_000
     every = "\n".join(texts)
-    for words in ("Mi történt", "A helyzet", "Győzelmi pontok", "tömb", "Isida", "Tokugava"):
+    for words in ("Mi történt", "A helyzet", "Győzelmi pontok", "tömb", "Ishida", "Tokugawa"):
         assert words in every
     for english in ("What happened", "The situation", "Victory points", " blocks "):
         assert english not in every
@@ -220,7 +220,7 @@ def test_seki_view_and_report_speak_the_language_asked(demo, tmp_path):
     packet = GameDir(root / "game").packet(2, "ishida")
     key = str(root / "keys" / "ishida.identity")
     hu = _demo_cli(demo, tmp_path, "view", str(packet), "--key", key, "--lang", "hu")
-    assert "Mi történt" in hu and "csomag, címzett: Isida" in hu and "kötelezettség" in hu
+    assert "Mi történt" in hu and "csomag, címzett: Ishida" in hu and "elkötelezés" in hu
     en = _demo_cli(demo, tmp_path, "view", str(packet), "--key", key)
     assert "What happened" in en and "Mi történt" not in en
     (tmp_path / "config.toml").write_text('lang = "hu"\n')

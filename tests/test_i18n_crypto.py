@@ -48,5 +48,5 @@ def test_seki_verify_says_the_discrepancy_in_hungarian(tmp_path):
     (reader / "config.toml").write_text('lang = "hu"\n')
     hu = CliRunner().invoke(app, ["verify", str(g)], env=env)
     assert hu.exit_code == 1, hu.output
-    assert "public/state.yaml: nem a(z) 1. jegyzőkönyv nyilvános nézete" in hu.output
+    assert "public/state.yaml: nem a jegyzőkönyv nyilvános nézete (1. jegyzőkönyv)" in hu.output
     assert "not the public view" not in hu.output

@@ -102,7 +102,7 @@ def test_time_left_and_the_closing_report_speak_the_readers_language():
             "még 2 nap 3 óra"
         )
         hungarian = closing_text("g", stats)
-    assert hungarian.startswith("Vége a játszmának (g).\nTokugava győz (feladás")
+    assert hungarian.startswith("Vége a játszmának (g).\nTokugawa győz (feladás")
     assert "  jegyzőkönyvek a láncban: 40\n" in hungarian and "  hűségkártyák:" in hungarian
     assert "(21 nap)" in hungarian and "seki verify GAME-DIRECTORY" in hungarian
     assert max(columns(line) for line in hungarian.splitlines()) <= 80

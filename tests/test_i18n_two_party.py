@@ -126,7 +126,7 @@ def test_the_closing_report_is_in_the_readers_language(demo):
         "  seki verify GAME-DIRECTORY\n"
     )
     assert hungarian.startswith("Vége a játszmának (demo).\n")
-    winner = {"ishida": "Isida", "tokugawa": "Tokugava"}[stats["result"]["winner"]]
+    winner = {"ishida": "Ishida", "tokugawa": "Tokugawa"}[stats["result"]["winner"]]
     assert f"{winner} győz (" in hungarian
     assert "Játékidő: " in hungarian
     labels = {"battles": "csaták", "moves": "mozgások", "musters": "toborzások"}

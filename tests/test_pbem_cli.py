@@ -223,15 +223,15 @@ def test_a_battle_plan_file_is_taken_once_and_never_over_a_newer_one(tmp_path):
     ok(seki(alice, "play", "g/packets/000001-ishida.txt", "--key", "alice", "--choose", "1",
             "--out", "bid.txt", cwd=tmp_path))  # fmt: skip
     ok(seki(ref, "adjudicate", "g", "bid.txt", "--key", "ref", cwd=tmp_path))
-    plan(2, "2,2,1,1,1,1,1", "old.txt")  # signed now, delivered late
-    plan(2, "2,3,1,1,1,1,1", "p1.txt")
+    plan(2, "2,2,1,1,1,1,1,1", "old.txt")  # signed now, delivered late
+    plan(2, "2,3,1,1,1,1,1,1", "p1.txt")
     out = ok(seki(ref, "adjudicate", "g", "p1.txt", "--key", "ref", cwd=tmp_path))
     assert "record 3: week 1 turn A: ishida battle plan" in out
     again = seki(ref, "adjudicate", "g", "p1.txt", "--key", "ref", cwd=tmp_path)
     assert again.returncode == 1 and "stale" in again.stdout + again.stderr
     late = seki(ref, "adjudicate", "g", "old.txt", "--key", "ref", cwd=tmp_path)
     assert late.returncode == 1 and "stale" in late.stdout + late.stderr
-    plan(3, "1,1,1,1,1,1", "p2.txt")
+    plan(3, "1,1,1,1,1,1,1", "p2.txt")
     assert "record 4" in ok(seki(ref, "adjudicate", "g", "p2.txt", "--key", "ref", cwd=tmp_path))
     ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
     ok(seki(ref, "verify", "g", cwd=tmp_path))

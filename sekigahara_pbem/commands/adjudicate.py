@@ -9,13 +9,13 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from .common import KeyOption, abort, load_identity, read_input, utc_now
+from .common import RefereeKeyOption, abort, read_input, referee_identity, utc_now
 
 
 def adjudicate(
     directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
     files: Annotated[list[Path], typer.Argument(help=N_("Join or turn files, applied in order."))],
-    key: KeyOption = "referee",
+    key: RefereeKeyOption = None,
 ) -> None:
     """Verify and apply each file; write records, sealed states and packets; commit.
 
@@ -24,7 +24,7 @@ def adjudicate(
     """
     from ..referee import adjudication as referee
 
-    identity = load_identity(key)
+    identity = referee_identity(key, [directory])
     inputs = [(p.name, read_input(p)) for p in files]
     outcomes = referee.adjudicate(directory, identity, inputs, utc_now())
     for outcome in outcomes:

@@ -39,6 +39,18 @@ KeyOption = Annotated[
     ),
 ]
 
+RefereeKeyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--key",
+        help=N_(
+            "The referee's identity: a name in the key directory ($SEKI_HOME, else "
+            "~/.config/seki) or the path of an identity file; by default the referee key "
+            "the game's game.txt names."
+        ),
+    ),
+]
+
 
 LangOption = Annotated[
     str | None,
@@ -105,6 +117,23 @@ def load_identity(name: str) -> Identity:
         warning = _("seki: warning: {path} is readable by others; run: chmod 600 {path}")
         typer.echo(warning.format(path=path), err=True)
     return identity
+
+
+def referee_identity(key: str | None, games: list[Path]) -> Identity:
+    """The referee's identity: `--key`, else the one named as the referee's in the games'
+    definitions (game.txt), which must all name the same."""
+    from ..protocol import game
+    from ..protocol.store import GameDir
+
+    if key is None:
+        names = sorted({game.load(GameDir(g)).referee.name for g in games})
+        if len(names) != 1:
+            raise Refusal(
+                N_("the games name different referee keys ({names}): give --key"),
+                names=", ".join(names) or "-",
+            )
+        key = names[0]
+    return load_identity(key)
 
 
 def read_public(arg: str) -> PublicKey:

@@ -128,17 +128,21 @@ def play(
             ),
         ),
     ] = False,
+    web: WebOption = None,
     lang: LangOption = None,
 ) -> None:
     """Play your turn: show the packet's report, ask for your decision step by step with
-    numbered choices (every legal action can be built; u undoes), then sign the turn file
-    and seal it for the referee's eyes only, ready to mail. No YAML to write."""
+    numbered choices (every legal action can be built; u undoes) or on the board in your
+    browser (--web), then sign the turn file and seal it for the referee's eyes only, ready
+    to mail. No YAML to write."""
     use_language(lang)
+    board = on_board(web, choose)
     if packet is not None and packet.is_dir():
         endings = (resign, claim_forfeit, takeback, agree_takeback)
         _two_party(packet, key, receive or [], choose, mail_config, endings, html)
         return
-    _need_answers(choose)
+    if not board:
+        _need_answers(choose)
     identity = load_identity(key)
     mail = _mail_settings(mail_config, folder, send)
     named = packet is not None
@@ -146,7 +150,7 @@ def play(
         packet = _find_packet(folder, mail, identity, send, choose, plan)
         if packet is None:
             return
-    definition, opened, actions, comp = _answer(packet, identity, choose, html, plan, named)
+    definition, opened, actions, comp = _answer(packet, identity, choose, html, plan, named, board)
     _sign(definition, opened, actions, identity, comp, out, mail if send else None)
 
 
@@ -225,6 +229,7 @@ def _answer(
     html: Path | None,
     plan: bool,
     named: bool,
+    board: bool = False,
 ) -> tuple[Definition, Packet, list[dict], Components]:
     """The turn of a refereed game: the packet opened and its report shown, with the story
     since the player's last turn (the packets beside it after the last one answered), then
@@ -244,8 +249,8 @@ def _answer(
         open_own_packet(path, identity)[1]
         for path in inbox.since_answered(packet.parent, identity, definition.game_id, opened.seq)
     ]
-    ask = console.script(choose) if choose is not None else console.terminal()
-    actions = ask_turn(definition, opened, comp, earlier, ask, html, plan)
+    ask = None if board else console.script(choose) if choose is not None else console.terminal()
+    actions = ask_turn(definition, opened, comp, earlier, ask, html, plan, board=board)
     if not actions:
         abort(_("{path}: nothing is asked of you in this packet").format(path=packet))
     return definition, opened, actions, comp
@@ -256,14 +261,16 @@ def ask_turn(
     opened: Packet,
     comp: Components,
     earlier: list[Packet],
-    ask: Asker,
+    ask: Asker | None,
     html: Path | None = None,
     plan: bool = False,
     home: Path | None = None,
+    board: bool = False,
 ) -> list[dict]:
     """One turn asked of the player: the packet's report with the story since its last
     turn (`earlier`), then the decision question by question on a shadow of the game
-    (rules/shadow.py) until the player confirms the whole turn; the actions ([] when
+    (rules/shadow.py), at the terminal (`ask`) or with `board` on the page in the
+    browser (web/), until the player confirms the whole turn; the actions ([] when
     nothing is asked). `home`: where the packets' commitments are kept (view.show)."""
     from ..play import console
     from ..play.session import TurnSession
@@ -277,10 +284,52 @@ def ask_turn(
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
         return []
+    if board or ask is None:
+        _on_the_board(definition, opened, comp, earlier, session)
+        return session.actions
     console.run(session, comp, opened.view, ask, typer.echo)
     while not console.confirm(session, comp, opened.view, ask, typer.echo):
         console.run(session, comp, opened.view, ask, typer.echo)
     return session.actions
+
+
+WebOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--web/--terminal",
+        help=N_(
+            "Answer on the board in your browser (a page on 127.0.0.1 for this turn), or at "
+            'the terminal. Default: board = "web" in config.toml, else the terminal.'
+        ),
+    ),
+]
+
+
+def on_board(web: bool | None, choose: str | None) -> bool:
+    """Whether the turn is answered on the page: --web/--terminal, else the key
+    directory's `board` setting (preferences.py); a --choose script is the terminal's."""
+    from ..crypto.keystore import default_dir
+    from ..preferences import board
+
+    if choose is not None:
+        return False
+    return web if web is not None else board(default_dir()) == "web"
+
+
+def _on_the_board(definition, opened, comp, earlier, session) -> None:
+    """The turn's page: the session answered by clicks (web/turn.py), with the packet's
+    report and the story since the last turn one click away."""
+    from ..reports import render_html
+    from ..reports.text import title
+    from ..web.turn import answer_in_browser
+
+    page = render_html(definition.game_id, opened, comp, definition.options, earlier)
+
+    def ready(url: str) -> None:
+        typer.echo(_("your turn is on the board: {url}").format(url=url))
+
+    answer_in_browser(session, comp, opened.view, title=title(definition.game_id, opened.seq,
+                      opened.side), report_html=page, on_ready=ready)  # fmt: skip
 
 
 def _sign(

@@ -9,7 +9,7 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from .common import KeyOption, load_identity, utc_now
+from .common import RefereeKeyOption, referee_identity, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
 app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
@@ -19,7 +19,7 @@ app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
 def run(
     spool: Annotated[Path, typer.Argument(help=N_("The referee's mail spool folder."))],
     games: Annotated[list[Path], typer.Argument(help=N_("The game directories this robot runs."))],
-    key: KeyOption = "referee",
+    key: RefereeKeyOption = None,
     maildir: MaildirOption = None,
     mbox: MboxOption = None,
     imap: ImapOption = False,
@@ -43,7 +43,7 @@ def run(
     clock.parse_time(moment, "--now")
     settings = settings_.load(mail_config, games)
     collect = fetcher(maildir, mbox, imap, mail_config, games)
-    report = robot.run(spool, games, load_identity(key), settings, moment, collect,
+    report = robot.run(spool, games, referee_identity(key, games), settings, moment, collect,
                        send=not no_send, public_report=mail_report)  # fmt: skip
     collected = _("{time}: collected {n} message(s)")
     typer.echo(collected.format(time=moment, n=report.fetched))

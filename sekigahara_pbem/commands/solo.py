@@ -10,6 +10,7 @@ import typer
 from ..i18n import N_
 from ..i18n import gettext as _
 from .common import LangOption, abort, use_language, utc_now
+from .play import WebOption, on_board
 
 BOTS = ("heuristic", "search", "random")
 
@@ -40,6 +41,7 @@ def solo(
             ),
         ),
     ] = None,
+    web: WebOption = None,
     lang: LangOption = None,
 ) -> None:
     """Play against the computer: the referee and the computer player run here, on real
@@ -62,11 +64,11 @@ def solo(
         game = solos.start(directory, side or "ishida", bot, budget, utc_now())
         started = _("new game in {dir}: you play {side}")
         typer.echo(started.format(dir=directory, side=n.side(game.side)))
-    _play(game, choose)
+    _play(game, choose, on_board(web, choose))
     _close(game)
 
 
-def _play(game, choose: str | None) -> None:
+def _play(game, choose: str | None, board: bool) -> None:
     """The turns, until the game is over; stopping keeps the game to resume."""
     from ..play import console
     from ..play import solo as solos
@@ -75,11 +77,13 @@ def _play(game, choose: str | None) -> None:
     from .play import ask_turn
 
     comp = load_components()
-    ask = console.script(choose) if choose is not None else console.terminal()
+    ask = None if board else console.script(choose) if choose is not None else console.terminal()
     while (packet := solos.play_computer(game, utc_now(), typer.echo)) is not None:
         earlier = solos.story(game, packet.seq)
         try:
-            actions = ask_turn(game.definition, packet, comp, earlier, ask, home=game.root)
+            actions = ask_turn(
+                game.definition, packet, comp, earlier, ask, home=game.root, board=board
+            )
         except console.Stopped as stopped:
             typer.echo(str(stopped))
             abort(_("the game is kept: seki solo {dir} resumes it").format(dir=game.root))

@@ -4,7 +4,7 @@ script of answers (`--choose`), with the same parsing, checks and transcript eit
 An answer is a choice's number; several numbers (`1 3` or `1+3`) for a question that picks
 many; nothing for the default shown; `u` to undo the last answer; `q` to stop without
 writing anything. At a terminal a number that no other choice begins with is taken at
-once, without Enter, so most answers are one key.
+once, without Enter, and so are `q` and `u`: most answers are one key.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..i18n import explain
 from ..i18n import gettext as _
 from ..refusal import UserError
 from ..reports.choices import describe_option
+from ..rules import views
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
 from . import labels
@@ -38,24 +39,36 @@ class NotAnAnswer(UserError):
     """An answer that picks none of the choices, or not as many as asked; asked again."""
 
 
+def numbers(question: Question) -> list[int]:
+    """The number each choice is shown and typed with: the dialogue's stable ones (a stack
+    keeps its number for the whole phase), else 1 to n."""
+    return list(question.numbers) or list(range(1, len(question.choices) + 1))
+
+
 def parse(raw: str, question: Question) -> list | object:
     """The value(s) an answer means; NotAnAnswer with a one-line reason if it means none."""
     text = raw.strip().lower()
     values = [c.value for c in question.choices]
+    shown = numbers(question)
+    by_number = dict(zip(shown, values, strict=True))
     if not text:
         if question.default is None and question.pick not in ("any",):
             raise NotAnAnswer(_("type a number"))
         return question.default if question.default is not None else []
-    numbers = [p for p in SEPARATORS.split(text) if p]
-    if not all(p.isdigit() for p in numbers):
+    typed = [p for p in SEPARATORS.split(text) if p]
+    if not all(p.isdigit() for p in typed):
         raise NotAnAnswer(_("'{answer}' is not a number of the list").format(answer=raw.strip()))
     picked = []
-    for p in numbers:
+    for p in typed:
         i = int(p)
-        if not 1 <= i <= len(values):
-            raise NotAnAnswer(_("{n} is not in the list (1-{last})").format(n=i, last=len(values)))
-        if values[i - 1] not in picked:
-            picked.append(values[i - 1])
+        if i not in by_number:
+            if shown == list(range(1, len(values) + 1)):
+                raise NotAnAnswer(
+                    _("{n} is not in the list (1-{last})").format(n=i, last=len(values))
+                )
+            raise NotAnAnswer(_("{n} is not one of the numbers shown").format(n=i))
+        if by_number[i] not in picked:
+            picked.append(by_number[i])
     if question.pick == "one":
         if len(picked) != 1:
             raise NotAnAnswer(_("choose one"))
@@ -71,9 +84,10 @@ def parse(raw: str, question: Question) -> list | object:
 
 def render(question: Question, comp: Components, view: dict, side: str) -> list[str]:
     """The question and its numbered choices, the default marked."""
-    lines = [labels.prompt(question, comp) + ":"]
+    text = labels.prompt(question, comp)
+    lines = [text if text.endswith("?") else text + ":"]
     default = question.default
-    for i, choice in enumerate(question.choices, 1):
+    for i, choice in zip(numbers(question), question.choices, strict=True):
         chosen = choice.value == default or (isinstance(default, list) and choice.value in default)
         mark = "*" if chosen and default not in (None, []) else " "
         lines.append(f" {mark}{i:>2}. {labels.label(choice, question, comp, view, side)}")
@@ -96,10 +110,12 @@ def run(
     ask: Asker,
     say: Callable[[str], None],
 ) -> None:
-    """Ask until the turn is built; raise Stopped if the player stops."""
+    """Ask until the turn is built; raise Stopped if the player stops. `view`: the
+    packet's, which the turn starts from."""
     while session.question is not None:
         question = session.question
-        for line in render(question, comp, view, session.side):
+        shown = view_at(session, session.state, view)
+        for line in render(question, comp, shown, session.side):
             say(line)
         raw = ask("> ", question)
         if raw.strip().lower() == QUIT:
@@ -115,19 +131,29 @@ def run(
         session.answer(value)
 
 
+def view_at(session: TurnSession, state: dict, view: dict) -> dict:
+    """The view the words of a choice read at `state`: the packet's `view` where the turn
+    starts, else the view of the shadow state the actions chosen so far lead to, so that
+    a number shown before a choice (an impact, 8.3) is the engine's on the turn so far."""
+    if state is session.start:
+        return view
+    return views.view(state, comp=session.comp, side=session.side)
+
+
 def confirm(
     session: TurnSession, comp: Components, view: dict, ask: Asker, say: Callable[[str], None]
 ) -> bool:
     """The whole turn, then: sign it (True), or undo its last answer (False)."""
     say(_("Your turn:"))
-    for i, action in enumerate(session.actions, 1):
+    for i, (start, action, _after) in enumerate(session.done, 1):
         if action["type"] == "plan":
             say(f"  {i}. " + _("file this battle plan (only you see it):"))
             plan = yaml.safe_dump(action["plan"], sort_keys=False, width=70).splitlines()
             for line in plan or ["{}"]:
                 say(f"       {line}")
             continue
-        say(f"  {i}. {describe_option(action, comp, view, session.side)}")
+        shown = view_at(session, start.state, view)
+        say(f"  {i}. {describe_option(action, comp, shown, session.side)}")
     while True:
         say(_("Sign it?  1. yes, sign and write the turn file    (u undo, q stop)"))
         raw = ask("> ", CONFIRM).strip().lower()
@@ -160,11 +186,12 @@ def script(answers: str) -> Asker:
 
 
 def terminal() -> Asker:
-    """An asker at the terminal: a number no other choice begins with is taken at once."""
+    """An asker at the terminal: a number no other choice begins with is taken at once, and
+    so are `q` and `u` typed on an empty line."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.key_binding import KeyBindings
 
-    state = {"count": 0}  # choices of the question asked; 0 when it picks many
+    shown: list[str] = []  # the numbers of the question asked; none when it picks many
     bindings = KeyBindings()
 
     for digit in "0123456789":
@@ -174,14 +201,22 @@ def terminal() -> Asker:
             buffer = event.app.current_buffer
             buffer.insert_text(digit)
             text = buffer.text.strip()
-            count = state["count"]
-            if text.isdigit() and 1 <= int(text) <= count and int(text) * 10 > count:
+            if text in shown and not any(n != text and n.startswith(text) for n in shown):
+                buffer.validate_and_handle()
+
+    for letter in (QUIT, UNDO, QUIT.upper(), UNDO.upper()):
+
+        @bindings.add(letter)
+        def _at_once(event, letter: str = letter) -> None:
+            buffer = event.app.current_buffer
+            buffer.insert_text(letter)
+            if buffer.text.strip().lower() in (QUIT, UNDO):
                 buffer.validate_and_handle()
 
     session: PromptSession = PromptSession(key_bindings=bindings)
 
     def ask(prompt: str, question: Question) -> str:
-        state["count"] = len(question.choices) if question.pick == "one" else 0
+        shown[:] = [str(n) for n in numbers(question)] if question.pick == "one" else []
         try:
             return session.prompt(prompt)
         except (EOFError, KeyboardInterrupt):  # boundary: Ctrl-D, Ctrl-C at the prompt

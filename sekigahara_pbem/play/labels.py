@@ -3,10 +3,11 @@ plain English, naming blocks, cards and locations as the reports do (reports/nam
 
 from __future__ import annotations
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..reports import names as n
 from ..reports.choices import describe_option
+from ..rules.combat.impact import IMPACT_PER_LOSS
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
 from ..rules.decisions.stack_move import DROP, SPLIT, STOP
@@ -14,9 +15,9 @@ from ..rules.vocab import LEVEL_WORDS, LEVELS
 
 PROMPTS = {
     "option": N_("Choose"),
-    "discard": N_("Discard {pick} cards, face down (6.2)"),
+    "discard": N_("Discard {cards}, face down (6.2)"),
     "level": N_("Movement level (7.1)"),
-    "level_cards": N_("Spend {pick} card(s) for it (7.1)"),
+    "level_cards": N_("Spend {cards} for it (7.1)"),
     "level_redraw": N_("Discard any cards to draw as many new ones (7.1), or none"),
     "movement": N_("What next in your Movement Phase"),
     "stack": N_("Move which stack (7.3)"),
@@ -36,15 +37,28 @@ PROMPTS = {
     "muster_block": N_("Which block"),
     "mori_cards": N_("Discard which cards, one per Mōri block (9.3)"),
     "mori_blocks": N_("Which Mōri blocks come"),
-    "losses": N_("Lose {pick} of these (8.7.2)"),
-    "castle_stay": N_("Up to {limit} blocks may stay in the castle (8.8.4)"),
-    "retreat_to": N_("Retreat to (8.8)"),
+    "deploy": N_("{fight} (8.5) — your impact {ours}, theirs {theirs}: deploy?"),
+    "challenge": N_(
+        "{fight} (8.6) — your impact {ours}, theirs {theirs}: challenge the loyalty of the "
+        "deployment just made?"
+    ),
+    "challenge_none": N_(
+        "{fight} (8.6): you hold no Loyalty Challenge card; you are asked only so that "
+        "your opponent cannot tell whether you hold one"
+    ),
+    "castle": N_("Your castle at {at} is attacked (8.9.2): stay inside or come out?"),
+    "losses": N_("{fight} (8.7.2) — your impact {ours}, theirs {theirs}: {lose}"),
+    "castle_stay": N_("At most {most} may stay in the castle at {at} (8.8.4)"),
+    "retreat_to": N_("Retreat from {at} to (8.8)"),
     "plan_declare": N_(
         "Battle plan. When you attack in several places, the order of combats (8.1)"
     ),
     "plan_castle": N_("When your castle is attacked and two blocks or fewer hold it (8.9.2)"),
-    "plan_deploy": N_("Deploying in battles and sieges (8.2-8.5)"),
-    "plan_stop": N_("When no entry of the plan fits, or you lead enough (8.5)"),
+    "plan_deploy": N_("In a battle: deploying (8.2-8.5)"),
+    "plan_stop": N_("In a battle: when to finish, that is deploy nothing more in it (8.5)"),
+    "plan_siege": N_(
+        "In a siege you lay, only you deploy; the defenders lose one unit per full 7 impact (8.9.4)"
+    ),
     "plan_challenge": N_("Loyalty Challenges against the enemy's deployments (8.6)"),
     "plan_losses": N_("Your losses where you have a choice (8.7.2)"),
     "plan_retreat": N_(
@@ -66,12 +80,19 @@ PLAN_WORDS = {
             "leaders without a card first, then while losing the most impact"
         ),
     },
-    "plan_stop": {"finish": N_("finish (deploy nothing more)")},
+    "plan_stop": {"finish": N_("finish when no order above fits")},
+    "plan_siege": {"all": N_("deploy all you can, the most impact first")},
     "plan_challenge": {
         "never": N_("never challenge"),
         "always": N_("always, with a card in hand"),
     },
-    "plan_losses": {"weakest": N_("lose disks first, then the weakest blocks")},
+    "plan_losses": {
+        "fewest_mon": N_(
+            "disks first, then the blocks of fewest mon (a 1-mon leader before a 3-mon "
+            "block); your Ishida Mitsunari or Tokugawa Ieyasu last"
+        ),
+        "any": N_("disks first, then blocks without leader dots by fewest mon; leaders last"),
+    },
     "plan_retreat": {},
 }
 
@@ -99,7 +120,16 @@ def prompt(question: Question, comp: Components) -> str:
         "limit": question.limit,
         "at": n.loc(comp, at) if at else "",
         "blocks": n.count(len(blocks), "block"),
+        "fight": _fight(ctx.get("fight"), n.loc(comp, at) if at else ""),
+        "ours": ctx.get("ours", ""),
+        "theirs": ctx.get("theirs", ""),
     }
+    if isinstance(question.pick, int):
+        words["cards"] = n.count(question.pick, "card")
+        text = ngettext("lose which unit?", "lose which {n} units?", question.pick)
+        words["lose"] = text.format(n=question.pick)
+    if question.limit is not None:
+        words["most"] = n.count(question.limit, "block")
     known = PROMPTS.get(question.key)
     text = _(known).format(**words) if known else question.key
     if question.key == "step" and ctx.get("path"):
@@ -107,10 +137,17 @@ def prompt(question: Question, comp: Components) -> str:
     return text
 
 
+def _fight(kind: object, where: str) -> str:
+    """'Battle at Gifu', 'Siege of Gifu' (8.9.4)."""
+    if kind == "siege":
+        return _("Siege of {where}").format(where=where)
+    return _("Battle at {where}").format(where=where)
+
+
 def label(choice: Choice, question: Question, comp: Components, view: dict, side: str) -> str:
     """One choice as words."""
     value, note = choice.value, dict(choice.note)
-    if question.key == "option":
+    if isinstance(value, dict):  # a whole action
         return describe_option(value, comp, view, side)
     if question.key in PLAN_WORDS:
         return _plan_word(question.key, value)
@@ -125,14 +162,14 @@ def label(choice: Choice, question: Question, comp: Components, view: dict, side
         return _("leader {block}").format(block=n.block(comp, value))
     if isinstance(value, tuple):  # a location only a force march reaches
         return _("{where} (force march: spends a card)").format(where=n.loc(comp, value[0]))
+    if question.key == "clan":  # the Mōri daimyo mustered (7.2), not the Mōri Box (9.3)
+        return comp.clan_names.get(value, value)
     if isinstance(value, str) and value in WORDS:
         text = _(WORDS[value])
         if value == "move" and note.get("moves_left") is not None:
             moves = n.count(note["moves_left"], "move")
             text += " " + _("({moves} left)").format(moves=moves)
         return text
-    if question.key == "clan":
-        return comp.clan_names.get(value, value)
     return _named(value, note, comp)
 
 
@@ -140,11 +177,23 @@ def _plan_word(key: str, value: object) -> str:
     if value == "ask":
         return _("ask me each time (by mail)")
     if key == "plan_stop" and isinstance(value, int):
-        return _("stop at a lead of {n} or more, else finish").format(n=value)
+        text = _("finish once you lead by {n} impact or more, or when no order fits")
+        return text.format(n=value)
+    if key == "plan_siege" and isinstance(value, int):
+        losses = value // IMPACT_PER_LOSS
+        text = ngettext(
+            "deploy the most impact until yours reaches {n} (the defenders lose {k} unit), "
+            "then finish",
+            "deploy the most impact until yours reaches {n} (the defenders lose {k} units), "
+            "then finish",
+            losses,
+        )
+        return text.format(n=value, k=losses)
     if key == "plan_challenge" and isinstance(value, int):
         return _("against a deployment that brought {n} or more impact").format(n=value)
     if key == "plan_retreat":
-        return _("retreat, keeping {n} block(s) in the castle").format(n=value)
+        blocks = n.count(value, "block") if isinstance(value, int) else str(value)
+        return _("retreat, keeping {blocks} in the castle").format(blocks=blocks)
     word = PLAN_WORDS[key].get(value)
     return _(word) if word else str(value)
 

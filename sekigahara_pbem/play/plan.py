@@ -1,15 +1,19 @@
 """A battle plan (rules/plans.py) built from plain questions, for `seki play --plan`: when
-to fight where, castles, deployments, when to stop, Loyalty Challenges, losses and
-retreats. Each answer is one of a few standing orders a player would give; `ask` (the
-default everywhere) leaves that decision to a mail. The result is one `plan` action."""
+to fight where, castles, deployments and when to finish in a battle, then in a siege,
+Loyalty Challenges, losses and retreats. Each answer is one of a few standing orders a
+player would give; `ask` (the default everywhere) leaves that decision to a mail. The
+result is one `plan` action."""
 
 from __future__ import annotations
 
 from ..rules.decisions import Choice, Dialogue, Question
+from ..rules.plans import ANY, FEWEST_MON
 
 ASK = "ask"
 LEADS = (1, 2, 3, 4, 6)
 IMPACTS = (3, 4, 5, 6)
+SIEGE_IMPACTS = (7, 14, 21)  # one loss per full 7 impact (8.9.4 B)
+ALL = "all"
 
 # Standing deployment orders: (name, the plan's deploy entries).
 DEPLOYMENTS = {
@@ -43,13 +47,22 @@ def plan_dialogue() -> Dialogue:
             default="finish",
         )
         plan["stop"] = {"lead": stop, "otherwise": "finish"} if isinstance(stop, int) else stop
+    siege = yield _ask("plan_siege", *SIEGE_IMPACTS, ALL)
+    if siege == ALL:
+        plan["siege"] = {"deploy": DEPLOYMENTS["always_most"], "stop": "finish"}
+    elif isinstance(siege, int):  # in a siege the defenders have no impact: the lead is ours
+        stop = {"lead": siege, "otherwise": "finish"}
+        plan["siege"] = {"deploy": DEPLOYMENTS["always_most"], "stop": stop}
+    elif "deploy" in plan:  # the battle orders are not for sieges
+        plan["siege"] = {"deploy": ASK}
     challenge = yield _ask("plan_challenge", "never", "always", *IMPACTS)
     if isinstance(challenge, int):
         plan["challenge"] = {"min_impact": challenge, "otherwise": "decline"}
     elif challenge != ASK:
         plan["challenge"] = challenge
-    if (yield _ask("plan_losses", "weakest")) == "weakest":
-        plan["losses"] = ["any"]
+    losses = yield _ask("plan_losses", FEWEST_MON, ANY)
+    if losses != ASK:
+        plan["losses"] = [losses]
     retreat = yield _ask("plan_retreat", 0, 1, 2)
     if retreat != ASK:
         plan["retreat"] = {"to": ["any"], "castle": retreat}

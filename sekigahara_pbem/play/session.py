@@ -39,6 +39,7 @@ class TurnSession:
     def __init__(self, state: dict, comp: Components, side: str, plan: bool = False):
         """`plan`: the turn opens with a battle plan (play/plan.py), asked or not."""
         self.comp, self.side = comp, side
+        self.start = state  # the shadow state the turn starts from
         self.done: list[tuple[Step, dict, dict]] = []  # (where it started, action, after)
         self.step: Step | None = None
         if plan:

@@ -114,7 +114,7 @@ def take_mail(side: Side, mail: MailSettings, now: str) -> list[str]:
     next pass (one that came before the one it follows is taken once that one is here);
     one whose place is taken is dropped."""
     fetched = mailbox.collect(mail)[1]
-    said = [_("{n} new message(s)").format(n=fetched)]
+    said = [ngettext("{n} new message", "{n} new messages", fetched).format(n=fetched)]
     folder = default_dir() / filing.TWO_PARTY / side.game.game_id
     staged = _staged(side, folder, said)
     for n, where, text, _path in staged:

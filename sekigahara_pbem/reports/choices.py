@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import asdict
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
-from ..rules.combat.impact import deployment_impact
+from ..rules.combat.deploy import deployment_impacts
 from ..rules.components import Components
 from . import names as n
 from .events import impact_sum, level_text
@@ -26,7 +27,7 @@ DECISIONS = {  # every kind of decision (rules/decisions), tests/test_wording_ta
     "choose_first": N_("you won the bid: choose the first player for this week (6.3)"),
     "movement": N_(
         "your Movement Phase: choose the movement level, then muster, bring Mōri blocks and "
-        "move stacks, one action at a time, and end it with end_movement (7)"
+        "move stacks, one action at a time, then end the phase (7)"
     ),
     "declare": N_("choose where to fight next (8.1)"),
     "castle": N_(
@@ -205,21 +206,18 @@ DEPLOYMENT = record(blocks=list_of(BLOCK), **{"for": ANY})  # a deployment in th
 
 
 def _deploy(o: dict, comp: Components, view: dict, side: str) -> str:
+    """The impact the deploy handler will add (rules/combat/deploy.py), on the fight of
+    `view`: in `seki play`, the view of the turn so far (play/console.py)."""
     fight = (view.get("combat") or {}).get("fight") or {}
-    already = [
-        comp.blocks[b]
-        for d in fight.get("deployments", [])
-        if DEPLOYMENT(d, comp) and d["for"] == side
-        for b in d["blocks"]
-    ]
-    card = comp.cards.get(o.get("card") or "")
-    special = card is not None and card.kind == "swords" and fight.get("kind") != "siege"
-    impacts = []
-    for b in o["blocks"]:
-        imp = deployment_impact(comp.blocks[b], already, special)
-        impacts.append({"mon": imp.mon, "same_daimyo": imp.same_daimyo, "special": imp.special})
-        already.append(comp.blocks[b])
-    words = {"blocks": n.blocks(comp, o["blocks"]), "impact": impact_sum(impacts)}
+    table = {
+        "kind": fight.get("kind"),
+        "deployments": [d for d in fight.get("deployments", []) if DEPLOYMENT(d, comp)],
+    }
+    impacts = deployment_impacts(comp, table, side, o.get("card"), o["blocks"])
+    words = {
+        "blocks": n.blocks(comp, o["blocks"]),
+        "impact": impact_sum([asdict(imp) for imp in impacts]),
+    }
     if o.get("card"):
         return _("Deploy {blocks} with {card}: impact {impact}").format(card=o["card"], **words)
     return _("Deploy {blocks} without a card (leader, 8.2.4): impact {impact}").format(**words)
@@ -230,7 +228,14 @@ def _finish(o: dict, comp: Components, view: dict, side: str) -> str:
 
 
 def _challenge(o: dict, comp: Components, view: dict, side: str) -> str:
-    text = _("Challenge with {card}: unless refuted, the block(s) defect to you (8.6)")
+    fight = (view.get("combat") or {}).get("fight") or {}
+    made = (fight.get("deployments") or [{}])[-1]
+    k = len(made["blocks"]) if DEPLOYMENT(made, comp) else 1  # the deployment challenged
+    text = ngettext(
+        "Challenge with {card}: unless refuted, the block defects to you (8.6)",
+        "Challenge with {card}: unless refuted, both blocks defect to you (8.6.3)",
+        k,
+    )
     return text.format(card=o["card"])
 
 

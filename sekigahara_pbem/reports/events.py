@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..rules.components import Components
 from ..rules.movement.movement import source_words
@@ -325,9 +325,12 @@ def _challenge(e: dict, comp: Components) -> str:
             "deployer shows {shown}; no defection"
         )
         return text.format(shown=n.card(comp, e["shown"]), **words)
-    text = _(
+    text = ngettext(
         "At {where}, {side} challenges with {card} the loyalty of {blocks}: not refuted, "
-        "the block(s) defect; totals {totals}"
+        "it defects; totals {totals}",
+        "At {where}, {side} challenges with {card} the loyalty of {blocks}: not refuted, "
+        "they defect; totals {totals}",
+        len(e["blocks"]),
     )
     return text.format(totals=totals(e["impact"]), **words)
 

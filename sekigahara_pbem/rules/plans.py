@@ -17,8 +17,7 @@ from typing import Any
 
 from ..refusal import quoted
 from .combat import aftermath
-from .combat.deploy import fighting_for
-from .combat.impact import deployment_impact
+from .combat.deploy import deployment_impacts
 from .components import Components
 from .fields import MAX_LIST
 from .state import clone
@@ -32,8 +31,11 @@ from .vocab import (
 )
 
 ASK, ANY = "ask", "any"
+FEWEST_MON = "fewest_mon"  # a loss order by strength (8.7.2); `any` puts leaders last
+PROTAGONIST_DOTS = 3  # Ishida Mitsunari's and Tokugawa Ieyasu's nobori (3.2)
 SECTION_KEYS = ("castle", "deploy", "stop", "challenge", "losses", "retreat")
-PLAN_KEYS = (*SECTION_KEYS, "declare", "at")
+SIEGE_KEYS = ("deploy", "stop")  # the orders a plan may give for sieges apart (8.9.4)
+PLAN_KEYS = (*SECTION_KEYS, "declare", "siege", "at")
 ENTRY_KEYS = ("block", "card", "when", "pick")
 MAX_NUMBER = 200  # leads and impacts in a plan: a battle never gets near
 MAX_ANSWERS = 1000  # answers by plan after one decision; each one moves the combat on
@@ -63,6 +65,8 @@ def check_plan(comp: Components, side: str, plan: object) -> None:
     _section(comp, side, plan, "plan")
     if "declare" in plan:
         _places(comp, plan["declare"], "plan.declare")
+    if "siege" in plan:
+        _section(comp, side, _keys(plan["siege"], "plan.siege", SIEGE_KEYS), "plan.siege")
     if "at" in plan:
         at = plan["at"]
         if not isinstance(at, dict) or len(at) > len(comp.locations):
@@ -202,7 +206,8 @@ def _losses(comp: Components, side: str, value: object, where: str) -> None:
         return
     units = set(comp.side_blocks(side)) | {d for d, k in comp.disks.items() if k.side == side}
     for i, u in enumerate(_list(value, where)):
-        _id(u, f"{where}[{i}]", units, Phrase(N_("a {side} block or disk"), side=side), (ANY,))
+        what = Phrase(N_("a {side} block or disk"), side=side)
+        _id(u, f"{where}[{i}]", units, what, (ANY, FEWEST_MON))
 
 
 def _retreat(comp: Components, side: str, value: object, where: str) -> None:
@@ -229,12 +234,17 @@ def _retreat(comp: Components, side: str, value: object, where: str) -> None:
 # -- answering: what the decision kinds (rules/decisions/) read from a plan -----------------
 
 
-def policy(plan: dict, loc: str, key: str) -> tuple[Any, str]:
-    """The plan's order for `key` at `loc`: the location's own, else the plan's general one
-    (None: not covered), of the shape `check_plan` let through for `key`."""
+def policy(plan: dict, loc: str, key: str, kind: str | None = None) -> tuple[Any, str]:
+    """The plan's order for `key` at `loc`: the location's own, else in a siege (`kind`,
+    8.9.4) the plan's orders for sieges, else the plan's general one (None: not covered),
+    of the shape `check_plan` let through for `key`. A plan with no `siege` orders gives
+    its general ones in sieges too, as it did before they could be told apart."""
     here = plan.get("at", {}).get(loc, {})
     if key in here:
         return here[key], f"at.{loc}.{key}"
+    sieges = plan.get("siege", {})
+    if kind == SIEGE and key in sieges:
+        return sieges[key], f"siege.{key}"
     return plan.get(key), key
 
 
@@ -269,14 +279,8 @@ def fits(entry: dict, act: dict) -> bool:
 
 def impact_of(comp: Components, fight: Fight, side: str, act: dict) -> int:
     """The impact a deployment would add now (8.3, 8.4; no special attack in a siege)."""
-    card = comp.cards[act["card"]] if "card" in act else None
-    special = card is not None and card.kind == "swords" and fight["kind"] != SIEGE
-    already = fighting_for(comp, fight, side)
-    total = 0
-    for b in act["blocks"]:
-        total += deployment_impact(comp.blocks[b], already, special).total
-        already.append(comp.blocks[b])
-    return total
+    impacts = deployment_impacts(comp, fight, side, act.get("card"), act["blocks"])
+    return sum(imp.total for imp in impacts)
 
 
 def ranked(comp: Components, fight: Fight, side: str, acts: list[dict], pick: str) -> list:
@@ -292,9 +296,22 @@ def ranked(comp: Components, fight: Fight, side: str, acts: list[dict], pick: st
 
 
 def unit_rank(comp: Components, unit: str) -> tuple:
-    """The order `any` loses units in: disks first (they cannot fight), then the weakest
-    block, leaders last."""
+    """The order `any` loses units in (8.7.2, 8.9.4 C): disks first (they cannot fight),
+    then the block of fewest leader dots, then of fewest mon."""
     if unit in comp.disks:
         return (0, 0, 0, unit)
     spec = comp.blocks[unit]
     return (1, spec.leader, spec.mon, unit)
+
+
+def mon_rank(comp: Components, unit: str) -> tuple:
+    """The order `fewest_mon` loses units in (8.7.2, 8.9.4 C): disks first, then the block
+    of fewest mon (a 1-mon clan leader before a 3-mon block), fewer leader dots first on a
+    tie, and the protagonist last of all (its loss ends the game, 2.1)."""
+    if unit in comp.disks:
+        return (0, 0, 0, 0, unit)
+    spec = comp.blocks[unit]
+    return (1, spec.leader == PROTAGONIST_DOTS, spec.mon, spec.leader, unit)
+
+
+LOSS_ORDERS = {ANY: unit_rank, FEWEST_MON: mon_rank}  # a plan's words for the rest of a tier

@@ -15,7 +15,8 @@ from itertools import combinations
 from ..components import Block, Card, Components
 from ..state import fight_of
 from ..state_types import Fight, State
-from ..vocab import N_, SIEGE, Phrase, RuleViolation
+from ..vocab import N_, SIEGE, Phrase, RuleViolation, other
+from .impact import Impact, deployment_impact
 
 
 def fight_at(state: State, stage: str, rule: str, what: str) -> Fight:
@@ -55,6 +56,17 @@ def initiative(fight: Fight) -> str | None:
     return att if impact[att] <= impact[dfn] else dfn
 
 
+def standing(fight: Fight, side: str) -> dict[str, object]:
+    """What a question asked of `side` in this fight is titled with: where, a battle or a
+    siege (None while the castle's owner chooses, 8.9.2), and each side's impact (8.3)."""
+    return {
+        "at": fight["location"],
+        "fight": fight["kind"],
+        "ours": fight["impact"][side],
+        "theirs": fight["impact"][other(side)],
+    }
+
+
 def deployed_blocks(fight: Fight) -> set[str]:
     return {b for d in fight["deployments"] for b in d["blocks"]}
 
@@ -67,6 +79,24 @@ def undeployed(fight: Fight, side: str) -> list[str]:
 def fighting_for(comp: Components, fight: Fight, side: str) -> list[Block]:
     """Blocks deployed that now count for `side`, defectors included (8.6.2, 8.6.3)."""
     return [comp.blocks[b] for d in fight["deployments"] if d["for"] == side for b in d["blocks"]]
+
+
+def deployment_impacts(
+    comp: Components, fight: Fight, side: str, card_id: str | None, blocks: list[str]
+) -> list[Impact]:
+    """The impact each of `blocks` adds when `side` deploys them now with `card_id` (None:
+    a leader without a card, 8.2.4): its mon (8.3.2), +1 per block of its daimyo already
+    fighting for the side (8.3.3; the first block of a double counts for the second, 8.4.2),
+    and a swords card's special attack (8.4.1), which a siege does not have (8.9.5). The
+    deploy handler applies these numbers and `seki play` shows them before the choice."""
+    card = comp.cards[card_id] if card_id else None
+    special = card is not None and card.kind == "swords" and fight["kind"] != SIEGE
+    already = fighting_for(comp, fight, side)
+    impacts = []
+    for b in blocks:
+        impacts.append(deployment_impact(comp.blocks[b], already, special))
+        already.append(comp.blocks[b])
+    return impacts
 
 
 def legal_deployments(state: State, comp: Components, side: str) -> list[dict]:

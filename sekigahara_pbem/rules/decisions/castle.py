@@ -9,7 +9,7 @@ from ..plans import policy
 from ..state import fight_of
 from ..state_types import State
 from ..vocab import CASTLE, COMBAT
-from .kind import Candidates, Kind
+from .kind import Candidates, Choice, Dialogue, Kind, Question
 
 
 def deciders(state: State) -> list[dict]:
@@ -19,6 +19,14 @@ def deciders(state: State) -> list[dict]:
 
 def options(state: State, comp: Components, side: str) -> list[dict]:
     return [{"type": "castle", "inside": True}, {"type": "castle", "inside": False}]
+
+
+def guide(state: State, comp: Components, side: str) -> Dialogue:
+    """One question, titled with the castle attacked."""
+    legal = options(state, comp, side)
+    context = {"at": fight_of(state)["location"]}
+    answer = yield Question(CASTLE, tuple(Choice(a) for a in legal), context=context)
+    return answer
 
 
 def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
@@ -42,6 +50,7 @@ KIND = Kind(
     fields={"castle": {}},
     deciders=deciders,
     options=options,
+    guide=guide,
     passive=passive,
     plan=plan,
 )

@@ -4,14 +4,14 @@ immunity of a leader deployed without a card (8.2.4)."""
 
 from __future__ import annotations
 
-from ..combat.deploy import can_deploy, fight_at
+from ..combat.deploy import can_deploy, fight_at, standing
 from ..components import Components
 from ..fields import get_str, known
 from ..plans import ASK, policy
 from ..state import fight_of
 from ..state_types import Fight, State
 from ..vocab import CHALLENGE, COMBAT, DEPLOY, N_, SIEGE, RuleViolation, other
-from .kind import Candidates, Kind
+from .kind import Candidates, Choice, Dialogue, Kind, Question
 
 REFUTE_KINDS = ("plain", "swords", "double")  # the order a refuting card is picked in
 
@@ -120,6 +120,17 @@ def options(state: State, comp: Components, side: str) -> list[dict]:
     return challenges + [{"type": "decline"}]
 
 
+def guide(state: State, comp: Components, side: str) -> Dialogue:
+    """One question, titled with the fight; asked of a side that holds no Loyalty Challenge
+    too, so that being asked tells the deployer nothing (8.6.1, docs/rulings.md): its
+    title says so ('challenge_none'), and only declining is offered."""
+    legal = options(state, comp, side)
+    key = CHALLENGE if len(legal) > 1 else "challenge_none"
+    context = standing(fight_of(state), side)
+    answer = yield Question(key, tuple(Choice(a) for a in legal), context=context)
+    return answer
+
+
 def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dict:
     """No challenge."""
     return {"type": "decline"}
@@ -162,6 +173,7 @@ KIND = Kind(
     deciders=deciders,
     options=options,
     passive=passive,
+    guide=guide,
     plan=plan,
     forbidden=immune,
     shows=lambda action: ("card",) if action["type"] == "challenge" else (),  # 8.6

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ..combat import aftermath
 from ..combat import deploy as rules
-from ..combat.deploy import can_deploy, deployed_blocks, fight_at, fighting_for
-from ..combat.impact import deployment_impact
+from ..combat.deploy import can_deploy, deployed_blocks, fight_at, standing
 from ..components import Components
 from ..fields import get_str, get_str_list, known
 from ..plans import ASK, fits, holds, lead, policy, ranked
@@ -15,7 +14,7 @@ from ..state import fight_of
 from ..state_types import Fight, State
 from ..vocab import CHALLENGE, COMBAT, DEPLOY, N_, SIEGE, RuleViolation
 from .challenge import challengeable
-from .kind import Candidates, Kind
+from .kind import Candidates, Choice, Dialogue, Kind, Question
 
 
 def _check_blocks(comp: Components, fight: Fight, side: str, blocks: list[str]) -> None:
@@ -105,14 +104,10 @@ def deploy(state: State, comp: Components, side: str, action: dict, events: list
     _check_card(state, comp, fight, side, card_id, blocks)
     if refute is not None:
         _check_refute(state, comp, side, refute, card_id, blocks[0])
-    card = comp.cards[card_id] if card_id else None
-    special = card is not None and card.kind == "swords" and fight["kind"] != SIEGE  # 8.9.5
-    already = fighting_for(comp, fight, side)
-    impacts = []
-    for b in blocks:
-        imp = deployment_impact(comp.blocks[b], already, special)
-        impacts.append([imp.mon, imp.same_daimyo, imp.special])
-        already.append(comp.blocks[b])
+    impacts = [
+        [imp.mon, imp.same_daimyo, imp.special]
+        for imp in rules.deployment_impacts(comp, fight, side, card_id, blocks)
+    ]
     if card_id is not None:
         state["cards"][side]["hand"].remove(card_id)
         fight["played"][side].append(card_id)
@@ -169,6 +164,14 @@ def options(state: State, comp: Components, side: str) -> list[dict]:
     return rules.legal_deployments(state, comp, side) + [{"type": "finish"}]
 
 
+def guide(state: State, comp: Components, side: str) -> Dialogue:
+    """One question: every deployment, or finish; titled with the fight and its impact."""
+    legal = options(state, comp, side)
+    context = standing(fight_of(state), side)
+    answer = yield Question(DEPLOY, tuple(Choice(a) for a in legal), context=context)
+    return answer
+
+
 def forced(state: State, comp: Components, events: list) -> bool:
     fight = fight_of(state)
     side = rules.initiative(fight)
@@ -192,10 +195,10 @@ def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidat
     fight = fight_of(state)
     side = decision["side"]
     loc = fight["location"]
-    entries, where = policy(plan, loc, "deploy")
+    entries, where = policy(plan, loc, "deploy", fight["kind"])
     if entries == ASK:
         return
-    stop, stop_where = policy(plan, loc, "stop")
+    stop, stop_where = policy(plan, loc, "stop", fight["kind"])
     if isinstance(stop, dict) and lead(fight, side) >= stop["lead"]:
         yield {"type": "finish"}, stop_where
     legal = rules.legal_deployments(state, comp, side) if entries else []
@@ -222,6 +225,7 @@ KIND = Kind(
     },
     deciders=deciders,
     options=options,
+    guide=guide,
     forced=forced,
     passive=passive,
     plan=plan,

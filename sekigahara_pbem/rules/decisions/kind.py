@@ -35,7 +35,9 @@ class Question:
     """What a guided dialogue asks next. `key` names the question for the shell (it picks
     the wording and how values are named); `pick` is 'one', 'any' (any number, none
     included), 'some' (at least one) or an exact number of distinct choices; `default` is
-    the answer taken on a bare Enter; `limit` caps how many 'any' or 'some' may pick."""
+    the answer taken on a bare Enter; `limit` caps how many 'any' or 'some' may pick;
+    `numbers`, where the dialogue keeps them stable, the number each choice is shown and
+    typed with (empty: 1 to n)."""
 
     key: str
     choices: tuple[Choice, ...]
@@ -43,6 +45,7 @@ class Question:
     default: object = None
     limit: int | None = None
     context: Mapping[str, object] = field(default_factory=dict)
+    numbers: tuple[int, ...] = ()
 
 
 # The value sent back for a question is one of its choices' values, or a list of them (as

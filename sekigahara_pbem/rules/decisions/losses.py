@@ -5,8 +5,9 @@ engine takes them itself when there is nothing to choose."""
 from __future__ import annotations
 
 from ..combat import aftermath, combat
+from ..combat.deploy import standing
 from ..components import Components
-from ..plans import ANY, policy, unit_rank
+from ..plans import LOSS_ORDERS, policy
 from ..state import fight_of
 from ..state_types import State
 from ..vocab import COMBAT, LOSSES
@@ -36,7 +37,8 @@ def guide(state: State, comp: Components, side: str) -> Dialogue:
     tiers = aftermath.loss_tiers(comp, fight, side)
     taken, tier, n = aftermath.loss_choice(tiers, fight["owed"][side])
     if tier:
-        ask = Question("losses", tuple(Choice(u) for u in tier), n, context={"taken": taken})
+        context = {"taken": taken, **standing(fight, side)}
+        ask = Question("losses", tuple(Choice(u) for u in tier), n, context=context)
         taken = taken + list((yield ask))
     return {"type": "losses", "units": taken}
 
@@ -62,7 +64,8 @@ def passive(state: State, comp: Components, side: str, legal: list[dict]) -> dic
 
 
 def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidates:
-    """The owed units in the plan's order; `any` adds the weakest of the rest."""
+    """The owed units in the plan's order; `any` or `fewest_mon` (the first of them
+    listed) adds the rest of the tier in its order (rules/plans.py)."""
     fight = fight_of(state)
     side = decision["side"]
     prefs, where = policy(plan, fight["location"], "losses")
@@ -72,9 +75,10 @@ def plan(state: State, comp: Components, decision: dict, plan: dict) -> Candidat
     chosen, tier, owed = aftermath.loss_choice(tiers, fight["owed"][side])
     if tier:
         ranked = [u for u in prefs if u in tier]
-        if ANY in prefs:
+        order = next((LOSS_ORDERS[u] for u in prefs if u in LOSS_ORDERS), None)
+        if order is not None:
             rest = (u for u in tier if u not in ranked)
-            ranked += sorted(rest, key=lambda u: unit_rank(comp, u))
+            ranked += sorted(rest, key=lambda u: order(comp, u))
         ranked = list(dict.fromkeys(ranked))
         if len(ranked) < owed:
             return

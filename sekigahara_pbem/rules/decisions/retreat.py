@@ -52,14 +52,15 @@ def guide(state: State, comp: Components, side: str) -> Dialogue:
     allowed, castle = aftermath.retreat_options(state, comp, fight)
     force = _force(state, fight)
     stay: list[str] = []
+    at = {"at": fight["location"]}
     if castle:
         picked = yield Question(
-            "castle_stay", tuple(Choice(b) for b in force), "any", [], aftermath.CASTLE_LIMIT
+            "castle_stay", tuple(Choice(b) for b in force), "any", [], aftermath.CASTLE_LIMIT, at
         )
         stay = list(picked)
     if len(stay) == len(force):
         return {"type": "retreat", "castle": stay}
-    to = yield Question("retreat_to", tuple(Choice(loc) for loc in allowed))
+    to = yield Question("retreat_to", tuple(Choice(loc) for loc in allowed), context=at)
     return {"type": "retreat", "to": to, "castle": stay}
 
 

@@ -116,6 +116,26 @@ def movable_stacks(state: State, comp: Components, side: str) -> dict[str, list[
     }
 
 
+def stack_numbers(state: State, comp: Components, side: str, stacks: list[str]) -> tuple[int, ...]:
+    """The number each stack is asked by: its place among the side's stacks as the phase
+    began (where its unmoved blocks stand, and where stacks moved from), so a stack keeps
+    its number while others move and a number typed for one never reaches another; a
+    stack that was not there (a muster) comes after them."""
+    phase = state["phase"]
+    moved = set(phase["moved"]) if phase else set()
+    standing = {
+        where
+        for b, where in state["blocks"].items()
+        if where in comp.locations and comp.blocks[b].side == side and b not in moved
+    }
+    began = sorted(standing | set(phase["sources"] if phase else ()))
+    later = [loc for loc in stacks if loc not in began]
+    return tuple(
+        began.index(loc) + 1 if loc in began else len(began) + later.index(loc) + 1
+        for loc in stacks
+    )
+
+
 def _any_leader(state: State, comp: Components, side: str, origin: str) -> str | None:
     """A leader at the origin that could give the leadership bonus (7.3.4), if needed."""
     if leadership(state, comp, side, origin, None) is not None:
@@ -128,7 +148,9 @@ def compose_move(state: State, comp: Components, side: str) -> Dialogue:
     """The dialogue of one stack move."""
     stacks = movable_stacks(state, comp, side)
     origin = yield Question(
-        "stack", tuple(Choice(loc, {"blocks": len(b)}) for loc, b in stacks.items())
+        "stack",
+        tuple(Choice(loc, {"blocks": len(b)}) for loc, b in stacks.items()),
+        numbers=stack_numbers(state, comp, side, list(stacks)),
     )
     going = stacks[origin]
     if len(going) > 1:

@@ -1,0 +1,418 @@
+"""`seki play --web` (issue 30): a turn answered by clicking in a real Chromium builds
+exactly the actions the terminal builds from the same answers (play.console.script on a
+fresh session): a whole movement turn on the map (a stack split, a force march), a
+deployment and a Loyalty Challenge, a discard and a bid from the hand. The local server
+refuses a wrong token, a foreign Host header and a POST from another origin, changes
+nothing on a GET, and is gone once the turn is signed or stopped.
+
+SEKI_WEB_SCREENSHOTS=1 writes the page's pictures to docs/web-desktop.png and
+docs/web-phone.png (else to the test's temporary directory)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip
+
+from sekigahara_pbem.play import console
+from sekigahara_pbem.play.session import TurnSession
+from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.cycle.setup import setup
+from sekigahara_pbem.rules.decisions import Choice, Question
+from sekigahara_pbem.rules.decisions.stack_move import SPLIT, STOP
+from sekigahara_pbem.rules.engine import apply, pending
+from sekigahara_pbem.rules.options import listing
+from sekigahara_pbem.rules.shadow import shadow_state
+from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.web import targets
+from sekigahara_pbem.web.turn import answer_in_browser
+
+DOCS = Path(__file__).parent.parent / "docs"
+Decide = Callable[[Question], list[int]]
+
+
+def _position(comp, wanted: Callable[[dict], str | None], seed: int) -> tuple[dict, str]:
+    """The first state of a random legal game (setup "ab"*16) where `wanted` names the
+    side whose decision the test needs."""
+    state, _ = setup(comp, "ab" * 16)
+    chooser = rng.new(f"{seed:032x}")
+    for _ in range(3000):
+        side = wanted(state)
+        if side is not None:
+            return state, side
+        decisions = pending(state)
+        decider = decisions[rng.below(chooser, len(decisions))]["side"]
+        acts = listing(state, comp, decider)
+        state, _ = apply(state, comp, decider, acts[rng.below(chooser, len(acts))])
+    raise AssertionError("no such position in this game")
+
+
+def _session(comp, state: dict, side: str) -> tuple[TurnSession, dict]:
+    """The player's session as `seki play` builds it: on the shadow of its own view."""
+    v = view(state, comp, side)
+    return TurnSession(shadow_state(comp, v, state["options"]), comp, side), v
+
+
+def _terminal(comp, state: dict, side: str, script: str) -> list[dict]:
+    """The actions the terminal builds from these answers (`seki play --choose`)."""
+    session, v = _session(comp, state, side)
+    console.run(session, comp, v, console.script(script), lambda line: None)
+    assert console.confirm(session, comp, v, console.script(""), lambda line: None)
+    return session.actions
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_playwright = _browser_or_skip()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Served:
+    """answer_in_browser running in a thread, as the command runs it: its URL, and how it
+    ended (None once signed, else the exception it raised)."""
+
+    def __init__(self, session: TurnSession, comp, v: dict):
+        self.urls: queue.Queue[str] = queue.Queue()
+        self.raised: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(session, comp, v), daemon=True)
+        self.thread.start()
+        self.url = self.urls.get(timeout=10)
+        self.port = int(self.url.split(":")[2].split("/")[0])
+        self.token = self.url.rstrip("/").rsplit("/", 1)[1]
+
+    def _run(self, session: TurnSession, comp, v: dict) -> None:
+        try:
+            answer_in_browser(
+                session, comp, v, title="Sekigahara, test", report_html="<p>report</p>",
+                open_browser=False, on_ready=self.urls.put,
+            )  # fmt: skip
+        except BaseException as exc:  # the test reads what the thread raised
+            self.raised = exc
+
+    def ended(self) -> BaseException | None:
+        self.thread.join(timeout=10)
+        assert not self.thread.is_alive()
+        return self.raised
+
+
+def _click(page, comp, question: Question, picks: list[int], clicks: list[str]) -> None:
+    """Answer on the page as a player would: a place on the map, else a card of the hand
+    (when it names one choice alone), else the choice's button; a question that picks many
+    by ticking (cards in the hand, the rest in the list) and OK."""
+
+    def naming(card: str) -> list[Choice]:
+        return [c for c in question.choices if targets.card(c, comp) == card]
+
+    if question.pick == "one":
+        choice = question.choices[picks[0]]
+        where, card = targets.place(question, choice, comp), targets.card(choice, comp)
+        if where is not None:
+            ring = page.locator(f'circle.target[data-loc="{where.loc}"]')
+            assert ("march" in ring.get_attribute("class")) == where.march
+            ring.click()
+            clicks.append("march" if where.march else "map")
+        elif card is not None and len(naming(card)) == 1:
+            page.click(f'#hand [data-card="{card}"]')
+            clicks.append("card")
+        else:
+            page.click(f"#choice-{picks[0]}")
+            clicks.append("button")
+        return
+    default = question.default if isinstance(question.default, list) else []
+    for i, choice in enumerate(question.choices):
+        if (i in picks) == (choice.value in default):
+            continue
+        card = targets.card(choice, comp)
+        if card is not None:
+            page.click(f'#hand [data-card="{card}"]')
+            clicks.append("card")
+        else:
+            page.click(f"#choice-{i} input")
+            clicks.append("tick")
+    page.click("#ask button.primary")
+
+
+def _play(page, served: Served, session: TurnSession, comp, decide: Decide) -> tuple[str, list]:
+    """Answer every question by clicks, then sign: the same answers as a --choose
+    script, and what was clicked."""
+    page.goto(served.url)
+    answers: list[str] = []
+    clicks: list[str] = []
+    seq = 0
+    while True:
+        page.wait_for_selector(f'body[data-seq="{seq}"]')
+        question = session.question
+        if question is None:
+            break
+        picks = decide(question)
+        _click(page, comp, question, picks, clicks)
+        answers.append("+".join(str(i + 1) for i in picks))
+        seq += 1
+    page.click("#ask button.primary")  # Sign
+    page.wait_for_selector(".done")
+    assert served.ended() is None
+    return ",".join(answers), clicks
+
+
+def _check(browser, comp, state: dict, side: str, decide: Decide, shots=None) -> list:
+    """Clicks and the terminal build the same turn, on a page that asks nothing of any
+    other server and logs no error; the actions, and what was clicked."""
+    session, v = _session(comp, state, side)
+    served = Served(session, comp, v)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    problems: list[str] = []
+    page.on("request", lambda r: r.url.startswith(served.url) or problems.append(r.url))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    if shots is not None:
+        shots.page = page
+    try:
+        script, clicks = _play(page, served, session, comp, shots or decide)
+    finally:
+        page.close()
+    assert session.actions == _terminal(comp, state, side, script), script
+    assert not problems, problems
+    return session.actions, clicks
+
+
+class Mover:
+    """A movement turn: the highest level, three stack moves (the first of a stack of two
+    or more, split on the way, the split part going on elsewhere; a force march where the
+    rules offer one), then the end of the phase and whatever the turn asks next."""
+
+    def __init__(self, comp):
+        self.comp, self.moves, self.split, self.marched = comp, 0, None, False
+        self.went: set[str] = set()
+
+    def __call__(self, q: Question) -> list[int]:
+        values = [c.value for c in q.choices]
+        if q.key == "movement":
+            if "level" in values:
+                return [values.index("level")]
+            if self.moves < 3 and "move" in values:
+                self.moves += 1
+                return [values.index("move")]
+            return [values.index("end_movement")]
+        if q.key == "level":
+            return [values.index("total")]
+        if q.key == "level_cards":
+            return list(range(q.pick))
+        if q.key == "stack":
+            big = [i for i, c in enumerate(q.choices) if c.note.get("blocks", 0) >= 2]
+            return [big[0] if self.moves == 1 and big else 0]
+        if q.key in ("blocks",):
+            return list(range(len(values)))
+        if q.key == "leader":
+            return [len(values) - 1]
+        if q.key == "split":
+            self.split = [values[0]]
+            return [0]
+        if q.key == "step":
+            return [self._step(q, values)]
+        return [0]
+
+    def _step(self, q: Question, values: list) -> int:
+        path, blocks = q.context["path"], q.context["blocks"]
+        walks = [i for i, v in enumerate(values) if isinstance(v, str) and v in self.comp.locations]
+        marches = [i for i, v in enumerate(values) if isinstance(v, tuple)]
+        if self.moves >= 2 and marches and not self.marched:
+            self.marched = True
+            return marches[0]
+        if self.split is None and len(path) == 1 and SPLIT in values:
+            return values.index(SPLIT)
+        if blocks == self.split and len(path) == 1 and walks and path[0] not in self.went:
+            self.went.add(path[0])
+            return walks[-1]
+        if not path and walks:
+            return walks[0]
+        return values.index(STOP)
+
+
+def _movement(state: dict) -> str | None:
+    phase = state["phase"]
+    return state["active"] if phase and phase["level"] is None else None
+
+
+def test_a_whole_movement_turn_clicked_on_the_map_is_the_terminals_turn(browser, comp, tmp_path):
+    """Three stack moves clicked on the map, one split on its way and one forced march
+    (its place drawn dashed), the level's cards clicked in the hand: the same actions as
+    the same answers typed at the terminal. The pictures of the page are taken mid-move."""
+    state, side = _position(comp, _movement, 2)
+    mover = Mover(comp)
+    where = DOCS if os.environ.get("SEKI_WEB_SCREENSHOTS") == "1" else tmp_path
+    shot = _Shots(mover, where)
+    actions, clicks = _check(browser, comp, state, side, mover, shots=shot)
+    moves = [a for a in actions if a["type"] == "move"]
+    assert len(moves) == 3
+    split = moves[0]["groups"]
+    assert len(split) == 2 and split[0]["path"] != split[1]["path"], split
+    assert any("force_march" in g for m in moves for g in m["groups"])
+    assert clicks.count("march") == 1 and clicks.count("map") >= 8 and "card" in clicks
+    assert shot.taken
+
+
+class _Shots:
+    """The decider, taking the page's pictures the first time a step offers a force
+    march: at a desktop's size and a phone's."""
+
+    def __init__(self, decide: Decide, where: Path):
+        self.decide, self.where, self.taken, self.page = decide, where, False, None
+
+    def __call__(self, q: Question) -> list[int]:
+        if (
+            not self.taken
+            and q.key == "step"
+            and any(isinstance(c.value, tuple) for c in q.choices)
+        ):
+            self.taken = True
+            for name, size in (("desktop", (1400, 1000)), ("phone", (390, 844))):
+                self.page.set_viewport_size({"width": size[0], "height": size[1]})
+                path = self.where / f"web-{name}.png"
+                self.page.screenshot(path=str(path))
+                assert path.stat().st_size < 400_000
+            self.page.set_viewport_size({"width": 1400, "height": 1000})
+        return self.decide(q)
+
+
+def _asked(kind: str, holds: Callable[[dict, str], bool] = lambda state, side: True):
+    """A position's test: the side asked this kind of decision, where `holds`."""
+
+    def wanted(state: dict) -> str | None:
+        for d in pending(state):
+            if d["decision"] == kind and holds(state, d["side"]):
+                return d["side"]
+        return None
+
+    return wanted
+
+
+def _first_with_card(q: Question) -> list[int]:
+    """The first whole action that plays a card, else the last choice (finish, decline)."""
+    carded = [
+        i for i, c in enumerate(q.choices) if isinstance(c.value, dict) and c.value.get("card")
+    ]
+    return [carded[0] if carded else len(q.choices) - 1]
+
+
+def test_a_bid_and_a_discard_are_clicked_in_the_hand(browser, comp):
+    """6.3: the bid is the card clicked; 6.2: the discard is the cards clicked, then OK."""
+    state, _ = setup(comp, "ab" * 16)
+    actions, clicks = _check(browser, comp, state, "ishida", lambda q: [len(q.choices) - 1])
+    assert actions == [{"type": "bid", "card": sorted(state["cards"]["ishida"]["hand"])[-1]}]
+    assert clicks == ["card"]
+    state, side = _position(comp, _asked("discard"), 0)
+    actions, clicks = _check(browser, comp, state, side, lambda q: list(range(q.pick)))
+    assert actions[0]["type"] == "discard" and clicks == ["card"] * len(actions[0]["cards"])
+
+
+def test_a_deployment_and_a_loyalty_challenge_are_clicked(browser, comp):
+    """8.2: a deployment with a card, chosen among the page's choices; 8.6: the Loyalty
+    Challenge against a deployment is the challenge card clicked in the hand."""
+
+    def loyal(state: dict, side: str) -> bool:
+        return any(comp.cards[c].kind == "loyalty" for c in state["cards"][side]["hand"])
+
+    def carded(state: dict, side: str) -> bool:
+        return sum(bool(a.get("card")) for a in listing(state, comp, side)) >= 3
+
+    state, side = _position(comp, _asked("deploy", carded), 0)
+    actions, _ = _check(browser, comp, state, side, _first_with_card)
+    assert actions[0]["type"] == "deploy" and actions[0]["card"]
+    state, side = _position(comp, _asked("challenge", loyal), 0)
+    actions, clicks = _check(browser, comp, state, side, _first_with_card)
+    assert actions[0]["type"] == "challenge" and clicks == ["card"]
+
+
+def _request(served: Served, method: str, path: str, headers: dict, body: dict | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    data = None if body is None else json.dumps(body)
+    conn.request(method, path, body=data, headers={"Content-Type": "application/json", **headers})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.status
+
+
+def test_the_server_answers_only_the_page_and_is_gone_once_stopped(comp):
+    """A wrong or missing token, a Host header naming another host (DNS rebinding), a
+    POST from another origin: 403, and the turn goes on. A GET changes nothing. Stop
+    ends the turn (Stopped: nothing is written) and the server with it."""
+    state, _ = setup(comp, "ab" * 16)
+    session, v = _session(comp, state, "ishida")
+    served = Served(session, comp, v)
+    host = {"Host": f"127.0.0.1:{served.port}"}
+    base = f"/{served.token}"
+    assert _request(served, "GET", f"{base}/state", host) == 200
+    assert _request(served, "GET", f"{base}/state", {"Host": f"localhost:{served.port}"}) == 200
+    assert _request(served, "GET", f"{base}/report", host) == 200
+    assert _request(served, "GET", "/state", host) == 403
+    assert _request(served, "GET", f"/{served.token[:-1]}x/state", host) == 403
+    assert _request(served, "GET", f"{base}/state", {"Host": f"evil.example:{served.port}"}) == 403
+    assert _request(served, "GET", f"{base}/state", {"Host": "127.0.0.1:1"}) == 403
+    evil = {**host, "Origin": "http://evil.example"}
+    assert _request(served, "POST", f"{base}/stop", evil, {}) == 403
+    assert _request(served, "POST", f"/x{base}/stop", host, {}) == 403
+    assert _request(served, "GET", f"{base}/stop", host) == 405
+    assert _request(served, "POST", f"{base}/answer", host, {"seq": 0, "picks": [99]}) == 422
+    assert _request(served, "POST", f"{base}/answer", host, {"seq": 5, "picks": [0]}) == 409
+    assert served.thread.is_alive() and session.actions == [] and session.question is not None
+    own = {**host, "Origin": f"http://127.0.0.1:{served.port}"}
+    assert _request(served, "POST", f"{base}/stop", own, {}) == 200
+    assert isinstance(served.ended(), console.Stopped)
+    with pytest.raises(ConnectionRefusedError):
+        _request(served, "GET", f"{base}/state", host)
+
+
+def test_the_places_and_cards_that_answer_a_choice(comp):
+    """targets.py: a step is its location (dashed when only a force march gets there,
+    7.3.3), stopping is where the column is, a declaration its location; a card picked
+    alone or a whole action's card is that card; a word of the dialogue is neither."""
+    step = Question(
+        "step",
+        (Choice("edo"), Choice(("oshi", True)), Choice(STOP), Choice(SPLIT)),
+        context={"at": "mito", "blocks": ["a", "b"], "path": ["mito"]},
+    )
+    places = [targets.place(step, c, comp) for c in step.choices]
+    assert places == [("edo", False), ("oshi", True), ("mito", False), None]
+    declare = Question("option", (Choice({"type": "declare", "location": "gifu"}),))
+    assert targets.place(declare, declare.choices[0], comp) == ("gifu", False)
+    retreat = Question("retreat_to", (Choice("kiso"),), context={"at": "gifu"})
+    assert targets.place(retreat, retreat.choices[0], comp) == ("kiso", False)
+    card = next(iter(comp.cards))
+    bid = Choice({"type": "bid", "card": card})
+    assert targets.card(bid, comp) == targets.card(Choice(card), comp) == card
+    assert targets.card(Choice({"type": "finish"}), comp) is None
+    assert targets.place(Question("level", (Choice("total"),)), Choice("total"), comp) is None
+
+
+def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):
+    """Undo on the page takes back the last answer, as `u` does; Stop ends the turn with
+    nothing to sign (Stopped, as `q`), and the page says so."""
+    state, _ = setup(comp, "ab" * 16)
+    session, v = _session(comp, state, "ishida")
+    served = Served(session, comp, v)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(served.url)
+        card = sorted(state["cards"]["ishida"]["hand"])[0]
+        page.click(f'#hand [data-card="{card}"]')
+        page.wait_for_selector('body[data-seq="1"]')
+        assert session.actions == [{"type": "bid", "card": card}] and session.question is None
+        page.click("#tools button >> nth=0")  # Undo
+        page.wait_for_selector('body[data-seq="2"]')
+        assert session.actions == [] and session.question is not None
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert isinstance(served.ended(), console.Stopped)

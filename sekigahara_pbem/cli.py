@@ -111,15 +111,38 @@ app = typer.Typer(
 )
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from . import __version__
+
+        typer.echo(f"seki {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
-    """The root group's own step before a command runs: none (typer needs a callback to
-    make a group of an app whose commands it is not told of)."""
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help=N_("Say the version and stop.")
+    ),
+) -> None:
+    """The root group's own step before a command runs: `--version`, else none (typer
+    needs a callback to make a group of an app whose commands it is not told of)."""
+
+
+def _tolerant_output() -> None:
+    """Standard output and error never fail on a character their encoding lacks: piped or
+    redirected under a Windows code page (cp1252 has no "ō"), a report prints with "?"
+    there instead of stopping; UTF-8 output is left as it is."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 def main() -> None:
     """Entry point: an error that is not the user's (the root's `invoke` says those) is a
     bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1."""
+    _tolerant_output()
     try:
         app()
     except KeyboardInterrupt:

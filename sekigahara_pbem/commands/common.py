@@ -33,8 +33,8 @@ KeyOption = Annotated[
     typer.Option(
         "--key",
         help=N_(
-            "Your identity: a name in the key directory ($SEKI_HOME, else ~/.config/seki) "
-            "or the path of an identity file."
+            "Your identity: a name in the key directory ($SEKI_HOME, else seki's folder "
+            "among your settings: ~/.config/seki on Linux) or the path of an identity file."
         ),
     ),
 ]
@@ -44,9 +44,9 @@ RefereeKeyOption = Annotated[
     typer.Option(
         "--key",
         help=N_(
-            "The referee's identity: a name in the key directory ($SEKI_HOME, else "
-            "~/.config/seki) or the path of an identity file; by default the referee key "
-            "the game's game.txt names."
+            "The referee's identity: a name in the key directory ($SEKI_HOME, else seki's "
+            "folder among your settings: ~/.config/seki on Linux) or the path of an identity "
+            "file; by default the referee key the game's game.txt names."
         ),
     ),
 ]
@@ -139,6 +139,7 @@ def referee_identity(key: str | None, games: list[Path]) -> Identity:
 def read_public(arg: str) -> PublicKey:
     """A public key from its seki1:... line or from a file holding that line."""
     from ..crypto.keys import parse_public_line
+    from ..protocol.documents import decode_saved
 
     text = arg
     if not arg.strip().startswith("seki1:"):
@@ -148,7 +149,7 @@ def read_public(arg: str) -> PublicKey:
                 code=Code.BAD_KEY,
                 arg=arg,
             )
-        text = Path(arg).read_text(encoding="utf-8")
+        text = decode_saved(read_input(Path(arg)), arg)
         lines = [x for x in text.splitlines() if x.strip().startswith("seki1:")]
         if len(lines) != 1:
             raise Refusal(
@@ -167,9 +168,11 @@ def read_input(path: Path) -> bytes:
 
 
 def read_text(path: Path) -> str:
-    """A file a person sent, as text (bytes that are not UTF-8 become U+FFFD and fail the
-    signature check with a clear message rather than a decoding error)."""
-    return read_input(path).decode("utf-8", errors="replace")
+    """A file a person sent or saved, as text: UTF-8, or UTF-16 as Windows PowerShell
+    writes it; anything else is refused naming the file."""
+    from ..protocol.documents import decode_saved
+
+    return decode_saved(read_input(path), str(path))
 
 
 def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]:

@@ -23,7 +23,8 @@ DirOption = Annotated[
     typer.Option(
         "--dir",
         help=N_(
-            "Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki or ~/.config/seki)."
+            "Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki, else seki's "
+            "folder among your settings: ~/.config/seki on Linux)."
         ),
     ),
 ]

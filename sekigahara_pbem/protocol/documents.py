@@ -9,6 +9,7 @@ file and the field.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import re
@@ -96,6 +97,26 @@ def read_capped(path: Path, limit: int = MAX_BYTES) -> str:
     if len(data) > limit:
         raise DocumentError(str(path), N_("larger than {limit} bytes"), limit=limit)
     return decode(data, str(path))
+
+
+BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def decode_saved(data: bytes, where: str) -> str:
+    """A text file a person saved, as `decode` reads it, but in UTF-16 or with a byte-order
+    mark too: what Windows PowerShell 5.1's `>` writes (`seki keys new alice > alice.pub`)."""
+    for bom, encoding in BOMS:
+        if data.startswith(bom):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:  # boundary: the codec reports bad bytes by raising
+                raise DocumentError(where, N_("not UTF-8 or UTF-16 text")) from None
+            return text.replace("\r\n", "\n")
+    return decode(data, where)
 
 
 def decode(data: bytes, where: str) -> str:

@@ -27,6 +27,15 @@ class NotVerified(Refusal):
     (a two-party game) it wraps says where and why."""
 
 
+@dataclass(frozen=True)
+class Verified:
+    """What `verify` found: in words for a person (`lines`), and as facts for a program
+    (`facts`, JSON-ready: the mode, the counts, the result)."""
+
+    lines: list[str]
+    facts: dict
+
+
 class Game(Protocol):
     root: Path
 
@@ -34,9 +43,9 @@ class Game(Protocol):
         """The last record and the decisions the game waits for (public information)."""
         ...
 
-    def verify(self) -> list[str]:
-        """The archive replayed and checked whole: what was verified, in lines; NotVerified
-        at the first thing that is wrong."""
+    def verify(self) -> Verified:
+        """The archive replayed and checked whole: what was verified; NotVerified at the
+        first thing that is wrong."""
         ...
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
@@ -71,7 +80,7 @@ class RefereeGame:
         asked = [_awaited(gd, definition, body, d, seq, now) for d in body["pending"]]
         return [head, *asked, *_takebacks_open(gd, definition, seq)]
 
-    def verify(self) -> list[str]:
+    def verify(self) -> Verified:
         from .referee import verify as checks
 
         try:
@@ -84,7 +93,12 @@ class RefereeGame:
         )
         if report.result:
             line += _("; result: {result}").format(result=outcome(report.result))
-        return [line, *(_("note: {note}").format(note=note) for note in report.notes)]
+        lines = [line, *(_("note: {note}").format(note=note) for note in report.notes)]
+        facts = {
+            "mode": "referee", "records": report.records, "turn_files": report.turn_files,
+            "packets": report.packets, "result": report.result, "notes": report.notes,
+        }  # fmt: skip
+        return Verified(lines, facts)
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
         from .referee import verify as checks
@@ -104,7 +118,7 @@ class TwoPartyGame:
         summary = sides.summary(self.root, now)
         return [f"{self.root}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)]
 
-    def verify(self) -> list[str]:
+    def verify(self) -> Verified:
         from .twoparty import side as sides
         from .twoparty.exchange import Cheat
 
@@ -112,19 +126,20 @@ class TwoPartyGame:
             replay = sides.verify(self.root)
         except Cheat as exc:
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        facts = {"mode": "two-party", "entries": replay.retraced, "unrevealed": replay.unrevealed}
         if replay.unrevealed is None:
             verified = _(
                 "verified a two-party game: every record's signature and chain, both sides' "
                 "reveals, and {entries} entries replayed from each side's secret and with both"
             )
-            return [verified.format(entries=replay.retraced)]
+            return Verified([verified.format(entries=replay.retraced)], facts)
         forfeit = _(
             "verified a two-party game won by forfeit: {side} did not reveal its secret within "
             "the deadline. Every record's signature and chain, and {entries} entries of the "
             "other side replayed from its secret; {side}'s records were checked only as far as "
             "its opponent could during the game"
         )
-        return [forfeit.format(side=replay.unrevealed, entries=replay.retraced)]
+        return Verified([forfeit.format(side=replay.unrevealed, entries=replay.retraced)], facts)
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
         from .twoparty import side as sides

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -120,6 +121,9 @@ def _from_ssh(name: str, path: Path) -> Identity:
 def show(
     name: Annotated[str | None, typer.Argument(help=N_("Show only this identity."))] = None,
     directory: DirOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=N_("One JSON list, for programs."))
+    ] = False,
 ) -> None:
     """Print the public line and fingerprint of your identities."""
     from ..crypto.keystore import (
@@ -139,7 +143,14 @@ def show(
         if path.stat().st_mode & 0o077:
             warning = _("warning: {path} is readable by others; run: chmod 600 {path}")
             typer.echo(warning.format(path=path), err=True)
-        _print_public(identity.public)
+        if not as_json:
+            _print_public(identity.public)
+    if as_json:
+        shown = [
+            {"name": i.public.name, "fingerprint": i.public.fingerprint, "public": i.public.line()}
+            for i in identities
+        ]
+        typer.echo(json.dumps(shown, indent=1))
 
 
 @app.command("age")

@@ -3,6 +3,7 @@ then replay and check the whole archive."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -27,14 +28,30 @@ def reveal(
     typer.echo(open_game(directory).reveal(load_identity(key), utc_now(), force))
 
 
-def verify(directory: Annotated[Path, typer.Argument(help=N_("The game directory."))]) -> None:
+def verify(
+    directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help=N_("One JSON object, for programs: verified, what was checked, or why not."),
+        ),
+    ] = False,
+) -> None:
     """Replay the game from genesis and check every signature, commitment, draw, state hash,
     sealed state and packet; exit 1 at the first discrepancy."""
     from ..games import NotVerified, open_game
 
     try:
-        lines = open_game(directory).verify()
+        done = open_game(directory).verify()
     except NotVerified as exc:
+        if as_json:
+            failed = {"verified": False, "code": str(exc.code), "reason": explain(exc)}
+            typer.echo(json.dumps(failed, ensure_ascii=False))
+            raise typer.Exit(1) from None
         abort(_("does not verify: {reason}").format(reason=explain(exc)))
-    for line in lines:
+    if as_json:
+        typer.echo(json.dumps({"verified": True, **done.facts}, ensure_ascii=False))
+        return
+    for line in done.lines:
         typer.echo(line)

@@ -124,6 +124,11 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help=N_("Say the version and stop.")
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help=N_("The language you read, for every command and its help: en or hu."),
+    ),
 ) -> None:
     """The root group's own step before a command runs: `--version`, else none (typer
     needs a callback to make a group of an app whose commands it is not told of)."""
@@ -139,10 +144,22 @@ def _tolerant_output() -> None:
             stream.reconfigure(errors="replace")
 
 
+def _root_language(argv: list[str]) -> None:
+    """`seki --lang xx ...`: taken before the command line is parsed, as the help of the
+    command named after it is put into words while it is parsed (commands.common)."""
+    from .commands.common import ROOT_LANGUAGE
+
+    if len(argv) > 2 and argv[1] == "--lang":
+        ROOT_LANGUAGE[:] = [argv[2]]
+    elif len(argv) > 1 and argv[1].startswith("--lang="):
+        ROOT_LANGUAGE[:] = [argv[1].partition("=")[2]]
+
+
 def main() -> None:
     """Entry point: an error that is not the user's (the root's `invoke` says those) is a
     bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1."""
     _tolerant_output()
+    _root_language(sys.argv)
     try:
         app()
     except KeyboardInterrupt:

@@ -64,13 +64,17 @@ LangOption = Annotated[
 ]
 
 
+ROOT_LANGUAGE: list[str] = []  # `seki --lang xx COMMAND` (cli.main reads it first)
+
+
 def use_language(option: str | None = None) -> None:
-    """Put this command's words in the reader's language (i18n.choose); a language asked
-    for but not shipped is a one-line note, and English is used."""
+    """Put this command's words in the reader's language (i18n.choose): the command's
+    --lang, else the root's; a language asked for but not shipped is a one-line note, and
+    English is used."""
     from .. import i18n
     from ..crypto.keydir import default_dir
 
-    lang, note = i18n.choose(option, default_dir())
+    lang, note = i18n.choose(option or next(iter(ROOT_LANGUAGE), None), default_dir())
     if note:
         typer.echo(f"seki: note: {note}", err=True)
     i18n.activate(lang)

@@ -156,7 +156,8 @@ def _play(page, served: Served, session: TurnSession, comp, decide: Decide) -> t
             break
         picks = decide(question)
         _click(page, comp, question, picks, clicks)
-        answers.append("+".join(str(i + 1) for i in picks))
+        shown = console.numbers(question)  # as the terminal shows them (a stack keeps its own)
+        answers.append("+".join(str(shown[i]) for i in picks))
         seq += 1
     page.click("#ask button.primary")  # Sign
     page.wait_for_selector(".done")

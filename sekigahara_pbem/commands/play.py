@@ -139,7 +139,7 @@ def play(
     board = on_board(web, choose)
     if packet is not None and packet.is_dir():
         endings = (resign, claim_forfeit, takeback, agree_takeback)
-        _two_party(packet, key, receive or [], choose, mail_config, endings, html)
+        _two_party(packet, key, receive or [], choose, mail_config, endings, html, board)
         return
     if not board:
         _need_answers(choose)
@@ -317,19 +317,21 @@ def on_board(web: bool | None, choose: str | None) -> bool:
 
 
 def _on_the_board(definition, opened, comp, earlier, session) -> None:
-    """The turn's page: the session answered by clicks (web/turn.py), with the packet's
-    report and the story since the last turn one click away."""
+    """The turn's page: the session answered by clicks (web/turn.py), with the story since
+    the last turn (the packet's own events last) drawn on its map and listed, and the
+    packet's report one click away."""
     from ..reports import render_html
     from ..reports.text import title
     from ..web.turn import answer_in_browser
 
     page = render_html(definition.game_id, opened, comp, definition.options, earlier)
+    told = [(p.seq, p.events) for p in [*earlier, opened]]
 
     def ready(url: str) -> None:
         typer.echo(_("your turn is on the board: {url}").format(url=url))
 
     answer_in_browser(session, comp, opened.view, title=title(definition.game_id, opened.seq,
-                      opened.side), report_html=page, on_ready=ready)  # fmt: skip
+                      opened.side), report_html=page, told=told, on_ready=ready)  # fmt: skip
 
 
 def _sign(
@@ -412,10 +414,12 @@ def _two_party(
     mail_config: Path | None,
     asides: tuple[bool, bool, bool, bool],
     html: Path | None = None,
+    board: bool = False,
 ) -> None:
     """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
-    mail, with mail settings), show the report, ask this side's decisions, and write its
-    next record to send (mailed, with mail settings)."""
+    mail, with mail settings), show the report, ask this side's decisions (at the
+    terminal, or with `board` on the page), and write its next record to send (mailed,
+    with mail settings)."""
     from ..play import mailbox
     from ..twoparty import is_two_party
     from ..twoparty import side as sides
@@ -429,7 +433,7 @@ def _two_party(
     chosen = _one_aside(asides)
     if party.public["result"] is not None and chosen != "claim_forfeit":
         _over(side, party.public["result"], directory, key)
-    elif _next_record(side, party, chosen, directory, choose, bool(received), html):
+    elif _next_record(side, party, chosen, directory, choose, bool(received), html, board):
         _sent(side, mail)
 
 
@@ -441,6 +445,7 @@ def _next_record(
     choose: str | None,
     received: bool,
     html: Path | None,
+    board: bool = False,
 ) -> bool:
     """This side's next record, of whichever kind is due: the one the player chose
     (--resign, --takeback...), the first one (its randomness alone), or a turn. False when
@@ -458,7 +463,7 @@ def _next_record(
                      "bound with the other side's, which comes in its answer"))  # fmt: skip
         side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
     else:
-        return _two_party_turn(side, party, choose, received, html)
+        return _two_party_turn(side, party, choose, received, html, board)
     return True
 
 
@@ -491,14 +496,17 @@ def _waiting(side, directory: Path) -> None:
                    .format(hours=late, dir=directory))  # fmt: skip
 
 
-def _two_party_turn(side, party, choose: str | None, received: bool, html: Path | None) -> bool:
+def _two_party_turn(
+    side, party, choose: str | None, received: bool, html: Path | None, board: bool = False
+) -> bool:
     """This side's decisions: the report (and the page, with --html), then the questions,
-    and the next record written. False when there is no terminal to ask at and no
-    --choose, but files were received: taking them in was the whole request."""
+    at the terminal or with `board` all on one page in the browser (play/two_party.py,
+    on_the_board), and the next record written. False when there is no terminal to ask
+    at and no --choose, but files were received: taking them in was the whole request."""
     from ..play import console
     from ..play import two_party as ui
 
-    if choose is None and not sys.stdin.isatty():
+    if not board and choose is None and not sys.stdin.isatty():
         if received:
             typer.echo(_("your turn: play it at a terminal, or give the answers with --choose"))
             return False
@@ -510,6 +518,13 @@ def _two_party_turn(side, party, choose: str | None, received: bool, html: Path 
         options = side.game.options
         write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
         typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
+    if board:
+
+        def ready(url: str) -> None:
+            typer.echo(_("your turn is on the board: {url}").format(url=url))
+
+        ui.on_the_board(side, party, utc_now(), ready)
+        return True
     ask = console.script(choose) if choose is not None else console.terminal()
     confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
     side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)

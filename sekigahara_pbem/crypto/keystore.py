@@ -1,8 +1,9 @@
 """Where a person's private identities live on disk, and how they are written safely.
 
 The directory is ``$SEKI_HOME`` if set, else ``$XDG_CONFIG_HOME/seki``, else the one
-crypto/keydir.py names (``~/.config/seki`` on Linux). Each identity is ``<name>.identity`` (keys.identity_to_text, or that
-text locked with a passphrase as an age file, crypto/agefile.py). Files are
+crypto/keydir.py names (``~/.config/seki`` on Linux). Each identity is
+``<name>.identity`` (keys.identity_to_text, or that text locked with a passphrase as an
+age file, crypto/agefile.py). Files are
 created with mode 0600 in one `open(O_CREAT | O_EXCL)` call, so a key is never readable by
 others even for a moment, and an existing identity is never overwritten (losing a key
 would lose the ability to sign for, or read, a running game).

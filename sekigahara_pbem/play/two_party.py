@@ -3,13 +3,15 @@ walked with the same numbered questions as in a referee's game (play/console.py)
 
 The side's copy is exact for its own items, so the questions are those of its decision
 kinds' guided dialogues on that copy; one action is built at a time, because the copy
-itself goes on after each (twoparty/exchange.py) as far as it knows.
+itself goes on after each (twoparty/exchange.py) as far as it knows. On the board
+(`--web`, `on_the_board`) the same sessions are answered one after another on one page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..crypto import signing
 from ..crypto.keystore import default_dir
@@ -23,14 +25,19 @@ from ..refusal import Refusal
 from ..reports import render_html, render_text
 from ..reports.choices import describe_option
 from ..rules.components import Components
-from ..rules.views import view
-from ..rules.vocab import other
+from ..rules.engine import handle
+from ..rules.views import redact_event, view
+from ..rules.vocab import Unknown, other
 from ..twoparty import files
 from ..twoparty import knowledge as kn
 from ..twoparty.exchange import Chooser
 from ..twoparty.side import Side
 from . import console, filing, mailbox
 from .session import TurnSession
+
+if TYPE_CHECKING:
+    from ..twoparty.exchange import Party
+    from ..web.turn import Board
 
 MAILED = "mailed.txt"  # in the side's directory: the files it has mailed
 MAX_RECORDS = 999_999  # places a record may claim (records/NNNN-<side>.txt)
@@ -102,6 +109,90 @@ def confirmer(kc: Components, side: str, ask: console.Asker, say: Callable[[str]
             say("  " + _("type 1 or q"))
 
     return confirm
+
+
+class OnTheBoard:
+    """A chooser and a confirmer for `Side.turn` on the page (web/turn.Board): each
+    decision a session of its own, asked on the one page in turn, with the record's
+    actions chosen before it listed beside the question and drawn on the map; then the
+    record to sign or stop. The same sessions as `chooser`, the same actions as at the
+    terminal from the same answers. `kc` names the copy's items, handles included: the
+    one the party writing the record hands to `choose` (each load makes its own)."""
+
+    def __init__(self, board: Board, kc: Components, side: str):
+        self.board, self.kc, self.side = board, kc, side
+        self.chosen: list[dict] = []  # the record's actions so far, in words
+        self.drawn: list = []  # and their events
+
+    def choose(self, state: dict, kc: Components, side: str) -> dict:
+        """One decision, answered on the page."""
+        self.kc = kc
+        session = OneAction(state, kc, side)
+        if session.question is None:
+            raise console.Stopped(_("nothing is asked of you now"))
+        v = side_view(state, kc, side)
+        self.board.answer(session, v, sign=False, before=self.chosen, drawn=self.drawn)
+        action = session.actions[0]
+        self.chosen.append({"text": describe_option(action, kc, v, side)})
+        self.drawn += _events(state, kc, side, action)
+        return action
+
+    def confirm(self, actions: list[dict], state: dict) -> None:
+        """The record's actions on the page, worded as `confirmer` words them: Sign
+        returns, Stop raises Stopped (nothing is written)."""
+        v = side_view(state, self.kc, self.side)
+        lines = [describe_option(action, self.kc, v, self.side) for action in actions]
+        self.board.confirm(_known(state, self.side), self.kc, self.side, lines, self.drawn)
+
+
+def _known(state: dict, side: str) -> dict:
+    """The copy as the page shows it: the cards the side drew after its last decision
+    are left out of its hand until they are bound with the other side's randomness (the
+    copy holds them as handles, twoparty/knowledge.py)."""
+    cards = state["cards"]
+    hand = [c for c in cards[side]["hand"] if not kn.is_handle(c)]
+    return {**state, "cards": {**cards, side: {**cards[side], "hand": hand}}}
+
+
+def _events(state: dict, kc: Components, side: str, action: dict) -> list:
+    """The events of the action itself on the copy, for the page's map, as far as the
+    copy computes them: none where the action's rule reads what only the other side
+    holds (the party holds the action for it, twoparty/exchange.py), and none that names
+    the other side's hidden items."""
+    try:
+        events = handle(state, kc, side, action)[1]
+    except Unknown:
+        return []
+    return [redact_event(e, side) for e in events if not any(map(kn.is_handle, kn.names_in(e)))]
+
+
+def on_the_board(
+    side: Side,
+    party: Party,
+    now: str,
+    on_ready: Callable[[str], None] | None = None,
+    open_browser: bool = True,
+) -> None:
+    """This side's next record answered on the page: one server and one browser tab for
+    all its decisions and its signing (web/turn.Board), with the other side's last
+    record (what this side saw of it) drawn on the map and listed, and the report linked.
+    Stopped if the player stops: nothing is written."""
+    from ..reports.text import title
+    from ..web.moment import story
+    from ..web.turn import Board
+
+    game_id, n, state, kc = side.game.game_id, len(side.records()), party.copy(), party.kc
+    told = _packet(n, state, kc, side.side, party.seen).events
+    html = page(game_id, n, state, kc, side.side, party.seen, side.game.options)
+    with Board(
+        title=title(game_id, n, side.side),
+        report_html=html,
+        story=story([(n - 1, told)], kc, side_view(state, kc, side.side)),
+        open_browser=open_browser,
+        on_ready=on_ready,
+    ) as board:
+        record = OnTheBoard(board, kc, side.side)
+        side.turn(record.choose, now, record.confirm)
 
 
 def take_mail(side: Side, mail: MailSettings, now: str) -> list[str]:

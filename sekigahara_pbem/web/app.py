@@ -69,7 +69,7 @@ class Guard:
 
 
 def application(desk: Desk, token: str, port: int, title: str, report_html: str | None) -> ASGIApp:
-    """The server's application for one turn, under /TOKEN/."""
+    """The server's application for one turn (or one two-party record), under /TOKEN/."""
 
     async def page(request: Request) -> Response:
         shell = Template((STATIC / "page.html").read_text(encoding="utf-8"))
@@ -147,6 +147,13 @@ def page_words() -> dict[str, str]:
         "at_most": _("At most {n}."),
         "signed": _("Signed: seki writes the turn file in your terminal. You may close this page."),
         "stopped": _("stopped: nothing written"),
+        "waiting": _("One moment: seki works out what comes next…"),
+        "your_record": _("Your record:"),
+        "record_hint": _("Sign it, or stop: nothing is written then."),
+        "signed_record": _(
+            "Signed: seki writes the record in your terminal. You may close this page."
+        ),
+        "story": _("Since your last turn"),
     }
 
 

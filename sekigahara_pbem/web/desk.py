@@ -1,11 +1,17 @@
-"""The turn behind the page: the session, the number of the moment the page shows, and how
-the turn ended. Every change goes through here, one at a time (the server may run two
+"""What the page asks now, and how it ended: a session to answer (one turn, or one action
+of a two-party record), a record to confirm, or nothing while the command works out what
+comes next. Every change goes through here, one at a time (the server may run two
 requests at once), and each names the moment it answers: an answer to a moment that has
-passed (a double click, a second tab) is refused, never taken for the next question."""
+passed (a double click, a second tab) is refused, never taken for the next question.
+
+A moment's number is given to one question at most: the answer that completes an action
+of a record moves the number on to a moment of waiting, which asks nothing, and the next
+session takes that number."""
 
 from __future__ import annotations
 
 import threading
+from typing import NamedTuple
 
 from ..i18n import N_
 from ..i18n import gettext as _
@@ -14,7 +20,7 @@ from ..play.session import TurnSession
 from ..refusal import UserError
 from ..rules.components import Components
 from ..rules.decisions import Question
-from .moment import moment
+from .moment import Story, moment, record
 
 SIGNED, STOPPED = "signed", "stopped"
 OUT_OF_DATE = N_("this page is out of date: reload it")
@@ -24,15 +30,49 @@ class Stale(UserError):
     """An answer to a moment the page no longer shows."""
 
 
-class Desk:
-    """One turn answered from the page; `ended` is set once it is signed or stopped."""
+class Asking(NamedTuple):
+    """A session answered on the page. `sign`: its end is signed on the page (a whole
+    turn); else it is handed back as soon as it is complete (one action of a record).
+    `before`: the record's actions chosen before it, `drawn`: their events, for the map."""
 
-    def __init__(self, session: TurnSession, comp: Components, packet_view: dict):
-        self.session, self.comp, self.packet_view = session, comp, packet_view
+    session: TurnSession
+    view: dict
+    sign: bool
+    before: list[dict]
+    drawn: list
+
+
+class Confirming(NamedTuple):
+    """A two-party record to sign or stop: its actions in words, the copy it leaves (with
+    the components that name its items), and the events its actions drew."""
+
+    state: dict
+    comp: Components
+    side: str
+    lines: list[str]
+    drawn: list
+
+
+class Desk:
+    """What the page shows and answers. `handed` is set when the task put last is done
+    (answered, signed or stopped); `outcome` is SIGNED or STOPPED once the page is done."""
+
+    def __init__(self, story: Story):
+        self.story = story
         self.seq = 0
+        self.task: Asking | Confirming | None = None
         self.outcome: str | None = None
-        self.ended = threading.Event()
+        self.handed = threading.Event()
         self._lock = threading.Lock()
+
+    def put(self, task: Asking | Confirming) -> bool:
+        """Show `task` next; False if the player has stopped already."""
+        with self._lock:
+            if self.outcome is not None:
+                return False
+            self.task = task
+            self.handed.clear()
+            return True
 
     def now(self) -> dict:
         """The page's data for the moment."""
@@ -43,23 +83,27 @@ class Desk:
         """Answer the question of moment `seq` with the chosen choices (their indices);
         NotAnAnswer if they are not an answer to it, as at the terminal."""
         with self._lock:
-            question = self._current(seq)
+            task = self._asking(seq)
+            question = task.session.question
             if question is None:
                 raise Stale(_(OUT_OF_DATE))
-            self.session.answer(value(question, picks))
+            task.session.answer(value(question, picks))
+            if task.session.question is None and not task.sign:
+                self.task = None  # the action is done: the command goes on with it
+                self.handed.set()
             return self._next()
 
     def undo(self, seq: int) -> dict:
         """Take back the last answer (the whole turn stays open)."""
         with self._lock:
-            self._current(seq)
-            self.session.undo()
+            self._asking(seq).session.undo()
             return self._next()
 
     def sign(self, seq: int) -> dict:
-        """The whole turn confirmed: the command signs `session.actions`."""
+        """The whole turn, or the record, confirmed: the command signs it."""
         with self._lock:
-            if self._current(seq) is not None:
+            self._current(seq)
+            if isinstance(self.task, Asking) and self.task.session.question is not None:
                 raise Stale(_("the turn is not complete yet"))
             return self._end(SIGNED)
 
@@ -68,25 +112,40 @@ class Desk:
         with self._lock:
             return self._end(STOPPED)
 
-    def _current(self, seq: int) -> Question | None:
-        if self.outcome is not None or seq != self.seq:
+    def _current(self, seq: int) -> Asking | Confirming:
+        if self.outcome is not None or self.task is None or seq != self.seq:
             raise Stale(_(OUT_OF_DATE))
-        return self.session.question
+        return self.task
+
+    def _asking(self, seq: int) -> Asking:
+        task = self._current(seq)
+        if not isinstance(task, Asking):
+            raise Stale(_(OUT_OF_DATE))
+        return task
 
     def _next(self) -> dict:
         self.seq += 1
         return self._now()
 
     def _now(self) -> dict:
+        task = self.task
         if self.outcome is not None:
-            return {"seq": self.seq, "ended": self.outcome}
-        return moment(self.session, self.comp, self.packet_view, self.seq)
+            return {"seq": self.seq, "ended": self.outcome, "record": isinstance(task, Confirming)}
+        if task is None:
+            return {"seq": self.seq, "waiting": True}
+        if isinstance(task, Confirming):
+            return record(task.state, task.comp, task.side, task.lines, task.drawn, self.story,
+                          self.seq)  # fmt: skip
+        session = task.session
+        out = moment(session, session.comp, task.view, self.seq, task.drawn, self.story)
+        out["turn"] = task.before + out["turn"]
+        return out
 
     def _end(self, outcome: str) -> dict:
         if self.outcome is None:
             self.outcome = outcome
             self.seq += 1
-            self.ended.set()
+            self.handed.set()
         return self._now()
 
 

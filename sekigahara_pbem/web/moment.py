@@ -5,10 +5,15 @@ play/console.view_at gives), each with the
 place or the card that also answers it (targets.py).
 
 The map is drawn from the side's view of the shadow state after the actions so far, with
-those actions' own events (their arrows and marks), as the HTML report draws a packet.
+those actions' own events (their arrows and marks) and the story's (what happened since
+the player's last turn: the opponent's moves, retreats, battles), as the HTML report draws
+a packet with the story before it; the story's lines are listed beside it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import yaml
 
@@ -20,6 +25,7 @@ from ..reports import names as n
 from ..reports import svgmap
 from ..reports.choices import describe_option
 from ..reports.env import environment
+from ..reports.events import describe
 from ..rules.components import Components
 from ..rules.decisions import Question
 from ..rules.decisions.movement import reach
@@ -28,28 +34,91 @@ from ..rules.views import redact_event, view
 from . import targets
 
 
-def moment(session: TurnSession, comp: Components, packet_view: dict, seq: int) -> dict:
+class Story(NamedTuple):
+    """What happened since the player's last turn: the events drawn on the map, and in
+    words, record by record (`seq`, `title`, `lines`)."""
+
+    events: list
+    parts: list[dict]
+
+
+def story(told: Sequence[tuple[int, list]], comp: Components, packet_view: dict) -> Story:
+    """The story of these records ((seq, events), in order), worded as the report words
+    it (reports/events.describe): the reader's own moves end where its view has them."""
+    own = packet_view.get("own") or {}
+    own_at = {b: loc for loc, bs in own.get("blocks", {}).items() for b in bs}
+    parts = [
+        {
+            "seq": seq,
+            "title": _("Record %(seq)s:") % {"seq": seq},
+            "lines": [describe(e, comp, own_at) for e in events] or [_("nothing new")],
+        }
+        for seq, events in told
+    ]
+    return Story([e for _seq, events in told for e in events], parts)
+
+
+def moment(
+    session: TurnSession,
+    comp: Components,
+    packet_view: dict,
+    seq: int,
+    drawn: Sequence,
+    told: Story,
+) -> dict:
     """The page's data now; `seq` numbers the moment, so an answer given to an older one
-    (a double click, a second tab) is refused rather than taken for the next question."""
+    (a double click, a second tab) is refused rather than taken for the next question.
+    `drawn`: events of earlier actions (a two-party record's) to draw with the story's."""
     side = session.side
     question = session.question
+    events = [*told.events, *drawn, *done_events(session, comp)]
     return {
         "seq": seq,
-        "map": board(session, comp),
+        "map": board(session.state, events, comp, side),
         "places": svgmap.positions(comp),
         "hand": hand(session.state, comp, side),
         "turn": turn(session, comp, packet_view),
+        "story": told.parts,
         "question": None if question is None else ask(session, question, comp, packet_view),
     }
 
 
-def board(session: TurnSession, comp: Components) -> str:
-    """The SVG map (templates/map.svg.j2) of the side's view after the actions so far."""
+def record(
+    state: dict,
+    comp: Components,
+    side: str,
+    lines: list[str],
+    drawn: Sequence,
+    told: Story,
+    seq: int,
+) -> dict:
+    """The page's data for a two-party record to sign or stop: its actions in words, on
+    the map of the copy they lead to."""
+    return {
+        "seq": seq,
+        "map": board(state, [*told.events, *drawn], comp, side),
+        "places": svgmap.positions(comp),
+        "hand": hand(state, comp, side),
+        "turn": [{"text": line} for line in lines],
+        "story": told.parts,
+        "question": None,
+        "record": True,
+    }
+
+
+def done_events(session: TurnSession, comp: Components) -> list:
+    """The events of the actions chosen so far, as the side sees them."""
     side = session.side
     events = []
     for start, action, _after in session.done:
         events += [redact_event(e, side) for e in apply(start.state, comp, side, action)[1]]
-    m = svgmap.build(view(session.state, comp, side), events, comp, side)
+    return events
+
+
+def board(state: dict, events: Sequence, comp: Components, side: str) -> str:
+    """The SVG map (templates/map.svg.j2) of the side's view of `state`, with `events`
+    drawn on it."""
+    m = svgmap.build(view(state, comp, side), list(events), comp, side)
     m["reach"] = {}  # the page draws its own rings, as clickable targets
     return environment().get_template("map.svg.j2").render(m=m)
 

@@ -1,5 +1,7 @@
-"""`answer_in_browser`: one turn answered in the player's browser, on a local server that
-lives only as long as the turn (app.py says who may use it)."""
+"""The page on the player's browser: a local server that lives only as long as the turn
+(app.py says who may use it). `Board` serves one turn or one two-party record, however
+many sessions it takes, on one address and one tab; `answer_in_browser` is one turn of a
+referee's game on it."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import secrets
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import uvicorn
 
@@ -16,9 +18,97 @@ from ..play.console import Stopped
 from ..play.session import TurnSession
 from ..rules.components import Components
 from .app import application
-from .desk import STOPPED, Desk
+from .desk import STOPPED, Asking, Confirming, Desk
+from .moment import Story, story
 
 WAIT = 0.5  # seconds between looks at the server while the player answers
+
+
+class Board:
+    """The page's server, as a context manager: started on entering (127.0.0.1, a free
+    port, a random token in the URL; its URL said with `on_ready`, the browser opened if
+    asked), stopped on leaving, an interrupt at the terminal (Ctrl-C) included. In
+    between, each `answer` or `confirm` puts its question on the same page, which picks
+    it up without a reload. `story`: what happened since the player's last turn, drawn on
+    the map and listed; `report_html`, the report, is linked from the page."""
+
+    def __init__(
+        self,
+        *,
+        title: str,
+        report_html: str | None = None,
+        story: Story | None = None,
+        open_browser: bool = True,
+        on_ready: Callable[[str], None] | None = None,
+    ):
+        self.desk = Desk(story or Story([], []))
+        self.title, self.report_html = title, report_html
+        self.open_browser, self.on_ready = open_browser, on_ready
+
+    def __enter__(self) -> Board:
+        token = secrets.token_urlsafe(24)
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        port = self._listener.getsockname()[1]
+        app = application(self.desk, token, port, self.title, self.report_html)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
+        )
+        self._thread.start()
+        try:
+            while not self._server.started and self._thread.is_alive():
+                self._thread.join(0.01)
+            self.url = f"http://127.0.0.1:{port}/{token}/"
+            if self.on_ready is not None:
+                self.on_ready(self.url)
+            if self.open_browser:
+                webbrowser.open(self.url)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        self._thread.join()
+        self._listener.close()
+
+    def answer(
+        self,
+        session: TurnSession,
+        view: dict,
+        *,
+        sign: bool = True,
+        before: Sequence[dict] = (),
+        drawn: Sequence = (),
+    ) -> None:
+        """Ask `session` on the page until it is complete: signed on the page (`sign`, a
+        whole turn) or, without `sign`, as soon as its last answer is given (one action of
+        a record; `before`, the record's actions so far in words, `drawn` their events).
+        `view` is the packet's: the choices are worded from it, as at the terminal.
+        Stopped (nothing written) if the player presses Stop."""
+        self._wait(Asking(session, view, sign, list(before), list(drawn)))
+
+    def confirm(
+        self, state: dict, comp: Components, side: str, lines: list[str], drawn: Sequence = ()
+    ) -> None:
+        """A two-party record's actions (`lines`, in words) on the map of `state`, the copy
+        they lead to (`comp` names its items): returns when the player signs; Stopped if
+        it stops."""
+        self._wait(Confirming(state, comp, side, lines, list(drawn)))
+
+    def _wait(self, task: Asking | Confirming) -> None:
+        desk = self.desk
+        if not desk.put(task):
+            raise Stopped(_("stopped: nothing written"))
+        while not desk.handed.wait(WAIT) and self._thread.is_alive():
+            pass
+        if not desk.handed.is_set():
+            raise RuntimeError("the page's server stopped before the turn was signed or stopped")
+        if desk.outcome == STOPPED:
+            raise Stopped(_("stopped: nothing written"))
 
 
 def answer_in_browser(
@@ -28,40 +118,19 @@ def answer_in_browser(
     *,
     title: str,
     report_html: str | None = None,
+    told: Sequence[tuple[int, list]] = (),
     open_browser: bool = True,
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve the page of this turn on 127.0.0.1 (a free port, a random token in the
-    URL), say its URL (`on_ready`), open the browser if asked, and return once the player
-    signs the whole turn: `session.actions` holds it. Stopped (nothing written) if the
-    player presses Stop. `view` is the packet's: the choices are worded from it, as at the
-    terminal; `report_html`, the packet's report, is linked from the page. The server
-    stops in every case, an interrupt at the terminal (Ctrl-C) included."""
-    desk = Desk(session, comp, view)
-    token = secrets.token_urlsafe(24)
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    app = application(desk, token, port, title, report_html)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    try:
-        while not server.started and thread.is_alive():
-            thread.join(0.01)
-        url = f"http://127.0.0.1:{port}/{token}/"
-        if on_ready is not None:
-            on_ready(url)
-        if open_browser:
-            webbrowser.open(url)
-        while not desk.ended.wait(WAIT) and thread.is_alive():
-            pass
-    finally:
-        server.should_exit = True
-        thread.join()
-        listener.close()
-    if desk.outcome is None:
-        raise RuntimeError("the page's server stopped before the turn was signed or stopped")
-    if desk.outcome == STOPPED:
-        raise Stopped(_("stopped: nothing written"))
+    """One turn of a referee's game on the page: returns once the player signs the whole
+    turn (`session.actions` holds it); Stopped (nothing written) if the player presses
+    Stop. `told`: the story since the player's last turn, (seq, events) record by record,
+    the packet's own last, drawn on the map and listed beside it."""
+    with Board(
+        title=title,
+        report_html=report_html,
+        story=story(told, comp, view),
+        open_browser=open_browser,
+        on_ready=on_ready,
+    ) as board:
+        board.answer(session, view)

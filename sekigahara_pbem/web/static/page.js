@@ -1,7 +1,9 @@
 // The page of `seki play --web`: shows the moment the server sends (web/moment.py) and
 // sends back what the player does. Every answer is the indices of the chosen choices of
 // the question shown, with the moment's number; the server checks it as the terminal
-// does. Plain script, no library, nothing fetched from anywhere but this server.
+// does. A moment of waiting (a two-party record's action done, the next not yet asked)
+// is looked at again until the next question comes, on the same page. Plain script, no
+// library, nothing fetched from anywhere but this server.
 "use strict";
 (() => {
   const W = JSON.parse(document.getElementById("words").textContent);
@@ -10,6 +12,7 @@
   let now = null;
   let error = "";
   let busy = false;
+  const POLL = 150; // ms between looks while seki works out the next question
 
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -43,23 +46,35 @@
     }
   }
 
-  const answer = (picks) => send("answer", { seq: now.seq, picks });
+  // Only a question shown is answered: a click left over from a moment gone does nothing.
+  const answer = (picks) => question() && send("answer", { seq: now.seq, picks });
 
   function show(data, keepError) {
     now = data;
     document.body.dataset.seq = data.seq; // the moment shown, for whoever waits on it
     if (!keepError) error = "";
     if (data.ended) {
+      const signed = data.record ? W.signed_record : W.signed;
       document.querySelector("main").replaceChildren(
-        el("p", { class: "done" }, data.ended === "signed" ? W.signed : W.stopped));
+        el("p", { class: "done" }, data.ended === "signed" ? signed : W.stopped));
+      return;
+    }
+    if (data.waiting) {
+      $("ask").replaceChildren(el("p", { class: "hint waiting" }, W.waiting));
+      setTimeout(refresh, POLL);
       return;
     }
     $("board").innerHTML = data.map;
     showHand();
     showTurn();
+    showStory();
     showAsk();
     showTools();
     drawTargets();
+  }
+
+  async function refresh() {
+    show(await (await fetch("state")).json());
   }
 
   function question() {
@@ -103,10 +118,10 @@
     box.replaceChildren();
     const q = question();
     if (!q) {
-      box.append(el("p", { class: "prompt" }, W.your_turn));
+      box.append(el("p", { class: "prompt" }, now.record ? W.your_record : W.your_turn));
       const list = el("ol");
       now.turn.forEach((t) => list.append(el("li", {}, t.text)));
-      box.append(list, el("p", { class: "hint" }, W.sign_hint));
+      box.append(list, el("p", { class: "hint" }, now.record ? W.record_hint : W.sign_hint));
       if (error) box.append(el("p", { class: "error" }, error));
       box.append(button(W.sign, "primary", () => send("sign", { seq: now.seq })));
       return;
@@ -146,10 +161,12 @@
     }
   }
 
+  // Undo takes back an answer of the session asked; a record's actions, once chosen,
+  // are the copy's (as at the terminal): it is signed whole or stopped.
   function showTools() {
-    $("tools").replaceChildren(
-      button(W.undo, "quiet", () => send("undo", { seq: now.seq })),
-      button(W.stop, "quiet", () => send("stop", {})));
+    const stop = button(W.stop, "quiet", () => send("stop", {}));
+    if (now.record) $("tools").replaceChildren(stop);
+    else $("tools").replaceChildren(button(W.undo, "quiet", () => send("undo", { seq: now.seq })), stop);
   }
 
   function showHand() {
@@ -188,6 +205,19 @@
       list.append(item);
     });
     $("turn-box").hidden = !now.turn.length;
+  }
+
+  // What happened since the player's last turn, record by record (drawn on the map too).
+  function showStory() {
+    $("story-title").textContent = W.story;
+    const box = $("story");
+    box.replaceChildren();
+    now.story.forEach((part) => {
+      const list = el("ol", { class: "events" });
+      part.lines.forEach((line) => list.append(el("li", {}, line)));
+      box.append(el("h3", {}, part.title), list);
+    });
+    $("story-box").hidden = !now.story.length;
   }
 
   function ring(layer, loc, r, cls) {
@@ -233,5 +263,5 @@
     Object.entries(reach).forEach(([loc, march]) => ring(layer, loc, 22, "reach" + (march ? " march" : "")));
   }
 
-  fetch("state").then((r) => r.json()).then((data) => show(data));
+  refresh();
 })();

@@ -4,8 +4,9 @@ message, attached or pasted into the body.
 
 Each message is saved once: its file name is its number in the order of arrival and a
 hash of its bytes, and a message already in the inbox or processed is not saved again. A
-maildir's messages are then marked seen, an IMAP message gets the \\Seen flag; an mbox is
-only read.
+maildir's messages are then marked seen, a message of the robot's IMAP folder gets the
+\\Seen flag; an mbox is only read. A player's IMAP folder is the player's own mail: only
+seki's messages are read there, and no flag is set (`from_imap`, `seki_only`).
 """
 
 from __future__ import annotations
@@ -13,32 +14,53 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import imaplib
+import json
 import mailbox
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.policy import default
 from email.utils import parseaddr
+from html.parser import HTMLParser
 from pathlib import Path
 
+from ..crypto import signing, sshsig
+from ..crypto.canonical import split_lines
+from ..crypto.keys import PublicKey
 from ..protocol.game import ADDRESS
 from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal, UserError, quoted
+from .login import Login, login
 from .outgoing import Spool
 from .settings import Server
 
 BEGIN = "-----BEGIN SEKI DOCUMENT-----"
 END = "-----END SEKI SIGNATURE-----"
-DOCUMENT = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
 MAX_MESSAGE = 5_000_000  # a message larger than this is kept but not read
 MAX_DOCUMENTS = 5  # per message
+MAX_BLOCKS = 20  # document blocks read in one message (a plain and an HTML copy of each...)
+MAX_BLOCK = 2_000_000  # characters of one block: a document is at most docs.MAX_BYTES
+MAX_READINGS = 48  # readings of one block tried against its signature
+MAX_UNWRAP = 100_000  # a block larger than this (no turn file is) is not unwrapped
+WIDTHS = (64, 66, 68, 70, 72, 74, 76, 78)  # the widths mail clients wrap plain text at
+DOUBTS = 5  # places in doubt at one width beyond which only "all of them" is tried
+LONGEST = 80  # seki writes no line longer than 76; a little room for a changed space
 MAX_MULTIPARTS = 64  # multipart containers in one message; real mail has a handful
 MAX_PARTS = 500  # leaf parts looked at in one message
+MAX_HEAD = 200_000  # bytes of a too-large message's header read, to answer it
 MAX_HEADER = 998  # RFC 5322's line limit: longer header values are cut
 CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 _ATOMS = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,250}"
 MESSAGE_ID = re.compile(rf"<{_ATOMS}@(?:{_ATOMS}|\[[!-Z^-~]{{1,250}}\])>")  # RFC 5322 3.6.4
+# What seki's mail carries, for an IMAP SEARCH in a person's folder: the `[seki GAME]`
+# subject tag of every mail seki sends, or a document pasted or attached (servers that
+# decode attachments find it there); never larger than a message seki reads.
+SEKI_MAIL = ("SMALLER", str(MAX_MESSAGE), "OR", "SUBJECT", '"[seki "', "BODY", f'"{BEGIN}"')
+UIDS = "imap-uids.json"  # in the spool: per folder, the last UID looked at (seki_only)
 
 
 class HostileMail(Exception):
@@ -90,28 +112,94 @@ def from_mbox(spool: Spool, path: Path) -> int:
         box.close()
 
 
-def from_imap(spool: Spool, server: Server) -> int:
-    """Unseen messages of the IMAP mailbox; each gets \\Seen once it is saved."""
+def from_imap(spool: Spool, server: Server, *, seki_only: bool = False) -> int:
+    """Collect from an IMAP folder. The robot's folder is its own: every unseen message
+    is kept raw and gets \\Seen once saved. A person's folder is theirs (`seki_only`): it is
+    opened read-only (EXAMINE) and read with BODY.PEEK, so no flag of any message changes
+    and their mail client shows their mail as it was; only messages with seki's marks are
+    fetched, and only those that hold a seki document are kept."""
     imap = _connect(server)
     try:
-        status, _ = imap.select(_quote(server.mailbox))
+        status, _ = imap.select(_quote(server.mailbox), readonly=seki_only)
         if status != "OK":
             raise Refusal(N_("cannot open mailbox {name}"), at="IMAP", name=quoted(server.mailbox))
-        status, data = imap.uid("SEARCH", None, "UNSEEN")
-        if status != "OK":
-            raise Refusal(N_("SEARCH UNSEEN failed"), at="IMAP")
+        if seki_only:
+            return _take_seki_mail(spool, server, imap)
         count = 0
-        for uid in data[0].split():
-            status, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
-            raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
-            if status != "OK" or raw is None:
+        for uid in _search(imap, "UNSEEN"):
+            raw = _fetch(imap, uid)
+            if raw is None:
                 continue  # left unseen: the next run tries again
             count += save(spool, raw)
-            imap.uid("STORE", uid, "+FLAGS", "(\\Seen)")
+            imap.uid("STORE", str(uid), "+FLAGS", "(\\Seen)")
         return count
     finally:
         with contextlib.suppress(imaplib.IMAP4.error, OSError):
             imap.logout()
+
+
+def _take_seki_mail(spool: Spool, server: Server, imap: imaplib.IMAP4) -> int:
+    """The messages with seki's marks that arrived since the last run. A person's flags are
+    not seki's to set, so what was looked at is remembered in the spool instead: the
+    highest UID looked at in this folder, while the folder's UIDVALIDITY stays the same
+    (a new UIDVALIDITY numbers every message anew: all are looked at again, and `save`
+    keeps none twice). A message with the marks but no document (a person's mail that
+    mentions seki) is read in memory and dropped."""
+    path = spool.root / UIDS
+    marks = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    folder = f"{server.user or ''}@{server.host}:{server.port}/{server.mailbox}"
+    validity = _uidvalidity(imap)
+    mark = marks.get(folder, {})
+    last = mark.get("last", 0) if mark.get("validity") == validity else 0
+    count = 0
+    try:
+        for uid in _search(imap, "UID", f"{last + 1}:*", *SEKI_MAIL):
+            if uid <= last:
+                continue  # `n:*` always names the newest message, even below n
+            raw = _fetch(imap, uid)
+            if raw is None:
+                break  # this one and those after it: the next run tries again
+            if _holds_documents(raw):
+                count += save(spool, raw)
+            last = uid
+    finally:
+        marks[folder] = {"validity": validity, "last": last}
+        write_atomic(path, json.dumps(marks, indent=1, sort_keys=True) + "\n")
+    return count
+
+
+def _search(imap: imaplib.IMAP4, *criteria: str) -> list[int]:
+    """The UIDs an IMAP SEARCH finds, in the order of arrival."""
+    status, data = imap.uid("SEARCH", *criteria)
+    if status != "OK":
+        raise Refusal(N_("SEARCH {criteria} failed"), at="IMAP", criteria=" ".join(criteria))
+    return sorted(int(uid) for uid in (data[0] or b"").split())
+
+
+def _fetch(imap: imaplib.IMAP4, uid: int) -> bytes | None:
+    """One whole message, read with BODY.PEEK (which sets no flag); None if the server
+    did not give it."""
+    status, parts = imap.uid("FETCH", str(uid), "(BODY.PEEK[])")
+    raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
+    return raw if status == "OK" else None
+
+
+def _uidvalidity(imap: imaplib.IMAP4) -> str:
+    """The selected folder's UIDVALIDITY, which SELECT and EXAMINE report."""
+    _, data = imap.response("UIDVALIDITY")
+    value = data[-1] if data and data[-1] else b""
+    return value.decode("ascii", errors="replace")
+
+
+def _holds_documents(raw: bytes) -> bool:
+    """Whether a message carries a seki document (a message no mail client would send
+    carries none worth keeping)."""
+    if len(raw) > MAX_MESSAGE:
+        return False
+    try:
+        return bool(documents(parse(raw)))
+    except HostileMail:
+        return False
 
 
 def _quote(mailbox_name: str) -> str:
@@ -119,6 +207,10 @@ def _quote(mailbox_name: str) -> str:
 
 
 def _connect(server: Server) -> imaplib.IMAP4:
+    """A logged-in connection: with a password, or with an OAuth2 token by XOAUTH2. The
+    password or token is found first (login.py), so a refused command opens no socket."""
+    where = f"IMAP {server.host}:{server.port}"
+    credentials = login(server, where)
     try:
         if server.security == "tls":
             imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
@@ -128,16 +220,32 @@ def _connect(server: Server) -> imaplib.IMAP4:
             imap = imaplib.IMAP4(server.host, server.port, timeout=30)
             if server.security == "starttls":
                 imap.starttls(ssl_context=server.tls_context())
-        if server.user:
-            imap.login(server.user, server.password or "")
+        if credentials is not None and credentials.oauth2:
+            imap.authenticate("XOAUTH2", _xoauth2(credentials))
+        elif credentials is not None:
+            imap.login(credentials.user, credentials.secret)
     except imaplib.IMAP4.error as exc:
         raise UserError(
             N_("the server refused: {reason}"),
             code=Code.MAIL,
-            at=f"IMAP {server.host}:{server.port}",
+            at=where,
             reason=str(exc),
         ) from None
     return imap
+
+
+def _xoauth2(credentials: Login) -> Callable[[bytes], bytes]:
+    """imaplib's AUTHENTICATE answer: the XOAUTH2 initial response, then an empty line to
+    the error a server sends as a challenge (a JSON status), after which it says NO."""
+    sent: list[bool] = []
+
+    def answer(_challenge: bytes) -> bytes:
+        if sent:
+            return b""
+        sent.append(True)
+        return credentials.xoauth2().encode("utf-8")
+
+    return answer
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -149,6 +257,18 @@ def parse(raw: bytes) -> EmailMessage:
         return message_from_bytes(raw, policy=default)
     except (RecursionError, ValueError, LookupError, UnicodeError) as exc:  # boundary: email
         raise HostileMail(f"not a readable mail message ({type(exc).__name__})") from None
+
+
+def parse_head(raw: bytes) -> EmailMessage:
+    """The header of a message alone (a message too large to be read is still answered
+    from its From, Subject and Message-ID): what comes before its first blank line, at
+    most MAX_HEAD bytes."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
+    head = raw[: end if 0 <= end < MAX_HEAD else MAX_HEAD]
+    try:
+        return BytesHeaderParser(policy=default).parsebytes(head)  # type: ignore[return-value]
+    except (RecursionError, ValueError, LookupError, UnicodeError) as exc:  # boundary: email
+        raise HostileMail(f"not a readable mail header ({type(exc).__name__})") from None
 
 
 def header(msg: EmailMessage, name: str) -> str:
@@ -189,27 +309,343 @@ def automatic(msg: EmailMessage) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Found:
+    """One signed document found in a mail, as the readings a mail client's changes leave
+    possible: first the text as it came (un-quoted), then the same text with the client's
+    whitespace, non-breaking spaces, indentation or wrapping undone. Which reading is the
+    document is for its signature to say (`pick`): a reading is only ever a guess, and
+    none is accepted that the signature does not cover."""
+
+    readings: tuple[str, ...]
+
+
 def documents(msg: EmailMessage) -> list[str]:
-    """The seki documents in a message, attachments first, then the body; each once."""
-    found: list[str] = []
+    """The seki documents in a message as they came (un-quoted), in the order of its
+    parts; each once. `found` gives every reading of each, for `pick`."""
+    return list(dict.fromkeys(f.readings[0] for f in found(msg)))[:MAX_DOCUMENTS]
+
+
+def found(msg: EmailMessage) -> list[Found]:
+    """Every signed document of a message, attached or pasted, in a plain or an HTML
+    part, format=flowed or not, quoted with "> " or not; a block found twice (a plain and
+    an HTML part of one mail, a document pasted twice) once."""
+    blocks: dict[tuple[str, ...], None] = {}
     for part in _leaves(msg):
+        for view in _views(part):
+            for block in _blocks(view):
+                blocks.setdefault(tuple(block))
+                if len(blocks) >= MAX_BLOCKS:
+                    return [Found(_readings(list(b))) for b in blocks]
+    return [Found(_readings(list(b))) for b in blocks]
+
+
+def pick(document: Found, trusted: list[PublicKey]) -> tuple[str, PublicKey | None]:
+    """The reading of a document whose signature one of the trusted keys checks, with
+    that key; else the text as it came and None, for the referee to refuse with its true
+    reason. Ed25519 signatures are deterministic and unforgeable, so two readings that
+    both verify hold the one body the signer signed."""
+    for reading in document.readings:
         try:
-            payload = part.get_payload(decode=True) or b""
-            charset = part.get_content_charset() or "utf-8"
-        # boundary: the email package, on a stranger's part
-        except (ValueError, LookupError, UnicodeError, TypeError, AttributeError):
+            _, block = signing.split(reading)
+        except signing.SignatureError:
             continue
-        try:
-            text = payload.decode(charset, errors="replace")
-        except (LookupError, UnicodeError):  # boundary: a charset Python does not know, `idna`
-            text = payload.decode("utf-8", errors="replace")
-        # utf-7 or unicode_escape may decode to lone surrogates, which no text holds
-        text = text.encode("utf-8", errors="replace").decode("utf-8")
-        for match in DOCUMENT.finditer(text):
-            document = match.group(0).replace("\r\n", "\n") + "\n"
-            if document not in found:
-                found.append(document)
-    return found[:MAX_DOCUMENTS]
+        for key in trusted:
+            if key.key_id != block.key_id:
+                continue
+            try:
+                signing.verify(reading, [key])
+            except signing.SignatureError:
+                continue
+            return reading, key
+    return document.readings[0], None
+
+
+def signature_of(text: str) -> str:
+    """What names a found document whatever a client did to it: its signature's lines
+    (an armoured SSHSIG's base64 or version 1's `sig:` lines have no spaces, so no client
+    wraps them), or the text itself if it has none. Two copies of one document in one
+    mail (a plain and an HTML part, a flowed part read two ways) are one document."""
+    lines = split_lines(text)
+    armour = lines[lines.index(sshsig.BEGIN) :] if sshsig.BEGIN in lines else []
+    armour = armour[: armour.index(sshsig.END) + 1] if sshsig.END in armour else []
+    sig = armour or [line for line in lines if line.startswith("sig: ")]
+    return "\n".join(sig) if sig else text
+
+
+def _text(part: EmailMessage) -> str | None:
+    """A leaf part's text in its charset (UTF-8 where it names none or one Python does
+    not know), or None where the email package cannot decode it."""
+    try:
+        payload = part.get_payload(decode=True) or b""
+        charset = part.get_content_charset() or "utf-8"
+    # boundary: the email package, on a stranger's part
+    except (ValueError, LookupError, UnicodeError, TypeError, AttributeError):
+        return None
+    try:
+        text = payload.decode(charset, errors="replace")
+    except (LookupError, UnicodeError):  # boundary: a charset Python does not know, `idna`
+        text = payload.decode("utf-8", errors="replace")
+    # utf-7 or unicode_escape may decode to lone surrogates, which no text holds
+    return text.encode("utf-8", errors="replace").decode("utf-8")
+
+
+def _views(part: EmailMessage) -> list[str]:
+    """The texts a part may be read as: an HTML part as the text it shows; a
+    format=flowed part (RFC 3676: Thunderbird's and Apple Mail's default) un-flowed, and
+    as it came, in case the client's flowing was not what it declared."""
+    text = _text(part)
+    if text is None or "BEGIN SEKI DOCUMENT" not in text:
+        return []
+    if part.get_content_type() == "text/html":
+        return [html_text(text), text]
+    try:
+        flowed = str(part.get_param("format") or "").lower() == "flowed"
+        delsp = str(part.get_param("delsp") or "").lower() == "yes"
+    # boundary: the email package's parameter parser, on a stranger's header
+    except (ValueError, TypeError, IndexError, LookupError, UnicodeError, AttributeError):
+        flowed = delsp = False
+    return [unflow(text, delsp), text] if flowed else [text]
+
+
+def unflow(text: str, delsp: bool) -> str:
+    """RFC 3676's format=flowed undone: space-stuffing removed, each line that ends in a
+    space (a soft break) joined to the next of the same quote depth (with delsp=yes, the
+    space removed too). Quoted lines come out as `>`s and one space, which the document
+    reader un-quotes."""
+    out: list[str] = []
+    depth, line, open_ = 0, "", False
+    for raw in split_lines(text):
+        quotes = len(raw) - len(raw.lstrip(">"))
+        content = raw[quotes:]
+        if content.startswith(" "):
+            content = content[1:]  # space-stuffing (4.4), or the space after the quotes
+        soft = content.endswith(" ") and content != "-- "
+        if soft and delsp:
+            content = content[:-1]
+        if open_ and quotes == depth:
+            line += content
+        else:
+            if open_:
+                out.append(_quoted(depth, line))
+            depth, line = quotes, content
+        open_ = soft
+        if not soft:
+            out.append(_quoted(depth, line))
+    if open_:
+        out.append(_quoted(depth, line))
+    return "\n".join(out) + "\n"
+
+
+def _quoted(depth: int, line: str) -> str:
+    return (">" * depth + " " + line) if depth else line
+
+
+class _HtmlText(HTMLParser):
+    """The text an HTML mail shows, line by line as a reader sees it: a line per <br>
+    and per block (<div>, <p>: what Gmail and Outlook write for each line pasted), runs of
+    white space one space as a browser shows them (but in <pre>), &nbsp; kept as U+00A0,
+    no script or style."""
+
+    BLOCKS = frozenset(
+        [
+            "address",
+            "article",
+            "blockquote",
+            "center",
+            "dd",
+            "div",
+            "dl",
+            "dt",
+            "footer",
+            "form",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "header",
+            "hr",
+            "li",
+            "ol",
+            "p",
+            "pre",
+            "section",
+            "table",
+            "tbody",
+            "td",
+            "th",
+            "thead",
+            "tr",
+            "ul",
+        ]
+    )
+    HIDDEN = frozenset(("head", "script", "style", "title", "xml"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.pre = 0
+        self.hidden = 0
+
+    def _at_line_start(self) -> bool:
+        return not self.out or self.out[-1].endswith("\n")
+
+    def _break(self) -> None:
+        if not self._at_line_start():
+            self.out.append("\n")
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in self.HIDDEN:
+            self.hidden += 1
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag in self.BLOCKS:
+            self._break()
+            self.pre += tag == "pre"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in self.BLOCKS:
+            self._break()
+            self.pre = max(0, self.pre - (tag == "pre"))
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        if not self.pre:
+            data = _HTML_SPACE.sub(" ", data)
+            if self._at_line_start():
+                data = data.lstrip(" ")
+        if data:
+            self.out.append(data)
+
+
+_HTML_SPACE = re.compile(r"[ \t\r\n\f]+")
+
+
+def html_text(html: str) -> str:
+    """The text an HTML part shows (`_HtmlText`)."""
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.out)
+
+
+_START = re.compile(r"((?:> ?)*)[ \t\u00a0]*" + re.escape(BEGIN) + r"[ \t\u00a0]*")
+_MARKERS = frozenset((BEGIN, signing.BEGIN_SIGNATURE, END, sshsig.BEGIN, sshsig.END))
+_ARMOUR = frozenset((sshsig.BEGIN, "-----BEGIN AGE ENCRYPTED FILE-----"))
+_ARMOUR_END = frozenset((sshsig.END, "-----END AGE ENCRYPTED FILE-----"))
+_SPACES = " \t\u00a0"
+
+
+def _blocks(text: str) -> list[list[str]]:
+    """The documents of a text, each as its lines from BEGIN DOCUMENT to END SIGNATURE
+    with its reply-quote prefix (`> `, `>> `) taken off and its marker lines bare."""
+    lines = split_lines(text)
+    blocks: list[list[str]] = []
+    i = 0
+    while i < len(lines) and len(blocks) < MAX_BLOCKS:
+        start = _START.fullmatch(lines[i])
+        i += 1
+        if start is None:
+            continue
+        prefix = start.group(1)
+        bare = prefix.rstrip(" ")
+        block, size = [BEGIN], 0
+        while i < len(lines) and size < MAX_BLOCK:
+            line = lines[i]
+            i += 1
+            if prefix and line.startswith(prefix):
+                line = line[len(prefix) :]
+            elif prefix and line.rstrip(_SPACES) == bare:
+                line = ""
+            if line.strip(_SPACES) in _MARKERS:
+                line = line.strip(_SPACES)
+            if line == BEGIN:  # a document cut short, then another: start again
+                i -= 1
+                break
+            block.append(line.rstrip(_SPACES))
+            size += len(line) + 1
+            if line == END:
+                blocks.append(block)
+                break
+    return blocks
+
+
+def _readings(block: list[str]) -> tuple[str, ...]:
+    """The block as it came, then with what clients do to a pasted text undone: U+00A0
+    for spaces (HTML mail), an indentation added to every line, lines wrapped at a
+    client's width (`_unwrapped`)."""
+    bases = [block]
+    if any("\u00a0" in line for line in block):
+        bases.append([line.replace("\u00a0", " ") for line in block])
+    for lines in list(bases):
+        indent = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
+        if indent:
+            bases.append([x[indent:] for x in lines])
+    readings = ["\n".join(b) + "\n" for b in bases]
+    if sum(map(len, block)) <= MAX_UNWRAP:
+        for lines in bases:
+            readings += ["\n".join(b) + "\n" for b in _unwrapped(lines)]
+    return tuple(dict.fromkeys(readings))[:MAX_READINGS]
+
+
+def _unwrapped(lines: list[str]) -> list[list[str]]:
+    """The lines with a client's wrapping undone, for each width clients wrap at. A
+    client breaks a line longer than its width at the last space that fits and drops
+    that space, so a line that ends a piece and the next word would not have fitted;
+    seki writes no line longer than LONGEST, and nothing inside an armoured signature
+    or sealed section is ever broken (no spaces). Where a width leaves a few places in
+    doubt, each choice of them is a reading: the signature picks."""
+    out: list[list[str]] = []
+    inside = [False] * len(lines)
+    armour = False
+    for i, line in enumerate(lines):
+        armour = (armour or line.strip() in _ARMOUR) and line.strip() not in _ARMOUR_END
+        inside[i] = armour or line.strip() in _MARKERS | _ARMOUR_END
+    rounds: list[list[list[int]]] = []  # per width, its choices, "all of them" first
+    for width in WIDTHS:
+        places = []
+        for i in range(len(lines) - 1):
+            here, after = lines[i], lines[i + 1]
+            if inside[i] or inside[i + 1] or not here or not after or after[0] in _SPACES:
+                continue
+            word = after.split(" ", 1)[0]
+            if len(here) <= width < len(here) + 1 + len(word):
+                places.append(i)
+        if places:
+            rounds.append([places] if len(places) > DOUBTS else _subsets(places))
+    for turn in range(max(map(len, rounds), default=0)):  # each width's best guess first
+        for choices in rounds:
+            joined = _join(lines, set(choices[turn])) if turn < len(choices) else None
+            if joined is not None and joined not in out:
+                out.append(joined)
+    return out
+
+
+def _subsets(places: list[int]) -> list[list[int]]:
+    """Every choice of the places, all of them first."""
+    return [
+        [p for bit, p in enumerate(places) if mask >> bit & 1]
+        for mask in range((1 << len(places)) - 1, 0, -1)
+    ]
+
+
+def _join(lines: list[str], places: set[int]) -> list[str] | None:
+    """The lines with each line after a place joined to it by a space; None where a
+    joined line would be longer than seki writes."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i - 1 in places:
+            out[-1] += " " + line
+            if len(out[-1]) > LONGEST:
+                return None
+        else:
+            out.append(line)
+    return out
 
 
 def _leaves(msg: EmailMessage) -> list[EmailMessage]:

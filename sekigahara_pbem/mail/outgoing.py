@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..protocol.store import write_atomic
 from ..refusal import N_, Refusal
+from .login import Login, login
 from .settings import MailSettings, Server
 
 
@@ -90,8 +91,13 @@ def send_outbox(
     result = Delivery()
     if settings.smtp is None:
         raise Refusal(N_("the mail settings have no [smtp] section; cannot send"))
-    for path in sorted(spool.folder("outbox").glob("*.eml")):
-        error = _deliver(path, settings, sleep)
+    queued = sorted(spool.folder("outbox").glob("*.eml"))
+    if not queued:
+        return result
+    # once for the whole outbox: a password command may ask for a passphrase
+    credentials = login(settings.smtp, f"SMTP {settings.smtp.host}:{settings.smtp.port}")
+    for path in queued:
+        error = _deliver(path, settings, credentials, sleep)
         name = path.stem
         error_path = path.with_suffix(".error")
         if error is None:
@@ -104,7 +110,9 @@ def send_outbox(
     return result
 
 
-def _deliver(path: Path, settings: MailSettings, sleep: Callable[[float], None]) -> str | None:
+def _deliver(
+    path: Path, settings: MailSettings, credentials: Login | None, sleep: Callable[[float], None]
+) -> str | None:
     """None when delivered, else the last error (after the configured attempts)."""
     msg = message_from_bytes(path.read_bytes(), policy=default)
     error = "not tried"
@@ -112,7 +120,7 @@ def _deliver(path: Path, settings: MailSettings, sleep: Callable[[float], None])
         if attempt:
             sleep(settings.delay_seconds * attempt)
         try:
-            with _connect(settings.smtp) as smtp:
+            with _connect(settings.smtp, credentials) as smtp:
                 refused = smtp.send_message(msg)
             if refused:
                 return f"recipients refused: {_refusals(refused)}"
@@ -136,7 +144,8 @@ def _text(raw: bytes | str) -> str:
     return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
 
 
-def _connect(server: Server) -> smtplib.SMTP:
+def _connect(server: Server, credentials: Login | None) -> smtplib.SMTP:
+    """A connection, logged in with a password or, with an OAuth2 token, by AUTH XOAUTH2."""
     timeout = 30
     if server.security == "tls":
         smtp: smtplib.SMTP = smtplib.SMTP_SSL(
@@ -146,10 +155,24 @@ def _connect(server: Server) -> smtplib.SMTP:
         smtp = smtplib.SMTP(server.host, server.port, timeout=timeout)
         if server.security == "starttls":
             smtp.starttls(context=server.tls_context())
-    if server.user:
+    if credentials is not None:
         try:
-            smtp.login(server.user, server.password or "")
+            if credentials.oauth2:
+                smtp.ehlo_or_helo_if_needed()
+                smtp.auth("XOAUTH2", _xoauth2(credentials))
+            else:
+                smtp.login(credentials.user, credentials.secret)
         except smtplib.SMTPException:
             smtp.close()
             raise
     return smtp
+
+
+def _xoauth2(credentials: Login) -> Callable[..., str]:
+    """smtplib's AUTH answer: the XOAUTH2 initial response, then an empty line to the
+    error a server sends as a 334 challenge (a JSON status), after which it says 535."""
+
+    def answer(challenge: bytes | None = None) -> str:
+        return credentials.xoauth2() if challenge is None else ""
+
+    return answer

@@ -21,12 +21,13 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from .. import i18n, words
-from ..crypto.keys import Identity
+from ..crypto import signing
+from ..crypto.keys import Identity, PublicKey
 from ..i18n import gettext as _
-from ..protocol import chain, notes
+from ..protocol import chain, notes, turns
 from ..protocol import clock as clocks
 from ..protocol import documents as docs
-from ..protocol.game import Definition
+from ..protocol.game import Definition, open_secrets
 from ..protocol.game import load as load_definition
 from ..protocol.store import GameDir, write_atomic
 from ..referee import adjudication as referee
@@ -115,12 +116,12 @@ def read_inbox(spool: Spool, games: Games, ref: Identity, settings: MailSettings
     reason and the pass goes on: one message never stops the others, nor other games."""
     for path in sorted(spool.folder("inbox").glob("*.eml")):  # in the order of arrival
         raw = path.read_bytes()
-        if len(raw) > mail_in.MAX_MESSAGE:
-            report.ignored.append(f"{path.name}: larger than {mail_in.MAX_MESSAGE} bytes")
-            path.replace(spool.folder("processed") / path.name)
-            continue
         try:
-            _read_message(spool, games, ref, settings, now, path.stem, mail_in.parse(raw), report)
+            if len(raw) > mail_in.MAX_MESSAGE:
+                _too_large(spool, games, settings, path.stem, len(raw), raw, report)
+            else:
+                msg = mail_in.parse(raw)
+                _read_message(spool, games, ref, settings, now, path.stem, msg, report)
         except mail_in.HostileMail as exc:
             _quarantine(spool, path, str(exc), report.quarantined)
             continue
@@ -138,19 +139,84 @@ def _quarantine(spool: Spool, path: Path, reason: str, where: list[str]) -> None
     where.append(f"{path.name}: {reason}")
 
 
+def _too_large(spool: Spool, games: Games, settings: MailSettings, name: str, size: int,
+               raw: bytes, report: RunReport) -> None:  # fmt: skip
+    """A message beyond MAX_MESSAGE is kept unread; its sender, if a player, is told so
+    in a line (read from its header alone), as any other mail is answered."""
+    report.ignored.append(f"{name}.eml: larger than {mail_in.MAX_MESSAGE} bytes")
+    answer = Answer(
+        public=[
+            Refusal(
+                N_(
+                    "your mail is {size} MB, more than the {limit} MB the referee's robot "
+                    "reads, so nothing in it was read: send the signed file alone, attached"
+                ),
+                code=Code.TOO_LARGE,
+                size=round(size / 1_000_000, 1),
+                limit=round(mail_in.MAX_MESSAGE / 1_000_000, 1),
+            )
+        ]
+    )
+    _reply(spool, games, None, settings, name, mail_in.parse_head(raw), answer, report)
+
+
+@dataclass
+class Answer:
+    """What one mail's reply says: the files taken (each a line: what it did), the ones
+    already taken before, and what could not be used (public: reasons anyone may read;
+    refusals: by game, the signer and the reason, for a sealed note)."""
+
+    taken: list[tuple[str, int | None, str, bool]] = field(default_factory=list)
+    again: list[tuple[str, int]] = field(default_factory=list)  # (game, record; 0: none)
+    public: list[Exception] = field(default_factory=list)
+    refusals: dict[str, list[tuple[str | None, Refusal]]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.taken or self.again or self.public or self.refusals)
+
+
+def _trusted(games: Games) -> list[PublicKey]:
+    """Every key of every game the robot runs: a document's reading is the one one of
+    them checks (incoming.pick)."""
+    return [k for d in games.definitions.values() for k in (d.referee, *d.players.values())]
+
+
+def _own(games: Games, key: PublicKey | None) -> bool:
+    """Whether a key is a referee's: the robot's own packets, quoted back in a reply."""
+    return key is not None and any(
+        d.referee.key_id == key.key_id for d in games.definitions.values()
+    )
+
+
+def _chosen(games: Games, msg: EmailMessage) -> list[str]:
+    """The documents of a message to adjudicate, each once: of each its reading the
+    signature checks (or, if none does, as it came, for the referee to refuse); a copy
+    of one already chosen (the HTML part's, a second paste) and the referee's own
+    documents quoted back dropped."""
+    trusted = _trusted(games)
+    chosen: dict[str, tuple[str, bool]] = {}  # signature -> (text, verified)
+    for document in mail_in.found(msg):
+        text, key = mail_in.pick(document, trusted)
+        if _own(games, key):
+            continue
+        same = mail_in.signature_of(text)
+        if same not in chosen or (key is not None and not chosen[same][1]):
+            chosen[same] = (text, key is not None)
+    return [text for text, _ in chosen.values()][: mail_in.MAX_DOCUMENTS]
+
+
 def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
-    found = mail_in.documents(msg)
-    public: list[Exception] = []  # what anyone may read: no reason that touches the game
-    refusals: dict[str, list[tuple[str | None, Refusal]]] = {}  # game id -> (signer, reason)
+    found = _chosen(games, msg)
+    answer = Answer()
     for i, text in enumerate(found):
         label = f"mail-{name[-24:-12]}-{i + 1}.txt"
         try:
             game_id = docs.peek_game(text, label)
         except Refusal as exc:
-            public.append(exc)
+            answer.public.append(exc)
             continue
         if game_id not in games.roots:
-            public.append(
+            answer.public.append(
                 Refusal(
                     N_("game {game} is not run by this referee"),
                     code=Code.WRONG_GAME,
@@ -159,14 +225,25 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
                 )
             )
             continue
-        for outcome in referee.adjudicate(games.roots[game_id], ref, [(label, text.encode())], now):
+        root = games.roots[game_id]
+        before = accepted_before(root, games.definitions[game_id], ref, text)
+        if before is not None:
+            report.ignored.append(f"{name}: {game_id}: already in (record {before})")
+            answer.again.append((game_id, before))
+            continue
+        last = GameDir(root).last_seq()
+        for outcome in referee.adjudicate(root, ref, [(label, text.encode())], now):
             target = report.accepted if outcome.accepted else report.refused
             target.append(f"{game_id}: {outcome.message}")
             if outcome.refusal is not None:
                 signer = notes.addressee(games.definitions[game_id], text)
-                refusals.setdefault(game_id, []).append((signer, outcome.refusal))
+                answer.refusals.setdefault(game_id, []).append((signer, outcome.refusal))
+            elif outcome.accepted:
+                seq = GameDir(root).last_seq()
+                turn = f"format: {turns.TURN_FORMAT}" in text or turns.is_sealed(text)
+                answer.taken.append((game_id, seq if seq > last else None, outcome.message, turn))
     if not found:
-        public.append(
+        answer.public.append(
             Refusal(
                 N_(
                     "no seki document was found in your mail (attach the signed turn file, or "
@@ -175,32 +252,89 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
                 )
             )
         )
-    if public or refusals:
-        _reply(spool, games, ref, settings, name, msg, public, refusals, report)
+    if answer:
+        _reply(spool, games, ref, settings, name, msg, answer, report)
 
 
-def _reply(spool, games: Games, ref, settings, name, msg, public, refusals, report) -> None:
-    """A polite answer to mail that could not be used, never to robots or strangers. Its
-    body travels in the clear, so the referee's reasons go in a note sealed to the side
-    that signed the refused file (protocol/notes.py), attached only where that side's own
-    address is the one answered: a file forwarded by another (the opponent, a stranger)
-    gets a reply that says only that it was refused, as a file no player signed does."""
+def accepted_before(root: Path, definition: Definition, ref: Identity, text: str) -> int | None:
+    """The record that took this very document (the same body and signature, however the
+    mail laid it out) before, 0 for a join, a seed or a takeback's request or answer (no
+    record of their own); None if it is new. A player whose client sends a mail twice,
+    or who sends it again not knowing it arrived, is told it is in, not refused."""
+    same = signing.split(text)
+    gd = GameDir(root)
+    kept = [gd.join(s) for s in SIDES] + [gd.seed(s) for s in SIDES]
+    kept += sorted((root / "requests").glob("*.txt")) if (root / "requests").is_dir() else []
+    if any(path.is_file() and signing.split(docs.read_capped(path)) == same for path in kept):
+        return 0
+    lines = same[0].splitlines()
+    side = next((x[6:] for x in lines if x.startswith("side: ")), None)
+    answers = next((x for x in lines if x.startswith("answers: ")), None)
+    if side not in SIDES or answers is None or not (root / "turns").is_dir():
+        return None
+    key = None
+    for path in sorted((root / "turns").glob(f"*-{side}.txt"), reverse=True):
+        stored = docs.read_capped(path)
+        if answers not in signing.split(stored)[0].splitlines():
+            continue  # only a file answering the same packet is opened
+        if signing.split(stored) == same:
+            return int(path.name[:6])
+        if turns.is_sealed(stored) and not turns.is_sealed(text):  # sealed at rest
+            key = key or open_secrets(gd, definition, ref).state_key
+            inner = turns.unseal(definition, stored, key, path.name, archived=True)
+            if signing.split(inner) == same:
+                return int(path.name[:6])
+    return None
+
+
+def _reply(spool, games: Games, ref, settings, name, msg, answer: Answer, report) -> None:
+    """One answer to each mail from a player: what it took (a receipt for each file, with
+    who decides next), what it had taken before, and what it could not use; never to
+    robots or strangers. Its body travels in the clear, so the referee's reasons go in a
+    note sealed to the side that signed the refused file (protocol/notes.py), attached
+    only where that side's own address is the one answered: a file forwarded by another
+    (the opponent, a stranger) gets a reply that says only that it was refused, as a file
+    no player signed does."""
     who = mail_in.sender(msg)
     subject = mail_in.header(msg, "Subject")
     if mail_in.automatic(msg) or who.lower() not in games.players():  # never a stranger
-        first = (public or [f"a file for {g} was refused" for g in refusals])[0]
+        first = (answer.public or [f"a file for {g} was refused" for g in answer.refusals]
+                 or [f"{g}: {m}" for g, _, m, _ in answer.taken] or ["already in"])[0]  # fmt: skip
         report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({first})")
         return
     with i18n.using(games.language_of(who)):
-        reply = _reply_message(games, ref, settings, msg, who, subject, public, refusals)
+        reply = _reply_message(games, ref, settings, msg, who, subject, answer)
     if spool.queue(f"reply-{name}", reply):
         report.queued.append(f"reply-{name}")
 
 
-def _reply_message(games: Games, ref, settings, msg, who, subject, public, refusals):
-    lines = [f"  - {i18n.explain(p)}" for p in public]
+def _receipt(games: Games, game_id: str, seq: int | None, message: str, turn: bool) -> str:
+    """A line saying what a file did, in the reader's language: its record and who is
+    asked next, read from the record (public: the label and the sides asked)."""
+    if seq is None:
+        return f"  - {game_id}: {message}"
+    definition = games.definitions[game_id]
+    body = chain.read_record(GameDir(games.roots[game_id]), definition, seq).body
+    asked = ", ".join(words.side(s) for s in SIDES if s in body["asked"])
+    after = asked if body["pending"] else _("nobody: the game is over")
+    text = (
+        _("record {seq}: your turn is in ({label}); next: {next}")
+        if turn
+        else _("record {seq}: your file is in ({label}); next: {next}")
+    )
+    return f"  - {game_id}: " + text.format(seq=seq, label=body["label"], next=after or "-")
+
+
+def _reply_message(games: Games, ref, settings, msg, who, subject, answer: Answer):
+    taken = [_receipt(games, *t) for t in answer.taken]
+    for game_id, seq in answer.again:
+        text = _("already in (record {seq}): this file was taken before; nothing to do")
+        if seq == 0:
+            text = _("already in: this file was taken before; nothing to do")
+        taken.append(f"  - {game_id}: " + text.format(seq=seq))
+    lines = [f"  - {i18n.explain(p)}" for p in answer.public]
     attached = []
-    for game_id, refused in refusals.items():
+    for game_id, refused in answer.refusals.items():
         definition = games.definitions[game_id]
         addresses = definition.addresses or {}
         signed: dict[str, list[Refusal]] = {}  # side -> its own files' reasons
@@ -212,30 +346,37 @@ def _reply_message(games: Games, ref, settings, msg, who, subject, public, refus
         for side, reasons in signed.items():
             seq = GameDir(games.roots[game_id]).last_seq()
             note = f"note-{game_id}-{seq}-{side}.txt"
-            words = [i18n.explain(r) for r in reasons]  # for the signer's eyes alone
-            attached.append((note, notes.build(definition, ref, side, seq, words)))
+            words_ = [i18n.explain(r) for r in reasons]  # for the signer's eyes alone
+            attached.append((note, notes.build(definition, ref, side, seq, words_)))
             text = _(
                 "{n} file(s) for game {game} refused: the reasons are in the attached sealed "
                 "note, for your eyes only: seki view {note} --key YOUR-KEY"
             )
             lines.append("  - " + text.format(n=len(reasons), game=game_id, note=note))
-    body = "\n".join(
-        [
-            _("Hello,"),
-            "",
+    body = [_("Hello,"), ""]
+    if taken:
+        body += [_("thank you for your mail. The referee's robot took:"), "", *taken, ""]
+        if lines:
+            body += [_("It could not use:"), "", *lines, ""]
+    else:
+        body += [
             _("thank you for your mail. The referee's robot could not use it:"),
             "",
             *lines,
             "",
-            _("Nothing in the game has changed. Please fix the file and send it again;"),
+        ]
+    if lines:
+        body += [
+            _("Nothing in the game has changed. Please fix the file and send it again;")
+            if not taken
+            else _("Nothing else has changed. Please fix that file and send it again;"),
             _("`seki turn check` shows problems before you sign and mail a file."),
             "",
-            _("-- the seki referee robot"),
         ]
-    )
+    body.append(_("-- the seki referee robot"))
     return message(
         settings.sender, who, "Re: " + subject if subject else _("Your mail to the referee"),
-        body, attached, in_reply_to=mail_in.message_id(msg), automatic="auto-replied",
+        "\n".join(body), attached, in_reply_to=mail_in.message_id(msg), automatic="auto-replied",
     )  # fmt: skip
 
 

@@ -77,8 +77,11 @@ def opening(identity: Identity, deliver: Deliver, accept: Accept, report: Pass) 
             continue
         _try(report, paths[0], lambda p: _join(identity, deliver, accept, p, report))
     games = inbox.joined_games(home)
+    # a packet signed by its game's referee says the game has started: a seed now would
+    # only be refused (the player's mail client may have sent it before seki saw the join)
+    started = {head["game"] for _, _, head in inbox.packets(home / "packets", games)}
     for path in sorted((home / "joins").glob("*.txt")):
-        _try(report, path, lambda p: _seed(identity, deliver, games, p, report))
+        _try(report, path, lambda p: _seed(identity, deliver, games, started, p, report))
 
 
 def _invitations(home: Path, identity: Identity, report: Pass) -> dict[str, list[Path]]:
@@ -130,7 +133,9 @@ def _join(identity: Identity, deliver: Deliver, accept: Accept, path: Path, repo
     _keep(deliver, definition, name, answer, f"join {definition.game_id}", report)
 
 
-def _seed(identity: Identity, deliver: Deliver, games: dict, path: Path, report: Pass) -> None:
+def _seed(
+    identity: Identity, deliver: Deliver, games: dict, started: set[str], path: Path, report: Pass
+) -> None:
     """Answer the other side's join of a game this key joined with the seed, once per
     join: each is signed by that side (play/filing.py), and the referee takes the seed
     that names the join it holds, so a second join the other side signs cannot keep the
@@ -141,7 +146,7 @@ def _seed(identity: Identity, deliver: Deliver, games: dict, path: Path, report:
         return
     definition, theirs = found
     side = definition.side_of(identity.public)
-    if side is None or theirs.side != other(side):
+    if side is None or theirs.side != other(side) or definition.game_id in started:
         return
     sent = _seeds_sent(definition, side)
     if docs.sha256(text) in sent.values():

@@ -3,9 +3,11 @@ player's mail settings (the referee's format, docs/referee.md, with `from` the p
 address; `maildir = "..."` for a local maildir) into the key directory, and a signed turn
 file mailed to the game's referee by SMTP.
 
-Mail is fetched into a spool in the key directory (`mail/`), as the referee's robot does;
-each document found in a message is kept by play/filing.py, only once its signature
-checks where it can be checked, and under a hash of its own text: packets under
+Mail is fetched into a spool in the key directory (`mail/`), as the referee's robot does,
+but from an IMAP folder only seki's messages are read, and no flag changes: the folder
+holds the player's own mail too (mail/incoming.py, `from_imap`). Each document found in
+a message is kept by play/filing.py, only once its signature checks where it can be
+checked, and under a hash of its own text: packets under
 `packets/`, where `seki play` looks for the newest authentic one to answer (play/inbox.py);
 invitations and the other side's joins for `seki bot run` (play/autoplay.py); two-party
 records and reveals for `seki play DIR` (play/two_party.py).
@@ -44,7 +46,8 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
     home = default_dir()
     spool = Spool(home / "mail")
     if mail.imap is not None:
-        fetched = mail_in.from_imap(spool, mail.imap)
+        # the player's own mail: only seki's is read, and no flag is changed
+        fetched = mail_in.from_imap(spool, mail.imap, seki_only=True)
     elif mail.maildir is not None:
         fetched = mail_in.from_maildir(spool, mail.maildir)
     else:

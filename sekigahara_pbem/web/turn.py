@@ -57,6 +57,7 @@ class Board:
             target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
         )
         self._thread.start()
+        ready = False
         try:
             while not self._server.started and self._thread.is_alive():
                 self._thread.join(0.01)
@@ -65,9 +66,10 @@ class Board:
                 self.on_ready(self.url)
             if self.open_browser:
                 webbrowser.open(self.url)
-        except BaseException:
-            self.__exit__(None, None, None)
-            raise
+            ready = True
+        finally:
+            if not ready:  # the server stops whatever stopped us here (Ctrl-C included)
+                self.__exit__(None, None, None)
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -37,9 +37,10 @@ from sekigahara_pbem.protocol.component_files import components_hash
 from sekigahara_pbem.rules.components import ComponentError
 
 HANG_SECONDS = 20
-# Archive files verify may ignore: the lock, git's ignore list, the referee's own sealed
+# Archive files verify may ignore: the lock, git's ignore list and attributes (how git
+# checks files out; seki reads them one way whatever git did), the referee's own sealed
 # secrets (verify uses the revealed ones).
-UNCHECKED = (".lock", ".gitignore", "referee/secrets.txt")
+UNCHECKED = (".lock", ".gitignore", ".gitattributes", "referee/secrets.txt")
 GAME_PARTS = ("records", "sealed", "public", "packets", "turns", "game.txt", "joins")
 HOSTILE = [
     "", "~", "null", "-1", "0", "99999999999999999999999", "1e309", ".nan", "true",

@@ -624,6 +624,14 @@ def forged(t: Table, h: Honest, rnd: random.Random) -> Forged | None:
 # -- after the honest record: claims of the next place ---------------------------------------
 
 
+def _won_by(base: dict, winner: str, last: int) -> dict:
+    """A public form that says `winner` won by forfeit after record `last`, whatever the
+    game's state: a lie the engine would not write (engine.forfeit ends a game once)."""
+    reason = f"{other(winner)} sent nothing within the deadline after record {last}"
+    result = {"winner": winner, "how": "forfeit", "rule": "deadline", "reason": reason}
+    return {**base, "result": result, "step": OVER, "active": None}
+
+
 def next_place(t: Table, h: Honest, rnd: random.Random) -> Forged | None:
     """What the author may send after its honest record (`h` follows it), before the
     victim answers: a forfeit claim (the stock client's, or forged), at or before the
@@ -641,7 +649,7 @@ def next_place(t: Table, h: Honest, rnd: random.Random) -> Forged | None:
         if kind == "forfeit named":
             record.entries[0].action["record"] = rnd.choice([h.n - 2, h.n, "x"])
         elif kind == "forfeit won":  # the victim's win written into the claim
-            record.entries[0].public = forfeited(base, h.victim, h.n - 1)
+            record.entries[0].public = _won_by(base, h.victim, h.n - 1)
     else:
         record = party.takeback(TAKEBACK if kind == "takeback" else AGREE)
     written = rnd.choice([h.now, due - 1, due, due + 30])

@@ -53,6 +53,11 @@ class Game(Protocol):
         what was written, in words."""
         ...
 
+    def revealer(self) -> str | None:
+        """The key that reveals when none is named: the referee's, as game.txt names it;
+        None in a two-party game, where each player reveals its own."""
+        ...
+
 
 def open_game(root: Path) -> Game:
     """The game in `root`, as its game.txt says it was played."""
@@ -100,6 +105,12 @@ class RefereeGame:
         }  # fmt: skip
         return Verified(lines, facts)
 
+    def revealer(self) -> str | None:
+        from .protocol import game
+        from .protocol.store import GameDir
+
+        return game.load(GameDir(self.root)).referee.name
+
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
         from .referee import verify as checks
 
@@ -140,6 +151,9 @@ class TwoPartyGame:
             "its opponent could during the game"
         )
         return Verified([forfeit.format(side=replay.unrevealed, entries=replay.retraced)], facts)
+
+    def revealer(self) -> str | None:
+        return None
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
         from .twoparty import side as sides

@@ -454,3 +454,15 @@ def test_turn_check_reads_friendly_names(tmp_path, monkeypatch):
     typo = check(card + "x")
     assert typo.returncode == 1 and "Traceback" not in typo.stderr
     assert f"unknown card '{card}x' — did you mean {card}?" in typo.stderr
+
+
+def test_a_card_description_is_in_the_readers_language(comp, state):
+    """The kind of a card described by clan and kind is a word of the reader's language
+    too (issue 30: a Hungarian player read "Ukita plain kártya")."""
+    from sekigahara_pbem.i18n import explain, using
+
+    with pytest.raises(Malformed) as caught:
+        normalise(state, comp, "ishida", {"type": "discard", "cards": ["mori", "mori", "mori"]})
+    with using("hu"):
+        said = explain(caught.value)
+    assert "Mōri sima kártya" in said and "plain" not in said

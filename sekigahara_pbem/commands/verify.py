@@ -11,12 +11,21 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from .common import KeyOption, abort, load_identity, utc_now
+from .common import abort, load_identity, utc_now
 
 
 def reveal(
     directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
-    key: KeyOption = "referee",
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help=N_(
+                "The key that reveals: by default the referee's, as game.txt names it; in a "
+                "two-party game, your own (required)."
+            ),
+        ),
+    ] = None,
     force: Annotated[
         bool, typer.Option(help=N_("Reveal before the game is over (by agreement)."))
     ] = False,
@@ -25,7 +34,11 @@ def reveal(
     game, your own secret (send it to the other player)."""
     from ..games import open_game
 
-    typer.echo(open_game(directory).reveal(load_identity(key), utc_now(), force))
+    game = open_game(directory)
+    key = key or game.revealer()
+    if key is None:
+        abort(_("a two-party game: give your own key with --key"), 2)
+    typer.echo(game.reveal(load_identity(key), utc_now(), force))
 
 
 def verify(

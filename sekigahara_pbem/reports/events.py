@@ -70,7 +70,7 @@ WHY = {
     "reinforcement step": N_("{side} discards {cards} (half the hand, Reinforcement Step)"),
     "force march": N_("{side} discards {cards} to force march"),
     "played in combat": N_("{side} discards {cards} (played in the combat just ended)"),
-    "Mōri blocks to Osaka": N_("{side} discards {cards} to bring Mōri blocks to Ōsaka"),
+    "Mōri blocks to Osaka": N_("{side} discards {cards} to bring Mōri blocks to Osaka"),
     "minimal movement": N_("{side} discards {cards} to pay for minimal movement"),
     "limited movement": N_("{side} discards {cards} to pay for limited movement"),
     "total movement": N_("{side} discards {cards} to pay for total movement"),

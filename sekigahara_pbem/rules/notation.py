@@ -29,6 +29,7 @@ from .vocab import LEVELS, N_, SIDES, Malformed, Phrase
 SEPARATORS = re.compile(r"[\s_\-]+")
 CUTOFF = 0.6  # difflib's own default for a close match
 CARD_KINDS = {"plain": "plain", "swords": "swords", "sword": "swords", "double": "double"}
+KIND_WORDS = {"plain": N_("plain"), "swords": N_("swords"), "double": N_("double")}  # for readers
 LOYALTY_WORDS = ("loyalty", "loyalty-challenge", "challenge")
 WORDS = {"side": SIDES, "level": tuple(LEVELS), "option": ("A", "B")}  # not components
 
@@ -292,4 +293,5 @@ class _Reader:
     def _what(self, clan: str | None, kind: str) -> Phrase:
         if clan is None:
             return Phrase(N_("Loyalty Challenge card"))
-        return Phrase(N_("{clan} {kind} card"), clan=self.comp.clan_names[clan], kind=kind)
+        kind_words = Phrase(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
+        return Phrase(N_("{clan} {kind} card"), clan=self.comp.clan_names[clan], kind=kind_words)

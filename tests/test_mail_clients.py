@@ -131,7 +131,8 @@ def test_the_robot_takes_each_shape_answers_once_and_says_already_in(tmp_path):
     quoted = corpus["packet-quoted-below"]
     out = _robot(seki, tmp_path, game, [_as(ALICE, quoted)], "2026-11-22T12:00:00Z")
     assert "accepted: g: record 2" in out and "refused" not in out, out
-    (reply,) = _replies(tmp_path).values()
+    first = _replies(tmp_path)
+    (reply,) = first.values()
     assert reply.startswith(ALICE)
     assert "record 2: your turn is in" in reply and "next: " in reply, reply
     assert "could not use" not in reply and "fix" not in reply, reply
@@ -140,11 +141,12 @@ def test_the_robot_takes_each_shape_answers_once_and_says_already_in(tmp_path):
     again.append(_as("mallory@evil.test", mailcorpus.too_large(doc)))
     out = _robot(seki, tmp_path, game, again, "2026-11-22T13:00:00Z")
     assert "refused" not in out and GameDir(game).last_seq() == 2, out
-    replies = list(_replies(tmp_path).values())[1:]
+    # the outbox's names say nothing of the order: the second run's replies are the new ones
+    replies = [r for name, r in _replies(tmp_path).items() if name not in first]
     assert len(replies) == 3, replies  # the stranger is not answered
     assert all(r.startswith(ALICE) for r in replies)
     assert sum("already in (record 2)" in r for r in replies) == 2, replies
-    assert "more than the 5.0 MB" in replies[2] and "could not use" in replies[2]
+    assert sum("more than the 5.0 MB" in r and "could not use" in r for r in replies) == 1
     assert not list(game.glob("rejected/*"))  # nothing refused, so nothing kept as refused
 
 

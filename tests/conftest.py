@@ -96,3 +96,15 @@ def servers():
             yield running
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium through Playwright for the tests of the turn's page (tests/test_web_*.py)."""
+    from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip
+
+    sync_playwright = _browser_or_skip()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield chromium
+        chromium.close()

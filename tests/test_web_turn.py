@@ -19,7 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip
 
 from sekigahara_pbem.play import console
 from sekigahara_pbem.play.session import TurnSession
@@ -66,15 +65,6 @@ def _terminal(comp, state: dict, side: str, script: str) -> list[dict]:
     console.run(session, comp, v, console.script(script), lambda line: None)
     assert console.confirm(session, comp, v, console.script(""), lambda line: None)
     return session.actions
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_playwright = _browser_or_skip()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Served:

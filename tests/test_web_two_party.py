@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.crypto.keys import generate
@@ -76,15 +75,6 @@ def _copy(side: Side, keys: dict, where: Path) -> Side:
     """Another copy of the side's directory, to play the same record a second way."""
     shutil.copytree(side.root, where)
     return Side(where, side.game, keys[side.side], side.comp)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_playwright = _browser_or_skip()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Served:

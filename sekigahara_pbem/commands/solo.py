@@ -9,6 +9,7 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from .bot import BotOption, BudgetOption
 from .common import LangOption, abort, use_language, utc_now
 from .play import WebOption, on_board
 
@@ -24,13 +25,8 @@ def solo(
         str | None,
         typer.Option("--side", help=N_("Your side: ishida or tokugawa (a new game: ishida).")),
     ] = None,
-    bot: Annotated[
-        str,
-        typer.Option("--bot", help=N_("The computer: heuristic, search (docs/bot.md) or random.")),
-    ] = "heuristic",
-    budget: Annotated[
-        float, typer.Option(help=N_("The search player's seconds of thought per decision."))
-    ] = 1.0,
+    bot: BotOption = "heuristic",
+    budget: BudgetOption = 1.0,
     choose: Annotated[
         str | None,
         typer.Option(

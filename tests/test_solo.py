@@ -41,15 +41,15 @@ def random_asker(seed: int) -> console.Asker:
     def ask(prompt: str, question) -> str:
         if question is console.CONFIRM:
             return "1"
-        n = len(question.choices)
+        shown = console.numbers(question)  # as the terminal shows them (a stack keeps its own)
         if question.pick == "one":
-            return str(chooser.randint(1, n))
+            return str(chooser.choice(shown))
         if isinstance(question.pick, int):
-            return " ".join(str(i) for i in chooser.sample(range(1, n + 1), question.pick))
+            return " ".join(str(i) for i in chooser.sample(shown, question.pick))
         if question.pick == "any" and chooser.random() < 0.5:
             return ""  # the default, or none
-        limit = min(n, question.limit or n)
-        return " ".join(str(i) for i in chooser.sample(range(1, n + 1), chooser.randint(1, limit)))
+        limit = min(len(shown), question.limit or len(shown))
+        return " ".join(str(i) for i in chooser.sample(shown, chooser.randint(1, limit)))
 
     return ask
 

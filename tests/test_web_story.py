@@ -8,7 +8,7 @@ from __future__ import annotations
 import queue
 import threading
 
-from test_web_turn import _session, browser  # noqa: F401 -- the browser fixture
+from test_web_turn import _session
 
 from sekigahara_pbem.reports.events import describe
 from sekigahara_pbem.rules import rng
@@ -59,7 +59,7 @@ class Served:
         self.url = urls.get(timeout=10)
 
 
-def test_the_opponents_move_is_drawn_and_told_on_the_page(browser, comp):  # noqa: F811
+def test_the_opponents_move_is_drawn_and_told_on_the_page(browser, comp):
     """Before any action of the turn, the page's map has the arrow of the other side's
     move, and the story's lines are the report's, under the record's number."""
     state, side, told = _after_a_move(comp)

@@ -24,15 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sekigahara_pbem.crypto.keys import generate  # noqa: E402
-from sekigahara_pbem.crypto.keystore import write_identity  # noqa: E402
+from sekigahara_pbem.protocol import chain  # noqa: E402
 from sekigahara_pbem.protocol import game as games  # noqa: E402
-from sekigahara_pbem.protocol import joins, packets  # noqa: E402
-from sekigahara_pbem.protocol.component_files import components_hash  # noqa: E402
 from sekigahara_pbem.protocol.store import GameDir  # noqa: E402
-from sekigahara_pbem.referee import adjudication  # noqa: E402
-from sekigahara_pbem.referee.demo import Bot  # noqa: E402
-from sekigahara_pbem.rules.vocab import SIDES  # noqa: E402
+from sekigahara_pbem.referee.demo import run_demo  # noqa: E402
 
 NOW = "2026-11-25T00:00:00Z"
 LAST = [""]  # the last command's output, for a failure
@@ -57,33 +52,20 @@ with open(OUT, "w") as out:
 
 
 def to_deploy(root: Path) -> tuple[Path, str]:
-    """A game under `root` played until a packet asks a side to deploy: that packet and
-    the side."""
-    keys = root / "keys"
-    people = {name: generate(name) for name in ("referee", *SIDES)}
-    for identity in people.values():
-        write_identity(keys, identity)
-    gd = GameDir(root / "game")
-    definition = games.create(
-        gd.root, "path", people["referee"], {s: people[s].public for s in SIDES},
-        components_hash(), {}, NOW,
-    )  # fmt: skip
-    for _, text in joins.opening(definition, people):
-        adjudication.adjudicate(gd.root, people["referee"], [("in.txt", text.encode())], NOW)
-    bots = {s: Bot(people[s], definition, "path", kind="heuristic") for s in SIDES}
-    for _ in range(2000):
-        seq = gd.last_seq()
-        for side in SIDES:
-            path = gd.packet(seq, side)
-            packet = packets.open_packet(definition, path.read_text(), people[side], "p")
-            if any(d["decision"] == "deploy" and d["side"] == side for d in packet.view["pending"]):
-                return path, side
-        for side in SIDES:
-            text = bots[side].answer(gd.packet(seq, side).read_text(), "p")
-            if text is not None:
-                adjudication.adjudicate(gd.root, people["referee"], [("t", text.encode())], NOW)
-                break
-    raise SystemExit("no deployment was asked")
+    """A game under `root` played by `seki demo`'s heuristic bots until a record asks a
+    side to deploy: that side's packet, and the side."""
+    result = run_demo(root, "path", NOW, bot="heuristic", until=_deploys)
+    gd = GameDir(result.game_dir)
+    seq = gd.last_seq()
+    pending = chain.read_record(gd, games.load(gd), seq).body["pending"]
+    side = next((d["side"] for d in pending if _deploys(d)), None)
+    if side is None:
+        raise SystemExit("no deployment was asked")
+    return gd.packet(seq, side), side
+
+
+def _deploys(decision: dict) -> bool:
+    return decision["decision"] == "deploy"
 
 
 def traced(root: Path, args: list[str]) -> list[str]:

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import base64
 
-import bech32
 import pyrage
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..refusal import N_
-from . import sshsig
+from . import bech32, sshsig
 from .b64 import is_base64
 from .keys import Identity, PublicKey
 from .sealing import SealError
@@ -35,18 +34,14 @@ END = "-----END AGE ENCRYPTED FILE-----"
 COLUMNS = 64
 
 
-def _bech32(hrp: str, raw: bytes) -> str:
-    return bech32.bech32_encode(hrp, bech32.convertbits(raw, 8, 5))
-
-
 def age_recipient(public: PublicKey) -> str:
     """The player's X25519 key as an age recipient (`age1…`)."""
-    return _bech32("age", public.encryption.public_bytes_raw())
+    return bech32.encode("age", public.encryption.public_bytes_raw())
 
 
 def age_identity(identity: Identity) -> str:
     """The player's X25519 key as an age identity (`AGE-SECRET-KEY-1…`): secret."""
-    return _bech32("age-secret-key-", identity.encryption.private_bytes_raw()).upper()
+    return bech32.encode("age-secret-key-", identity.encryption.private_bytes_raw()).upper()
 
 
 def ssh_recipient(public: PublicKey) -> str:
@@ -69,7 +64,7 @@ def seal(plaintext: bytes, public: PublicKey) -> str:
 
 def seal_to_key(plaintext: bytes, key: X25519PublicKey) -> str:
     """The plaintext encrypted to one X25519 key (a game's state key), armored."""
-    recipient = pyrage.x25519.Recipient.from_str(_bech32("age", key.public_bytes_raw()))
+    recipient = pyrage.x25519.Recipient.from_str(bech32.encode("age", key.public_bytes_raw()))
     return armor(pyrage.encrypt(plaintext, [recipient]))
 
 
@@ -98,7 +93,7 @@ def open_armored(text: str, identity: Identity, where: str) -> bytes:
 
 def open_with_key(text: str, key: X25519PrivateKey, where: str) -> bytes:
     data = dearmor(text, where)
-    secret = _bech32("age-secret-key-", key.private_bytes_raw()).upper()
+    secret = bech32.encode("age-secret-key-", key.private_bytes_raw()).upper()
     identity = pyrage.x25519.Identity.from_str(secret)  # our own key: an error is a bug
     try:
         return pyrage.decrypt(data, [identity])

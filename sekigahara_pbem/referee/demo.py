@@ -13,6 +13,7 @@ every week.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,11 +113,14 @@ def run_demo(
     bot: str = "random",
     budget: float = BUDGET,
     components: Path | None = None,
+    until: Callable[[dict], bool] | None = None,
 ) -> DemoResult:
     """Create keys and a game under `root`, play it to the end, return what happened.
     `bot` is the kind of both players (random, heuristic or search, which thinks `budget`
     seconds per decision); with `plans` the bots fight their combats by battle plan. The
-    game is played with the component set in `components` (default: the packaged set)."""
+    game is played with the component set in `components` (default: the packaged set).
+    `until` stops it early, at the first record whose pending decision it holds true of
+    (a benchmark stops where the decision it measures is asked)."""
     keys = root / "keys"
     people = {name: generate(name) for name in ("referee", *SIDES)}
     for identity in people.values():
@@ -140,7 +144,7 @@ def run_demo(
         seq = gd.last_seq()
         record = chain.read_record(gd, definition, seq)
         waiting = sorted({d["side"] for d in record.body["pending"]})
-        if not waiting:
+        if not waiting or (until and any(map(until, record.body["pending"]))):
             break
         side = waiting[0]
         path = gd.packet(seq, side)

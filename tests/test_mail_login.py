@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import imaplib
 import json
+import mailbox as mailbox_lib
 import re
 import socket
 import sys
@@ -119,6 +120,50 @@ def test_seki_play_takes_only_seki_mail_and_changes_no_flag(servers, tmp_path, m
         imap.uid("STORE", ",".join(map(str, uids.values())), "+FLAGS", "(\\Deleted)")
         imap.expunge()
         imap.logout()
+
+
+def _listing(folder: Path) -> list[str]:
+    """A maildir's files, flags and all: what a mail client reads the flags from."""
+    return sorted(f"{p.parent.name}/{p.name}" for p in folder.glob("*/*"))
+
+
+def test_seki_play_takes_only_seki_mail_from_a_maildir_and_changes_no_flag(tmp_path, monkeypatch):
+    """A player's local maildir, as its mail client keeps it (mailbox.Maildir): personal
+    mail new and read, flagged, with seki's tag but no document; seki's mail attached and
+    pasted, one already read by the player. seki keeps only seki's, renames nothing (so no
+    flag changes), and looks at nothing twice."""
+    box = mailbox_lib.Maildir(tmp_path / "Maildir", create=True)
+    seki = message("referee@seki.test", "ishida@seki.test", "[seki g] record 3", "Your move.",
+                   [("packet.txt", DOCUMENT)]).as_bytes()  # fmt: skip
+    mails = {
+        "new": (_personal("Holiday photos"), "new", ""),
+        "read": (_personal("Dinner"), "cur", "S"),
+        "flagged": (_personal("[seki night] still on?"), "cur", "F"),
+        "seki": (seki, "new", ""),
+        "pasted": (_personal("my turn", PASTED), "cur", "RS"),
+    }
+    for raw, sub, flags in mails.values():
+        msg = mailbox_lib.MaildirMessage(raw)
+        msg.set_subdir(sub)
+        msg.set_flags(flags)
+        box.add(msg)
+    before = _listing(tmp_path / "Maildir")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("SEKI_HOME", str(home))
+    settings = f'from = "ishida@seki.test"\nmaildir = "{tmp_path / "Maildir"}"\n'
+    (home / "mail.toml").write_text(settings)
+    _, fetched, _ = mailbox.collect(mailbox.settings(None))
+    assert fetched == 2
+    kept = b"".join(p.read_bytes() for p in (home / "mail").rglob("*.eml"))
+    assert b"Your move." in kept and PASTED.encode() in kept
+    for subject in (b"Holiday photos", b"Dinner", b"still on?"):
+        assert subject not in kept  # no copy of a person's mail
+    assert _listing(tmp_path / "Maildir") == before
+    assert mailbox.collect(mailbox.settings(None))[1] == 0  # looked at, remembered
+    box.add(seki.replace(b"record 3", b"record 4"))  # a new one is found, once
+    assert mailbox.collect(mailbox.settings(None))[1] == 1
+    assert mailbox.collect(mailbox.settings(None))[1] == 0
 
 
 def test_the_robot_still_takes_every_unseen_message_of_its_own_folder(servers, tmp_path):

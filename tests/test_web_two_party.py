@@ -1,80 +1,35 @@
 """`seki play DIR --web` in a two-party game (issue 30): a record of several actions is
 answered on one page in a real Chromium, one server and one tab for the whole record,
 each decision's question picked up without a reload, then the record signed on the page.
-It holds the same actions as the terminal's record (play/two_party.chooser, the path of
-`--choose`) from the same answers; Stop on the page writes nothing."""
+It holds the same actions as the terminal's record (play/two_party.AtTheTerminal, the path
+of `--choose`) from the same answers; Undo goes back across the record's decisions, and
+at the record to sign takes its last answer back; Stop on the page writes nothing."""
 
 from __future__ import annotations
 
 import queue
-import shutil
 import threading
-from pathlib import Path
 
 import pytest
+from two_party_game import Game, actions, at_movement, deploys_first, play_until
 
-from sekigahara_pbem.bot import make_player
-from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.play import console
 from sekigahara_pbem.play import two_party as ui
-from sekigahara_pbem.protocol.component_files import carry, component_set
 from sekigahara_pbem.rules.decisions import Question
-from sekigahara_pbem.rules.engine import pending
-from sekigahara_pbem.rules.vocab import ISHIDA, SIDES, other
-from sekigahara_pbem.twoparty import files
-from sekigahara_pbem.twoparty.demo import Clock
-from sekigahara_pbem.twoparty.match import player_chooser, take_turns
+from sekigahara_pbem.rules.vocab import other
 from sekigahara_pbem.twoparty.side import Side
 
 
-def _movement(side: Side) -> bool:
-    """This side's own Movement Phase, its level not chosen yet: a record of several
-    actions (the level, stack moves, the end of the phase)."""
-    state = side.load().copy()
-    phase = state["phase"]
-    asked = any(d["side"] == side.side for d in pending(state))
-    return asked and phase is not None and phase["level"] is None and state["active"] == side.side
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> Game:
+    """Two bots' two-party game through the files, up to a side's Movement Phase."""
+    return play_until(tmp_path_factory.mktemp("two-party-web"), at_movement, "web")
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory) -> tuple[dict, dict, str, Clock]:
-    """Two bots' two-party game through the files, up to a side's Movement Phase: the
-    keys, the sides, the side whose record is due, and the clock."""
-    root = tmp_path_factory.mktemp("two-party-web")
-    carried = component_set(None)
-    comp = carried.components
-    keys = {s: generate(s) for s in SIDES}
-    publics = {s: k.public for s, k in keys.items()}
-    text = files.make_game("web-2p", carried.hash, {}, publics, keys[ISHIDA])
-    definition = files.read_game(text, "game.txt")
-    sides = {}
-    for s in SIDES:
-        (root / s).mkdir()
-        (root / s / "game.txt").write_text(text, encoding="utf-8")
-        carry(root / s, carried)
-        sides[s] = Side(root / s, definition, keys[s], comp)
-    bots = {s: player_chooser(make_player("heuristic", comp, {}, f"web-{s}")) for s in SIDES}
-    clock = Clock()
-    due: list[str] = []
-
-    def over(s: str) -> bool:
-        if len(sides[s].records()) > 2 and _movement(sides[s]):
-            due.append(s)
-        return bool(due)
-
-    take_turns(
-        lambda s: sides[s].join(clock.now()),
-        lambda s: sides[s].turn(bots[s], clock.now()),
-        lambda reader, record: sides[reader].receive(record, "mail", clock.now()),
-        over,
-    )
-    return keys, sides, due[0], clock
-
-
-def _copy(side: Side, keys: dict, where: Path) -> Side:
-    """Another copy of the side's directory, to play the same record a second way."""
-    shutil.copytree(side.root, where)
-    return Side(where, side.game, keys[side.side], side.comp)
+def deployment(tmp_path_factory) -> Game:
+    """Two bots' two-party game through the files, up to a record that deploys first."""
+    return play_until(tmp_path_factory.mktemp("two-party-deploy"), deploys_first, "web-deploy")
 
 
 class Served:
@@ -84,7 +39,6 @@ class Served:
     def __init__(self, side: Side, now: str):
         self.urls: queue.Queue[str] = queue.Queue()
         self.raised: BaseException | None = None
-        self.actions: list[dict] = []
         self.thread = threading.Thread(target=self._run, args=(side, now), daemon=True)
         self.thread.start()
         self.url = self.urls.get(timeout=30)
@@ -164,11 +118,10 @@ def _answer_on_the_page(page, url: str) -> tuple[list[list[int]], int]:
     raise AssertionError("the record never came to be signed")
 
 
-def _terminal(side: Side, answers: list[list[int]], now: str) -> list[dict]:
+def _terminal(side: Side, answers: list[list[int]], now: str) -> str:
     """The record the terminal writes from the same answers (as `--choose` types them:
-    each answer the numbers the terminal shows for the chosen choices); its actions."""
+    each answer the numbers the terminal shows for the chosen choices); its text."""
     given = iter(answers)
-    confirmed: list[list[dict]] = []
 
     def ask(prompt: str, question: Question) -> str:
         if question is console.CONFIRM:
@@ -176,34 +129,19 @@ def _terminal(side: Side, answers: list[list[int]], now: str) -> list[dict]:
         shown = console.numbers(question)
         return " ".join(str(shown[i]) for i in next(given))
 
-    confirm = ui.confirmer(side.load().kc, side.side, ask, lambda line: None)  # as the command
-
-    def keep(actions: list[dict], state: dict) -> None:
-        confirmed.append(actions)
-        confirm(actions, state)
-
-    side.turn(ui.chooser(ask, lambda line: None), now, keep)
+    record = ui.AtTheTerminal(ask, lambda line: None)
+    text = side.turn(record.choose, now, record.confirm)
     assert next(given, None) is None
-    return confirmed[0]
+    return text
 
 
-def test_a_record_of_several_actions_is_answered_on_one_page(game, browser, tmp_path, monkeypatch):
+def test_a_record_of_several_actions_is_answered_on_one_page(game, browser, tmp_path):
     """One URL said once, one tab loaded once: the level, two stack moves and the end of
     the phase clicked, each next question coming without a reload; the record listed
     and signed on the page is the terminal's from the same answers, and the other side
     takes it in."""
-    keys, sides, due, clock = game
-    side = sides[due]
-    web, terminal = _copy(side, keys, tmp_path / "web"), _copy(side, keys, tmp_path / "term")
-    now = clock.now()
-    confirmed: list[list[dict]] = []
-    original = ui.OnTheBoard.confirm
-
-    def keep(self, actions: list[dict], state: dict) -> None:
-        confirmed.append(actions)
-        original(self, actions, state)
-
-    monkeypatch.setattr(ui.OnTheBoard, "confirm", keep)
+    web, terminal = game.copy(game.due, tmp_path / "web"), game.copy(game.due, tmp_path / "term")
+    now = game.clock.now()
     before = len(web.records())
     served = Served(web, now)
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone's
@@ -219,27 +157,156 @@ def test_a_record_of_several_actions_is_answered_on_one_page(game, browser, tmp_
         page.close()
     assert served.ended() is None and served.urls.empty() and not problems
     assert len(web.records()) == before + 1
-    actions = confirmed[0]
-    assert len(actions) == listed >= 3, actions
-    assert sum(a["type"] == "move" for a in actions) == 2
-    assert actions == _terminal(terminal, answers, now)
-    opponent = _copy(sides[other(due)], keys, tmp_path / "other")
-    record = web.records()[-1]
-    opponent.receive(record.read_text(encoding="utf-8"), record.name, clock.now())
+    text = web.records()[-1].read_text(encoding="utf-8")
+    chosen = actions(web.game, text)
+    assert len(chosen) == listed >= 3, chosen
+    assert sum(a["type"] == "move" for a in chosen) == 2
+    assert text == _terminal(terminal, answers, now)
+    opponent = game.copy(other(game.due), tmp_path / "other")
+    opponent.receive(text, web.records()[-1].name, game.clock.now())
+
+
+def _state(page) -> dict:
+    return page.evaluate("() => fetch('state').then((r) => r.json())")
+
+
+def _after(page, now: dict) -> dict:
+    """The next moment the page shows a question or the record in (past any moment of
+    waiting while seki builds the record)."""
+    page.wait_for_function(f"() => document.body.dataset.seq > {now['seq']}")
+    page.wait_for_selector("#ask p.prompt")
+    return _state(page)
+
+
+def _choose(page, now: dict, starts: str) -> tuple[dict, list[int]]:
+    """Click the choice whose words start with `starts` (a question of many: tick it, then
+    OK); the next moment, and the answer as indices."""
+    q = now["question"]
+    picks = [next(c["i"] for c in q["choices"] if c["label"].startswith(starts))]
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        _click(page, q, picks)
+    return _after(page, now), picks
+
+
+def test_undo_at_a_decisions_first_question_goes_back_into_the_one_before(game, browser, tmp_path):
+    """The level chosen (minimal), then Undo at the first question of the next decision:
+    the level is asked again, with nothing of it left on the page, and answered
+    differently (limited, paying a card); the record signed on the page is the one the
+    terminal writes from the answers kept alone, byte for byte, and the other side's
+    engine takes it in."""
+    web, terminal = game.copy(game.due, tmp_path / "web"), game.copy(game.due, tmp_path / "term")
+    now = game.clock.now()
+    served = Served(web, now)
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto(served.url)
+        page.wait_for_selector("#ask p.prompt")
+        moment, kept = _state(page), []
+        if moment["question"]["prompt"].startswith("What next"):  # Mōri's blocks, or the level
+            moment, first = _choose(page, moment, "choose the movement level")
+            kept.append(first)
+        moment, _minimal = _choose(page, moment, "minimal")
+        assert [t["text"] for t in moment["turn"]] == ["Minimal movement (1 stack move), free"]
+        assert moment["question"]["prompt"].startswith("What next")
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            page.click("#tools button >> nth=0")  # Undo
+        moment = _after(page, moment)
+        assert moment["question"]["prompt"] == "Movement level (7.1)" and not moment["turn"]
+        moment, limited = _choose(page, moment, "limited")
+        card = moment["question"]["choices"][0]["card"]
+        moment, paid = _choose(page, moment, card + " ")
+        moment, end = _choose(page, moment, "end the Movement Phase")
+        kept += [limited, paid, end]
+        assert moment.get("record"), moment  # the record to sign
+        assert moment["turn"][0]["text"] == f"Limited movement (3 stack moves), paying {card}"
+        page.click("#ask button.primary")  # Sign
+        page.wait_for_selector("p.done")
+    finally:
+        page.close()
+    assert served.ended() is None and not problems
+    text = web.records()[-1].read_text(encoding="utf-8")
+    assert actions(web.game, text)[0] == {"type": "level", "level": "limited", "cards": [card]}
+    assert text == _terminal(terminal, kept, now)
+    opponent = game.copy(other(game.due), tmp_path / "other")
+    opponent.receive(text, web.records()[-1].name, game.clock.now())
+
+
+def _with_a_card(q: dict) -> list[int]:
+    """A deployment with a card where one is offered, else the first choice."""
+    return [next((c["i"] for c in q["choices"] if c["card"]), 0)]
+
+
+def _through(page, moment: dict, pick) -> tuple[dict, list[list[int]], list[str]]:
+    """Every question answered by clicks (`pick` chooses), up to the record to sign: its
+    moment, the answers, and the words of each choice clicked."""
+    answers, words = [], []
+    while not moment.get("record"):
+        q = moment["question"]
+        answers.append(pick(q))
+        words.append(q["choices"][answers[-1][0]]["label"])
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            _click(page, q, answers[-1])
+        moment = _after(page, moment)
+    return moment, answers, words
+
+
+def test_the_record_lists_each_action_as_chosen_and_undo_there_takes_back_its_last_answer(
+    deployment, browser, tmp_path
+):
+    """A record that deploys a block with a card: the record to sign lists the
+    deployment as the question offered it (its impact on the battle as it stood, not on
+    the battle the record leaves). Undo there asks the last question again; Finish is
+    chosen instead and signed: the record is the terminal's from the answers kept, byte
+    for byte, and the other side takes it in."""
+    due = deployment.due
+    web, terminal = deployment.copy(due, tmp_path / "web"), deployment.copy(due, tmp_path / "t")
+    now = deployment.clock.now()
+    served = Served(web, now)
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto(served.url)
+        page.wait_for_selector("#ask p.prompt")
+        moment, answers, words = _through(page, _state(page), _with_a_card)
+        assert words[-1].startswith("Deploy") and " with " in words[-1]
+        assert [t["text"] for t in moment["turn"]][-1] == words[-1]
+        undo = "(seq) => fetch('undo', {method: 'POST', body: JSON.stringify({seq})})"
+        assert page.evaluate(f"({undo})({moment['seq']}).then((r) => r.status)") == 200
+        page.reload()  # the page shows no Undo beside a record yet (static/page.js)
+        page.wait_for_selector("#ask p.prompt")
+        moment = _state(page)
+        assert moment["question"]["choices"][answers[-1][0]]["label"] == words[-1]
+        finish = [next(c["i"] for c in moment["question"]["choices"] if c["label"][:6] == "Finish")]
+        picks = iter([finish])  # then, whatever else the record asks, as before
+        moment, again, _words = _through(
+            page, moment, lambda q: next(picks, None) or _with_a_card(q)
+        )
+        kept = answers[:-1] + again
+        page.click("#ask button.primary")  # Sign
+        page.wait_for_selector("p.done")
+    finally:
+        page.close()
+    assert served.ended() is None and not problems
+    text = web.records()[-1].read_text(encoding="utf-8")
+    assert text == _terminal(terminal, kept, now)
+    opponent = deployment.copy(other(due), tmp_path / "other")
+    opponent.receive(text, web.records()[-1].name, deployment.clock.now())
 
 
 def test_stop_on_the_page_writes_no_record(game, browser, tmp_path):
     """Stop in the middle of the record (after its first action): Stopped, nothing
     written, and the server gone."""
-    keys, sides, due, clock = game
-    web = _copy(sides[due], keys, tmp_path / "web")
+    web = game.copy(game.due, tmp_path / "web")
     before = len(web.records())
-    served = Served(web, clock.now())
+    served = Served(web, game.clock.now())
     page = browser.new_page()
     try:
         page.goto(served.url)
         page.wait_for_selector("#ask p.prompt")
-        now = page.evaluate("() => fetch('state').then((r) => r.json())")
+        now = _state(page)
         with page.expect_response(lambda r: r.request.method == "POST"):
             _click(page, now["question"], _pick(now["question"], [2]))
         page.wait_for_function(f"() => document.body.dataset.seq > {now['seq']}")

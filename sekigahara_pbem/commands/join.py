@@ -3,6 +3,7 @@ seed, then the other side's join with the seed itself (protocol/joins.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -40,10 +41,30 @@ def join(
             "--game", help=N_("The game definition (default: the one remembered when you joined).")
         ),
     ] = None,
+    send: Annotated[
+        bool,
+        typer.Option(
+            "--send",
+            help=N_(
+                "Mail your answer to the referee's address in game.txt (SMTP), once: a file "
+                "mailed before, by this or by seki play --send, is not mailed again."
+            ),
+        ),
+    ] = False,
+    mail_config: Annotated[
+        Path | None,
+        typer.Option(
+            help=N_(
+                "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+                "key directory; see docs/play.md)."
+            )
+        ),
+    ] = None,
 ) -> None:
     """Join a game (to its definition), or send your seed (to the other side's join)."""
     from ..crypto import signing
     from ..crypto.keystore import default_dir
+    from ..play import mailbox
     from ..protocol import documents as docs
     from ..protocol import game, joins
     from ..protocol.store import write_atomic
@@ -52,19 +73,24 @@ def join(
     text = read_text(request)
     body, _signature = signing.split(text)
     if "format: seki-2p-game/1" in body.splitlines():
+        if send:
+            raise Refusal(N_("--send is for a game with a referee: send your join yourself"))
         _two_party(text, identity, out)
         return
+    mail = _mail_settings(mail_config) if send else None
     if f"format: {game.GAME_FORMAT}" in body.splitlines():
         definition = game.parse(text, str(request))
+        side = definition.side_of(identity.public)
         answer = joins.make_join(definition, identity)
         write_atomic(default_dir() / "games" / f"{definition.game_id}.txt", text)
-        what = "join"
+        what, name = "join", f"join-{definition.game_id}-{side}.txt"
     else:
         game_id = docs.peek_game(text, str(request))
         definition = _definition(game_file, default_dir() / "games" / f"{game_id}.txt")
-        answer = joins.make_seed(definition, identity, text, str(request))
+        side = definition.side_of(identity.public)
+        name, answer = _seed(definition, identity, text, str(request))
         what = "seed"
-    side = definition.side_of(identity.public)
+    kept = _kept(default_dir() / mailbox.SENT / name, answer)
     out = out or Path(f"{what}-{definition.game_id}-{side}.txt")
     write_atomic(out, answer)
     typer.echo(_("game {game}: you play {side}").format(game=definition.game_id, side=_side(side)))
@@ -79,6 +105,16 @@ def join(
                 name=definition.referee.name, fingerprint=definition.referee.fingerprint
             )
         )
+    if mail is not None:
+        typer.echo(_("wrote {path}").format(path=out))
+        typer.echo(mailbox.send(mail, definition, kept, f"{what} {definition.game_id}"), err=True)
+        if what == "join":
+            then = _(
+                "once both sides have joined, the referee mails you the other's join: "
+                "seki play --send answers it with your seed"
+            )
+            typer.echo(then, err=True)
+    elif what == "join":
         wrote = _(
             "wrote {path}: mail it to the referee. Once both sides have joined, the referee "
             "sends you the other's join: answer it with seki join again to send your seed."
@@ -87,6 +123,56 @@ def join(
     else:
         wrote = _("wrote {path}: your seed, sealed to the referee; mail it to the referee")
         typer.echo(wrote.format(path=out))
+
+
+def _mail_settings(path: Path | None):
+    """The player's mail settings, which --send needs: refused before anything is written."""
+    from ..play import mailbox
+
+    mail = mailbox.settings(path)
+    if mail is None:
+        raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
+    return mail
+
+
+def _kept(path: Path, text: str) -> Path:
+    """The copy of an answer that --send and `seki play --send` mail (play/mailbox.py,
+    `unsent`), by its usual name, or by its hash where another text has that name (a join
+    of another game of the same id): each file is mailed once, by its name."""
+    from ..play import filing
+    from ..protocol.store import write_atomic
+
+    if path.exists() and path.read_text(encoding="utf-8") != text:
+        path = path.with_name(f"{path.stem}-{filing.digest(text)}.txt")
+    if not path.exists():
+        write_atomic(path, text)
+    return path
+
+
+def _seed(definition, identity, join: str, where: str) -> tuple[str, str]:
+    """The seed answering the other side's join, and its file name: the one made before
+    for this very join of this game, if any, so that the referee is never sent two
+    different seeds (each is sealed afresh); else a new one, named as `seki play` names it
+    (play/autoplay.py). A seed of an earlier game of the same id is another game's."""
+    from ..crypto.keystore import default_dir
+    from ..play import filing, mailbox
+    from ..play.mailbox import bound
+    from ..protocol import documents as docs
+    from ..protocol import joins
+
+    first = f"seed-{definition.game_id}-{definition.side_of(identity.public)}"
+    named = re.compile(re.escape(first) + r"(-[0-9a-f]{24})?\.txt")
+    folder = default_dir() / mailbox.SENT
+    for path in sorted(folder.glob(f"{first}*.txt")) if folder.is_dir() else []:
+        text = docs.read_capped(path)
+        if named.fullmatch(path.name) and bound(definition, text):
+            made = joins.parse_seed(definition, text, path.name)
+            if made.other_join == docs.sha256(join):
+                return path.name, made.text
+    name = f"{first}.txt"
+    if (folder / name).exists():
+        name = f"{first}-{filing.digest(join)}.txt"
+    return name, joins.make_seed(definition, identity, join, where)
 
 
 def _definition(given: Path | None, remembered: Path):

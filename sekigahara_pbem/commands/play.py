@@ -196,12 +196,14 @@ def _find_packet(
     from ..play import inbox
 
     opened_games: list[str] = []
-    if folder is None and mail is not None:
+    from_mail = folder is None and mail is not None
+    if from_mail:
         folder, opened_games = _collect_mail(mail, identity, send, interactive=choose is None)
+    where = folder or Path(".")
     try:
-        return inbox.newest(folder or Path("."), identity, asked_only=not plan)
+        return inbox.newest(where, identity, asked_only=not plan)
     except Refusal:
-        if not opened_games:
+        if not opened_games and not (from_mail and inbox.not_started(where, identity)):
             raise
     typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
     return None
@@ -363,8 +365,14 @@ def _sign(
 def _opening(identity, mail, interactive: bool) -> list[str]:
     """Before a game starts: join the invitations the player agrees to, and send the
     seed when the other side's join has come (play/autoplay.py); by mail with --send,
-    else as files to mail. What was done, in words."""
-    from ..play import autoplay
+    else as files to mail. With --send, a join or a seed written by an earlier run
+    without it goes first (play/mailbox.py, `send_unsent`). What was done, in words."""
+    from ..crypto.keystore import default_dir
+    from ..play import autoplay, mailbox
+
+    done = mailbox.send_unsent(mail, default_dir()) if mail is not None else []
+    for line in done:
+        typer.echo(line, err=True)
 
     def accept(definition, side: str) -> bool:
         question = _(
@@ -380,7 +388,8 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
 
     def here(definition, path: Path, subject: str) -> str:
         write_new(Path(path.name), path.read_text(encoding="utf-8"))
-        return _("wrote {path}: mail it to the referee").format(path=path.name)
+        text = _("wrote {path}: mail it to the referee, or let seki play --send mail it")
+        return text.format(path=path.name)
 
     report = autoplay.Pass()
     deliver = autoplay.mailer(mail) if mail is not None else here
@@ -389,7 +398,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
         typer.echo(line)
     for line in report.problems:
         typer.echo(f"seki: {line}", err=True)
-    return report.sent
+    return done + report.sent
 
 
 def _show_note(path: Path, identity) -> None:
@@ -526,8 +535,8 @@ def _two_party_turn(
         ui.on_the_board(side, party, utc_now(), ready)
         return True
     ask = console.script(choose) if choose is not None else console.terminal()
-    confirm = ui.confirmer(party.kc, side.side, ask, typer.echo)
-    side.turn(ui.chooser(ask, typer.echo), utc_now(), confirm)
+    record = ui.AtTheTerminal(ask, typer.echo)
+    side.turn(record.choose, utc_now(), record.confirm)
     return True
 
 

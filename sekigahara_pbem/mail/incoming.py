@@ -3,10 +3,11 @@ spool's inbox (raw, so nothing a player sent is lost), and find the seki documen
 message, attached or pasted into the body.
 
 Each message is saved once: its file name is its number in the order of arrival and a
-hash of its bytes, and a message already in the inbox or processed is not saved again. A
-maildir's messages are then marked seen, a message of the robot's IMAP folder gets the
-\\Seen flag; an mbox is only read. A player's IMAP folder is the player's own mail: only
-seki's messages are read there, and no flag is set (`from_imap`, `seki_only`).
+hash of its bytes, and a message already in the inbox or processed is not saved again. The
+robot's mailbox is its own: a maildir's messages are then marked seen, a message of its
+IMAP folder gets the \\Seen flag; an mbox is only read. A player's IMAP folder or maildir is
+the player's own mail (`seki_only`): only seki's messages are read there, only those that
+hold a document are kept, and no message is flagged, moved or renamed.
 """
 
 from __future__ import annotations
@@ -56,11 +57,13 @@ MAX_HEADER = 998  # RFC 5322's line limit: longer header values are cut
 CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 _ATOMS = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,250}"
 MESSAGE_ID = re.compile(rf"<{_ATOMS}@(?:{_ATOMS}|\[[!-Z^-~]{{1,250}}\])>")  # RFC 5322 3.6.4
+SEKI_TAG = "[seki "  # in the subject of every mail seki sends, before its game: `[seki g1]`
 # What seki's mail carries, for an IMAP SEARCH in a person's folder: the `[seki GAME]`
 # subject tag of every mail seki sends, or a document pasted or attached (servers that
 # decode attachments find it there); never larger than a message seki reads.
-SEKI_MAIL = ("SMALLER", str(MAX_MESSAGE), "OR", "SUBJECT", '"[seki "', "BODY", f'"{BEGIN}"')
+SEKI_MAIL = ("SMALLER", str(MAX_MESSAGE), "OR", "SUBJECT", f'"{SEKI_TAG}"', "BODY", f'"{BEGIN}"')
 UIDS = "imap-uids.json"  # in the spool: per folder, the last UID looked at (seki_only)
+LOOKED = "maildir-looked.json"  # in the spool: per maildir, the messages looked at (seki_only)
 
 
 class HostileMail(Exception):
@@ -84,12 +87,15 @@ def save(spool: Spool, raw: bytes) -> bool:
     return True
 
 
-def from_maildir(spool: Spool, path: Path) -> int:
-    """New and unseen messages of a maildir; each is marked seen once saved."""
+def from_maildir(spool: Spool, path: Path, *, seki_only: bool = False) -> int:
+    """New and unseen messages of a maildir; each is marked seen once saved. A person's
+    maildir is theirs (`seki_only`): see `_take_seki_files`."""
     if not (path / "cur").is_dir() or not (path / "new").is_dir():
         raise Refusal(N_("not a maildir (no cur/ and new/)"), at=str(path))
     count = 0
     files = [f for sub in ("new", "cur") for f in (path / sub).iterdir() if f.is_file()]
+    if seki_only:
+        return _take_seki_files(spool, path, files)
     for file in sorted(files, key=lambda f: f.name):
         base, _, info = file.name.partition(":")
         flags = info[2:] if info.startswith("2,") else ""
@@ -99,6 +105,48 @@ def from_maildir(spool: Spool, path: Path) -> int:
         seen = "".join(sorted(set(flags) | {"S"}))
         os.replace(file, path / "cur" / f"{base}:2,{seen}")
     return count
+
+
+def _take_seki_files(spool: Spool, path: Path, files: list[Path]) -> int:
+    """The messages of a person's maildir with seki's marks, as `_take_seki_mail` takes
+    them from an IMAP folder: none is renamed, so no flag changes and the mail client
+    shows the mail as it was, and only those that hold a document are kept. What was
+    looked at is remembered in the spool, by each message's unique name (what comes
+    before the `:2,` of its flags, which a mail client keeps when it moves or flags it),
+    for the messages still there."""
+    record = spool.root / LOOKED
+    marks = json.loads(record.read_text(encoding="utf-8")) if record.is_file() else {}
+    folder = str(path.resolve())
+    present = {f.name.partition(":")[0]: f for f in files if not f.name.startswith(".")}
+    looked = set(marks.get(folder, [])) & set(present)
+    count = 0
+    try:
+        for name in sorted(set(present) - looked):
+            try:
+                raw = present[name].read_bytes()
+            except FileNotFoundError:  # the mail client moved it meanwhile: the next run
+                continue
+            if _marked(raw) and _holds_documents(raw):
+                count += save(spool, raw)
+            looked.add(name)
+    finally:
+        marks[folder] = sorted(looked)
+        write_atomic(record, json.dumps(marks, indent=1, sort_keys=True) + "\n")
+    return count
+
+
+def _marked(raw: bytes) -> bool:
+    """Whether a message has seki's marks, those an IMAP search looks for (SEKI_MAIL):
+    the subject tag of every mail seki sends, or a document's first line in its text."""
+    if len(raw) > MAX_MESSAGE:
+        return False
+    if BEGIN.encode("ascii") in raw:
+        return True
+    try:
+        subject = header(parse_head(raw), "Subject")
+    except HostileMail:
+        return False
+    return SEKI_TAG in subject.lower()
 
 
 def from_mbox(spool: Spool, path: Path) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import NoReturn
 
 import yaml
 
@@ -109,9 +110,12 @@ def run(
     view: dict,
     ask: Asker,
     say: Callable[[str], None],
+    back: Callable[[], NoReturn] | None = None,
 ) -> None:
     """Ask until the turn is built; raise Stopped if the player stops. `view`: the
-    packet's, which the turn starts from."""
+    packet's, which the turn starts from. `back`: what `u` does when the session has no
+    answer left to take back, if answers were given before it (a two-party record's
+    earlier decisions, play/two_party.py): it takes the last of those back, raising."""
     while session.question is not None:
         question = session.question
         shown = view_at(session, session.state, view)
@@ -121,7 +125,13 @@ def run(
         if raw.strip().lower() == QUIT:
             raise Stopped(_("stopped: nothing written"))
         if raw.strip().lower() == UNDO:
-            say(_("undone") if session.undo() else _("nothing to undo"))
+            if session.undo():
+                say(_("undone"))
+            elif back is not None:
+                say(_("undone"))
+                back()
+            else:
+                say(_("nothing to undo"))
             continue
         try:
             value = parse(raw, question)

@@ -123,6 +123,13 @@ def latest(folder: Path, identity: Identity) -> dict[str, tuple[int, Path, dict]
     return newest_of
 
 
+def not_started(folder: Path, identity: Identity) -> list[str]:
+    """The games `identity` joined with no packet to it in the folder: the joins and seeds
+    are still going round, or the first packet has not come."""
+    games, _ = _mine(identity)
+    return sorted(set(games) - set(latest(folder, identity)))
+
+
 def newest(folder: Path, identity: Identity, asked_only: bool = True) -> Path:
     """The newest authentic packet asking something of `identity` that it has not answered
     yet (a Refusal if none); only a game's newest packet counts, so a superseded packet

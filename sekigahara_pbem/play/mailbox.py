@@ -4,13 +4,16 @@ address; `maildir = "..."` for a local maildir) into the key directory, and a si
 file mailed to the game's referee by SMTP.
 
 Mail is fetched into a spool in the key directory (`mail/`), as the referee's robot does,
-but from an IMAP folder only seki's messages are read, and no flag changes: the folder
-holds the player's own mail too (mail/incoming.py, `from_imap`). Each document found in
-a message is kept by play/filing.py, only once its signature checks where it can be
-checked, and under a hash of its own text: packets under
-`packets/`, where `seki play` looks for the newest authentic one to answer (play/inbox.py);
-invitations and the other side's joins for `seki bot run` (play/autoplay.py); two-party
-records and reveals for `seki play DIR` (play/two_party.py).
+but from an IMAP folder or a maildir only seki's messages are read, and no flag changes:
+the folder holds the player's own mail too (mail/incoming.py, `seki_only`). Each document
+found in a message is kept by play/filing.py, only once its signature checks where it can
+be checked, and under a hash of its own text: packets under `packets/`, where `seki play`
+looks for the newest authentic one to answer (play/inbox.py); invitations and the other
+side's joins for `seki bot run` (play/autoplay.py); two-party records and reveals for
+`seki play DIR` (play/two_party.py).
+
+What seki writes for a referee (a join, a seed) is kept in `sent/`; the spool remembers
+each message it ever queued, so a file is mailed once, by whichever `--send` comes first.
 """
 
 from __future__ import annotations
@@ -24,10 +27,15 @@ from ..mail import incoming as mail_in
 from ..mail import settings as mail_config
 from ..mail.outgoing import Spool, message, send_outbox
 from ..mail.settings import MailSettings
+from ..protocol import binding, joins
+from ..protocol import documents as docs
 from ..protocol.game import Definition
 from ..protocol.notes import is_note
 from ..refusal import Code, Refusal, UserError
+from ..rules.vocab import other
 from . import filing, inbox
+
+SENT = "sent"  # the key directory's folder of the files seki wrote for a game's referee
 
 
 def settings(path: Path | None) -> MailSettings | None:
@@ -45,11 +53,11 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
     notes that came with them."""
     home = default_dir()
     spool = Spool(home / "mail")
+    # the player's own mail: only seki's is read, and no flag is changed
     if mail.imap is not None:
-        # the player's own mail: only seki's is read, and no flag is changed
         fetched = mail_in.from_imap(spool, mail.imap, seki_only=True)
     elif mail.maildir is not None:
-        fetched = mail_in.from_maildir(spool, mail.maildir)
+        fetched = mail_in.from_maildir(spool, mail.maildir, seki_only=True)
     else:
         raise Refusal(N_("the mail settings name no [imap] server and no maildir to read"))
     games = inbox.joined_games(home)
@@ -98,12 +106,68 @@ def send(mail: MailSettings, definition: Definition, turn: Path, subject: str) -
         mail.sender, to, f"[seki {definition.game_id}] {subject}",
         _("My turn file is attached."), [(turn.name, text)], automatic="no",
     )  # fmt: skip
-    spool.queue(turn.stem, msg)
+    new = spool.queue(turn.stem, msg)  # a file of this name is queued once, ever
     delivery = send_outbox(spool, mail)
     if delivery.failed:
         failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
         raise UserError(_not_sent(spool, failed), code=Code.MAIL)
+    if not new and turn.stem not in delivery.sent:
+        return _("{name} was mailed to the referee before: not sent again").format(name=turn.name)
     return _("mailed {name} to the referee ({to})").format(name=turn.name, to=to)
+
+
+def unsent(home: Path) -> list[Path]:
+    """The joins and seeds seki wrote for a referee (`sent/`, kept by `seki play` and
+    `seki join`) that were never put in the mail: written without --send, for the player
+    to mail. The mail spool names every message it ever queued, so none is found twice."""
+    folder, spool = home / SENT, Spool(home / "mail")
+    found = sorted(folder.glob("*.txt")) if folder.is_dir() else []
+    return [p for p in found if p.name.startswith(("join-", "seed-")) and not spool.queued(p.stem)]
+
+
+def send_unsent(mail: MailSettings, home: Path) -> list[str]:
+    """Mail each file `unsent` finds whose game still waits for it, once; what was done,
+    in words. A file the referee evidently holds is left: a join once the other side's
+    join has come (the referee sends it only when both are in), a join or a seed once the
+    game has started (the player mailed it by hand)."""
+    games = inbox.joined_games(home)
+    started = {head["game"] for _, _, head in inbox.packets(home / "packets", games)}
+    received = {(d.game_id, j.side) for d, j in _joins_received(home, games)}
+    done = []
+    for path in unsent(home):
+        text = docs.read_capped(path)
+        join = f"format: {joins.JOIN_FORMAT}" in text[: filing.HEAD]
+        definition = games.get(docs.peek_game(text, path.name))
+        if definition is None or definition.game_id in started or not bound(definition, text):
+            continue
+        if join and (definition.game_id, _other_side(definition, text, path)) in received:
+            continue
+        what = "join" if join else "seed"
+        outcome = send(mail, definition, path, f"{what} {definition.game_id}")
+        done.append(_("written earlier without --send: {outcome}").format(outcome=outcome))
+    return done
+
+
+def bound(definition: Definition, text: str) -> bool:
+    """Whether a document seki wrote names this game's definition (protocol/binding.py):
+    an earlier game of the same id (a rematch) is another game, whose files stay where
+    they are."""
+    return f"\n{binding.FIELD}: {definition.hash}\n" in text[: filing.HEAD]
+
+
+def _other_side(definition: Definition, join: str, path: Path) -> str:
+    """The side a game's other player plays, as a join of this player names its own."""
+    return other(joins.parse_join(definition, join, path.name).side)
+
+
+def _joins_received(
+    home: Path, games: dict[str, Definition]
+) -> list[tuple[Definition, joins.Join]]:
+    """The other sides' joins filed from the mail (play/filing.py), checked again."""
+    folder = home / "joins"
+    paths = sorted(folder.glob("*.txt")) if folder.is_dir() else []
+    found = [filing.other_join(games, docs.read_capped(p)) for p in paths]
+    return [f for f in found if f is not None]
 
 
 def _not_sent(spool: Spool, failed: str) -> str:

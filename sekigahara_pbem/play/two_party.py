@@ -5,13 +5,17 @@ The side's copy is exact for its own items, so the questions are those of its de
 kinds' guided dialogues on that copy; one action is built at a time, because the copy
 itself goes on after each (twoparty/exchange.py) as far as it knows. On the board
 (`--web`, `on_the_board`) the same sessions are answered one after another on one page.
+Undo goes back across the record's decisions, down to its first question: the record is
+built again from the side's saved knowledge with the answers kept (`Answers`), so that
+nothing taken back leaves a trace in the copy it is written from.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from ..crypto import signing
 from ..crypto.keystore import default_dir
@@ -30,7 +34,7 @@ from ..rules.views import redact_event, view
 from ..rules.vocab import Unknown, other
 from ..twoparty import files
 from ..twoparty import knowledge as kn
-from ..twoparty.exchange import Chooser
+from ..twoparty.exchange import Chooser, Rewind
 from ..twoparty.side import Side
 from . import console, filing, mailbox
 from .session import TurnSession
@@ -49,6 +53,12 @@ class OneAction(TurnSession):
     def _finish(self, action: dict) -> None:
         self.done.append((self.step, action, self.step.state))
         self.step = None
+
+    @property
+    def answers(self) -> list:
+        """The answers given to this decision's questions so far."""
+        step = self.step if self.step is not None else self.done[0][0]
+        return list(step.answers)
 
 
 def side_view(state: dict, kc: Components, side: str) -> dict:
@@ -77,72 +87,124 @@ def page(
     return render_html(game_id, _packet(n, state, kc, side, seen), kc, options)
 
 
-def chooser(ask: console.Asker, say: Callable[[str], None]):
-    """A chooser for `Party.write`: each decision asked at the terminal (or from a script)."""
+class Answers(ABC):
+    """The answers a record is built from, decision by decision, and each action in words
+    as it was chosen: kept across the builds of one record, so that an answer taken back
+    from an earlier decision (or at the confirmation) has the record built again from the
+    side's saved knowledge (exchange.Rewind, `Side.turn`) with the answers kept given
+    again without asking, and the copy comes out as if the answers taken back had never
+    been given. `choose` and `confirm` are those of `Side.turn`; a subclass asks (`ask`)
+    and confirms (`sign`) at the terminal or on the page."""
 
-    def choose(state: dict, kc: Components, side: str) -> dict:
-        session = OneAction(state, kc, side)
-        if session.question is None:
-            raise console.Stopped(_("nothing is asked of you now"))
-        console.run(session, kc, side_view(state, kc, side), ask, say)
-        return session.actions[0]
-
-    return choose
-
-
-def confirmer(kc: Components, side: str, ask: console.Asker, say: Callable[[str], None]):
-    """Before the record is signed: its actions, then sign (Enter or 1) or stop (q); a
-    script that answered every question signs, as in a referee's game."""
-
-    def confirm(actions: list[dict], state: dict) -> None:
-        v = side_view(state, kc, side)
-        say(_("Your record:"))
-        for i, action in enumerate(actions, 1):
-            say(f"  {i}. {describe_option(action, kc, v, side)}")
-        while True:
-            say(_("Sign it?  1. yes, sign and write the record    (q stop)"))
-            raw = ask("> ", console.CONFIRM).strip().lower()
-            if raw in ("", "1"):
-                return
-            if raw == console.QUIT:
-                raise console.Stopped(_("stopped: nothing written"))
-            say("  " + _("type 1 or q"))
-
-    return confirm
-
-
-class OnTheBoard:
-    """A chooser and a confirmer for `Side.turn` on the page (web/turn.Board): each
-    decision a session of its own, asked on the one page in turn, with the record's
-    actions chosen before it listed beside the question and drawn on the map; then the
-    record to sign or stop. The same sessions as `chooser`, the same actions as at the
-    terminal from the same answers. `kc` names the copy's items, handles included: the
-    one the party writing the record hands to `choose` (each load makes its own)."""
-
-    def __init__(self, board: Board, kc: Components, side: str):
-        self.board, self.kc, self.side = board, kc, side
-        self.chosen: list[dict] = []  # the record's actions so far, in words
-        self.drawn: list = []  # and their events
+    def __init__(self) -> None:
+        self.given: list[list] = []  # each decision's answers, the one asked last so far
+        self.words: list[str] = []  # each action chosen, described on the copy it was
+        self.drawn: list[list] = []  # and its events, as far as the copy computes them
+        self.at = 0  # the decision the build is at
+        self.kc: Components | None = None  # the build's components: each load makes its own
 
     def choose(self, state: dict, kc: Components, side: str) -> dict:
-        """One decision, answered on the page."""
-        self.kc = kc
+        """One decision: the answers kept for it given again, then asked for the rest."""
+        i, self.at, self.kc = self.at, self.at + 1, kc
         session = OneAction(state, kc, side)
         if session.question is None:
             raise console.Stopped(_("nothing is asked of you now"))
+        for value in self.given[i] if i < len(self.given) else []:
+            session.answer(value)
         v = side_view(state, kc, side)
-        self.board.answer(session, v, sign=False, before=self.chosen, drawn=self.drawn)
+        if session.question is not None:
+            self.ask(session, kc, v, i)
         action = session.actions[0]
-        self.chosen.append({"text": describe_option(action, kc, v, side)})
-        self.drawn += _events(state, kc, side, action)
+        self.given[i : i + 1] = [session.answers]
+        self.words[i:] = [describe_option(action, kc, v, side)]
+        self.drawn[i:] = [_events(state, kc, side, action)]
         return action
 
     def confirm(self, actions: list[dict], state: dict) -> None:
-        """The record's actions on the page, worded as `confirmer` words them: Sign
-        returns, Stop raises Stopped (nothing is written)."""
-        v = side_view(state, self.kc, self.side)
-        lines = [describe_option(action, self.kc, v, self.side) for action in actions]
-        self.board.confirm(_known(state, self.side), self.kc, self.side, lines, self.drawn)
+        """The record's actions, each worded on the copy it was chosen on, to sign (this
+        returns), take the last answer back, or stop (console.Stopped)."""
+        lines = [words for _action, words in zip(actions, self.words, strict=True)]  # one each
+        if not self.sign(lines, state):
+            self.back(len(self.given))
+
+    def back(self, i: int) -> NoReturn:
+        """Take back the last answer given before decision `i` (of this build): the
+        record is built again, up to that answer's question."""
+        del self.given[i:]
+        self.given[-1].pop()
+        self.at = 0
+        raise Rewind
+
+    @abstractmethod
+    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
+        """Ask decision `i` (`session`, with the view of the copy it starts from) until its
+        action is complete; an undo with nothing left of it calls `back(i)`."""
+
+    @abstractmethod
+    def sign(self, lines: list[str], state: dict) -> bool:
+        """Show the record (`lines`) leaving the copy `state`: True to sign, False to take
+        the last answer back (there is one only where `lines` names an action); Stopped to
+        stop."""
+
+
+class AtTheTerminal(Answers):
+    """A record's decisions asked at the terminal, or from a script (`--choose`), as a
+    referee's game asks them (play/console.py); `u` at a decision's first question takes
+    back the last answer of the one before, and at the confirmation the last answer."""
+
+    def __init__(self, ask: console.Asker, say: Callable[[str], None]):
+        super().__init__()
+        self.asker, self.say = ask, say
+
+    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
+        console.run(session, kc, v, self.asker, self.say, (lambda: self.back(i)) if i else None)
+
+    def sign(self, lines: list[str], state: dict) -> bool:
+        """A script that answered every question signs, as in a referee's game."""
+        self.say(_("Your record:"))
+        for n, line in enumerate(lines, 1):
+            self.say(f"  {n}. {line}")
+        while True:
+            self.say(_("Sign it?  1. yes, sign and write the record    (u undo, q stop)"))
+            raw = self.asker("> ", console.CONFIRM).strip().lower()
+            if raw in ("", "1"):
+                return True
+            if raw == console.QUIT:
+                raise console.Stopped(_("stopped: nothing written"))
+            if raw == console.UNDO and lines:
+                self.say(_("undone"))
+                return False
+            if raw == console.UNDO:  # a record of forced steps alone: no answer was given
+                self.say(_("nothing to undo"))
+                continue
+            self.say("  " + _("type 1, u or q"))
+
+
+def chooser(ask: console.Asker, say: Callable[[str], None]) -> Chooser:
+    """A chooser for `Side.turn`: each decision asked at the terminal (or from a script)."""
+    return AtTheTerminal(ask, say).choose
+
+
+class OnTheBoard(Answers):
+    """A record's decisions on the page (web/turn.Board): each a session of its own, asked
+    on the one page in turn, with the record's actions chosen before it listed beside the
+    question and drawn on the map; then the record to sign, undo or stop. The same
+    sessions as at the terminal, the same actions from the same answers; Undo at a
+    decision's first question takes back the last answer of the one before."""
+
+    def __init__(self, board: Board, side: str):
+        super().__init__()
+        self.board, self.side = board, side
+
+    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
+        before = [{"text": words} for words in self.words[:i]]
+        drawn = [e for events in self.drawn[:i] for e in events]
+        if not self.board.answer(session, v, sign=False, before=before, drawn=drawn, back=i > 0):
+            self.back(i)
+
+    def sign(self, lines: list[str], state: dict) -> bool:
+        drawn = [e for events in self.drawn for e in events]
+        return self.board.confirm(_known(state, self.side), self.kc, self.side, lines, drawn)
 
 
 def _known(state: dict, side: str) -> dict:
@@ -191,7 +253,7 @@ def on_the_board(
         open_browser=open_browser,
         on_ready=on_ready,
     ) as board:
-        record = OnTheBoard(board, kc, side.side)
+        record = OnTheBoard(board, side.side)
         side.turn(record.choose, now, record.confirm)
 
 

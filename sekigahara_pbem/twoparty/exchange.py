@@ -49,6 +49,13 @@ def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
 Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
 
 
+class Rewind(Exception):
+    """Raised by a chooser, or by the confirmation of a record (`Side.turn`), when the
+    player takes back an answer given before the decision it is asked now: nothing has
+    been written, and the record is built again from the side's saved knowledge, with the
+    same chooser, which gives again the answers it keeps."""
+
+
 # The sections of docs/two-party.md a two-party refusal answers to (its `rule`; the text
 # does not name it, so that the text written into records stays what it was).
 RECEIVING = "two-party: Receiving a record"

@@ -27,7 +27,7 @@ from ..protocol import clock
 from ..protocol import documents as docs
 from ..protocol.component_files import carry, game_components, set_named
 from ..protocol.store import write_atomic
-from ..refusal import N_, Code, Refusal
+from ..refusal import N_, Code, Refusal, side_words
 from ..rules.components import Components
 from ..rules.vocab import SIDES, other
 from . import audit, deadlines, files
@@ -47,6 +47,7 @@ from .exchange import (
     THE_END,
     Chooser,
     Party,
+    Rewind,
     adopt_dealt,
     aside,
     dealt,
@@ -207,6 +208,8 @@ class Side:
         join = received.n < 2  # the joins are records 0 and 1, in the order of the sides
         if join and (received.record.seq != 0 or received.record.entries):
             raise Refusal(N_("a join holds no moves"), code=Code.STALE, rule=RECORDS, at=where)
+        if not join and len(self.records()) < 2:
+            raise _join_first(other(self.side), received.n, where, self.root)
         expected = SIDES.index(received.record.side) if join else len(self.records())
         if received.n != expected:
             raise Refusal(
@@ -266,20 +269,27 @@ class Side:
     def turn(
         self, choose: Chooser, now: str, confirm: Callable[[list[dict], dict], None] | None = None
     ) -> str:
-        """This side's next record, as far as its copy knows; its text, to send."""
+        """This side's next record, as far as its copy knows; its text, to send. A
+        chooser or `confirm` that raises Rewind has it built again from the knowledge
+        saved (exchange.Rewind): the copy it is written from is the one the answers kept
+        give, whatever was answered and taken back."""
         if len(self.records()) < 2:
             raise Refusal(N_("both sides must join first"), code=Code.NOT_ASKED, rule=PLAYING)
         if self.whose_turn() != self.side:
             raise Refusal(
                 N_("waiting for the other side's record"), code=Code.NOT_ASKED, rule=PLAYING
             )
-        party = self.load()
-        base = party.agreed
-        record = party.write(choose)
-        if confirm is not None:  # it may raise to stop: nothing is written then
-            actions = [kn.replace(e.action, party.book.reals()) for e in record.entries if e.action]
-            confirm(actions, party.copy())
-        return self._write_record(party, record, base, {}, now)
+        while True:
+            party = self.load()
+            base = party.agreed
+            try:
+                record = party.write(choose)
+                if confirm is not None:  # it may raise to stop: nothing is written then
+                    chosen = [e.action for e in record.entries if e.action]
+                    confirm([kn.replace(a, party.book.reals()) for a in chosen], party.copy())
+            except Rewind:  # an answer taken back: nothing written, the record built again
+                continue
+            return self._write_record(party, record, base, {}, now)
 
     def resign(self, now: str) -> str:
         """Concede the game, in this side's record (on its turn)."""
@@ -430,6 +440,24 @@ class Side:
         return text
 
 
+def _join_first(side: str, n: int, where: str, root: Path) -> Refusal:
+    """A record of the game before the other side's join was taken in: nobody's fault but
+    the order the files were taken in, so it says which file comes first."""
+    return Refusal(
+        N_(
+            "record {n} comes after {side}'s join, which is not taken in yet: take in "
+            "{first} first (seki play {dir} --receive {first})"
+        ),
+        code=Code.NOT_STARTED,
+        rule=RECORDS,
+        at=where,
+        n=n,
+        side=side_words(side),
+        first=f"{SIDES.index(side):04d}-{side}.txt",
+        dir=root,
+    )
+
+
 def _kind(path: Path) -> str | None:
     """The entry type of a takeback, forfeit or resignation record, else None (its file
     read as any record's, its signature not checked: `seki status` tells of any folder)."""
@@ -500,37 +528,60 @@ def create(
     return side
 
 
-def summary(root: Path, now: str) -> list[str]:
-    """What anyone can tell of a side's directory without its key: the game, its records,
-    whose record comes next, since when, and the deadline."""
+def status(root: Path) -> dict:
+    """What anyone can tell of a side's directory without its key, as facts (JSON-ready,
+    `seki status --json`): the game, its players, its records, whether it is over and
+    whose secrets are revealed, and what it waits for from whom: a join, a record (since
+    when, due when) or a reveal."""
     game = files.read_game(docs.read_capped(root / "game.txt"), "game.txt")
     found = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
-    players = ", ".join(f"{s} {k.name}" for s, k in game.players.items())
+    facts: dict = {
+        "mode": "two-party", "game": game.game_id,
+        "players": {s: k.name for s, k in game.players.items()}, "records": len(found),
+        "over": False, "revealed": [], "waiting": [],
+    }  # fmt: skip
+    authors = [p.stem.split("-", 1)[1] for p in found]
+    if len(found) < 2:
+        facts["waiting"] = [{"side": s, "for": "join"} for s in SIDES if s not in authors]
+        return facts
+    last = found[-1]
+    reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
+    if _kind(last) in (RESIGN, FORFEIT) or reveals:
+        unrevealed = [{"side": s, "for": "reveal"} for s in SIDES if s not in reveals]
+        return facts | {"over": True, "revealed": reveals, "waiting": unrevealed}
+    written = deadlines.written(docs.read_capped(last), last.name)
+    due = None
+    if game.deadline_hours is not None:
+        due = clock.format_time(written + timedelta(hours=game.deadline_hours))
+    waiting = SIDES[0] if len(found) == 2 else other(authors[-1])
+    record = {"side": waiting, "for": "record", "since": clock.format_time(written), "due": due}
+    return facts | {"waiting": [record]}
+
+
+def summary(root: Path, now: str) -> list[str]:
+    """The side's directory's `status`, in words (`seki status`), the time left measured
+    from `now`."""
+    facts = status(root)
+    players = ", ".join(f"{s} {name}" for s, name in facts["players"].items())
     head = ngettext(
         "two-party game {game} ({players}): {n} record",
         "two-party game {game} ({players}): {n} records",
-        len(found),
+        facts["records"],
     )
-    lines = [head.format(game=game.game_id, players=players, n=len(found))]
-    if len(found) < 2:
+    lines = [head.format(game=facts["game"], players=players, n=facts["records"])]
+    if facts["records"] < 2:
         return [*lines, _("waiting for both joins")]
-    last = found[-1]
-    author = last.stem.split("-", 1)[1]
-    kind = _kind(last)
-    reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
-    if kind in (RESIGN, FORFEIT) or reveals:
-        if not reveals:
+    if facts["over"]:
+        if not facts["revealed"]:
             return [*lines, _("over; secrets revealed: none yet")]
-        over = _("over; secrets revealed: {sides}").format(sides=", ".join(reveals))
+        over = _("over; secrets revealed: {sides}").format(sides=", ".join(facts["revealed"]))
         return [*lines, over]
-    written = deadlines.written(docs.read_capped(last), last.name)
-    waiting = SIDES[0] if len(found) == 2 else other(author)
+    [record] = facts["waiting"]
     line = _("waiting for {side}'s record since {time}")
-    lines.append(line.format(side=waiting, time=clock.format_time(written)))
-    if game.deadline_hours is not None:
-        due = written + timedelta(hours=game.deadline_hours)
-        left = clock.time_left(clock.format_time(due), now)
-        lines.append(_("deadline {time} ({left})").format(time=clock.format_time(due), left=left))
+    lines.append(line.format(side=record["side"], time=record["since"]))
+    if record["due"] is not None:
+        left = clock.time_left(record["due"], now)
+        lines.append(_("deadline {time} ({left})").format(time=record["due"], left=left))
     return lines
 
 

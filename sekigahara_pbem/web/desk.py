@@ -5,8 +5,8 @@ requests at once), and each names the moment it answers: an answer to a moment t
 passed (a double click, a second tab) is refused, never taken for the next question.
 
 A moment's number is given to one question at most: the answer that completes an action
-of a record moves the number on to a moment of waiting, which asks nothing, and the next
-session takes that number."""
+of a record, or the Undo that goes back past its first question, moves the number on to a
+moment of waiting, which asks nothing, and the next session takes that number."""
 
 from __future__ import annotations
 
@@ -33,13 +33,16 @@ class Stale(UserError):
 class Asking(NamedTuple):
     """A session answered on the page. `sign`: its end is signed on the page (a whole
     turn); else it is handed back as soon as it is complete (one action of a record).
-    `before`: the record's actions chosen before it, `drawn`: their events, for the map."""
+    `before`: the record's actions chosen before it, `drawn`: their events, for the map.
+    `back`: answers were given before it (a record's earlier decisions), so Undo with
+    none of its own left hands it back taken back."""
 
     session: TurnSession
     view: dict
     sign: bool
     before: list[dict]
     drawn: list
+    back: bool = False
 
 
 class Confirming(NamedTuple):
@@ -55,13 +58,15 @@ class Confirming(NamedTuple):
 
 class Desk:
     """What the page shows and answers. `handed` is set when the task put last is done
-    (answered, signed or stopped); `outcome` is SIGNED or STOPPED once the page is done."""
+    (answered, taken back, signed or stopped); `taken_back` says it was taken back;
+    `outcome` is SIGNED or STOPPED once the page is done."""
 
     def __init__(self, story: Story):
         self.story = story
         self.seq = 0
         self.task: Asking | Confirming | None = None
         self.outcome: str | None = None
+        self.taken_back = False
         self.handed = threading.Event()
         self._lock = threading.Lock()
 
@@ -70,7 +75,7 @@ class Desk:
         with self._lock:
             if self.outcome is not None:
                 return False
-            self.task = task
+            self.task, self.taken_back = task, False
             self.handed.clear()
             return True
 
@@ -94,9 +99,18 @@ class Desk:
             return self._next()
 
     def undo(self, seq: int) -> dict:
-        """Take back the last answer (the whole turn stays open)."""
+        """Take back the last answer (the whole turn stays open). A record's decision with
+        none of its answers left, or the record to sign, is handed back taken back: the
+        command takes back the answer before it (play/two_party.Answers) and asks again."""
         with self._lock:
-            self._asking(seq).session.undo()
+            task = self._current(seq)
+            if isinstance(task, Asking):
+                back = not task.session.undo() and task.back
+            else:  # a record of forced steps alone has no answer to take back
+                back = bool(task.lines)
+            if back:
+                self.task, self.taken_back = None, True
+                self.handed.set()
             return self._next()
 
     def sign(self, seq: int) -> dict:

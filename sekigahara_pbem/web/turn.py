@@ -85,23 +85,26 @@ class Board:
         sign: bool = True,
         before: Sequence[dict] = (),
         drawn: Sequence = (),
-    ) -> None:
+        back: bool = False,
+    ) -> bool:
         """Ask `session` on the page until it is complete: signed on the page (`sign`, a
         whole turn) or, without `sign`, as soon as its last answer is given (one action of
         a record; `before`, the record's actions so far in words, `drawn` their events).
         `view` is the packet's: the choices are worded from it, as at the terminal.
-        Stopped (nothing written) if the player presses Stop."""
-        self._wait(Asking(session, view, sign, list(before), list(drawn)))
+        False if, with `back` (answers were given before it), the player pressed Undo
+        with none of its answers left; Stopped (nothing written) if it pressed Stop."""
+        return self._wait(Asking(session, view, sign, list(before), list(drawn), back))
 
     def confirm(
         self, state: dict, comp: Components, side: str, lines: list[str], drawn: Sequence = ()
-    ) -> None:
+    ) -> bool:
         """A two-party record's actions (`lines`, in words) on the map of `state`, the copy
-        they lead to (`comp` names its items): returns when the player signs; Stopped if
-        it stops."""
-        self._wait(Confirming(state, comp, side, lines, list(drawn)))
+        they lead to (`comp` names its items): True when the player signs, False when it
+        takes its last answer back (Undo); Stopped if it stops."""
+        return self._wait(Confirming(state, comp, side, lines, list(drawn)))
 
-    def _wait(self, task: Asking | Confirming) -> None:
+    def _wait(self, task: Asking | Confirming) -> bool:
+        """Put `task` on the page and wait until it is done: False if taken back."""
         desk = self.desk
         if not desk.put(task):
             raise Stopped(_("stopped: nothing written"))
@@ -111,6 +114,7 @@ class Board:
             raise RuntimeError("the page's server stopped before the turn was signed or stopped")
         if desk.outcome == STOPPED:
             raise Stopped(_("stopped: nothing written"))
+        return not desk.taken_back
 
 
 def answer_in_browser(

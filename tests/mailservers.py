@@ -16,8 +16,6 @@ import ssl
 import subprocess
 import time
 from dataclasses import dataclass
-from email import message_from_bytes
-from email.policy import default
 from pathlib import Path
 
 import pytest
@@ -304,12 +302,3 @@ class Dovecot:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-
-
-def read_mailbox(mail_root: Path, user: str) -> list:
-    """Every message delivered to a user so far, parsed, oldest first."""
-    import mailbox
-
-    box = mailbox.Maildir(mail_root / user / "Maildir", factory=None, create=True)
-    messages = [message_from_bytes(box.get_bytes(k), policy=default) for k in box]
-    return sorted(messages, key=lambda m: (m["Date"] and m["Date"].datetime, m["Message-ID"]))

@@ -3,7 +3,6 @@ seed, then the other side's join with the seed itself (protocol/joins.py)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated
 
@@ -153,26 +152,18 @@ def _seed(definition, identity, join: str, where: str) -> tuple[str, str]:
     """The seed answering the other side's join, and its file name: the one made before
     for this very join of this game, if any, so that the referee is never sent two
     different seeds (each is sealed afresh); else a new one, named as `seki play` names it
-    (play/autoplay.py). A seed of an earlier game of the same id is another game's."""
-    from ..crypto.keystore import default_dir
-    from ..play import filing, mailbox
-    from ..play.mailbox import bound
+    (play/mailbox.py)."""
+    from ..play import mailbox
     from ..protocol import documents as docs
     from ..protocol import joins
 
-    first = f"seed-{definition.game_id}-{definition.side_of(identity.public)}"
-    named = re.compile(re.escape(first) + r"(-[0-9a-f]{24})?\.txt")
-    folder = default_dir() / mailbox.SENT
-    for path in sorted(folder.glob(f"{first}*.txt")) if folder.is_dir() else []:
-        text = docs.read_capped(path)
-        if named.fullmatch(path.name) and bound(definition, text):
-            made = joins.parse_seed(definition, text, path.name)
-            if made.other_join == docs.sha256(join):
-                return path.name, made.text
-    name = f"{first}.txt"
-    if (folder / name).exists():
-        name = f"{first}-{filing.digest(join)}.txt"
-    return name, joins.make_seed(definition, identity, join, where)
+    side = definition.side_of(identity.public)
+    for name, made in mailbox.seeds_made(definition, side).items():
+        if made.other_join == docs.sha256(join):
+            return name, made.text
+    return mailbox.seed_name(definition, side, join), joins.make_seed(
+        definition, identity, join, where
+    )
 
 
 def _definition(given: Path | None, remembered: Path):

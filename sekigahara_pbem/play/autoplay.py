@@ -11,7 +11,6 @@ answered there, so a pass run twice sends nothing twice and a person can play it
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,28 +147,12 @@ def _seed(
     side = definition.side_of(identity.public)
     if side is None or theirs.side != other(side) or definition.game_id in started:
         return
-    sent = _seeds_sent(definition, side)
-    if docs.sha256(text) in sent.values():
+    made = mailbox.seeds_made(definition, side).values()
+    if any(seed.other_join == docs.sha256(text) for seed in made):
         return
-    name = f"seed-{definition.game_id}-{side}.txt"
-    if name in sent:
-        name = f"seed-{definition.game_id}-{side}-{filing.digest(text)}.txt"
+    name = mailbox.seed_name(definition, side, text)
     seed = joins.make_seed(definition, identity, text, path.name)
     _keep(deliver, definition, name, seed, f"seed {definition.game_id}", report)
-
-
-def _seeds_sent(definition: game.Definition, side: str) -> dict[str, str]:
-    """The seeds this side has sent in a game, by file name: the hash of the join each
-    answers."""
-    first = f"seed-{definition.game_id}-{side}"
-    named = re.compile(re.escape(first) + r"(-[0-9a-f]{24})?\.txt")
-    folder = default_dir() / "sent"
-    found = {}
-    for path in sorted(folder.glob(f"{first}*.txt")) if folder.is_dir() else []:
-        if named.fullmatch(path.name):
-            seed = joins.parse_seed(definition, docs.read_capped(path), path.name)
-            found[path.name] = seed.other_join
-    return found
 
 
 def _newest_packets(folder: Path, identity: Identity) -> dict[str, Path]:

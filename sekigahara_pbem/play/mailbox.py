@@ -18,6 +18,7 @@ each message it ever queued, so a file is mailed once, by whichever `--send` com
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..crypto.keystore import default_dir
@@ -146,6 +147,30 @@ def send_unsent(mail: MailSettings, home: Path) -> list[str]:
         outcome = send(mail, definition, path, f"{what} {definition.game_id}")
         done.append(_("written earlier without --send: {outcome}").format(outcome=outcome))
     return done
+
+
+def seeds_made(definition: Definition, side: str) -> dict[str, joins.SeedFile]:
+    """The seeds this side made in this game (the key directory's `sent/`), by file name:
+    one per join of the other side it answered. A seed of an earlier game of the same id
+    (a rematch) is another game's and left out."""
+    first = f"seed-{definition.game_id}-{side}"
+    named = re.compile(re.escape(first) + r"(-[0-9a-f]{24})?\.txt")
+    folder = default_dir() / SENT
+    made = {}
+    for path in sorted(folder.glob(f"{first}*.txt")) if folder.is_dir() else []:
+        text = docs.read_capped(path)
+        if named.fullmatch(path.name) and bound(definition, text):
+            made[path.name] = joins.parse_seed(definition, text, path.name)
+    return made
+
+
+def seed_name(definition: Definition, side: str, join: str) -> str:
+    """The file name of a new seed answering `join`: the plain one, or, where a seed of
+    another join of the other side's already has it, one that names this join."""
+    first = f"seed-{definition.game_id}-{side}"
+    if (default_dir() / SENT / f"{first}.txt").exists():
+        return f"{first}-{filing.digest(join)}.txt"
+    return f"{first}.txt"
 
 
 def bound(definition: Definition, text: str) -> bool:

@@ -12,7 +12,8 @@ ends the phase.
 
 Clicks follow the page's rules (web/static/page.js): a question that picks one is one
 click (on the map, a card or a button); one that picks several is a click per choice
-ticked or unticked from its default, then OK; the turn's summary is signed with a click.
+taken or left out from its default (a block's tile, a card of the hand, a tick), then OK;
+the turn's summary is signed with a click.
 On the page the first question is there once the page's state answers with it.
 
 Usage: python bench/play.py   (goals: median keystrokes <= 25; start to the first question
@@ -146,21 +147,34 @@ def timed(*argv: str, home: Path) -> float:
 
 def on_the_page(play: list[str], home: Path) -> float:
     """Seconds from starting `seki play --web` to the page's state holding the first
-    question (the browser's side: one request with the page's token), then stopped."""
+    question (the browser's side: one request with the page's token, again while the
+    state says to wait, as the page asks again), then stopped."""
     env = {"SEKI_HOME": str(home), "PATH": "/usr/bin:/bin", "BROWSER": "true"}
     start = time.perf_counter()
     process = subprocess.Popen([*play, "--web"], stdout=subprocess.PIPE, text=True, env=env)
-    for line in process.stdout:
-        if "http://127.0.0.1:" in line:
-            url = line[line.index("http://") :].strip()
-            with urllib.request.urlopen(url + "state") as answer:
-                assert json.load(answer)["question"] is not None
-            took = time.perf_counter() - start
-            request = urllib.request.Request(url + "stop", b"{}", method="POST")
-            urllib.request.urlopen(request).close()
+    try:
+        for line in process.stdout:
+            if "http://127.0.0.1:" in line:
+                url = line[line.index("http://") :].strip()
+                while "waiting" in (now := _state(url)):
+                    time.sleep(0.01)
+                assert now["question"] is not None
+                took = time.perf_counter() - start
+                request = urllib.request.Request(url + "stop", b"{}", method="POST")
+                urllib.request.urlopen(request).close()
+                process.wait()
+                return took
+    finally:
+        if process.poll() is None:  # the page was not stopped: seki play is, here
+            process.kill()
             process.wait()
-            return took
     raise SystemExit("seki play --web said no address")
+
+
+def _state(url: str) -> dict:
+    """The page's state now."""
+    with urllib.request.urlopen(url + "state") as answer:
+        return json.load(answer)
 
 
 def first_question() -> tuple[float, float, float]:

@@ -1,9 +1,11 @@
 """`seki play --web` (issue 30): a turn answered by clicking in a real Chromium builds
 exactly the actions the terminal builds from the same answers (play.console.script on a
-fresh session): a whole movement turn on the map (a stack split, a force march), a
-deployment and a Loyalty Challenge, a discard and a bid from the hand. The local server
-refuses a wrong token, a foreign Host header and a POST from another origin, changes
-nothing on a GET, and is gone once the turn is signed or stopped.
+fresh session): a whole movement turn on the map (blocks left behind, dropped off and
+split off by clicking their tiles, a force march), its path drawn on the map as it is
+built; losses chosen by clicking blocks; a deployment and a Loyalty Challenge, a discard
+and a bid from the hand. The local server refuses a wrong token, a foreign Host header
+and a POST from another origin, changes nothing on a GET, and is gone once the turn is
+signed or stopped.
 
 SEKI_WEB_SCREENSHOTS=1 writes the page's pictures to docs/web-desktop.png and
 docs/web-phone.png (else to the test's temporary directory)."""
@@ -11,6 +13,7 @@ docs/web-phone.png (else to the test's temporary directory)."""
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import os
 import queue
@@ -22,15 +25,17 @@ import pytest
 
 from sekigahara_pbem.play import console
 from sekigahara_pbem.play.session import TurnSession
+from sekigahara_pbem.reports.svgmap import positions
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.decisions import Choice, Question
-from sekigahara_pbem.rules.decisions.stack_move import SPLIT, STOP
+from sekigahara_pbem.rules.decisions.stack_move import DROP, SPLIT, STOP
 from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.options import listing
 from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.web import targets
+from sekigahara_pbem.web.app import page_words
 from sekigahara_pbem.web.turn import answer_in_browser
 
 DOCS = Path(__file__).parent.parent / "docs"
@@ -98,7 +103,8 @@ class Served:
 def _click(page, comp, question: Question, picks: list[int], clicks: list[str]) -> None:
     """Answer on the page as a player would: a place on the map, else a card of the hand
     (when it names one choice alone), else the choice's button; a question that picks many
-    by ticking (cards in the hand, the rest in the list) and OK."""
+    by clicking (cards in the hand, blocks on their tiles, the rest ticked in the list) and
+    OK."""
 
     def naming(card: str) -> list[Choice]:
         return [c for c in question.choices if targets.card(c, comp) == card]
@@ -126,6 +132,9 @@ def _click(page, comp, question: Question, picks: list[int], clicks: list[str]) 
         if card is not None:
             page.click(f'#hand [data-card="{card}"]')
             clicks.append("card")
+        elif targets.unit(choice, comp) is not None:
+            page.click(f"#choice-{i}.tile")
+            clicks.append("tile")
         else:
             page.click(f"#choice-{i} input")
             clicks.append("tick")
@@ -155,20 +164,21 @@ def _play(page, served: Served, session: TurnSession, comp, decide: Decide) -> t
     return ",".join(answers), clicks
 
 
-def _check(browser, comp, state: dict, side: str, decide: Decide, shots=None) -> list:
+def _check(browser, comp, state: dict, side: str, decide: Decide) -> list:
     """Clicks and the terminal build the same turn, on a page that asks nothing of any
-    other server and logs no error; the actions, and what was clicked."""
+    other server and logs no error; the actions, and what was clicked. A decider that
+    looks at the page (`Watched`) is given it."""
     session, v = _session(comp, state, side)
     served = Served(session, comp, v)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
     problems: list[str] = []
     page.on("request", lambda r: r.url.startswith(served.url) or problems.append(r.url))
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-    if shots is not None:
-        shots.page = page
+    if isinstance(decide, Watched):
+        decide.page = page
     try:
-        script, clicks = _play(page, served, session, comp, shots or decide)
+        script, clicks = _play(page, served, session, comp, decide)
     finally:
         page.close()
     assert session.actions == _terminal(comp, state, side, script), script
@@ -176,21 +186,25 @@ def _check(browser, comp, state: dict, side: str, decide: Decide, shots=None) ->
     return session.actions, clicks
 
 
-class Mover:
-    """A movement turn: the highest level, three stack moves (the first of a stack of two
-    or more, split on the way, the split part going on elsewhere; a force march where the
-    rules offer one), then the end of the phase and whatever the turn asks next."""
+class Builder:
+    """A movement turn of two stack moves, built as a player builds one on the page: the
+    highest level, its cards clicked in the hand; the first stack of three blocks or more
+    leaves its last block behind, goes a step, drops a block off there and goes on, by a
+    force march where the rules offer one, up to three steps; the next stack of two or
+    more goes a step and splits a block off, the rest stopping there and the split block
+    going on; then the end of the phase."""
 
     def __init__(self, comp):
-        self.comp, self.moves, self.split, self.marched = comp, 0, None, False
-        self.went: set[str] = set()
+        self.comp, self.moves = comp, 0
+        self.dropped = self.marched = False
+        self.split: list | None = None
 
     def __call__(self, q: Question) -> list[int]:
         values = [c.value for c in q.choices]
         if q.key == "movement":
             if "level" in values:
                 return [values.index("level")]
-            if self.moves < 3 and "move" in values:
+            if self.moves < 2 and "move" in values:
                 self.moves += 1
                 return [values.index("move")]
             return [values.index("end_movement")]
@@ -199,34 +213,113 @@ class Mover:
         if q.key == "level_cards":
             return list(range(q.pick))
         if q.key == "stack":
-            big = [i for i, c in enumerate(q.choices) if c.note.get("blocks", 0) >= 2]
-            return [big[0] if self.moves == 1 and big else 0]
-        if q.key in ("blocks",):
-            return list(range(len(values)))
+            least = 3 if self.moves == 1 else 2
+            return [next(i for i, c in enumerate(q.choices) if c.note["blocks"] >= least)]
+        if q.key == "blocks":
+            return list(range(len(values) - (self.moves == 1)))
         if q.key == "leader":
             return [len(values) - 1]
         if q.key == "split":
             self.split = [values[0]]
-            return [0]
         if q.key == "step":
             return [self._step(q, values)]
-        return [0]
+        return [0]  # the block dropped off or split off, the force march's card
 
     def _step(self, q: Question, values: list) -> int:
-        path, blocks = q.context["path"], q.context["blocks"]
+        path = q.context["path"]
         walks = [i for i, v in enumerate(values) if isinstance(v, str) and v in self.comp.locations]
         marches = [i for i, v in enumerate(values) if isinstance(v, tuple)]
-        if self.moves >= 2 and marches and not self.marched:
-            self.marched = True
-            return marches[0]
-        if self.split is None and len(path) == 1 and SPLIT in values:
-            return values.index(SPLIT)
-        if blocks == self.split and len(path) == 1 and walks and path[0] not in self.went:
-            self.went.add(path[0])
-            return walks[-1]
         if not path and walks:
             return walks[0]
+        if self.moves == 1:
+            if not self.dropped and DROP in values:
+                self.dropped = True
+                return values.index(DROP)
+            if marches and not self.marched and len(path) < 3:
+                self.marched = True
+                return marches[0]
+            return walks[0] if walks and len(path) < 3 else values.index(STOP)
+        if self.split is None and SPLIT in values:
+            return values.index(SPLIT)
+        if q.context["blocks"] == self.split and len(path) == 1 and walks:
+            return walks[0]
         return values.index(STOP)
+
+
+class Watched:
+    """A decider that also reads, at each question, what the page draws of the stack move
+    being built (`drawn`), and takes the page's pictures at the first step whose path has
+    two places, at a desktop's size and a phone's, into `shots`: on the phone the page
+    does not scroll sideways and the map comes right under the question, above the
+    hand."""
+
+    def __init__(self, decide: Decide, shots: Path):
+        self.decide, self.shots, self.page = decide, shots, None
+        self.seen: list[tuple[Question, list[int], dict]] = []
+        self.taken = False
+
+    def __call__(self, q: Question) -> list[int]:
+        if not self.taken and q.key == "step" and len(q.context["path"]) >= 2:
+            self.taken = True
+            for name, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
+                self.page.set_viewport_size({"width": size[0], "height": size[1]})
+                path = self.shots / f"web-{name}.png"
+                self.page.screenshot(path=str(path))
+                assert path.stat().st_size < 400_000
+            assert self.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+            top = {k: self.page.locator(k).bounding_box()["y"] for k in ("#tools", ".map", "#hand")}
+            assert top["#tools"] < top[".map"] < top["#hand"], top
+            self.page.set_viewport_size({"width": 1280, "height": 1000})
+        picks = self.decide(q)
+        self.seen.append((q, picks, drawn(self.page)))
+        return picks
+
+
+def drawn(page) -> dict:
+    """What the page's map draws of the move being built: its lines by class, each as
+    [its places, its points], and the places ringed as where its column stands."""
+    return page.evaluate(
+        """() => {
+          const out = { lines: {}, here: [] };
+          document.querySelectorAll("#board svg .overlay polyline.path").forEach((l) => {
+            const kind = l.getAttribute("class");
+            (out.lines[kind] = out.lines[kind] || []).push(
+              [l.getAttribute("data-locs").split(" "), l.getAttribute("points")]);
+          });
+          document.querySelectorAll("#board svg .overlay circle.here")
+            .forEach((c) => out.here.push(c.getAttribute("data-loc")));
+          return out;
+        }"""
+    )
+
+
+def _on_the_roads(comp, lines: dict) -> dict[str, list[tuple[str, ...]]]:
+    """The places of each line drawn, by class, once checked: the line goes through
+    their centres on the map, each step along a road."""
+    at = positions(comp)
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for kind, found in lines.items():
+        for locs, points in found:
+            xy = [tuple(float(v) for v in p.split(",")) for p in points.split()]
+            assert xy == [at[loc] for loc in locs], (locs, points)
+            assert all(b in comp.adjacent[a] for a, b in itertools.pairwise(locs)), locs
+            out.setdefault(kind, []).append(tuple(locs))
+    return out
+
+
+def _by_move(seen: list) -> tuple[list, list]:
+    """The questions asked outside any stack move, and those of each stack move (from its
+    stack's question to the answer that completes it)."""
+    outside, moves, current = [], [], None
+    for record in seen:
+        key = record[0].key
+        if key == "stack":
+            current = []
+            moves.append(current)
+        elif key == "movement":
+            current = None
+        (outside if current is None else current).append(record)
+    return outside, moves
 
 
 def _movement(state: dict) -> str | None:
@@ -234,45 +327,50 @@ def _movement(state: dict) -> str | None:
     return state["active"] if phase and phase["level"] is None else None
 
 
-def test_a_whole_movement_turn_clicked_on_the_map_is_the_terminals_turn(browser, comp, tmp_path):
-    """Three stack moves clicked on the map, one split on its way and one forced march
-    (its place drawn dashed), the level's cards clicked in the hand: the same actions as
-    the same answers typed at the terminal. The pictures of the page are taken mid-move."""
-    state, side = _position(comp, _movement, 2)
-    mover = Mover(comp)
-    where = DOCS if os.environ.get("SEKI_WEB_SCREENSHOTS") == "1" else tmp_path
-    shot = _Shots(mover, where)
-    actions, clicks = _check(browser, comp, state, side, mover, shots=shot)
+def test_a_movement_turn_built_by_clicks_draws_its_path_and_is_the_terminals_turn(
+    browser, comp, tmp_path
+):
+    """Two stack moves built by clicks alone: a block left behind, one dropped off on the
+    way and one split off, each by a click on its tile; a force march on a dashed ring;
+    the level's cards clicked in the hand. At each question of a move the map draws its
+    path from the stack's place through each place chosen, along the roads, rings where
+    its column stands and dashes the step a force march is about to take; at the answer
+    that completes a move its lines are exactly the move's groups' paths. The turn is the
+    one the same answers build at the terminal. The page's pictures are taken mid-move."""
+    state, side = _position(comp, _movement, 0)
+    builder = Builder(comp)
+    shots = DOCS if os.environ.get("SEKI_WEB_SCREENSHOTS") == "1" else tmp_path
+    watched = Watched(builder, shots)
+    actions, clicks = _check(browser, comp, state, side, watched)
     moves = [a for a in actions if a["type"] == "move"]
-    assert len(moves) == 3
-    split = moves[0]["groups"]
-    assert len(split) == 2 and split[0]["path"] != split[1]["path"], split
-    assert any("force_march" in g for m in moves for g in m["groups"])
+    assert len(moves) == 2 and builder.dropped and builder.marched and builder.split
     assert clicks.count("march") == 1 and clicks.count("map") >= 8 and "card" in clicks
-    assert shot.taken
-
-
-class _Shots:
-    """The decider, taking the page's pictures the first time a step offers a force
-    march: at a desktop's size and a phone's."""
-
-    def __init__(self, decide: Decide, where: Path):
-        self.decide, self.where, self.taken, self.page = decide, where, False, None
-
-    def __call__(self, q: Question) -> list[int]:
-        if (
-            not self.taken
-            and q.key == "step"
-            and any(isinstance(c.value, tuple) for c in q.choices)
-        ):
-            self.taken = True
-            for name, size in (("desktop", (1400, 1000)), ("phone", (390, 844))):
-                self.page.set_viewport_size({"width": size[0], "height": size[1]})
-                path = self.where / f"web-{name}.png"
-                self.page.screenshot(path=str(path))
-                assert path.stat().st_size < 400_000
-            self.page.set_viewport_size({"width": 1400, "height": 1000})
-        return self.decide(q)
+    assert clicks.count("tile") == 3  # the block left behind, the one dropped, the one split
+    assert watched.taken
+    outside, asked = _by_move(watched.seen)
+    assert not any(seen["lines"] for _q, _p, seen in outside)
+    for move, records in zip(moves, asked, strict=True):
+        (q, picks, seen), *rest = records
+        origin = q.choices[picks[0]].value
+        assert origin == move["from"] and seen["lines"] == {}
+        path, at, marching = [], origin, None
+        for q, picks, seen in rest:
+            lines = _on_the_roads(comp, seen["lines"])
+            if q.key == "step":
+                path, at = list(q.context["path"]), q.context["at"]
+            assert lines.get("path now", []) == ([(origin, *path)] if path else [])
+            assert seen["here"] == [at]
+            if q.key == "march_card":
+                assert lines["path now march"] == [(at, marching)]
+            answer = q.choices[picks[0]].value
+            marching = answer[0] if q.key == "step" and isinstance(answer, tuple) else None
+        last = {*lines.get("path now", []), *lines.get("path done", [])}
+        assert last == {(move["from"], *g["path"]) for g in move["groups"]}, last
+    dropped, marched = moves[0]["groups"]
+    assert len(dropped["blocks"]) == 1 and "force_march" in marched
+    assert dropped["path"] == marched["path"][: len(dropped["path"])]
+    stayed, went = moves[1]["groups"]
+    assert len(went["blocks"]) == 1 and went["path"][: len(stayed["path"])] == stayed["path"]
 
 
 def _asked(kind: str, holds: Callable[[dict, str], bool] = lambda state, side: True):
@@ -324,6 +422,54 @@ def test_a_deployment_and_a_loyalty_challenge_are_clicked(browser, comp):
     assert actions[0]["type"] == "challenge" and clicks == ["card"]
 
 
+def test_losses_are_chosen_by_clicking_blocks_and_a_phone_shows_them_whole(browser, comp):
+    """8.7.2: the unit lost is clicked on its tile; the count says how many are chosen
+    and OK waits for exactly as many as are owed; each tile is a checkbox named by its
+    block, so the keyboard ticks it too (Space). At a phone's width (390 px) the tiles fit
+    the page, which does not scroll sideways. The turn is the one the terminal builds."""
+
+    def choice(state: dict, side: str) -> bool:
+        return len(listing(state, comp, side)) > 1
+
+    state, side = _position(comp, _asked("losses", choice), 4)
+    session, v = _session(comp, state, side)
+    q = session.question
+    assert q is not None and q.key == "losses" and len(q.choices) > q.pick == 1
+    served = Served(session, comp, v)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    last = len(q.choices) - 1
+    try:
+        page.goto(served.url)
+        page.wait_for_selector("#ask .tile")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        for i in range(len(q.choices)):
+            box = page.locator(f"#choice-{i}").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        ok = page.locator("#ok")
+
+        def chosen(n: int) -> bool:
+            return page.inner_text("#chosen") == page_words()["chosen"].format(n=n)
+
+        assert ok.is_disabled() and chosen(0)
+        page.click(f"#choice-{last}.tile")
+        assert ok.is_enabled() and chosen(1)
+        page.click("#choice-0.tile")
+        assert ok.is_disabled() and chosen(2)
+        page.get_by_role("checkbox", name=str(q.choices[0].value)).focus()
+        page.keyboard.press("Space")
+        assert ok.is_enabled() and chosen(1)
+        ok.click()
+        page.wait_for_selector('body[data-seq="1"]')
+        assert session.question is None
+        page.click("#ask button.primary")  # Sign
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert served.ended() is None
+    assert session.actions == _terminal(comp, state, side, str(console.numbers(q)[last]))
+    assert session.actions[0]["units"][-1] == q.choices[last].value
+
+
 def _request(served: Served, method: str, path: str, headers: dict, body: dict | None = None):
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
     data = None if body is None else json.dumps(body)
@@ -367,7 +513,8 @@ def test_the_server_answers_only_the_page_and_is_gone_once_stopped(comp):
 def test_the_places_and_cards_that_answer_a_choice(comp):
     """targets.py: a step is its location (dashed when only a force march gets there,
     7.3.3), stopping is where the column is, a declaration its location; a card picked
-    alone or a whole action's card is that card; a word of the dialogue is neither."""
+    alone or a whole action's card is that card; a block or a disk is its tile; a word of
+    the dialogue is none of these."""
     step = Question(
         "step",
         (Choice("edo"), Choice(("oshi", True)), Choice(STOP), Choice(SPLIT)),
@@ -384,6 +531,9 @@ def test_the_places_and_cards_that_answer_a_choice(comp):
     assert targets.card(bid, comp) == targets.card(Choice(card), comp) == card
     assert targets.card(Choice({"type": "finish"}), comp) is None
     assert targets.place(Question("level", (Choice("total"),)), Choice("total"), comp) is None
+    block, disk = next(iter(comp.blocks)), next(iter(comp.disks))
+    assert [targets.unit(Choice(u), comp) for u in (block, disk)] == [block, disk]
+    assert targets.unit(Choice(card), comp) is targets.unit(Choice(SPLIT), comp) is None
 
 
 def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):

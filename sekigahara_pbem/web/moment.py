@@ -1,8 +1,8 @@
 """What the page shows at one moment of the turn, as JSON for static/page.js: the map as
 the turn's actions so far leave it, the hand, the actions so far, and the question to
 answer with its choices worded as the terminal words them (play/labels.py, on the view
-play/console.view_at gives), each with the
-place or the card that also answers it (targets.py).
+play/console.view_at gives), each with the place, the card or the block tile that also
+answers it (targets.py), and the stack move being built, whose path the page draws.
 
 The map is drawn from the side's view of the shadow state after the actions so far, with
 those actions' own events (their arrows and marks) and the story's (what happened since
@@ -27,8 +27,9 @@ from ..reports.choices import describe_option
 from ..reports.env import environment
 from ..reports.events import describe
 from ..rules.components import Components
-from ..rules.decisions import Question
+from ..rules.decisions import Question, current
 from ..rules.decisions.movement import reach
+from ..rules.decisions.stack_move import STOP
 from ..rules.engine import apply
 from ..rules.views import redact_event, view
 from . import targets
@@ -80,6 +81,7 @@ def moment(
         "turn": turn(session, comp, packet_view),
         "story": told.parts,
         "question": None if question is None else ask(session, question, comp, packet_view),
+        "move": building(session),
     }
 
 
@@ -123,11 +125,15 @@ def board(state: dict, events: Sequence, comp: Components, side: str) -> str:
     return environment().get_template("map.svg.j2").render(m=m)
 
 
+def clan_colours(comp: Components) -> dict[str, str]:
+    """Each daimyo's colour, as the map draws its blocks (reports/svgmap.py)."""
+    palette = svgmap.CLAN_PALETTE
+    return {c: palette[i % len(palette)] for i, c in enumerate(comp.clans)}
+
+
 def hand(state: dict, comp: Components, side: str) -> list[dict]:
     """The side's cards now, each with its words and its daimyo's colour on the map."""
-    colours = {
-        c: svgmap.CLAN_PALETTE[i % len(svgmap.CLAN_PALETTE)] for i, c in enumerate(comp.clans)
-    }
+    colours = clan_colours(comp)
     out = []
     for c in sorted(state["cards"][side]["hand"]):
         spec = comp.cards[c]
@@ -157,8 +163,10 @@ def ask(session: TurnSession, question: Question, comp: Components, packet_view:
     default = question.default
     defaults = default if isinstance(default, list) else [default]
     choices = []
+    colours = clan_colours(comp)
     for i, choice in enumerate(question.choices):
         where = targets.place(question, choice, comp)
+        piece = targets.unit(choice, comp)
         choices.append(
             {
                 "i": i,
@@ -166,12 +174,14 @@ def ask(session: TurnSession, question: Question, comp: Components, packet_view:
                 "place": where.loc if where else None,
                 "march": bool(where and where.march),
                 "card": targets.card(choice, comp),
+                "unit": None if piece is None else face(piece, comp, colours),
                 "default": default is not None and choice.value in defaults,
             }
         )
     out = {
         "prompt": labels.prompt(question, comp),
         "multi": question.pick != "one",
+        "tiles": question.pick != "one" and all(c["unit"] for c in choices),
         "pick": question.pick,
         "limit": question.limit,
         "choices": choices,
@@ -179,4 +189,78 @@ def ask(session: TurnSession, question: Question, comp: Components, packet_view:
     }
     if question.key == "stack":  # where each stack could go, shown as it is pointed at
         out["reach"] = reach(session.state, comp, session.side)
+    return out
+
+
+def face(unit: str, comp: Components, colours: dict[str, str]) -> dict:
+    """How a block's tile is drawn, as the map draws the block (its daimyo's colour, its
+    mon, a leader's flag, a gun's or cavalry's mark), or a disk's (its letter)."""
+    disk = comp.disks.get(unit)
+    if disk is not None:
+        return {"id": unit, "disk": unit[:1].upper(), "traits": disk.name}
+    spec = comp.blocks[unit]
+    return {
+        "id": unit,
+        "colour": colours.get(spec.clan, "#666"),
+        "mon": spec.mon,
+        "leader": spec.leader,
+        "ability": spec.ability,
+        "traits": n.block_traits(comp, unit),
+    }
+
+
+# The questions of a stack move after its stack is chosen (rules/decisions/stack_move.py).
+MOVE_QUESTIONS = frozenset(("blocks", "leader", "step", "drop", "split", "march_card"))
+
+
+def building(session: TurnSession) -> dict | None:
+    """The stack move being built, for the page to draw while its path is chosen, read
+    from the dialogue's own questions (rules/decisions/stack_move.py): where the stack
+    started (`from`); the column walking now, from there through each place chosen
+    (`now`), and where it stands (`at`); the place a force march is about to reach while
+    its card is asked (`next`); the columns already stopped (`done`: the other part of a
+    split, blocks dropped off on the way). None when no stack move is being built."""
+    question = session.question
+    if question is None or question.key not in MOVE_QUESTIONS:
+        return None
+    asked = _asked(session)
+    origin = next((str(a) for q, a in asked if q.key == "stack"), None)
+    if origin is None:
+        return None
+    walking: dict = {}
+    going: object = None
+    done: list[list[str]] = []
+    for q, a in asked:
+        if q.key == "step":
+            walking, going = dict(q.context), a
+            if a == STOP:
+                done.append(list(q.context["path"]))
+        elif q.key == "drop":  # the blocks dropped off stay where the column stood
+            done.append(list(walking["path"]))
+    if question.key == "step":
+        walking = dict(question.context)
+    path = list(walking.get("path", []))
+    forced = going[0] if question.key == "march_card" and isinstance(going, tuple) else None
+    return {
+        "from": origin,
+        "now": [origin, *path],
+        "at": path[-1] if path else origin,
+        "next": forced,
+        "done": [[origin, *p] for p in done if p],
+    }
+
+
+def _asked(session: TurnSession) -> list[tuple[Question, object]]:
+    """The current action's questions so far, each with its answer: its answers replayed
+    on its dialogue, as the session replays them (play/session.py). A battle plan's
+    dialogue is not a decision's: none."""
+    step = session.step
+    if step is None or step.opening is not None:
+        return []
+    dialogue = current(step.state).dialogue(step.state, session.comp, session.side)
+    question = next(dialogue)
+    out: list[tuple[Question, object]] = []
+    for given in step.answers:
+        out.append((question, given))
+        question = dialogue.send(given)
     return out

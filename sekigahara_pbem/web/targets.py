@@ -1,6 +1,8 @@
 """Where on the page a choice can be answered besides its button: the place on the map it
-names (a stack to move, a step of a path, a destination, a location to declare) or the
-card of the hand it names (a bid, a discard, a deployment's card, a challenge).
+names (a stack to move, a step of a path, a destination, a location to declare), the
+card of the hand it names (a bid, a discard, a deployment's card, a challenge), or the
+block or disk it names, drawn as a tile to click (the blocks that go, stay behind or
+split off, 7.3; the units lost, 8.7.2).
 
 One small function each, read from the dialogues of rules/decisions/: a step that only a
 force march reaches is offered as (location, True) (stack_move.Stack.steps), so its place
@@ -53,3 +55,11 @@ def card(choice: Choice, comp: Components) -> str | None:
     if isinstance(value, dict):
         value = value.get("card")
     return value if isinstance(value, str) and value in comp.cards else None
+
+
+def unit(choice: Choice, comp: Components) -> str | None:
+    """The block or disk this choice names, or None."""
+    value = choice.value
+    if isinstance(value, str) and (value in comp.blocks or value in comp.disks):
+        return value
+    return None

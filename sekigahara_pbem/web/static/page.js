@@ -2,8 +2,10 @@
 // sends back what the player does. Every answer is the indices of the chosen choices of
 // the question shown, with the moment's number; the server checks it as the terminal
 // does. A moment of waiting (a two-party record's action done, the next not yet asked)
-// is looked at again until the next question comes, on the same page. Plain script, no
-// library, nothing fetched from anywhere but this server.
+// is looked at again until the next question comes, on the same page. While a stack move
+// is built, its path so far is drawn on the map; a question that picks blocks shows them
+// as tiles, each a checkbox of its own, so a click on a block ticks it as the list did.
+// Plain script, no library, nothing fetched from anywhere but this server.
 "use strict";
 (() => {
   const W = JSON.parse(document.getElementById("words").textContent);
@@ -64,13 +66,30 @@
       setTimeout(refresh, POLL);
       return;
     }
+    const scrolled = frame() ? frame().scrollLeft : 0;
     $("board").innerHTML = data.map;
+    frame().scrollLeft = scrolled; // the map stays where the player scrolled it
     showHand();
     showTurn();
     showStory();
     showAsk();
     showTools();
     drawTargets();
+    const q = question();
+    document.body.classList.toggle("on-map", Boolean(now.move || (q && q.choices.some((c) => c.place))));
+    follow();
+  }
+
+  // The map's frame, which scrolls sideways where the screen is narrower than the map.
+  const frame = () => document.querySelector("#board .board-frame");
+
+  // Where the column stands is kept in sight: the map scrolls to it if it is out of view.
+  function follow() {
+    const here = document.querySelector("#board svg .overlay .here");
+    if (!here) return;
+    const f = frame().getBoundingClientRect();
+    const r = here.getBoundingClientRect();
+    if (r.left < f.left || r.right > f.right) frame().scrollLeft += (r.left + r.right - f.left - f.right) / 2;
   }
 
   async function refresh() {
@@ -129,15 +148,15 @@
     box.append(el("p", { class: "prompt" }, q.prompt));
     if (q.choices.some((c) => c.place)) box.append(el("p", { class: "hint" }, W.map_hint));
     if (error) box.append(el("p", { class: "error" }, error));
-    const list = el("div", { class: "choices" });
+    const list = el("div", { class: q.tiles ? "choices tiles" : "choices" });
     q.choices.forEach((c) => {
       const cls = (c.place ? "placed " : "") + (c.default ? "default" : "");
       if (q.multi) {
-        const label = el("label", { id: `choice-${c.i}`, class: cls });
+        const label = el("label", { id: `choice-${c.i}`, class: (q.tiles ? "tile " : "") + cls });
         const tick = el("input", { type: "checkbox", value: String(c.i) });
         tick.checked = c.default;
         tick.addEventListener("change", showPicked);
-        label.append(tick, el("span", {}, c.label));
+        label.append(tick, ...(q.tiles ? tile(c) : [el("span", {}, c.label)]));
         list.append(label);
       } else {
         const b = button(c.label, cls, () => answer([c.i]));
@@ -149,6 +168,7 @@
         list.append(b);
       }
     });
+    if (q.tiles) box.append(el("p", { class: "hint" }, W.tiles_hint));
     box.append(list);
     if (q.multi) {
       let hint = W.pick_any;
@@ -156,17 +176,45 @@
       else if (q.pick === "some") hint = W.pick_some;
       if (q.limit !== null) hint += " " + W.at_most.replace("{n}", q.limit);
       box.append(el("p", { class: "hint" }, hint));
-      box.append(button(W.ok, "primary", () => answer(checked())));
+      const ok = button(W.ok, "primary", () => answer(checked()));
+      ok.id = "ok";
+      box.append(el("p", { id: "chosen", class: "chosen", "aria-live": "polite" }), ok);
       showPicked();
     }
   }
 
-  // Undo takes back an answer of the session asked; a record's actions, once chosen,
-  // are the copy's (as at the terminal): it is signed whole or stopped.
+  // A block's tile: its face as the map draws it, its id and what it is; a disk's letter.
+  function tile(c) {
+    const u = c.unit;
+    const face = svg("svg", { viewBox: "-2 -6 17 20", width: 30, height: 36, "aria-hidden": "true" });
+    if (u.disk) {
+      const disk = svg("g", { class: "disk" });
+      disk.append(svg("circle", { cx: 6, cy: 6, r: 6 }), svg("text", { x: 6, y: 9, class: "disk-letter" }, u.disk));
+      face.append(disk);
+    } else {
+      face.append(svg("rect", { width: 12, height: 12, rx: 1.5, fill: u.colour }),
+        svg("text", { x: 6, y: 9.5, class: "mon" }, String(u.mon)));
+      if (u.leader) face.append(svg("path", { d: "M12,0 l-4,0 4,-4z", class: "flag" + (u.leader === 3 ? " protagonist" : "") }));
+      if (u.ability === "gun") face.append(svg("circle", { cx: 1.5, cy: 1.5, r: 1.8, class: "ability" }));
+      else if (u.ability === "cavalry") face.append(svg("path", { d: "M1.5,-0.5 l2,2 -2,2 -2,-2z", class: "ability" }));
+    }
+    const name = el("span", { class: "name", title: c.label });
+    name.append(el("b", {}, u.id), el("small", {}, u.traits));
+    return [face, name];
+  }
+
+  // Whether this many chosen answer the question (the server checks it again).
+  function fits(q, n) {
+    if (q.limit !== null && n > q.limit) return false;
+    if (typeof q.pick === "number") return n === q.pick;
+    return q.pick === "any" || n > 0;
+  }
+
+  // Undo takes back the last answer: of the question asked, of the decision before it
+  // in a two-party record, or, beside the record to sign, its last (play/two_party.py).
   function showTools() {
     const stop = button(W.stop, "quiet", () => send("stop", {}));
-    if (now.record) $("tools").replaceChildren(stop);
-    else $("tools").replaceChildren(button(W.undo, "quiet", () => send("undo", { seq: now.seq })), stop);
+    $("tools").replaceChildren(button(W.undo, "quiet", () => send("undo", { seq: now.seq })), stop);
   }
 
   function showHand() {
@@ -186,6 +234,7 @@
     if (!now.hand.length) hand.append(el("span", {}, W.empty));
   }
 
+  // What is chosen so far, shown on the cards, the tiles and in the count; OK once it fits.
   function showPicked() {
     const picked = new Set(checked());
     const cards = by("card");
@@ -193,6 +242,13 @@
       const mine = cards[card.dataset.card] || [];
       card.classList.toggle("picked", mine.some((c) => picked.has(c.i)));
     });
+    document.querySelectorAll("#ask .choices label").forEach((label) => {
+      label.classList.toggle("picked", label.querySelector("input").checked);
+    });
+    const q = question();
+    if (!q || !q.multi) return;
+    $("chosen").textContent = W.chosen.replace("{n}", picked.size);
+    $("ok").disabled = !fits(q, picked.size);
   }
 
   function showTurn() {
@@ -220,24 +276,53 @@
     $("story-box").hidden = !now.story.length;
   }
 
+  function svg(tag, attrs, text) {
+    const e = document.createElementNS(SVG, tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
   function ring(layer, loc, r, cls) {
     const [x, y] = now.places[loc];
-    const c = document.createElementNS(SVG, "circle");
-    Object.entries({ cx: x, cy: y, r, class: cls, "data-loc": loc }).forEach(([k, v]) => c.setAttribute(k, v));
+    const c = svg("circle", { cx: x, cy: y, r, class: cls, "data-loc": loc });
     layer.append(c);
     return c;
   }
 
-  // The rings over the map: where the column stands, and each place that answers a
-  // choice (clickable, above everything else so nothing hides it).
+  // A path on the map: from place to place along the roads taken, through their centres,
+  // over a pale casing that sets it apart from the roads under it.
+  function path(layer, locs, cls) {
+    if (locs.length < 2) return;
+    const points = locs.map((loc) => now.places[loc].join(",")).join(" ");
+    layer.append(svg("polyline", { points, class: "casing" }),
+      svg("polyline", { points, class: cls, "data-locs": locs.join(" ") }));
+  }
+
+  // The stack move being built: the columns already stopped, the one walking now from
+  // the stack's place to where it stands, and a force march's step while its card is
+  // asked (dashed).
+  function drawMove(layer) {
+    const m = now.move;
+    if (!m) return;
+    m.done.forEach((locs) => path(layer, locs, "path done"));
+    path(layer, m.now, "path now");
+    if (m.next) path(layer, [m.at, m.next], "path now march");
+    ring(layer, m.from, 5, "start");
+  }
+
+  // Over the map: the move being built, then the rings: where the column stands, and
+  // each place that answers a choice (clickable, above everything else so nothing hides
+  // it).
   function drawTargets() {
-    const svg = document.querySelector("#board svg");
+    const board = document.querySelector("#board svg");
     const q = question();
-    if (!svg || !q) return;
-    const layer = document.createElementNS(SVG, "g");
-    layer.setAttribute("class", "overlay");
-    svg.append(layer);
-    if (q.at) ring(layer, q.at, 20, "here");
+    if (!board || !q) return;
+    const layer = svg("g", { class: "overlay" });
+    board.append(layer);
+    drawMove(layer);
+    const at = q.at || (now.move && now.move.at);
+    if (at) ring(layer, at, 20, "here");
     Object.entries(by("place")).forEach(([loc, choices]) => {
       const march = choices.every((c) => c.march);
       const target = ring(layer, loc, 17, "target" + (march ? " march" : ""));
@@ -263,5 +348,6 @@
     Object.entries(reach).forEach(([loc, march]) => ring(layer, loc, 22, "reach" + (march ? " march" : "")));
   }
 
+  window.addEventListener("resize", follow);
   refresh();
 })();

@@ -2,7 +2,11 @@
 
 A command's module is imported, and its click command built, only when it runs: a
 process runs one command, and building the whole tree cost every command about 20 ms
-(issue 18). `seki --help` builds them all to list them.
+(issue 18). `seki --help` builds them all to list them; so does tab completion, only the
+commands whose names match (docs/cli.md).
+
+How a run ends is said by its exit status, one meaning each (refusal.ExitStatus); what it
+makes goes to standard output, what it says about it to standard error.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typer.core import TyperGroup
 
 from .i18n import N_
 from .i18n import gettext as _
+from .refusal import EXIT_WORDS, ExitStatus
 
 # name -> (module in commands/, its Typer app or command function), in the order of --help
 COMMANDS = {
@@ -40,7 +45,11 @@ COMMANDS = {
     "scenario": ("scenario", "app"),
     "components": ("components", "app"),
     "simulate": ("simulate", "simulate"),
+    "docs": ("docs", "docs"),
 }
+
+COMPLETE_VAR = "_SEKI_COMPLETE"  # set by the completion scripts when the shell asks
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")  # typer's completion scripts
 
 
 def build(name: str) -> Any:
@@ -78,9 +87,10 @@ class _Root(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         """Run the command; the one place errors are caught (refusal.py). A `UserError`
-        is said in one line, exit 1; so is an `OSError`, the machine's (a file that cannot
-        be read or written, a full disk), with the file; anything else is a bug and goes
-        on up to `main`."""
+        is said in one line, exit 1 (or the status it names: a player who stopped, an
+        archive that does not verify); an `OSError`, the machine's (a file that cannot be
+        read or written, a full disk), with the file, exit 74; Ctrl-C, exit 130; anything
+        else is a bug and goes on up to `main`."""
         from .i18n import explain
         from .refusal import UserError
 
@@ -88,18 +98,30 @@ class _Root(TyperGroup):
             return super().invoke(ctx)
         except UserError as exc:
             typer.echo(f"seki: {explain(exc)}", err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(exc.exit_status) from None
         except OSError as exc:  # the top-level handler: the machine's, not a bug
             where = f"{exc.filename}: " if exc.filename else ""
             typer.echo(f"seki: {where}{exc.strerror or exc}", err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(ExitStatus.IO) from None
+        except KeyboardInterrupt:  # said here: typer would end the run with no word
+            typer.echo("seki: " + _("interrupted"), err=True)
+            raise typer.Exit(ExitStatus.INTERRUPTED) from None
 
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        """The help in the reader's language, with the table of exit statuses after it."""
         from .commands.common import translate_help, use_language
 
         use_language()
         translate_help(self)
+        self.epilog = exit_statuses()
         super().format_help(ctx, formatter)
+
+
+def exit_statuses() -> str:
+    """The table of exit statuses, as `seki --help` ends with it: one line each."""
+    rows = [f"{int(status):>3}  {_(words)}" for status, words in EXIT_WORDS.items()]
+    more = _("More in: seki docs cli")
+    return "\n".join([_("Exit status:"), *rows, "", more])
 
 
 app = typer.Typer(
@@ -119,6 +141,47 @@ def _version(shown: bool) -> None:
         raise typer.Exit()
 
 
+def _show_completion(shell: str | None) -> None:
+    """`--show-completion SHELL`: the script that makes SHELL complete seki's commands
+    and options (typer's, run through COMPLETE_VAR), for the player to install."""
+    if shell is not None:
+        from typer.completion import get_completion_script
+
+        from .commands.common import use_language
+
+        use_language()  # the root's options run before any command puts words in it
+        script = get_completion_script(
+            prog_name="seki", complete_var=COMPLETE_VAR, shell=_shell(shell)
+        )
+        typer.echo(script)
+        raise typer.Exit()
+
+
+def _install_completion(shell: str | None) -> None:
+    """`--install-completion SHELL`: the script written where SHELL reads it at start
+    (typer's places: ~/.bash_completions/seki.sh sourced from ~/.bashrc, ~/.zfunc, fish's
+    completions folder, the PowerShell profile)."""
+    if shell is not None:
+        from typer.completion import install
+
+        from .commands.common import use_language
+
+        use_language()
+        _shell(shell)
+        _installed, path = install(shell=shell, prog_name="seki", complete_var=COMPLETE_VAR)
+        done = _("{shell} completion installed in {path}; it works in the next shell you open")
+        typer.echo(done.format(shell=shell, path=path), err=True)
+        raise typer.Exit()
+
+
+def _shell(name: str) -> str:
+    """A shell the completion scripts are written for, else a usage error (exit 2): a
+    plain text option, checked here, costs every command less than a choice typer builds."""
+    if name not in SHELLS:
+        raise typer.BadParameter(_("expected one of {shells}").format(shells=", ".join(SHELLS)))
+    return name
+
+
 @app.callback()
 def _root(
     version: bool = typer.Option(
@@ -129,9 +192,31 @@ def _root(
         "--lang",
         help=N_("The language you read, for every command and its help: en or hu."),
     ),
+    install_completion: str | None = typer.Option(
+        None,
+        "--install-completion",
+        metavar="SHELL",
+        callback=_install_completion,
+        is_eager=True,
+        expose_value=False,
+        help=N_(
+            "Install tab completion of seki's commands and options for SHELL (bash, zsh, "
+            "fish or powershell), then stop."
+        ),
+    ),
+    show_completion: str | None = typer.Option(
+        None,
+        "--show-completion",
+        metavar="SHELL",
+        callback=_show_completion,
+        is_eager=True,
+        expose_value=False,
+        help=N_("Print the tab completion script for SHELL, to install it yourself, then stop."),
+    ),
 ) -> None:
-    """The root group's own step before a command runs: `--version`, else none (typer
-    needs a callback to make a group of an app whose commands it is not told of)."""
+    """The root group's own step before a command runs: `--version` and the completion
+    options stop there, else none (typer needs a callback to make a group of an app whose
+    commands it is not told of)."""
 
 
 def _tolerant_output() -> None:
@@ -157,14 +242,20 @@ def _root_language(argv: list[str]) -> None:
 
 def main() -> None:
     """Entry point: an error that is not the user's (the root's `invoke` says those) is a
-    bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1."""
+    bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1. A shell
+    asking for completions (COMPLETE_VAR set) is answered by typer's completion classes,
+    registered only then."""
     _tolerant_output()
     _root_language(sys.argv)
+    if os.environ.get(COMPLETE_VAR):
+        from typer.completion import completion_init
+
+        completion_init()
     try:
         app()
     except KeyboardInterrupt:
         print("seki: " + _("interrupted"), file=sys.stderr)
-        sys.exit(130)
+        sys.exit(ExitStatus.INTERRUPTED)
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("SEKI_DEBUG"):
             raise
@@ -172,4 +263,4 @@ def main() -> None:
             f"seki: internal error: {type(exc).__name__}: {exc} (set SEKI_DEBUG=1 for details)",
             file=sys.stderr,
         )
-        sys.exit(70)
+        sys.exit(ExitStatus.INTERNAL)

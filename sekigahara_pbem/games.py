@@ -28,6 +28,15 @@ class NotVerified(Refusal):
 
 
 @dataclass(frozen=True)
+class Status:
+    """What `status` found: in words for a person (`lines`), and as facts for a program
+    (`facts`, JSON-ready: the mode, the records, what the game waits for from whom)."""
+
+    lines: list[str]
+    facts: dict
+
+
+@dataclass(frozen=True)
 class Verified:
     """What `verify` found: in words for a person (`lines`), and as facts for a program
     (`facts`, JSON-ready: the mode, the counts, the result)."""
@@ -39,8 +48,8 @@ class Verified:
 class Game(Protocol):
     root: Path
 
-    def status(self, now: str) -> list[str]:
-        """The last record and the decisions the game waits for (public information)."""
+    def status(self, now: str) -> Status:
+        """The last record and what the game waits for, from whom (public information)."""
         ...
 
     def verify(self) -> Verified:
@@ -68,22 +77,18 @@ def open_game(root: Path) -> Game:
 class RefereeGame:
     root: Path
 
-    def status(self, now: str) -> list[str]:
-        from .protocol import chain, game
-        from .protocol.store import GameDir
-
-        gd = GameDir(self.root)
-        definition = game.load(gd)
-        seq = gd.last_seq()
-        if seq == 0:
-            return _waiting_to_start(gd, definition)
-        body = chain.read_record(gd, definition, seq).body
+    def status(self, now: str) -> Status:
+        facts = _referee_facts(self.root)
+        if facts["last"] is None:
+            return Status(_waiting_to_start(facts), facts)
         head = _("game {game}: record {seq} ({label}) at {time}")
-        head = head.format(game=definition.game_id, seq=seq, label=body["label"], time=body["time"])
-        if not body["pending"]:
-            return [head, "  " + _game_over(body["events"])]
-        asked = [_awaited(gd, definition, body, d, seq, now) for d in body["pending"]]
-        return [head, *asked, *_takebacks_open(gd, definition, seq)]
+        head = head.format(game=facts["game"], **facts["last"])
+        if facts["over"]:
+            return Status([head, "  " + _game_over(facts["result"])], facts)
+        asked = [_awaited(d, now) for d in facts["waiting"]]
+        asks = _("{side} asks to take back record {seq}; waiting for the answer")
+        takebacks = [asks.format(side=t["side"], seq=t["record"]) for t in facts["takebacks"]]
+        return Status([head, *asked, *("  " + line for line in takebacks)], facts)
 
     def verify(self) -> Verified:
         from .referee import verify as checks
@@ -123,11 +128,14 @@ class RefereeGame:
 class TwoPartyGame:
     root: Path
 
-    def status(self, now: str) -> list[str]:
+    def status(self, now: str) -> Status:
         from .twoparty import side as sides
 
         summary = sides.summary(self.root, now)
-        return [f"{self.root}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)]
+        lines = [
+            f"{self.root}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)
+        ]
+        return Status(lines, sides.status(self.root))
 
     def verify(self) -> Verified:
         from .twoparty import side as sides
@@ -185,56 +193,93 @@ def outcome(result: dict) -> str:
     return text.format(winner=winner, how=n.how(result.get("how")), rule=rule)
 
 
-def _waiting_to_start(gd, definition) -> list[str]:  # noqa: ANN001 - pbem's, imported late
-    missing = [s for s in definition.players if not gd.join(s).is_file()]
-    if missing:
-        joins = _("game {game}: waiting for joins from {sides}")
-        return [joins.format(game=definition.game_id, sides=", ".join(missing))]
-    missing = [s for s in definition.players if not gd.seed(s).is_file()]
-    seeds = _("game {game}: waiting for seeds from {sides}")
-    return [seeds.format(game=definition.game_id, sides=", ".join(missing))]
+def _referee_facts(root: Path) -> dict:
+    """A referee's game's status as facts (JSON-ready, `seki status --json`): the game,
+    its records and the last one, whether it is over and how it ended, what it waits for
+    from whom (a join, a seed, or a decision: asked in which packet, when, due when), and
+    the takebacks asked and not answered."""
+    from .protocol import chain, game
+    from .protocol.store import GameDir
+
+    gd = GameDir(root)
+    definition = game.load(gd)
+    seq = gd.last_seq()
+    facts: dict = {
+        "mode": "referee", "game": definition.game_id, "records": seq, "last": None,
+        "over": False, "result": None, "waiting": [], "takebacks": [],
+    }  # fmt: skip
+    if seq == 0:
+        for what, path in (("join", gd.join), ("seed", gd.seed)):
+            missing = [s for s in definition.players if not path(s).is_file()]
+            if missing:
+                return facts | {"waiting": [{"side": s, "for": what} for s in missing]}
+        return facts
+    body = chain.read_record(gd, definition, seq).body
+    facts["last"] = {"seq": seq, "label": body["label"], "time": body["time"]}
+    if not body["pending"]:
+        final = [e for e in body["events"] if e.get("type") == "game_over"]
+        result = {"winner": final[0]["winner"], "how": final[0]["how"]} if final else None
+        return facts | {"over": True, "result": result}
+    facts["waiting"] = [_decision(gd, definition, body, d, seq) for d in body["pending"]]
+    facts["takebacks"] = [
+        {"side": side, "record": seq}
+        for side in definition.players
+        if gd.request(seq, "takeback", side).is_file()
+        and not any(gd.request(seq, "consent", s).is_file() for s in definition.players)
+    ]
+    return facts
 
 
-def _game_over(events: list) -> str:
-    from .reports import names as n
-
-    final = [e for e in events if e.get("type") == "game_over"]
-    if not final:
-        return _("the game is over")
-    over = _("the game is over: {winner} wins ({how})")
-    return over.format(winner=n.side(final[0]["winner"]), how=n.how(final[0]["how"]))
-
-
-def _awaited(gd, definition, body: dict, d: dict, seq: int, now: str) -> str:  # noqa: ANN001
-    """One decision awaited: from whom, since which packet, and when it is due."""
-    from .protocol import chain, clock
-    from .reports import names as n
+def _decision(gd, definition, body: dict, d: dict, seq: int) -> dict:  # noqa: ANN001
+    """One decision awaited, as facts: from whom, since which packet, when it is due."""
+    from .protocol import chain
 
     since = body["asked"].get(d["side"], seq)
     asked = chain.read_record(gd, definition, since).body["time"]
-    if d.get("location"):
+    entry = body.get("clock", {}).get(d["side"])
+    return {
+        "side": d["side"], "for": "decision", "decision": d["decision"],
+        "location": d.get("location"), "asked_in": since, "asked_at": asked,
+        "due": entry["due"] if entry is not None else None,
+    }  # fmt: skip
+
+
+def _waiting_to_start(facts: dict) -> list[str]:
+    """A game not started, in words: the joins, else the seeds, it waits for."""
+    if facts["waiting"] and facts["waiting"][0]["for"] == "join":
+        text = _("game {game}: waiting for joins from {sides}")
+    else:
+        text = _("game {game}: waiting for seeds from {sides}")
+    sides = ", ".join(w["side"] for w in facts["waiting"])
+    return [text.format(game=facts["game"], sides=sides)]
+
+
+def _game_over(result: dict | None) -> str:
+    from .reports import names as n
+
+    if result is None:
+        return _("the game is over")
+    over = _("the game is over: {winner} wins ({how})")
+    return over.format(winner=n.side(result["winner"]), how=n.how(result["how"]))
+
+
+def _awaited(d: dict, now: str) -> str:
+    """One decision awaited, in words: from whom, since which packet, when it is due."""
+    from .protocol import clock
+    from .reports import names as n
+
+    if d["location"]:
         line = _("awaiting {side}: {decision} at {location} (asked in packet {seq}, {time})")
     else:
         line = _("awaiting {side}: {decision} (asked in packet {seq}, {time})")
     line = line.format(
         side=n.side(d["side"]),
         decision=n.decision(d["decision"]),
-        location=d.get("location"),
-        seq=since,
-        time=asked,
+        location=d["location"],
+        seq=d["asked_in"],
+        time=d["asked_at"],
     )
-    entry = body.get("clock", {}).get(d["side"])
-    if entry is not None:
+    if d["due"] is not None:
         due = _("; due {due}, {left}")
-        line += due.format(due=entry["due"], left=clock.time_left(entry["due"], now))
+        line += due.format(due=d["due"], left=clock.time_left(d["due"], now))
     return "  " + line
-
-
-def _takebacks_open(gd, definition, seq: int) -> list[str]:  # noqa: ANN001
-    asks = _("{side} asks to take back record {seq}; waiting for the answer")
-    return [
-        "  " + asks.format(side=side, seq=seq)
-        for side in definition.players
-        if gd.request(seq, "takeback", side).is_file()
-        and not any(gd.request(seq, "consent", s).is_file() for s in definition.players)
-    ]

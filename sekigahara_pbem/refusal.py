@@ -1,6 +1,7 @@
 """The errors seki raises on purpose, with a named code (issues 12, 29).
 
-`UserError` is what the person who ran a command is to fix or be told: one line, exit 1.
+`UserError` is what the person who ran a command is to fix or be told: one line, exit 1
+(or the status its class or code names: `ExitStatus`, the one table of them).
 `Refusal`, its kind for inputs, is the sender's to fix: the referee keeps the input
 (sealed) and says why. Nothing else is caught anywhere but at the top (cli.main): any
 other exception is a bug, and surfaces as one (an internal error, exit 70), never as
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 
 class Code(StrEnum):
@@ -66,6 +67,40 @@ def N_(message: str) -> str:  # the name gettext extractors know
     of words, a help text); it is translated where it is shown. It lives here, free of
     gettext, so that the engine can mark its refusals; i18n offers it to the rest."""
     return message
+
+
+class ExitStatus(IntEnum):
+    """The exit status of `seki`: one meaning each (docs/cli.md, `seki --help`), for the
+    scripts and cron jobs that run it. 2 is click's own, 74 and 75 are sysexits.h's."""
+
+    DONE = 0
+    REFUSED = 1  # the input given is refused, or a check asked for found problems
+    USAGE = 2  # the command line itself: an unknown option, a missing argument
+    NOT_VERIFIED = 3  # an archive, a packet or the opponent's record proves altered or wrong
+    STOPPED = 4  # the player stopped (or --choose ran out): nothing was written
+    INTERNAL = 70  # a bug in seki (EX_SOFTWARE)
+    IO = 74  # the machine's: a file that cannot be read or written, a full disk (EX_IOERR)
+    MAIL = 75  # mail not sent or fetched: kept queued, the next run tries again (EX_TEMPFAIL)
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+
+
+EXIT_WORDS = {  # each exit status as `seki --help` lists it
+    ExitStatus.DONE: N_("done"),
+    ExitStatus.REFUSED: N_("refused: the input (a file, a value, a game) or a check of it"),
+    ExitStatus.USAGE: N_("usage: the command line itself"),
+    ExitStatus.NOT_VERIFIED: N_("does not verify: an archive, packet or opponent's record"),
+    ExitStatus.STOPPED: N_("stopped by the player: nothing written"),
+    ExitStatus.INTERNAL: N_("internal error: a bug in seki"),
+    ExitStatus.IO: N_("a file or the disk failed (an OS error)"),
+    ExitStatus.MAIL: N_("mail not sent or fetched: kept for the next run"),
+    ExitStatus.INTERRUPTED: N_("interrupted"),
+}
+
+CODE_EXITS = {  # the codes that say on their own how a command ends
+    Code.BAD_SIGNATURE: ExitStatus.NOT_VERIFIED,  # a document changed after it was signed
+    Code.CHEAT: ExitStatus.NOT_VERIFIED,  # the opponent's record, proved wrong
+    Code.MAIL: ExitStatus.MAIL,
+}
 
 
 class Phrase:
@@ -147,7 +182,8 @@ def _fill(template: str, params: dict[str, object], translate: Callable[[str], s
 
 class SekiError(Exception):
     """The root of the errors seki raises on purpose. A `UserError` is said in one line
-    (exit 1); any other exception is a bug and reaches the top as an internal error."""
+    (exit 1, or its `exit_status`); any other exception is a bug and reaches the top as an
+    internal error."""
 
 
 class UserError(SekiError):
@@ -159,9 +195,12 @@ class UserError(SekiError):
     way (a turn file's refusal wraps the engine's). `at` (a rule number, a file, a field:
     kept as `where`) comes first and is never translated: it is typed, or looked up in the
     rulebook. `code` and `rule` are for programs: the cause, and the rule number where a
-    rule refuses. The keywords are not placeholders: a template may say `{where}`."""
+    rule refuses. The keywords are not placeholders: a template may say `{where}`.
+    `exit_status`: how `seki` ends after saying it; a class of errors that is no refusal
+    names its own (a player who stopped), a code in CODE_EXITS its own."""
 
     code = Code.MALFORMED
+    exit_status = ExitStatus.REFUSED
 
     def __init__(
         self,
@@ -179,6 +218,8 @@ class UserError(SekiError):
         super().__init__(self.words(str))
         if code is not None:
             self.code = Code(code)
+        if self.code in CODE_EXITS:
+            self.exit_status = CODE_EXITS[self.code]
         self.rule = rule
 
     def words(self, translate: Callable[[str], str]) -> str:

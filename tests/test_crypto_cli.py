@@ -27,8 +27,10 @@ def seki(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def assert_one_line_error(result: subprocess.CompletedProcess[str], text: str) -> None:
-    assert result.returncode == 1
+def assert_one_line_error(
+    result: subprocess.CompletedProcess[str], text: str, status: int = 1
+) -> None:
+    assert result.returncode == status
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("seki: ")
     assert text in result.stderr
     assert "Traceback" not in result.stderr
@@ -41,8 +43,8 @@ def test_new_writes_private_file_and_prints_public_line(tmp_path):
     path = home / "alice.identity"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     ident = keys.identity_from_text(path.read_text())
-    assert ident.public.line() in result.stdout
-    assert ident.public.fingerprint in result.stdout
+    assert result.stdout == ident.public.line() + "\n"  # the key alone: > alice.pub
+    assert ident.public.fingerprint in result.stderr
 
     shown = seki(home, "show")
     assert shown.returncode == 0
@@ -72,6 +74,7 @@ def test_errors_are_one_line(tmp_path):
     assert_one_line_error(
         seki(tmp_path, "new", "carl", "--ssh-key", str(tmp_path / "missing")),
         "missing: No such file or directory",
+        status=74,  # an OS error: the file cannot be read
     )
     (tmp_path / "broken.identity").write_text("format: seki-identity/1\n")
     assert_one_line_error(seki(tmp_path, "show", "broken"), "broken.identity")

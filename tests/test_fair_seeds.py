@@ -171,7 +171,7 @@ def test_seki_join_answers_the_other_join_with_the_seed(tmp_path):
     forgotten = seki("alice", "join", "join-g-tokugawa.txt", "--key", "alice")
     assert forgotten.returncode == 1 and "--game game.txt" in forgotten.stderr
     done = seki("alice", "join", "join-g-tokugawa.txt", "--key", "alice", "--game", "g/game.txt")
-    assert done.returncode == 0 and "wrote seed-g-ishida.txt" in done.stdout
+    assert done.returncode == 0 and "wrote seed-g-ishida.txt" in done.stderr and not done.stdout
     seki("bob", "join", "join-g-ishida.txt", "--key", "bob")
     out = seki("ref", "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt",
                "seed-g-ishida.txt", "seed-g-tokugawa.txt", "--key", "ref")  # fmt: skip

@@ -108,7 +108,7 @@ def test_a_referee_who_labels_a_record_falsely_does_not_verify(tmp_path, monkeyp
     assert "tokugawa resigned" in said
     ok(tmp_path, "ref", "reveal", "g", "--key", "ref", "--force")
     done = seki(tmp_path, "ref", "verify", "g")
-    assert done.exit_code == 1, done.stdout
+    assert done.exit_code == 3, done.stdout  # does not verify
     assert "records/000002.txt: label 'tokugawa resigned' does not match the replay" in done.stderr
 
 
@@ -127,5 +127,5 @@ def test_a_record_holding_a_field_no_record_holds_does_not_verify(tmp_path, monk
 
     _bid_adjudicated_by(tmp_path, monkeypatch, chain, "sign_record", remarked)
     done = seki(tmp_path, "ref", "verify", "g")
-    assert done.exit_code == 1, done.stdout
+    assert done.exit_code == 3, done.stdout  # does not verify
     assert "records/000002.txt: holds fields no record holds: ['remark']" in done.stderr

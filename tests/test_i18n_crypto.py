@@ -21,14 +21,14 @@ def test_a_tampered_packet_is_refused_in_hungarian(tmp_path):
     args = ["view", str(packet), "--key", "alice"]
     env = {"SEKI_HOME": str(tmp_path / "alice"), "LANG": "C"}
     hu = CliRunner().invoke(app, [*args, "--lang", "hu"], env=env)
-    assert hu.exit_code == 1, hu.output
+    assert hu.exit_code == 3, hu.output  # a bad signature: the packet does not verify
     assert (
         "hibás aláírás (aláíró: 'ref'): a dokumentumot aláírás után megváltoztatták "
         "(SSHSIG: az aláírás nem egyezik a dokumentummal)"
     ) in hu.output
     assert "Traceback" not in hu.output
     en = CliRunner().invoke(app, args, env=env)
-    assert en.exit_code == 1, en.output
+    assert en.exit_code == 3, en.output
     assert (
         "bad signature by 'ref': the document was changed after signing "
         "(SSHSIG: the signature does not match the document)"
@@ -43,10 +43,10 @@ def test_seki_verify_says_the_discrepancy_in_hungarian(tmp_path):
     reader.mkdir()
     env = {"SEKI_HOME": str(reader), "LANG": "C"}
     en = CliRunner().invoke(app, ["verify", str(g)], env=env)
-    assert en.exit_code == 1, en.output
+    assert en.exit_code == 3, en.output  # does not verify
     assert "public/state.yaml: not the public view of record 1" in en.output
     (reader / "config.toml").write_text('lang = "hu"\n')
     hu = CliRunner().invoke(app, ["verify", str(g)], env=env)
-    assert hu.exit_code == 1, hu.output
+    assert hu.exit_code == 3, hu.output
     assert "public/state.yaml: nem a jegyzőkönyv nyilvános nézete (1. jegyzőkönyv)" in hu.output
     assert "not the public view" not in hu.output

@@ -34,7 +34,7 @@ def test_verify_json_says_why_not(tmp_path):
     record = broken / "records" / "000005.txt"
     record.write_text(record.read_text().replace("label:", "label: x", 1))
     done = run("verify", str(broken), "--json")
-    assert done.returncode == 1
+    assert done.returncode == 3  # does not verify
     facts = json.loads(done.stdout)
     assert facts["verified"] is False and "records/000005.txt" in facts["reason"]
 

@@ -167,7 +167,7 @@ def test_undeliverable_mail_stays_queued_with_its_error(tmp_path, smtp):
     assert "ConnectionRefused" in result.failed["later"]
 
 
-def test_cli_mail_send_reports_failures_and_exits_2(tmp_path, smtp):
+def test_cli_mail_send_reports_failures_and_exits_75(tmp_path, smtp):
     server, certs = smtp
     spool = Spool(tmp_path / "spool")
     _queue(spool, "stranger", to="nobody@seki.test")
@@ -179,8 +179,8 @@ def test_cli_mail_send_reports_failures_and_exits_2(tmp_path, smtp):
         app, ["mail", "send", str(spool.root), "--mail-config", str(config)],
         env={"SEKI_SMTP_PASSWORD": PASSWORD},
     )  # fmt: skip
-    assert result.exit_code == 2 and "NOT SENT" in result.output and "550" in result.output
+    assert result.exit_code == 75 and "NOT SENT" in result.stderr and "550" in result.stderr
+    assert result.stdout == "" and "sent 0 message(s)" in result.stderr  # mail is its product
     bad = CliRunner().invoke(app, ["mail", "send", str(spool.root), "--mail-config", "/nope"])
-    assert (
-        bad.exit_code == 1 and "/nope: No such file" in bad.output and "Traceback" not in bad.output
-    )
+    assert bad.exit_code == 74  # an OS error: the settings file cannot be read
+    assert "/nope: No such file" in bad.output and "Traceback" not in bad.output

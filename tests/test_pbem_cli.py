@@ -104,8 +104,9 @@ def test_a_game_by_hand(tmp_path):
             "--key", "bob", cwd=tmp_path))  # fmt: skip
     ok(seki(ref, "adjudicate", "g", "bob.signed.txt", "--key", "ref", cwd=tmp_path))
     ok(seki(alice, "view", "g/packets/000002-ishida.txt", "--key", "alice", cwd=tmp_path))
-    bids = ok(seki(alice, "view", "g/packets/000003-ishida.txt", "--key", "alice", cwd=tmp_path))
-    assert "were committed in packet 2" in bids  # both bid cards and both sealed bids
+    bids = seki(alice, "view", "g/packets/000003-ishida.txt", "--key", "alice", cwd=tmp_path)
+    ok(bids)  # the check of what it opens is said on stderr, beside the report
+    assert "were committed in packet 2" in bids.stderr  # both bid cards and both sealed bids
     early = seki(ref, "reveal", "g", "--key", "ref", cwd=tmp_path)
     assert early.returncode == 1 and "not over" in early.stderr
     ok(seki(ref, "reveal", "g", "--key", "ref", "--force", cwd=tmp_path))
@@ -196,17 +197,17 @@ def test_verify_finds_a_chain_cut_short_and_a_changed_public_state(tmp_path):
     ):
         (cut / folder / name).unlink()  # fmt: skip
     shutil.copy(tmp_path / "g" / "public" / "state.yaml", cut / "public" / "state.yaml")
-    done = seki(ref, "verify", "cut", cwd=tmp_path)
-    assert done.returncode == 1 and "records are missing" in done.stderr, done.stderr
+    done = seki(ref, "verify", "cut", cwd=tmp_path)  # exit 3: does not verify
+    assert done.returncode == 3 and "records are missing" in done.stderr, done.stderr
     state = tmp_path / "g" / "public" / "state.yaml"
     shown = state.read_text()
     state.write_text(shown.replace("week: 1", "week: 2"))
     done = seki(ref, "verify", "g", cwd=tmp_path)
-    assert done.returncode == 1 and "public/state.yaml" in done.stderr, done.stderr
+    assert done.returncode == 3 and "public/state.yaml" in done.stderr, done.stderr
     # the same content with a key given twice (YAML keeps the last): found by the fuzzer
     state.write_text(shown.replace("week: 1", "week: 3\nweek: 1"))
     done = seki(ref, "verify", "g", cwd=tmp_path)
-    assert done.returncode == 1 and "the form the referee writes" in done.stderr, done.stderr
+    assert done.returncode == 3 and "the form the referee writes" in done.stderr, done.stderr
 
 
 def test_a_battle_plan_file_is_taken_once_and_never_over_a_newer_one(tmp_path):

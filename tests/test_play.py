@@ -165,7 +165,7 @@ def test_stopping_writes_nothing(tmp_path):
     child.expect("stopped: nothing written")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 1
+    assert child.exitstatus == 4  # stopped by the player (refusal.ExitStatus)
     assert not list(tmp_path.glob("turn-*"))
 
 

@@ -32,7 +32,7 @@ def seki(tmp_path: Path, who: str, *args: str) -> str:
     )  # fmt: skip
     assert done.returncode == 0, (args, done.stderr)
     assert "Traceback" not in done.stderr
-    return done.stdout
+    return done.stdout + done.stderr  # the product, and what was written (stderr)
 
 
 def test_the_block_works(tmp_path):

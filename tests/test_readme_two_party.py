@@ -71,7 +71,7 @@ def test_the_readme_two_party_commands_work_as_written(tmp_path):
     # bob's next step: alice's record, taken in and checked by his own engine
     shutil.copy(alice / "0002-ishida.txt", folders["bob"])
     taken = _seki(folders["bob"], "play", "g1-tokugawa", "--key", "bob", "-r", "0002-ishida.txt")
-    assert "checked against your own engine" in taken.stdout, taken.stderr
+    assert "checked against your own engine" in taken.stderr, taken.stdout
 
 
 def test_a_record_before_the_other_join_says_which_file_comes_first(tmp_path):

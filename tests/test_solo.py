@@ -22,7 +22,7 @@ def solo(root, *args):
 
 def test_solo_stops_keeping_the_game_and_resumes_it(tmp_path):
     first = solo(tmp_path, "g", "--choose", "1")
-    assert first.exit_code == 1, first.output
+    assert first.exit_code == 4, first.output
     assert "new game in g: you play Ishida" in first.output
     assert "seki solo g resumes it" in first.output
     records = len(list((tmp_path / "g/game/records").iterdir()))

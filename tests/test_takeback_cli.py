@@ -29,6 +29,14 @@ def _refused(root: Path, who: str, *args: str) -> Result:
     return result
 
 
+def _written(root: Path, who: str, *args: str) -> str:
+    """What a takeback command says: the file it wrote, on stderr (the file is its
+    product: nothing on stdout)."""
+    result = seki(root, who, *args)
+    assert result.exit_code == 0 and result.stdout == "", (args, result.output)
+    return result.stderr
+
+
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> dict[str, Path]:
     """Keys, game g set up (record 1), and a copy of it then ("setup"); Ishida's bid
@@ -52,7 +60,7 @@ def game(made, tmp_path) -> Path:
 
 def _asked(root: Path) -> Path:
     """Ishida asks to take back its bid, and the referee takes the request in."""
-    said = ok(root, "alice", "takeback", "request", "g/packets/000002-ishida.txt",
+    said = _written(root, "alice", "takeback", "request", "g/packets/000002-ishida.txt",
                "--key", "alice", "--reason", "misclick")  # fmt: skip
     assert f"wrote {REQUEST}" in said and "your opponent is asked to consent" in said
     said = ok(root, "ref", "adjudicate", "g", REQUEST, "--key", "ref")
@@ -63,7 +71,7 @@ def _asked(root: Path) -> Path:
 
 def test_a_takeback_asked_and_accepted_undoes_the_bid(game):
     _asked(game)
-    said = ok(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob")
+    said = _written(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob")
     assert f"wrote {ANSWER} (accepting the takeback of record 2)" in said
     said = ok(game, "ref", "adjudicate", "g", ANSWER, "--key", "ref")
     assert "record 3: takeback of record 2 (asked by ishida, accepted by tokugawa)" in said
@@ -86,7 +94,7 @@ def test_a_takeback_asked_and_accepted_undoes_the_bid(game):
 
 def test_a_takeback_refused_keeps_the_bid(game):
     _asked(game)
-    said = ok(game, "bob", "takeback", "answer", REQUEST, "--refuse", "--key", "bob")
+    said = _written(game, "bob", "takeback", "answer", REQUEST, "--refuse", "--key", "bob")
     assert f"wrote {ANSWER} (refusing the takeback of record 2)" in said
     said = ok(game, "ref", "adjudicate", "g", ANSWER, "--key", "ref")
     assert "takeback of record 2 refused by tokugawa" in said
@@ -94,7 +102,7 @@ def test_a_takeback_refused_keeps_the_bid(game):
     assert "record 2 (week 1 turn A: ishida bid" in status
     assert "awaiting Tokugawa: bid" in status and "awaiting Ishida" not in status
     assert "verified 2 records" in ok(game, "ref", "verify", "g")
-    late = ok(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob",
+    late = _written(game, "bob", "takeback", "answer", REQUEST, "--accept", "--key", "bob",
                "--out", "late.txt")  # fmt: skip
     assert "wrote late.txt" in late
     result = _refused(game, "ref", "adjudicate", "g", "late.txt", "--key", "ref")
@@ -110,7 +118,7 @@ def test_an_answer_from_the_requester_is_refused(game):
 
 
 def test_a_request_for_a_record_that_is_not_the_last_is_refused(game):
-    said = ok(game, "alice", "takeback", "request", "g/packets/000001-ishida.txt",
+    said = _written(game, "alice", "takeback", "request", "g/packets/000001-ishida.txt",
                "--key", "alice", "--out", "old.txt")  # fmt: skip
     assert "wrote old.txt" in said
     result = _refused(game, "ref", "adjudicate", "g", "old.txt", "--key", "ref")

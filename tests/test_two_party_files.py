@@ -69,7 +69,7 @@ def test_verify_names_a_record_changed_after_the_game(played, tmp_path):
     text = path.read_text()
     path.write_text(text.replace("steps: 0", "steps: 1", 1))
     done = seki("verify", str(root / "ishida"))
-    assert done.returncode == 1
+    assert done.returncode == 3  # does not verify
     assert "bad signature" in done.stderr or path.name in done.stderr
 
 
@@ -97,7 +97,7 @@ def test_verify_refuses_a_reveal_that_is_not_the_joined_secret(played, tmp_path)
         files.read_reveal(game, reveal.read_text(), "reveal", "0" * 64)
     reveal.write_text(reveal.read_text().replace("secret: ", "secret: 00", 1))
     done = seki("verify", str(root / "ishida"))
-    assert done.returncode == 1
+    assert done.returncode == 3  # its signature no longer holds: does not verify
 
 
 def test_a_side_refuses_a_record_twice_a_forged_one_and_one_out_of_turn(tmp_path):

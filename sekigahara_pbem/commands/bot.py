@@ -12,7 +12,7 @@ import typer
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import KeyOption, load_identity, open_own_packet, utc_now, write_new
+from .common import KeyOption, load_identity, open_own_packet, tell, utc_now, write_new
 
 app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
 
@@ -68,7 +68,7 @@ def turn(
     write_new(out, turns.seal(definition, signing.sign(body, identity), identity))
     kinds = ", ".join(a["type"] for a in actions)
     wrote = _("wrote {path}: {n} action(s) ({kinds}); mail it to the referee")
-    typer.echo(wrote.format(path=out, n=len(actions), kinds=kinds))
+    tell(wrote.format(path=out, n=len(actions), kinds=kinds))
 
 
 @app.command("run")
@@ -87,7 +87,7 @@ def run(
         typer.Option(
             "--two-party",
             help=N_(
-                "Play this two-party game's directory instead (docs/two-party.md): take the "
+                "Play this two-party game's directory instead (seki docs two-party): take the "
                 "other's records, answer, reveal at the end, mail it all to the other player."
             ),
         ),
@@ -105,7 +105,7 @@ def run(
     identity = load_identity(key)
     settings = mailbox.settings(mail)
     if settings is None:
-        raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
+        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
     comp = load_components()
     make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
 
@@ -122,7 +122,7 @@ def run(
     for line in report.sent:
         typer.echo(f"  {line}")
     for line in report.problems:
-        typer.echo("  " + _("not used: {line}").format(line=line), err=True)
+        tell("  " + _("not used: {line}").format(line=line))
 
 
 def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed: str) -> None:
@@ -135,7 +135,7 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
 
     settings = mailbox.settings(mail)
     if settings is None:
-        raise Refusal(N_("seki bot run needs your mail settings (docs/play.md): --mail FILE"))
+        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
     if bot == "search":
         raise Refusal(N_("--two-party: the bot is heuristic or random"))
     side = sides.open_side(directory, load_identity(key))

@@ -1,4 +1,5 @@
-"""What every command shares: the one way to stop with a user-facing error."""
+"""What every command shares: the one way to stop with a user-facing error, the one way
+to speak to the person beside what the command makes (`tell`), the help in their language."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import Code, Refusal
+from ..refusal import Code, ExitStatus, Refusal
 
 if TYPE_CHECKING:
     from typer.core import TyperCommand, TyperGroup
@@ -22,10 +23,17 @@ if TYPE_CHECKING:
     from ..protocol.packets import Packet
 
 
-def abort(text: str, code: int = 1) -> NoReturn:
-    """Print a one-line error to stderr and exit non-zero."""
+def abort(text: str, code: ExitStatus = ExitStatus.REFUSED) -> NoReturn:
+    """Print a one-line error to stderr and exit with `code` (refusal.ExitStatus)."""
     typer.echo(f"seki: {text}", err=True)
     raise typer.Exit(code)
+
+
+def tell(text: str) -> None:
+    """A word to the person who ran the command (what it wrote, what to do next, how it
+    went), on standard error: standard output carries only what the command makes (a
+    key, a report, a JSON document), for a file or a pipe (docs/cli.md)."""
+    typer.echo(text, err=True)
 
 
 KeyOption = Annotated[
@@ -81,25 +89,50 @@ def use_language(option: str | None = None) -> None:
 
 
 def shown_help(doc: str) -> str:
-    """A command's description as click shows it: its docstring cleaned
-    (inspect.cleandoc), cut at a form feed. The message id of a description
-    (i18n_extract.py extracts the commands' docstrings in this form)."""
-    return inspect.cleandoc(doc).partition("\f")[0].rstrip()
+    """A command's description as the help shows it: its docstring cleaned
+    (inspect.cleandoc), cut at a form feed, each paragraph flowed (`flowed`). The message
+    id of a description (i18n_extract.py extracts the commands' docstrings in this form):
+    a translator reads a paragraph as one line, as the help prints it."""
+    return flowed(inspect.cleandoc(doc).partition("\f")[0].rstrip())
 
 
 def translate_help(command: TyperCommand | TyperGroup) -> None:
     """Put the help texts of `command` and of every command under it in the reader's
-    language, in place. Help strings are marked with N_ where they are written (module
-    level, before any language is known), a command's description is its docstring
-    (extracted by i18n_extract.py); a text without a translation stays English."""
+    language, in place, each paragraph flowed (`flowed`). Help strings are marked with N_
+    where they are written (module level, before any language is known), a command's
+    description is its docstring (extracted by i18n_extract.py); a text without a
+    translation stays English."""
     if command.help:
-        command.help = _(shown_help(command.help))
+        command.help = flowed(_(shown_help(command.help)))  # a translation flowed too
     for param in command.params:
         text = getattr(param, "help", None)
         if text:
-            param.help = _(text)  # type: ignore[attr-defined]
+            param.help = flowed(_(text))  # type: ignore[attr-defined]
     for sub in getattr(command, "commands", {}).values():  # a group's commands
         translate_help(sub)
+
+
+def flowed(text: str) -> str:
+    """A help text with each paragraph on one line, for the help formatter to wrap to the
+    terminal's width: docstrings are wrapped at the source's, and typer's formatter keeps
+    those line breaks in a command list and after a first paragraph, mid-sentence. A
+    paragraph with a line that is a list's item or an example (it begins with "- ", "* ",
+    "1. " or a space) keeps its lines."""
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(
+        p if any(map(_listed, p.splitlines())) else " ".join(p.split("\n")) for p in paragraphs
+    )
+
+
+def _listed(line: str) -> bool:
+    """A line of a list or an example: an item ("- ", "* ", "1. "), an indented line, or
+    one click's \\b marks as kept."""
+    first = line.split(" ", 1)[0]
+    return (
+        line.startswith((" ", "\t", "\b"))
+        or first in ("-", "*", "•")
+        or (first[:-1].isdigit() and first[-1:] in ".)" and " " in line)
+    )
 
 
 def load_identity(name: str) -> Identity:

@@ -11,7 +11,8 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from .common import abort, utc_now
+from ..refusal import ExitStatus
+from .common import abort, tell, utc_now
 
 
 def demo(
@@ -25,7 +26,7 @@ def demo(
     ] = False,
     bot: Annotated[
         str,
-        typer.Option("--bot", help=N_("The players: heuristic, search (docs/bot.md) or random.")),
+        typer.Option("--bot", help=N_("The players: heuristic, search (seki docs bot) or random.")),
     ] = "heuristic",
     budget: Annotated[
         float, typer.Option(help=N_("The search bots' seconds of thought per decision."))
@@ -36,7 +37,7 @@ def demo(
             "--two-party",
             help=N_(
                 "No referee: each bot keeps its own secrets in its own directory "
-                "(docs/two-party.md)."
+                "(seki docs two-party)."
             ),
         ),
     ] = False,
@@ -45,7 +46,7 @@ def demo(
 
     Keys for a referee and two players, a new game, both bots joining, then every
     decision answered by a signed turn file and adjudicated, to the end of the game.
-    The bots are heuristic players (docs/bot.md) unless `--bot search` (slower and
+    The bots are heuristic players (seki docs bot) unless `--bot search` (slower and
     stronger: a game takes some minutes per second of `--budget`) or `--bot random`.
     """
     from ..referee.demo import run_demo
@@ -80,11 +81,11 @@ def demo(
         )
     )
     archive = _("archive: {path} (a git repository); keys: {keys}")
-    typer.echo(archive.format(path=result.game_dir, keys=directory / "keys"))
-    typer.echo(_("check it yourself: seki verify {path}").format(path=result.game_dir))
-    if result.refused:
+    tell(archive.format(path=result.game_dir, keys=directory / "keys"))
+    tell(_("check it yourself: seki verify {path}").format(path=result.game_dir))
+    if result.refused:  # seki's own bots, refused by seki's own referee: a bug
         refused = _("{n} turn file(s) were refused: {first}")
-        abort(refused.format(n=len(result.refused), first=result.refused[0]))
+        abort(refused.format(n=len(result.refused), first=result.refused[0]), ExitStatus.INTERNAL)
 
 
 def _two_party(directory: Path, bot: str, seed: str) -> None:
@@ -119,5 +120,5 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
         )
     )
     sides = _("sides: {ishida} and {tokugawa}")
-    typer.echo(sides.format(ishida=directory / "ishida", tokugawa=directory / "tokugawa"))
-    typer.echo(_("check it yourself: seki verify {path}").format(path=directory / "ishida"))
+    tell(sides.format(ishida=directory / "ishida", tokugawa=directory / "tokugawa"))
+    tell(_("check it yourself: seki verify {path}").format(path=directory / "ishida"))

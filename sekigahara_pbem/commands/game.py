@@ -12,7 +12,7 @@ from ..i18n import gettext as _
 from ..refusal import Refusal, quoted
 from ..reports import names
 from ..rules.state import EDITION, EDITIONS
-from .common import KeyOption, load_identity, read_public, utc_now
+from .common import KeyOption, load_identity, read_public, tell, utc_now
 
 app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
 
@@ -30,7 +30,7 @@ def new(
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help=N_("A game option NAME=true|false (docs/rulings.md); repeatable.")),
+        typer.Option(help=N_("A game option NAME=true|false (seki docs rulings); repeatable.")),
     ] = None,
     rules: Annotated[
         str,
@@ -38,7 +38,7 @@ def new(
             "--rules",
             help=N_(
                 "The rulebook: 2016, or first-edition for the earlier web edition where "
-                "it differs (docs/rulings.md)."
+                "it differs (seki docs rulings)."
             ),
         ),
     ] = "2016",
@@ -78,7 +78,7 @@ def new(
             "--two-party",
             help=N_(
                 "No referee: you are one of the players (--key), each side keeps its own "
-                "secrets (docs/two-party.md)."
+                "secrets (seki docs two-party)."
             ),
         ),
     ] = False,
@@ -116,16 +116,16 @@ def new(
         dict(_email(e) for e in email or []),
         dict(_language(x) for x in lang or []),
     )
-    typer.echo(_("created game {game} in {path}").format(game=definition.game_id, path=directory))
+    tell(_("created game {game} in {path}").format(game=definition.game_id, path=directory))
     referee_line = _("referee fingerprint {fingerprint}")
-    typer.echo("  " + referee_line.format(fingerprint=definition.referee.fingerprint))
+    tell("  " + referee_line.format(fingerprint=definition.referee.fingerprint))
     for side, public in definition.players.items():
-        typer.echo("  " + _player_line(side, public))
+        tell("  " + _player_line(side, public))
     send = _(
         "Send {path} to both players as their join request; each answers with: "
         "seki join game.txt --key NAME"
     )
-    typer.echo(send.format(path=directory / "game.txt"))
+    tell(send.format(path=directory / "game.txt"))
 
 
 def _player_line(side: str, public) -> str:
@@ -209,10 +209,10 @@ def _two_party(
     other = next(s for s in players if s != side.side)
     created = _("created two-party game {game} in {path}: you play {side}")
     you = names.side(side.side)
-    typer.echo(created.format(game=side.game.game_id, path=directory, side=you))
-    typer.echo("  " + _player_line(other, players[other]))
+    tell(created.format(game=side.game.game_id, path=directory, side=you))
+    tell("  " + _player_line(other, players[other]))
     send = _(
         "Send {game_file} and {record} to the other player; they answer with: "
         "seki join game.txt --key NAME"
     )
-    typer.echo(send.format(game_file=directory / "game.txt", record=side.records()[0]))
+    tell(send.format(game_file=directory / "game.txt", record=side.records()[0]))

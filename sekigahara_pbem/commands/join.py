@@ -11,7 +11,7 @@ import typer
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import KeyOption, load_identity, read_text, utc_now
+from .common import KeyOption, load_identity, read_text, tell, utc_now
 
 
 def join(
@@ -55,7 +55,7 @@ def join(
         typer.Option(
             help=N_(
                 "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-                "key directory; see docs/play.md)."
+                "key directory; see seki docs play)."
             )
         ),
     ] = None,
@@ -92,36 +92,36 @@ def join(
     kept = _kept(default_dir() / mailbox.SENT / name, answer)
     out = out or Path(f"{what}-{definition.game_id}-{side}.txt")
     write_atomic(out, answer)
-    typer.echo(_("game {game}: you play {side}").format(game=definition.game_id, side=_side(side)))
+    tell(_("game {game}: you play {side}").format(game=definition.game_id, side=_side(side)))
     if what == "join":
         referee = _(
             "referee {name} fingerprint {fingerprint} (compare it with the referee by another "
             "channel)"
         )
-        typer.echo(
+        tell(
             "  "
             + referee.format(
                 name=definition.referee.name, fingerprint=definition.referee.fingerprint
             )
         )
     if mail is not None:
-        typer.echo(_("wrote {path}").format(path=out))
-        typer.echo(mailbox.send(mail, definition, kept, f"{what} {definition.game_id}"), err=True)
+        tell(_("wrote {path}").format(path=out))
+        tell(mailbox.send(mail, definition, kept, f"{what} {definition.game_id}"))
         if what == "join":
             then = _(
                 "once both sides have joined, the referee mails you the other's join: "
                 "seki play --send answers it with your seed"
             )
-            typer.echo(then, err=True)
+            tell(then)
     elif what == "join":
         wrote = _(
             "wrote {path}: mail it to the referee. Once both sides have joined, the referee "
             "sends you the other's join: answer it with seki join again to send your seed."
         )
-        typer.echo(wrote.format(path=out))
+        tell(wrote.format(path=out))
     else:
         wrote = _("wrote {path}: your seed, sealed to the referee; mail it to the referee")
-        typer.echo(wrote.format(path=out))
+        tell(wrote.format(path=out))
 
 
 def _mail_settings(path: Path | None):
@@ -130,7 +130,7 @@ def _mail_settings(path: Path | None):
 
     mail = mailbox.settings(path)
     if mail is None:
-        raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
+        raise Refusal(N_("--send needs your mail settings (see seki docs play)"))
     return mail
 
 
@@ -190,20 +190,18 @@ def _two_party(text: str, identity, out: Path | None) -> None:
     joined = sides.create(root, text, identity, utc_now())
     other = next(s for s in game.players if s != side)
     you = _("game {game}: you play {side} (two-party: no referee)")
-    typer.echo(you.format(game=game.game_id, side=_side(side)))
+    tell(you.format(game=game.game_id, side=_side(side)))
     player = _(
         "{side}: {name} fingerprint {fingerprint} (compare it with the other player by another "
         "channel)"
     )
     public = game.players[other]
-    typer.echo(
-        "  " + player.format(side=_side(other), name=public.name, fingerprint=public.fingerprint)
-    )
+    tell("  " + player.format(side=_side(other), name=public.name, fingerprint=public.fingerprint))
     wrote = _(
         "wrote {path}: send it to the other player; take theirs with: seki play {dir} --key "
         "{key} --receive THEIR-JOIN"
     )
-    typer.echo(wrote.format(path=joined.records()[0], dir=root, key=identity.name))
+    tell(wrote.format(path=joined.records()[0], dir=root, key=identity.name))
 
 
 def _side(side: str) -> str:

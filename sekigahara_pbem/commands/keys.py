@@ -10,7 +10,8 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from .common import abort
+from ..refusal import Refusal
+from .common import tell
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
@@ -32,12 +33,14 @@ DirOption = Annotated[
 
 
 def _print_public(public: PublicKey) -> None:
-    typer.echo(
-        _("{name}  fingerprint {fingerprint}").format(
-            name=public.name, fingerprint=public.fingerprint
-        )
-    )
+    typer.echo(_fingerprint(public))
     typer.echo(f"  {public.line()}")
+
+
+def _fingerprint(public: PublicKey) -> str:
+    return _("{name}  fingerprint {fingerprint}").format(
+        name=public.name, fingerprint=public.fingerprint
+    )
 
 
 @app.command("new")
@@ -67,7 +70,8 @@ def new(
         ),
     ] = False,
 ) -> None:
-    """Create a new identity, store it privately (mode 0600) and print its public line."""
+    """Create a new identity, store it privately (mode 0600) and print its public line
+    (alone on standard output: `seki keys new alice > alice.pub`)."""
     import os
 
     from ..crypto.keys import generate
@@ -81,11 +85,10 @@ def new(
             _("Passphrase for the new identity"), hide_input=True, confirmation_prompt=True
         )
     path = write_identity(directory, identity, secret)
-    typer.echo(_("wrote {path} (mode 0600; keep it secret)").format(path=path))
-    _print_public(identity.public)
-    typer.echo(
-        _("Send the seki1:... line to the referee; compare fingerprints by another channel.")
-    )
+    tell(_("wrote {path} (mode 0600; keep it secret)").format(path=path))
+    tell(_fingerprint(identity.public))
+    typer.echo(identity.public.line())
+    tell(_("Send the seki1:... line to the referee; compare fingerprints by another channel."))
 
 
 def _from_ssh(name: str, path: Path) -> Identity:
@@ -136,13 +139,14 @@ def show(
     directory = directory or default_dir()
     paths = [identity_path(directory, name)] if name else list_identities(directory)
     if not paths:
-        none = _("no identities in {path} (create one with: seki keys new NAME)")
-        abort(none.format(path=directory))
+        raise Refusal(
+            N_("no identities in {path} (create one with: seki keys new NAME)"), path=directory
+        )
     identities = [read_identity(p) for p in paths]
     for path, identity in zip(paths, identities, strict=True):
         if path.stat().st_mode & 0o077:
             warning = _("warning: {path} is readable by others; run: chmod 600 {path}")
-            typer.echo(warning.format(path=path), err=True)
+            tell(warning.format(path=path))
         if not as_json:
             _print_public(identity.public)
     if as_json:
@@ -165,5 +169,5 @@ def age(
 
     identity = read_identity(identity_path(directory or default_dir(), name))
     recipient = _("# recipient: {recipient}")
-    typer.echo(recipient.format(recipient=agefile.age_recipient(identity.public)), err=True)
+    tell(recipient.format(recipient=agefile.age_recipient(identity.public)))
     typer.echo(agefile.age_identity(identity))

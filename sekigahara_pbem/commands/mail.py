@@ -3,14 +3,19 @@ the spool's outbox holds. `seki referee run` does both around an adjudication.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import Refusal
+from ..refusal import ExitStatus, Refusal
+from .common import tell
+
+if TYPE_CHECKING:
+    from ..mail.outgoing import Delivery
 
 app = typer.Typer(
     help=N_("Collect and send the referee's mail (spool folders)."), no_args_is_help=True
@@ -72,7 +77,7 @@ def fetch(
         raise Refusal(N_("give a source: --maildir, --mbox or --imap"))
     count = collect(Spool(spool))
     collected = _("collected {n} new message(s) into {path}")
-    typer.echo(collected.format(n=count, path=spool / "inbox"))
+    tell(collected.format(n=count, path=spool / "inbox"))
 
 
 @app.command("send")
@@ -82,13 +87,15 @@ def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
     from ..mail.outgoing import Spool, send_outbox
 
     delivery = send_outbox(Spool(spool), settings_.load(mail_config))
-    report_delivery(delivery)
+    report_delivery(delivery, tell)
     if delivery.failed:
-        raise typer.Exit(2)
+        raise typer.Exit(ExitStatus.MAIL)
 
 
-def report_delivery(delivery) -> None:
-    typer.echo(_("sent {n} message(s)").format(n=len(delivery.sent)))
+def report_delivery(delivery: Delivery, say: Callable[[str], None]) -> None:
+    """How many messages were sent (said with `say`), and each that was not, on standard
+    error."""
+    say(_("sent {n} message(s)").format(n=len(delivery.sent)))
     for name, error in sorted(delivery.failed.items()):
         failed = _("NOT SENT (kept in the outbox, retried next time): {name}: {error}")
-        typer.echo(failed.format(name=name, error=error), err=True)
+        tell(failed.format(name=name, error=error))

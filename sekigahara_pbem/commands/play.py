@@ -11,7 +11,7 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from ..refusal import Refusal
+from ..refusal import ExitStatus, Refusal
 from .common import (
     KeyOption,
     LangOption,
@@ -20,6 +20,7 @@ from .common import (
     open_own_note,
     open_own_packet,
     read_text,
+    tell,
     use_language,
     utc_now,
     write_new,
@@ -95,7 +96,7 @@ def play(
         typer.Option(
             help=N_(
                 "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-                "key directory; see docs/play.md)."
+                "key directory; see seki docs play)."
             )
         ),
     ] = None,
@@ -165,7 +166,7 @@ def _need_answers(choose: str | None) -> None:
     terminal to ask at and no --choose script, as under cron or a pipe; else the player
     would learn it only after the mail was fetched and the report shown."""
     if choose is None and not sys.stdin.isatty():
-        abort(_(NO_TERMINAL), 2)
+        abort(_(NO_TERMINAL), ExitStatus.USAGE)
 
 
 def _mail_settings(
@@ -178,7 +179,7 @@ def _mail_settings(
 
     mail = mailbox.settings(mail_config) if folder is None or send else None
     if send and mail is None:
-        raise Refusal(N_("--send needs your mail settings (see docs/play.md)"))
+        raise Refusal(N_("--send needs your mail settings (see seki docs play)"))
     return mail
 
 
@@ -205,7 +206,7 @@ def _find_packet(
     except Refusal:
         if not opened_games and not (from_mail and inbox.not_started(where, identity)):
             raise
-    typer.echo(_("no packet yet: the game starts when both sides have sent their seeds"))
+    tell(_("no packet yet: the game starts when both sides have sent their seeds"))
     return None
 
 
@@ -218,7 +219,7 @@ def _collect_mail(
     from ..play import mailbox
 
     folder, fetched, notes = mailbox.collect(mail)
-    typer.echo(_("mail: {n} new message(s)").format(n=fetched))
+    tell(_("mail: {n} new message(s)").format(n=fetched))
     for note in notes:
         _show_note(note, identity)
     return folder, _opening(identity, mail if send else None, interactive)
@@ -245,7 +246,7 @@ def _answer(
     definition, opened = open_own_packet(packet, identity)
     if named and not plan:  # a battle plan may be filed with any packet
         inbox.check_answerable(packet, definition.game_id, opened.seq, identity)
-    typer.echo(_("packet {path}").format(path=packet))
+    tell(_("packet {path}").format(path=packet))
     comp = load_components()
     earlier = [
         open_own_packet(path, identity)[1]
@@ -330,7 +331,7 @@ def _on_the_board(definition, opened, comp, earlier, session) -> None:
     told = [(p.seq, p.events) for p in [*earlier, opened]]
 
     def ready(url: str) -> None:
-        typer.echo(_("your turn is on the board: {url}").format(url=url))
+        tell(_("your turn is on the board: {url}").format(url=url))
 
     answer_in_browser(session, comp, opened.view, title=title(definition.game_id, opened.seq,
                       opened.side), report_html=page, told=told, on_ready=ready)  # fmt: skip
@@ -355,11 +356,11 @@ def _sign(
     write_new(path, signed_turn(definition, opened, actions, identity, comp))
     inbox.remember(definition.game_id, opened.seq)
     if mail is None:
-        typer.echo(_("wrote {path}: mail it to the referee").format(path=path))
+        tell(_("wrote {path}: mail it to the referee").format(path=path))
         return
-    typer.echo(_("wrote {path}").format(path=path))
+    tell(_("wrote {path}").format(path=path))
     subject = f"{opened.side}: answer to packet {opened.seq}"
-    typer.echo(mailbox.send(mail, definition, path, subject))
+    tell(mailbox.send(mail, definition, path, subject))
 
 
 def _opening(identity, mail, interactive: bool) -> list[str]:
@@ -372,7 +373,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
 
     done = mailbox.send_unsent(mail, default_dir()) if mail is not None else []
     for line in done:
-        typer.echo(line, err=True)
+        tell(line)
 
     def accept(definition, side: str) -> bool:
         question = _(
@@ -383,7 +384,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
                  fingerprint=definition.referee.fingerprint)  # fmt: skip
         if interactive:
             return typer.confirm(question, default=False)
-        typer.echo(question + " " + _("(answer at a terminal, or: seki join game.txt)"))
+        tell(question + " " + _("(answer at a terminal, or: seki join game.txt)"))
         return False
 
     def here(definition, path: Path, subject: str) -> str:
@@ -395,7 +396,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
     deliver = autoplay.mailer(mail) if mail is not None else here
     autoplay.opening(identity, deliver, accept, report)
     for line in report.sent:
-        typer.echo(line)
+        tell(line)
     for line in report.problems:
         typer.echo(f"seki: {line}", err=True)
     return done + report.sent
@@ -410,9 +411,9 @@ def _show_note(path: Path, identity) -> None:
         text = _("seki: a note from the referee could not be opened: {reason}")
         typer.echo(text.format(reason=explain(exc)), err=True)
         return
-    typer.echo(_("The referee refused a file of yours ({name}):").format(name=path.name))
+    tell(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
-        typer.echo(f"  - {reason}")
+        tell(f"  - {reason}")
 
 
 def _two_party(
@@ -468,7 +469,7 @@ def _next_record(
         _waiting(side, directory)
         return False
     elif not party.contribution:  # no randomness of the other side's yet: nothing to decide
-        typer.echo(_("your first record carries only your randomness: your own setup draws are "
+        tell(_("your first record carries only your randomness: your own setup draws are "
                      "bound with the other side's, which comes in its answer"))  # fmt: skip
         side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
     else:
@@ -482,9 +483,9 @@ def _take_in(side, mail, received: list[Path]) -> None:
     from ..play import two_party as ui
 
     for line in ui.take_mail(side, mail, utc_now()) if mail is not None else []:
-        typer.echo(line)
+        tell(line)
     for path in received:
-        typer.echo(_take(side, path))
+        tell(_take(side, path))
 
 
 def _one_aside(asides: tuple[bool, bool, bool, bool]) -> str | None:
@@ -492,16 +493,19 @@ def _one_aside(asides: tuple[bool, bool, bool, bool]) -> str | None:
     or None; two of them at once are refused, as a record can carry only one."""
     chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
     if len(chosen) > 1:
-        abort(_("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"))
+        abort(
+            _("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"),
+            ExitStatus.USAGE,
+        )
     return chosen[0] if chosen else None
 
 
 def _waiting(side, directory: Path) -> None:
     """Not this side's turn: says so, and past the deadline, how to claim the win."""
-    typer.echo(_("waiting for the other side's record"))
+    tell(_("waiting for the other side's record"))
     late = side.late(utc_now())
     if late is not None:
-        typer.echo(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
+        tell(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
                    .format(hours=late, dir=directory))  # fmt: skip
 
 
@@ -517,20 +521,20 @@ def _two_party_turn(
 
     if not board and choose is None and not sys.stdin.isatty():
         if received:
-            typer.echo(_("your turn: play it at a terminal, or give the answers with --choose"))
+            tell(_("your turn: play it at a terminal, or give the answers with --choose"))
             return False
-        abort(_(NO_TERMINAL), 2)
+        abort(_(NO_TERMINAL), ExitStatus.USAGE)
     game_id = side.game.game_id
     n = len(side.records())
     typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     if html is not None:
         options = side.game.options
         write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
-        typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
+        tell(_("wrote {path} (open it in any browser)").format(path=html))
     if board:
 
         def ready(url: str) -> None:
-            typer.echo(_("your turn is on the board: {url}").format(url=url))
+            tell(_("your turn is on the board: {url}").format(url=url))
 
         ui.on_the_board(side, party, utc_now(), ready)
         return True
@@ -549,20 +553,20 @@ def _over(side, result: dict, directory: Path, key: str) -> None:
     from ..rules.vocab import other
 
     outcome = _("{winner} wins ({how})").format(winner=result["winner"], how=result["how"])
-    typer.echo(_("the game is over: {result}").format(result=outcome))
+    tell(_("the game is over: {result}").format(result=outcome))
     if not (side.root / "reveals" / f"{side.side}.txt").is_file():
-        typer.echo(_("reveal your secret with: seki reveal {dir} --key {key}").format(
+        tell(_("reveal your secret with: seki reveal {dir} --key {key}").format(
             dir=directory, key=key))  # fmt: skip
         return
     if (side.root / "reveals" / f"{other(side.side)}.txt").is_file():
-        typer.echo(_("both secrets are here: check the whole game with: seki verify {dir}")
+        tell(_("both secrets are here: check the whole game with: seki verify {dir}")
                    .format(dir=directory))  # fmt: skip
         return
     late = side.late(utc_now())
     if late is None:
-        typer.echo(_("waiting for the other side's reveal"))
+        tell(_("waiting for the other side's reveal"))
     else:
-        typer.echo(_("the other side's reveal is {hours} hours past the deadline: seki play "
+        tell(_("the other side's reveal is {hours} hours past the deadline: seki play "
                      "{dir} --claim-forfeit").format(hours=late, dir=directory))  # fmt: skip
 
 
@@ -572,11 +576,11 @@ def _sent(side, mail) -> None:
 
     path = side.records()[-1]
     if mail is None:
-        typer.echo(_("wrote {path}: send it to the other player").format(path=path))
+        tell(_("wrote {path}: send it to the other player").format(path=path))
         return
-    typer.echo(_("wrote {path}").format(path=path))
+    tell(_("wrote {path}").format(path=path))
     for line in ui.send_mail(side, mail):
-        typer.echo(line)
+        tell(line)
 
 
 def _take(side, path: Path) -> str:

@@ -9,7 +9,8 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from .common import RefereeKeyOption, referee_identity, utc_now
+from ..refusal import ExitStatus
+from .common import RefereeKeyOption, referee_identity, tell, utc_now
 from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
 
 app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
@@ -57,11 +58,11 @@ def run(
         for line in lines:
             typer.echo(label.format(line=line))
     for line in report.errors:
-        typer.echo(f"seki: internal error, message set aside: {line}", err=True)
+        tell(f"seki: internal error, message set aside: {line}")
     typer.echo(_("queued {n} message(s)").format(n=len(report.queued)))
     if report.delivery is not None:
-        report_delivery(report.delivery)
-        if report.delivery.failed:
-            raise typer.Exit(2)
+        report_delivery(report.delivery, typer.echo)
     if report.errors:
-        raise typer.Exit(70)
+        raise typer.Exit(ExitStatus.INTERNAL)
+    if report.delivery is not None and report.delivery.failed:
+        raise typer.Exit(ExitStatus.MAIL)

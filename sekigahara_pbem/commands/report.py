@@ -10,7 +10,7 @@ import typer
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import LangOption, use_language
+from .common import LangOption, tell, use_language
 
 
 def report(
@@ -58,4 +58,4 @@ def report(
         write_atomic(html, page)
     typer.echo(text, nl=False)
     if html is not None:
-        typer.echo(_("wrote {path}").format(path=html))
+        tell(_("wrote {path}").format(path=html))

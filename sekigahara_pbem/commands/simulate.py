@@ -9,7 +9,8 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from .common import abort
+from ..refusal import ExitStatus
+from .common import abort, tell
 
 
 def simulate(
@@ -32,8 +33,8 @@ def simulate(
 ) -> None:
     """Play GAMES random legal games from seeds SEED, SEED+1, ... and print what happened.
 
-    Exits 1 at the first violated invariant or crash, naming the seed and the action
-    number: `seki simulate --games 1 --seed N` replays that game.
+    Exits 70 (a bug in seki) at the first violated invariant or crash, naming the seed
+    and the action number: `seki simulate --games 1 --seed N` replays that game.
     """
     from ..protocol.component_files import load_components
     from ..testing.invariant_fuzzer import simulate as run
@@ -63,9 +64,6 @@ def simulate(
     v = summary.violation
     if v is not None:
         for problem in v.problems:
-            typer.echo(f"  ! {problem}", err=True)
-        abort(
-            _("invariant violated in game seed {seed} at action {action}").format(
-                seed=v.seed, action=v.action
-            )
-        )
+            tell(f"  ! {problem}")
+        violated = _("invariant violated in game seed {seed} at action {action}")
+        abort(violated.format(seed=v.seed, action=v.action), ExitStatus.INTERNAL)

@@ -9,8 +9,9 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from ..refusal import ExitStatus
 from .bot import BotOption, BudgetOption
-from .common import LangOption, abort, use_language, utc_now
+from .common import LangOption, abort, tell, use_language, utc_now
 from .play import WebOption, on_board
 
 BOTS = ("heuristic", "search", "random")
@@ -53,13 +54,11 @@ def solo(
     if solos.exists(directory):
         game = solos.load(directory)
         solos.check_side(game, side)
-        typer.echo(
-            _("resuming {dir}: you play {side}").format(dir=directory, side=n.side(game.side))
-        )
+        tell(_("resuming {dir}: you play {side}").format(dir=directory, side=n.side(game.side)))
     else:
         game = solos.start(directory, side or "ishida", bot, budget, utc_now())
         started = _("new game in {dir}: you play {side}")
-        typer.echo(started.format(dir=directory, side=n.side(game.side)))
+        tell(started.format(dir=directory, side=n.side(game.side)))
     _play(game, choose, on_board(web, choose))
     _close(game)
 
@@ -81,8 +80,11 @@ def _play(game, choose: str | None, board: bool) -> None:
                 game.definition, packet, comp, earlier, ask, home=game.root, board=board
             )
         except console.Stopped as stopped:
-            typer.echo(str(stopped))
-            abort(_("the game is kept: seki solo {dir} resumes it").format(dir=game.root))
+            tell(str(stopped))
+            abort(
+                _("the game is kept: seki solo {dir} resumes it").format(dir=game.root),
+                ExitStatus.STOPPED,
+            )
         turn = signed_turn(game.definition, packet, actions, game.player, comp)
         solos.submit(game, packet.seq, turn, utc_now())
 
@@ -96,7 +98,7 @@ def _close(game) -> None:
         reveal(game.gd.root, game.referee, utc_now())
     report = verify(game.gd.root)
     typer.echo(closing_text(game.definition.game_id, statistics(game.gd, game.definition)))
-    typer.echo(
+    tell(
         _("verified {records} records: the archive is {dir}").format(
             records=report.records, dir=game.gd.root
         )

@@ -1,15 +1,16 @@
 """`seki status`: for every game given, what is awaited, from whom, since when, and how long
-is left before the deadline (public information only)."""
+is left before the deadline (public information only); with --json, the same as facts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..i18n import N_, explain
-from ..refusal import UserError
+from ..refusal import ExitStatus, UserError
 from .common import utc_now
 
 
@@ -18,21 +19,41 @@ def status(
     now: Annotated[
         str | None, typer.Option(help=N_("The time to measure from (UTC); default now."))
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help=N_(
+                "One JSON object, for programs: now, and per game its facts or why it "
+                "cannot be read (seki docs cli)."
+            ),
+        ),
+    ] = False,
 ) -> None:
-    """Print, per game, the last record and the decisions the game waits for."""
+    """Print, per game, the last record and the decisions the game waits for; with
+    --json, the same facts as one JSON object (its keys: seki docs cli)."""
     from ..games import open_game
     from ..protocol import clock
 
     moment = now or utc_now()
     clock.parse_time(moment, "--now")
-    failed = False
+    games, failed = [], False
     for directory in directories:
         try:
-            lines = open_game(directory).status(moment)
+            found = open_game(directory).status(moment)
         except UserError as exc:
-            typer.echo(f"seki: {explain(exc)}", err=True)  # one line per game that cannot be read
             failed = True
+            if as_json:
+                error = {"code": str(exc.code), "reason": explain(exc)}
+                games.append({"directory": str(directory), "error": error})
+            else:  # one line per game that cannot be read
+                typer.echo(f"seki: {explain(exc)}", err=True)
             continue
-        typer.echo("\n".join(lines))
+        if as_json:
+            games.append({"directory": str(directory), **found.facts})
+        else:
+            typer.echo("\n".join(found.lines))
+    if as_json:
+        typer.echo(json.dumps({"now": moment, "games": games}, ensure_ascii=False, indent=1))
     if failed:
-        raise typer.Exit(1)
+        raise typer.Exit(ExitStatus.REFUSED)

@@ -17,6 +17,7 @@ from .common import (
     open_own_packet,
     read_text,
     saved_definition,
+    tell,
     write_new,
 )
 
@@ -46,7 +47,7 @@ def request(
     out = out or Path(f"takeback-{definition.game_id}-{opened.seq}.signed.txt")
     write_new(out, signing.sign(body, identity))
     wrote = _("wrote {path}: mail it to the referee; your opponent is asked to consent")
-    typer.echo(wrote.format(path=out))
+    tell(wrote.format(path=out))
 
 
 @app.command("answer")
@@ -85,4 +86,4 @@ def answer(
         wrote = _("wrote {path} (accepting the takeback of record {seq}): mail it to the referee")
     else:
         wrote = _("wrote {path} (refusing the takeback of record {seq}): mail it to the referee")
-    typer.echo(wrote.format(path=out, seq=req.undo))
+    tell(wrote.format(path=out, seq=req.undo))

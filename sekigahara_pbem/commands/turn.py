@@ -18,6 +18,7 @@ from .common import (
     open_own_packet,
     read_text,
     saved_definition,
+    tell,
     use_language,
     write_new,
 )
@@ -72,11 +73,8 @@ def new(
         raise Refusal(nothing, code=Code.NOT_ASKED, path=packet)
     out = out or Path(f"turn-{definition.game_id}-{opened.seq}.yaml")
     write_new(out, template(definition.game_id, opened))
-    typer.echo(
-        _("wrote {path}: put your actions under 'actions:', then seki turn check / sign").format(
-            path=out
-        )
-    )
+    wrote = _("wrote {path}: put your actions under 'actions:', then seki turn check / sign")
+    tell(wrote.format(path=out))
 
 
 @app.command("check")
@@ -136,7 +134,7 @@ def sign(
     write_atomic(
         out, seal(definition, signing.sign(stamped(turn.text, definition), identity), identity)
     )
-    typer.echo(_("wrote {path}: mail it to the referee").format(path=out))
+    tell(_("wrote {path}: mail it to the referee").format(path=out))
 
 
 def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
@@ -162,7 +160,7 @@ def resign(
 ) -> None:
     """Write your signed resignation: the game ends at once, your opponent wins."""
     path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
-    typer.echo(_("wrote {path}: mail it to the referee to resign").format(path=path))
+    tell(_("wrote {path}: mail it to the referee to resign").format(path=path))
 
 
 @app.command("extension")
@@ -178,4 +176,4 @@ def extension(
     """Write a signed request for more time on the decision asked of you (the game's
     definition says how much, and how often)."""
     path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")
-    typer.echo(_("wrote {path}: mail it to the referee").format(path=path))
+    tell(_("wrote {path}: mail it to the referee").format(path=path))

@@ -11,7 +11,8 @@ import typer
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from .common import abort, load_identity, utc_now
+from ..refusal import ExitStatus
+from .common import abort, load_identity, tell, utc_now
 
 
 def reveal(
@@ -37,8 +38,8 @@ def reveal(
     game = open_game(directory)
     key = key or game.revealer()
     if key is None:
-        abort(_("a two-party game: give your own key with --key"), 2)
-    typer.echo(game.reveal(load_identity(key), utc_now(), force))
+        abort(_("a two-party game: give your own key with --key"), ExitStatus.USAGE)
+    tell(game.reveal(load_identity(key), utc_now(), force))
 
 
 def verify(
@@ -52,7 +53,7 @@ def verify(
     ] = False,
 ) -> None:
     """Replay the game from genesis and check every signature, commitment, draw, state hash,
-    sealed state and packet; exit 1 at the first discrepancy."""
+    sealed state and packet; exit 3 at the first discrepancy."""
     from ..games import NotVerified, open_game
 
     try:
@@ -61,8 +62,9 @@ def verify(
         if as_json:
             failed = {"verified": False, "code": str(exc.code), "reason": explain(exc)}
             typer.echo(json.dumps(failed, ensure_ascii=False))
-            raise typer.Exit(1) from None
-        abort(_("does not verify: {reason}").format(reason=explain(exc)))
+            raise typer.Exit(ExitStatus.NOT_VERIFIED) from None
+        reason = _("does not verify: {reason}").format(reason=explain(exc))
+        abort(reason, ExitStatus.NOT_VERIFIED)
     if as_json:
         typer.echo(json.dumps({"verified": True, **done.facts}, ensure_ascii=False))
         return

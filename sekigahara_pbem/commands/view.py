@@ -11,6 +11,7 @@ import typer
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from ..refusal import ExitStatus
 from .common import (
     KeyOption,
     LangOption,
@@ -18,6 +19,7 @@ from .common import (
     load_identity,
     open_own_note,
     open_own_packet,
+    tell,
     use_language,
 )
 
@@ -57,8 +59,9 @@ def show(
     home: Path | None = None,
 ) -> None:  # fmt: skip
     """Print a packet's report (and write its page), then check what it opens, and what
-    each of the `earlier` packets told in it opened, in order: a packet that opens items
-    the referee had not committed to stops the command here. `home`: the key directory
+    each of the `earlier` packets told in it opened, in order, saying how on standard
+    error: a packet that opens items the referee had not committed to stops the command
+    here (exit 3). `home`: the key directory
     where the commitments are kept (default: the player's)."""
     from ..protocol.store import write_atomic
     from ..reports import render_html
@@ -68,13 +71,14 @@ def show(
         write_atomic(html, page)
     typer.echo(text, nl=False)
     if html is not None:
-        typer.echo(_("wrote {path} (open it in any browser)").format(path=html))
+        tell(_("wrote {path} (open it in any browser)").format(path=html))
     for packet in [*earlier, opened]:
         ok, message = check_openings(definition.game_id, packet, home)
         if not ok or packet is opened:
-            typer.echo(message)
+            tell(message)
         if not ok:
-            abort(_("this packet opens items the referee had not committed to"))
+            broken = _("this packet opens items the referee had not committed to")
+            abort(broken, ExitStatus.NOT_VERIFIED)
 
 
 def check_openings(game_id: str, packet, home: Path | None = None) -> tuple[bool, str]:

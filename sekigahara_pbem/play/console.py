@@ -17,7 +17,7 @@ import yaml
 
 from ..i18n import explain
 from ..i18n import gettext as _
-from ..refusal import UserError
+from ..refusal import ExitStatus, UserError
 from ..reports.choices import describe_option
 from ..rules import views
 from ..rules.components import Components
@@ -34,6 +34,8 @@ Asker = Callable[[str, Question], str]  # (prompt, question) -> the raw answer
 
 class Stopped(UserError):
     """The player stopped the dialogue (or the script ran out); nothing is written."""
+
+    exit_status = ExitStatus.STOPPED
 
 
 class NotAnAnswer(UserError):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from ..refusal import Refusal
+from ..refusal import ExitStatus, Refusal
 
 
 class Discrepancy(Refusal):
     """The archive does not verify; the message names the file and what differs. Like a
     refusal it keeps its template and values, so `seki verify` says it in the reader's
     language (i18n.explain); its English text is the same in every language."""
+
+    exit_status = ExitStatus.NOT_VERIFIED
 
 
 def wrapped(where: str | None, exc: BaseException) -> Discrepancy:

@@ -9,10 +9,10 @@ import subprocess
 import sys
 import time
 
-# What a player's command cannot start without: the command line (typer), signatures
+# What a player's command cannot start without: the command line (click), signatures
 # and sealing (cryptography), documents (PyYAML, with libyaml) and reports (Jinja).
 LIBRARIES = (
-    "import typer.main, yaml, jinja2, cryptography.hazmat.primitives.serialization, "
+    "import click, yaml, jinja2, cryptography.hazmat.primitives.serialization, "
     "cryptography.hazmat.primitives.asymmetric.x25519"
 )
 

@@ -101,7 +101,7 @@ def main() -> None:
     print(f"bare interpreter start: {1000 * bare:.0f} ms")
     libraries = library_start()
     print(
-        f"importing typer, PyYAML, Jinja and cryptography alone: {1000 * libraries:.0f} ms, "
+        f"importing click, PyYAML, Jinja and cryptography alone: {1000 * libraries:.0f} ms, "
         f"{libraries / bare:.1f}x a bare start (no command can start faster)"
     )
     for week in sorted(timings):

@@ -16,8 +16,7 @@ import sys
 from importlib import import_module
 from typing import Any
 
-import typer
-from typer.core import TyperGroup
+import click
 
 from .i18n import N_
 from .i18n import gettext as _
@@ -48,36 +47,29 @@ COMMANDS = {
     "docs": ("docs", "docs"),
 }
 
-COMPLETE_VAR = "_SEKI_COMPLETE"  # set by the completion scripts when the shell asks
-SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")  # typer's completion scripts
+SHELLS = ("bash", "zsh", "fish")  # click's completion scripts (completion.py)
 
 
-def build(name: str) -> Any:
+def build(name: str) -> click.Command:
     """The click command `seki NAME` runs, its help in the reader's language."""
     from .commands.common import translate_help
 
     module, attr = COMMANDS[name]
-    target = getattr(import_module(f".commands.{module}", __package__), attr)
-    if isinstance(target, typer.Typer):  # a group: seki keys new, seki game new, ...
-        command = typer.main.get_group(target)
-    else:  # a command function
-        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-        single.command(name)(target)
-        command = typer.main.get_command(single)
+    command: click.Command = getattr(import_module(f".commands.{module}", __package__), attr)
     command.name = name
     translate_help(command)
     return command
 
 
-class _Root(TyperGroup):
+class _Root(click.Group):
     """Commands built on demand (the module docstring). `--help` is printed while the
     arguments are parsed, before any command runs: the root puts the help in the
     reader's language itself (config.toml or the environment: --lang is not read yet)."""
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         from .commands.common import use_language
 
         if cmd_name not in COMMANDS:
@@ -85,7 +77,7 @@ class _Root(TyperGroup):
         use_language()
         return build(cmd_name)
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> Any:
         """Run the command; the one place errors are caught (refusal.py). A `UserError`
         is said in one line, exit 1 (or the status it names: a player who stopped, an
         archive that does not verify); an `OSError`, the machine's (a file that cannot be
@@ -97,17 +89,17 @@ class _Root(TyperGroup):
         try:
             return super().invoke(ctx)
         except UserError as exc:
-            typer.echo(f"seki: {explain(exc)}", err=True)
-            raise typer.Exit(exc.exit_status) from None
+            click.echo(f"seki: {explain(exc)}", err=True)
+            raise click.exceptions.Exit(exc.exit_status) from None
         except OSError as exc:  # the top-level handler: the machine's, not a bug
             where = f"{exc.filename}: " if exc.filename else ""
-            typer.echo(f"seki: {where}{exc.strerror or exc}", err=True)
-            raise typer.Exit(ExitStatus.IO) from None
-        except KeyboardInterrupt:  # said here: typer would end the run with no word
-            typer.echo("seki: " + _("interrupted"), err=True)
-            raise typer.Exit(ExitStatus.INTERRUPTED) from None
+            click.echo(f"seki: {where}{exc.strerror or exc}", err=True)
+            raise click.exceptions.Exit(ExitStatus.IO) from None
+        except KeyboardInterrupt:  # said here: click would say only "Aborted!"
+            click.echo("seki: " + _("interrupted"), err=True)
+            raise click.exceptions.Exit(ExitStatus.INTERRUPTED) from None
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The help in the reader's language, with the table of exit statuses after it."""
         from .commands.common import translate_help, use_language
 
@@ -118,105 +110,99 @@ class _Root(TyperGroup):
 
 
 def exit_statuses() -> str:
-    """The table of exit statuses, as `seki --help` ends with it: one line each."""
+    """The table of exit statuses, as `seki --help` ends with it: one line each (click
+    keeps the lines of a paragraph that begins with a \\b line)."""
     rows = [f"{int(status):>3}  {_(words)}" for status, words in EXIT_WORDS.items()]
     more = _("More in: seki docs cli")
-    return "\n".join([_("Exit status:"), *rows, "", more])
+    return "\n".join(["\b", _("Exit status:"), *rows, "", more])
 
 
-app = typer.Typer(
-    cls=_Root,
-    help=N_("Sekigahara play-by-email adjudicator."),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-def _version(shown: bool) -> None:
+def _version(ctx: click.Context, _param: click.Parameter, shown: bool) -> None:
     if shown:
         from . import __version__
 
-        typer.echo(f"seki {__version__}")
-        raise typer.Exit()
+        click.echo(f"seki {__version__}")
+        ctx.exit()
 
 
-def _show_completion(shell: str | None) -> None:
+def _show_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
     """`--show-completion SHELL`: the script that makes SHELL complete seki's commands
-    and options (typer's, run through COMPLETE_VAR), for the player to install."""
+    and options (click's, run through completion.COMPLETE_VAR), for the player to install."""
     if shell is not None:
-        from typer.completion import get_completion_script
+        from . import completion
 
+        click.echo(completion.script(ctx.command, _shell(shell, param)))
+        ctx.exit()
+
+
+def _install_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
+    """`--install-completion SHELL`: the script written where SHELL reads it at start
+    (completion.install)."""
+    if shell is not None:
+        from . import completion
         from .commands.common import use_language
 
         use_language()  # the root's options run before any command puts words in it
-        script = get_completion_script(
-            prog_name="seki", complete_var=COMPLETE_VAR, shell=_shell(shell)
-        )
-        typer.echo(script)
-        raise typer.Exit()
+        path = completion.install(ctx.command, _shell(shell, param))
+        done = _("{shell} completion installed in {path}; it works in the next shell you open")
+        click.echo(done.format(shell=shell, path=path), err=True)
+        ctx.exit()
 
 
-def _install_completion(shell: str | None) -> None:
-    """`--install-completion SHELL`: the script written where SHELL reads it at start
-    (typer's places: ~/.bash_completions/seki.sh sourced from ~/.bashrc, ~/.zfunc, fish's
-    completions folder, the PowerShell profile)."""
-    if shell is not None:
-        from typer.completion import install
-
+def _shell(name: str, param: click.Parameter) -> str:
+    """A shell the completion scripts are written for, else a usage error (exit 2): a
+    plain text option, checked here, costs every command less than a click.Choice."""
+    if name not in SHELLS:
         from .commands.common import use_language
 
         use_language()
-        _shell(shell)
-        _installed, path = install(shell=shell, prog_name="seki", complete_var=COMPLETE_VAR)
-        done = _("{shell} completion installed in {path}; it works in the next shell you open")
-        typer.echo(done.format(shell=shell, path=path), err=True)
-        raise typer.Exit()
-
-
-def _shell(name: str) -> str:
-    """A shell the completion scripts are written for, else a usage error (exit 2): a
-    plain text option, checked here, costs every command less than a choice typer builds."""
-    if name not in SHELLS:
-        raise typer.BadParameter(_("expected one of {shells}").format(shells=", ".join(SHELLS)))
+        shells = ", ".join(SHELLS)
+        raise click.BadParameter(_("expected one of {shells}").format(shells=shells), param=param)
     return name
 
 
-@app.callback()
-def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help=N_("Say the version and stop.")
+@click.group(
+    "seki",
+    cls=_Root,
+    help=N_("Sekigahara play-by-email adjudicator."),
+    no_args_is_help=True,
+    context_settings={"show_default": True},
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    callback=_version,
+    is_eager=True,
+    expose_value=False,
+    help=N_("Say the version and stop."),
+)
+@click.option(
+    "--lang",
+    expose_value=False,
+    help=N_("The language you read, for every command and its help: en or hu."),
+)
+@click.option(
+    "--install-completion",
+    metavar="SHELL",
+    callback=_install_completion,
+    is_eager=True,
+    expose_value=False,
+    help=N_(
+        "Install tab completion of seki's commands and options for SHELL (bash, zsh "
+        "or fish), then stop."
     ),
-    lang: str | None = typer.Option(
-        None,
-        "--lang",
-        help=N_("The language you read, for every command and its help: en or hu."),
-    ),
-    install_completion: str | None = typer.Option(
-        None,
-        "--install-completion",
-        metavar="SHELL",
-        callback=_install_completion,
-        is_eager=True,
-        expose_value=False,
-        help=N_(
-            "Install tab completion of seki's commands and options for SHELL (bash, zsh, "
-            "fish or powershell), then stop."
-        ),
-    ),
-    show_completion: str | None = typer.Option(
-        None,
-        "--show-completion",
-        metavar="SHELL",
-        callback=_show_completion,
-        is_eager=True,
-        expose_value=False,
-        help=N_("Print the tab completion script for SHELL, to install it yourself, then stop."),
-    ),
-) -> None:
-    """The root group's own step before a command runs: `--version` and the completion
-    options stop there, else none (typer needs a callback to make a group of an app whose
-    commands it is not told of)."""
+)
+@click.option(
+    "--show-completion",
+    metavar="SHELL",
+    callback=_show_completion,
+    is_eager=True,
+    expose_value=False,
+    help=N_("Print the tab completion script for SHELL, to install it yourself, then stop."),
+)
+def app() -> None:
+    """The root group's own step before a command runs: none (--lang is read before the
+    command line is parsed, `_root_language`; the other options stop in their callbacks)."""
 
 
 def _tolerant_output() -> None:
@@ -243,14 +229,10 @@ def _root_language(argv: list[str]) -> None:
 def main() -> None:
     """Entry point: an error that is not the user's (the root's `invoke` says those) is a
     bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1. A shell
-    asking for completions (COMPLETE_VAR set) is answered by typer's completion classes,
-    registered only then."""
+    asking for completions (completion.COMPLETE_VAR set) is
+    answered by click's `main` (completion.py)."""
     _tolerant_output()
     _root_language(sys.argv)
-    if os.environ.get(COMPLETE_VAR):
-        from typer.completion import completion_init
-
-        completion_init()
     try:
         app()
     except KeyboardInterrupt:

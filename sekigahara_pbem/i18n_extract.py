@@ -1,14 +1,13 @@
 """A Babel extractor (babel.cfg, docs/translating.md): Python's own messages, and the
-descriptions of the commands, which typer takes from their docstrings.
+descriptions of the commands, which click takes from their docstrings.
 
-`seki --help` and a command's `--help` show a command's docstring (typer:
+`seki --help` and a command's `--help` show a command's docstring (click:
 `inspect.getdoc`), put in the reader's language by commands/common.translate_help; the
 message id is that text as click shows it (cleaned, cut at a form feed). A function's
 docstring is a command's description when the function is public (no leading `_`) and
-typer reads its signature: it is decorated `@<app>.command(...)` or `@<app>.callback(...)`,
-or a parameter of it is `Annotated[..., typer.Option(...)]` / `typer.Argument(...)` (the
-commands cli.py registers with `app.command("name")(module.function)`). Every other
-docstring is a note for developers and is not extracted. tests/test_i18n_help.py walks the
+click makes a command of it: it is decorated `@click.command(...)`, `@click.group(...)` or
+`@<group>.command(...)`, with no `help=` of its own (that would be shown instead). Every
+other docstring is a note for developers and is not extracted. tests/test_i18n_help.py walks the
 whole command tree: a description this rule missed has no translation and fails there.
 """
 
@@ -23,28 +22,22 @@ from babel.messages.extract import extract_python
 
 from .commands.common import shown_help
 
-TYPER_PARAMETERS = frozenset({"Option", "Argument"})
-TYPER_DECORATORS = frozenset({"command", "callback"})
+COMMAND_DECORATORS = frozenset({"command", "group"})
 
 
-def _calls(node: ast.AST, names: frozenset[str]) -> bool:
-    """`node` holds a call of an attribute named in `names` (typer.Option(...),
-    app.command(...))."""
-    return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in names
-        for n in ast.walk(node)
-    )
+def _makes_command(decorator: ast.expr) -> bool:
+    """`decorator` is click's `command` or `group` (called or not: `@click.command`,
+    `@app.command("new")`) and gives no `help=`, so the docstring is the description."""
+    call = decorator if isinstance(decorator, ast.Call) else None
+    func = call.func if call else decorator
+    if not isinstance(func, ast.Attribute) or func.attr not in COMMAND_DECORATORS:
+        return False
+    return call is None or all(k.arg != "help" for k in call.keywords)
 
 
 def is_command(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether typer shows this function's docstring as a command's description."""
-    if node.name.startswith("_"):
-        return False
-    if any(_calls(d, TYPER_DECORATORS) for d in node.decorator_list):
-        return True
-    args = node.args
-    params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-    return any(p.annotation is not None and _calls(p.annotation, TYPER_PARAMETERS) for p in params)
+    """Whether click shows this function's docstring as a command's description."""
+    return not node.name.startswith("_") and any(map(_makes_command, node.decorator_list))
 
 
 def command_docstrings(source: bytes) -> Iterator[tuple[int, str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from typer.testing import CliRunner, Result
+from click.testing import CliRunner, Result
 
 from sekigahara_pbem import cli
 

@@ -1,6 +1,6 @@
 """A fuzzing harness for every document a person can hand to `seki` (issue 11): mutated
 turn files, join files, packets, game definitions, identity files and archive files go
-through the real commands (typer's runner on the real CLI: `adjudicate`, `view`,
+through the real commands (click's runner on the real CLI: `adjudicate`, `view`,
 `turn check`, `turn sign`, `keys show`, `join`, `verify`), and each outcome is judged:
 
 - no traceback and no "internal error" ever (exit 70 is a bug);
@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.canonical import canonicalise

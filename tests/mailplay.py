@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
+from click.testing import CliRunner
 from mailservers import PASSWORD, Dovecot, SmtpServer, make_certificates
-from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto import signing

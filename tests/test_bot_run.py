@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from click.testing import CliRunner
 from conftest import fix_seeds
 from mailplay import Campaign, player_mail_settings
 from mailservers import PASSWORD
-from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.keystore import write_identity

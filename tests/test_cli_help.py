@@ -1,5 +1,5 @@
 """`--help` flows to the terminal's width (issue 31): the commands' docstrings are wrapped
-at the source's width, and typer's help keeps some of those line breaks (in the list of
+at the source's width, and click's help keeps some of those line breaks (in the list of
 commands, in a description's later paragraphs): a line ends where the next word would
 still have fit. Every command's and subcommand's help, at 80 and 200 columns, in English
 and in Hungarian, has no such break; `seki --help` ends with the table of exit statuses."""
@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 
+import click
 import pytest
-import typer
-import typer.main
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
@@ -26,7 +25,7 @@ def _paths(command, path=()):
     """Every command's words after `seki` (the root's: none), through click's interface."""
     yield path
     if hasattr(command, "list_commands"):
-        ctx = typer.Context(command)
+        ctx = click.Context(command)
         for name in command.list_commands(ctx):
             yield from _paths(command.get_command(ctx, name), (*path, name))
 
@@ -88,7 +87,7 @@ def test_the_checker_finds_a_break_from_the_source():
 @pytest.mark.parametrize("lang", ["C", "hu_HU.UTF-8"])
 def test_no_help_breaks_a_line_mid_sentence(lang, tmp_path, monkeypatch):
     monkeypatch.setenv("SEKI_HOME", str(tmp_path))
-    paths = list(_paths(typer.main.get_command(app)))
+    paths = list(_paths(app))
     assert len(paths) > 30 and ("docs",) in paths and ("keys", "new") in paths
     broken = []
     for columns in (80, 200):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.protocol import game

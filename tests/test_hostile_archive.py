@@ -17,7 +17,7 @@ SEKI = Path(sys.executable).with_name("seki.exe" if os.name == "nt" else "seki")
 
 def _planted(root: Path, marker: Path) -> None:
     """Modules a Python started in `root` would import before ours: each leaves `marker`."""
-    for name in ("multiprocessing", "yaml", "typer"):
+    for name in ("multiprocessing", "yaml", "click"):
         (root / name).mkdir()
         (root / name / "__init__.py").write_text(
             f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8"

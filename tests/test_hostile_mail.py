@@ -13,8 +13,8 @@ from email import message_from_bytes
 from email.policy import default
 from pathlib import Path
 
+from click.testing import CliRunner
 from reading import hand_in
-from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 

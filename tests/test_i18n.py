@@ -21,8 +21,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
+from click.testing import CliRunner
 from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip, columns
-from typer.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app

@@ -6,8 +6,8 @@ written into files, is unchanged."""
 
 from __future__ import annotations
 
+from click.testing import CliRunner
 from test_i18n import _new_game
-from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.protocol.store import GameDir

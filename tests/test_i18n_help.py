@@ -5,9 +5,8 @@ Hungarian while their English text stays what it was."""
 
 from __future__ import annotations
 
-import typer
-import typer.main
-from typer.testing import CliRunner
+import click
+from click.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
@@ -20,7 +19,7 @@ def _tree(command, path=("seki",)):
     commands on demand)."""
     yield path, command
     if hasattr(command, "list_commands"):  # a group
-        ctx = typer.Context(command)
+        ctx = click.Context(command)
         for name in command.list_commands(ctx):
             yield from _tree(command.get_command(ctx, name), (*path, name))
 
@@ -32,7 +31,7 @@ def test_every_help_text_of_the_command_tree_is_translated(tmp_path, monkeypatch
     monkeypatch.setenv("SEKI_HOME", str(tmp_path))
     for name in i18n.ENV_VARIABLES:
         monkeypatch.setenv(name, "C")
-    root = typer.main.get_command(app)
+    root = app
     commands = list(_tree(root))
     assert len(commands) > 30
     untranslated = []
@@ -47,14 +46,16 @@ def test_every_help_text_of_the_command_tree_is_translated(tmp_path, monkeypatch
 
 
 def test_only_the_commands_docstrings_are_extracted():
-    """A command (decorated, or with typer parameters) gives its description as click shows
-    it (cleaned, cut at a form feed); a private helper's docstring is a developer note."""
+    """A command (decorated as click makes commands, with no help= of its own) gives its
+    description as click shows it (cleaned, cut at a form feed); a private helper's
+    docstring, or a group's given its help, is a developer note."""
     source = b'''
-import typer
-app = typer.Typer()
+import click
+app = click.Group()
 
 @app.command("go")
-def go(x: int = 1) -> None:
+@click.option("--x", default=1)
+def go(x: int) -> None:
     """Go somewhere.
 
     Far away.
@@ -62,10 +63,17 @@ def go(x: int = 1) -> None:
     Developer notes.
     """
 
-def run(path: Annotated[str, typer.Argument(help="A path.")]) -> None:
+@click.command("run")
+@click.argument("path", help="A path.")
+def run(path: str) -> None:
     """Run it."""
 
-def _helper(path: Annotated[str, typer.Argument(help="A path.")]) -> None:
+@click.group("seki", help="Shown instead of the docstring.")
+def root() -> None:
+    """A developer note."""
+
+@click.command("helper")
+def _helper(path: str) -> None:
     """Private: never shown."""
 
 def plain(x: int) -> None:

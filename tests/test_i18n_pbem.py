@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
 from test_i18n import _new_game
 from test_reports import columns
-from typer.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from click.testing import CliRunner
 from test_reports import columns
-from typer.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app

@@ -11,8 +11,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from mailservers import PASSWORD, SmtpServer, free_port, make_certificates
-from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto import signing

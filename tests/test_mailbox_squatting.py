@@ -17,10 +17,10 @@ from email.policy import default
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import fix_seeds
 from mailplay import Campaign, address, player_mail_settings
 from mailservers import PASSWORD
-from typer.testing import CliRunner
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.cli import app

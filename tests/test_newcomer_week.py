@@ -3,7 +3,7 @@ packets alone. Each decision: `seki view`, `seki turn new` writes the template, 
 newcomer copies one of the options listed in it under `actions:`, `seki turn check`,
 `seki turn sign --packet`, and the referee's `seki adjudicate`; no file may be refused.
 
-The commands run in-process through the real CLI (typer's runner) to keep the test quick;
+The commands run in-process through the real CLI (click's runner) to keep the test quick;
 tests/test_pbem_cli.py runs the same commands as separate processes."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import hashlib
 from pathlib import Path
 
 import yaml
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.rules.vocab import SIDES

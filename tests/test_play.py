@@ -15,8 +15,8 @@ import pexpect
 import playscript
 import pytest
 import yaml
+from click.testing import CliRunner
 from conftest import fix_seeds
-from typer.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.play.session import TurnSession

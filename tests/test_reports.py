@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.keystore import read_identity

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import random
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem import cli
 from sekigahara_pbem.play import console

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto import keys, signing, sshsig

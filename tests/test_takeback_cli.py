@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from cligame import ok, seki, signed_bid, started
-from typer.testing import Result
 
 REQUEST = "takeback-g-2.signed.txt"  # the request of record 2, Ishida's bid
 ANSWER = "takeback-g-2.signed.answer.signed.txt"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.cli import app

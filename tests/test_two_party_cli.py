@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from sekigahara_pbem.cli import app
 

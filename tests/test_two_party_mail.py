@@ -6,9 +6,9 @@ mailed; at the end both reveal by mail and each side's directory verifies."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from mailplay import address, player_mail_settings
 from mailservers import PASSWORD
-from typer.testing import CliRunner
 
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.cli import app

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from .common import RefereeKeyOption, abort, read_input, referee_identity, utc_now
+from .common import abort, read_input, referee_identity, referee_key_option, utc_now
 
 
-def adjudicate(
-    directory: Annotated[Path, typer.Argument(help=N_("The game directory."))],
-    files: Annotated[list[Path], typer.Argument(help=N_("Join or turn files, applied in order."))],
-    key: RefereeKeyOption = None,
-) -> None:
+@click.command("adjudicate")
+@click.argument("directory", type=click.Path(path_type=Path), help=N_("The game directory."))
+@click.argument(
+    "files",
+    type=click.Path(path_type=Path),
+    nargs=-1,
+    required=True,
+    help=N_("Join or turn files, applied in order."),
+)
+@referee_key_option
+def adjudicate(directory: Path, files: tuple[Path, ...], key: str | None) -> None:
     """Verify and apply each file; write records, sealed states and packets; commit.
 
     A refused file is kept under rejected/ with the reason and changes nothing; the exit
@@ -29,9 +34,9 @@ def adjudicate(
     outcomes = referee.adjudicate(directory, identity, inputs, utc_now())
     for outcome in outcomes:
         if outcome.refusal is None:
-            typer.echo(_("accepted {message}").format(message=outcome.message))
+            click.echo(_("accepted {message}").format(message=outcome.message))
         else:
-            typer.echo(_("REFUSED {reason}").format(reason=explain(outcome.refusal)))
+            click.echo(_("REFUSED {reason}").format(reason=explain(outcome.refusal)))
     refused = [o for o in outcomes if not o.accepted]
     if refused:
         abort(

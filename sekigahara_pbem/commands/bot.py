@@ -5,45 +5,56 @@ signed turn file for you to mail (docs/bot.md)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import KeyOption, load_identity, open_own_packet, tell, utc_now, write_new
+from .common import Group, key_option, load_identity, open_own_packet, tell, utc_now, write_new
 
-app = typer.Typer(help=N_("A computer player for your side."), no_args_is_help=True)
+app = Group(help=N_("A computer player for your side."), no_args_is_help=True)
 
-# The options `seki bot turn` and `seki bot run` share, said once (as common.KeyOption is).
-BotOption = Annotated[str, typer.Option("--bot", help=N_("heuristic, search or random."))]
-BudgetOption = Annotated[
-    float, typer.Option("--budget", help=N_("The search bot's seconds of thought per decision."))
-]
-SeedOption = Annotated[
-    str,
-    typer.Option("--seed", help=N_("Seed of the bot's tie-breaks (and the search bot's samples).")),
-]
-PlansOption = Annotated[
-    bool,
-    typer.Option("--plans", help=N_("The heuristic bot files its battle plan (fewer mails).")),
-]
+# The options `seki bot turn`, `seki bot run` and `seki solo` share, said once (as
+# common.key_option is).
+bot_option = click.option("--bot", default="heuristic", help=N_("heuristic, search or random."))
+
+budget_option = click.option(
+    "--budget",
+    type=float,
+    default=1.0,
+    help=N_("The search bot's seconds of thought per decision."),
+)
+
+seed_option = click.option(
+    "--seed",
+    default="bot",
+    help=N_("Seed of the bot's tie-breaks (and the search bot's samples)."),
+)
+
+plans_option = click.option(
+    "--plans", is_flag=True, help=N_("The heuristic bot files its battle plan (fewer mails).")
+)
 
 
 @app.command("turn")
+@click.argument(
+    "packet",
+    type=click.Path(path_type=Path),
+    help=N_("The packet to answer (yours, sealed to you)."),
+)
+@key_option()
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"),
+)
+@bot_option
+@budget_option
+@seed_option
+@plans_option
 def turn(
-    packet: Annotated[
-        Path, typer.Argument(help=N_("The packet to answer (yours, sealed to you)."))
-    ],
-    key: KeyOption,
-    out: Annotated[
-        Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"))
-    ] = None,
-    bot: BotOption = "heuristic",
-    budget: BudgetOption = 1.0,
-    seed: SeedOption = "bot",
-    plans: PlansOption = False,
+    packet: Path, key: str, out: Path | None, bot: str, budget: float, seed: str, plans: bool
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
     answer (a whole movement phase in one file), signed with your key, ready to mail."""
@@ -72,26 +83,32 @@ def turn(
 
 
 @app.command("run")
+@key_option()
+@click.option(
+    "--mail",
+    type=click.Path(path_type=Path),
+    help=N_("Your mail settings (default: mail.toml in your key directory)."),
+)
+@bot_option
+@budget_option
+@seed_option
+@plans_option
+@click.option(
+    "--two-party",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Play this two-party game's directory instead (seki docs two-party): take the "
+        "other's records, answer, reveal at the end, mail it all to the other player."
+    ),
+)
 def run(
-    key: KeyOption,
-    mail: Annotated[
-        Path | None,
-        typer.Option(help=N_("Your mail settings (default: mail.toml in your key directory).")),
-    ] = None,
-    bot: BotOption = "heuristic",
-    budget: BudgetOption = 1.0,
-    seed: SeedOption = "bot",
-    plans: PlansOption = False,
-    two_party: Annotated[
-        Path | None,
-        typer.Option(
-            "--two-party",
-            help=N_(
-                "Play this two-party game's directory instead (seki docs two-party): take the "
-                "other's records, answer, reveal at the end, mail it all to the other player."
-            ),
-        ),
-    ] = None,
+    key: str,
+    mail: Path | None,
+    bot: str,
+    budget: float,
+    seed: str,
+    plans: bool,
+    two_party: Path | None,
 ) -> None:
     """One pass at your mailbox, for cron: join the games you are invited to, send your
     seed, answer every packet that asks something of you, and mail it all to the referee."""
@@ -114,13 +131,13 @@ def run(
         return player.actions(view, options)
 
     report = autoplay.run(identity, settings, decide)
-    typer.echo(
+    click.echo(
         _("{fetched} new message(s); {sent} file(s) mailed").format(
             fetched=report.fetched, sent=len(report.sent)
         )
     )
     for line in report.sent:
-        typer.echo(f"  {line}")
+        click.echo(f"  {line}")
     for line in report.problems:
         tell("  " + _("not used: {line}").format(line=line))
 
@@ -142,4 +159,4 @@ def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed
     chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
     said = robot_pass(side, settings, chooser, utc_now())
     for line in said:
-        typer.echo(line)
+        click.echo(line)

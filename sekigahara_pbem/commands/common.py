@@ -5,71 +5,75 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, ExitStatus, Refusal
 
-if TYPE_CHECKING:
-    from typer.core import TyperCommand, TyperGroup
+FC = TypeVar("FC", bound=Callable[..., Any])  # what an option decorates: a command
 
+if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
 
 
+class Group(click.Group):
+    """A group of commands (seki keys, seki game, ...) listed in the order they are
+    written, as the help and tab completion show them, not alphabetically."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)
+
+
 def abort(text: str, code: ExitStatus = ExitStatus.REFUSED) -> NoReturn:
     """Print a one-line error to stderr and exit with `code` (refusal.ExitStatus)."""
-    typer.echo(f"seki: {text}", err=True)
-    raise typer.Exit(code)
+    click.echo(f"seki: {text}", err=True)
+    raise click.exceptions.Exit(code)
 
 
 def tell(text: str) -> None:
     """A word to the person who ran the command (what it wrote, what to do next, how it
     went), on standard error: standard output carries only what the command makes (a
     key, a report, a JSON document), for a file or a pipe (docs/cli.md)."""
-    typer.echo(text, err=True)
+    click.echo(text, err=True)
 
 
-KeyOption = Annotated[
-    str,
-    typer.Option(
-        "--key",
-        help=N_(
-            "Your identity: a name in the key directory ($SEKI_HOME, else seki's folder "
-            "among your settings: ~/.config/seki on Linux) or the path of an identity file."
-        ),
+_KEY_HELP = N_(
+    "Your identity: a name in the key directory ($SEKI_HOME, else seki's folder "
+    "among your settings: ~/.config/seki on Linux) or the path of an identity file."
+)
+
+
+def key_option(default: str | None = None) -> Callable[[FC], FC]:
+    """`--key`, the identity a command uses: required unless the command names a
+    `default` (the referee's `seki game new`)."""
+    return click.option("--key", default=default, required=default is None, help=_KEY_HELP)
+
+
+referee_key_option = click.option(
+    "--key",
+    help=N_(
+        "The referee's identity: a name in the key directory ($SEKI_HOME, else seki's "
+        "folder among your settings: ~/.config/seki on Linux) or the path of an identity "
+        "file; by default the referee key the game's game.txt names."
     ),
-]
+)
 
-RefereeKeyOption = Annotated[
-    str | None,
-    typer.Option(
-        "--key",
-        help=N_(
-            "The referee's identity: a name in the key directory ($SEKI_HOME, else seki's "
-            "folder among your settings: ~/.config/seki on Linux) or the path of an identity "
-            "file; by default the referee key the game's game.txt names."
-        ),
+
+lang_option = click.option(
+    "--lang",
+    help=N_(
+        "The language you read: en or hu (default: lang in config.toml in your key "
+        "directory, else $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else English)."
     ),
-]
-
-
-LangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=N_(
-            "The language you read: en or hu (default: lang in config.toml in your key "
-            "directory, else $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else English)."
-        ),
-    ),
-]
+)
 
 
 ROOT_LANGUAGE: list[str] = []  # `seki --lang xx COMMAND` (cli.main reads it first)
@@ -84,7 +88,7 @@ def use_language(option: str | None = None) -> None:
 
     lang, note = i18n.choose(option or next(iter(ROOT_LANGUAGE), None), default_dir())
     if note:
-        typer.echo(f"seki: note: {note}", err=True)
+        click.echo(f"seki: note: {note}", err=True)
     i18n.activate(lang)
 
 
@@ -96,25 +100,33 @@ def shown_help(doc: str) -> str:
     return flowed(inspect.cleandoc(doc).partition("\f")[0].rstrip())
 
 
-def translate_help(command: TyperCommand | TyperGroup) -> None:
+def translate_help(command: click.Command) -> None:
     """Put the help texts of `command` and of every command under it in the reader's
     language, in place, each paragraph flowed (`flowed`). Help strings are marked with N_
     where they are written (module level, before any language is known), a command's
     description is its docstring (extracted by i18n_extract.py); a text without a
-    translation stays English."""
-    if command.help:
-        command.help = flowed(_(shown_help(command.help)))  # a translation flowed too
+    translation stays English. The commands are built once per process (module level),
+    so each keeps its English to translate from when another language is asked."""
+    english = _english(command)
+    if english:
+        command.help = flowed(_(shown_help(english)))  # a translation flowed too
+        command.short_help = command.help.partition("\n\n")[0]  # whole in a command list
     for param in command.params:
-        text = getattr(param, "help", None)
+        text = _english(param)
         if text:
             param.help = flowed(_(text))  # type: ignore[attr-defined]
     for sub in getattr(command, "commands", {}).values():  # a group's commands
         translate_help(sub)
 
 
+def _english(thing: click.Command | click.Parameter) -> str | None:
+    """The help text `thing` was written with, kept aside the first time it is translated."""
+    return vars(thing).setdefault("english_help", getattr(thing, "help", None))
+
+
 def flowed(text: str) -> str:
     """A help text with each paragraph on one line, for the help formatter to wrap to the
-    terminal's width: docstrings are wrapped at the source's, and typer's formatter keeps
+    terminal's width: docstrings are wrapped at the source's, and click's formatter keeps
     those line breaks in a command list and after a first paragraph, mid-sentence. A
     paragraph with a line that is a list's item or an example (it begins with "- ", "* ",
     "1. " or a space) keeps its lines."""
@@ -147,12 +159,12 @@ def load_identity(name: str) -> Identity:
         if os.name == "posix" and directory.is_dir() and directory.stat().st_mode & 0o077:
             directory.chmod(0o700)
             note = _("seki: note: {directory} was open to others; now only you may read it")
-            typer.echo(note.format(directory=directory), err=True)
+            click.echo(note.format(directory=directory), err=True)
         path = identity_path(directory, name)
     identity = read_identity(path)
     if os.name == "posix" and path.stat().st_mode & 0o077:
         warning = _("seki: warning: {path} is readable by others; run: chmod 600 {path}")
-        typer.echo(warning.format(path=path), err=True)
+        click.echo(warning.format(path=path), err=True)
     return identity
 
 

@@ -3,36 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..reports import names as n
 from ..rules.components import CARD_KINDS
+from .common import Group
 
-app = typer.Typer(help=N_("Check board, block and card manifests."), no_args_is_help=True)
+app = Group(help=N_("Check board, block and card manifests."), no_args_is_help=True)
 
 
 @app.command("check")
-def check(
-    directory: Annotated[
-        Path | None,
-        typer.Argument(
-            help=N_("Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set).")
-        ),
-    ] = None,
-) -> None:
+@click.argument(
+    "directory",
+    type=click.Path(path_type=Path),
+    required=False,
+    help=N_("Folder with board.yaml, blocks.yaml and cards.yaml (default: built-in set)."),
+)
+def check(directory: Path | None) -> None:
     """Load and validate a component set; print a summary or the first problem found."""
     from ..protocol.component_files import components_hash, load_components
 
     comp = load_components(directory)
     digest = components_hash(directory)
     locs = comp.locations.values()
-    typer.echo(_("{name}: OK (sha256 {digest})").format(name=comp.name, digest=digest[:16]))
+    click.echo(_("{name}: OK (sha256 {digest})").format(name=comp.name, digest=digest[:16]))
     line = "  " + _("locations {locations}, roads {roads} ({highways} highway)")
-    typer.echo(
+    click.echo(
         line.format(
             locations=len(comp.locations), roads=len(comp.roads), highways=sum(comp.roads.values())
         )
@@ -44,7 +43,7 @@ def check(
             "{side} ({colour}): castles {castles}, blocks {blocks}, cards {cards} "
             "({loyalty} Loyalty Challenge)"
         )
-        typer.echo(
+        click.echo(
             line.format(
                 side=side,
                 colour=_(colour),
@@ -54,12 +53,12 @@ def check(
                 loyalty=sum(1 for c in cards if c.kind == "loyalty"),
             )
         )
-        typer.echo("    " + _("bids: {bids}").format(bids=_bids(cards)))
+        click.echo("    " + _("bids: {bids}").format(bids=_bids(cards)))
     line = "  " + _(
         "castles {castles}, resource locations {resources}, blocks {blocks}, cards {cards}, "
         "disks {disks}"
     )
-    typer.echo(
+    click.echo(
         line.format(
             castles=sum(1 for loc in locs if loc.castle),
             resources=sum(1 for loc in locs if loc.resource),

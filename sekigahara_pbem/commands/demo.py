@@ -5,9 +5,8 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
@@ -15,32 +14,35 @@ from ..refusal import ExitStatus
 from .common import abort, tell, utc_now
 
 
+@click.command("demo")
+@click.argument(
+    "directory",
+    type=click.Path(path_type=Path),
+    required=False,
+    help=N_("Where to put the keys and the game (default: a new temp dir)."),
+)
+@click.option("--seed", default="demo", help=N_("Seed of the bots' choices."))
+@click.option("--plans", is_flag=True, help=N_("The bots file battle plans (standing orders)."))
+@click.option(
+    "--bot",
+    default="heuristic",
+    help=N_("The players: heuristic, search (seki docs bot) or random."),
+)
+@click.option(
+    "--budget",
+    type=float,
+    default=1.0,
+    help=N_("The search bots' seconds of thought per decision."),
+)
+@click.option(
+    "--two-party",
+    is_flag=True,
+    help=N_(
+        "No referee: each bot keeps its own secrets in its own directory (seki docs two-party)."
+    ),
+)
 def demo(
-    directory: Annotated[
-        Path | None,
-        typer.Argument(help=N_("Where to put the keys and the game (default: a new temp dir).")),
-    ] = None,
-    seed: Annotated[str, typer.Option(help=N_("Seed of the bots' choices."))] = "demo",
-    plans: Annotated[
-        bool, typer.Option("--plans", help=N_("The bots file battle plans (standing orders)."))
-    ] = False,
-    bot: Annotated[
-        str,
-        typer.Option("--bot", help=N_("The players: heuristic, search (seki docs bot) or random.")),
-    ] = "heuristic",
-    budget: Annotated[
-        float, typer.Option(help=N_("The search bots' seconds of thought per decision."))
-    ] = 1.0,
-    two_party: Annotated[
-        bool,
-        typer.Option(
-            "--two-party",
-            help=N_(
-                "No referee: each bot keeps its own secrets in its own directory "
-                "(seki docs two-party)."
-            ),
-        ),
-    ] = False,
+    directory: Path | None, seed: str, plans: bool, bot: str, budget: float, two_party: bool
 ) -> None:
     """Play a whole demo game between two bots, by the real files.
 
@@ -71,7 +73,7 @@ def demo(
         "demo game over after {records} records ({turn_files} turn files) in {seconds} s: "
         "{winner} wins ({how}); revealed and verified"
     )
-    typer.echo(
+    click.echo(
         over.format(
             records=result.records,
             turn_files=result.turn_files,
@@ -102,7 +104,7 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
         "({how}), week {week}; both sides revealed and each verified the whole exchange "
         "({entries} entries replayed)"
     )
-    typer.echo(
+    click.echo(
         over.format(
             records=result.records,
             seconds=f"{time.perf_counter() - start:.1f}",
@@ -113,7 +115,7 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
         )
     )
     sizes = _("records: median {size} bytes; reading one took {ms} ms (median, in process)")
-    typer.echo(
+    click.echo(
         sizes.format(
             size=sorted(result.sizes)[len(result.sizes) // 2],
             ms=f"{result.median_receive_ms:.0f}",

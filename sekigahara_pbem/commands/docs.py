@@ -6,9 +6,9 @@ documents are the repository's docs/*.md, shipped as the package data of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from ..i18n import N_
 from ..refusal import Refusal, UserError, quoted
@@ -30,26 +30,25 @@ def topics() -> dict[str, Traversable]:
     return {p.name.removesuffix(".md"): p for p in sorted(found, key=lambda p: p.name)}
 
 
-def _complete(incomplete: str) -> list[str]:
+def _complete(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
     """The topics a shell completes `seki docs pl<TAB>` with."""
     return [topic for topic in topics() if topic.startswith(incomplete)]
 
 
-def docs(
-    name: Annotated[
-        str | None,
-        typer.Argument(
-            help=N_("The topic to print, e.g. play; without it, the list of topics."),
-            autocompletion=_complete,
-        ),
-    ] = None,
-) -> None:
+@click.command("docs")
+@click.argument(
+    "name",
+    required=False,
+    shell_complete=_complete,
+    help=N_("The topic to print, e.g. play; without it, the list of topics."),
+)
+def docs(name: str | None) -> None:
     """Print one of seki's documents (markdown text), or list them with their titles."""
     pages = topics()
     if name is None:
         width = max(map(len, pages))
         for topic, page in pages.items():
-            typer.echo(f"{topic:<{width}}  {_title(page)}")
+            click.echo(f"{topic:<{width}}  {_title(page)}")
         return
     topic = name.removesuffix(".md")
     if topic not in pages:
@@ -58,7 +57,7 @@ def docs(
             name=quoted(name),
             topics=", ".join(pages),
         )
-    typer.echo(pages[topic].read_text(encoding="utf-8"), nl=False)
+    click.echo(pages[topic].read_text(encoding="utf-8"), nl=False)
 
 
 def _title(page: Traversable) -> str:

@@ -3,85 +3,95 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Refusal, quoted
 from ..reports import names
 from ..rules.state import EDITION, EDITIONS
-from .common import KeyOption, load_identity, read_public, tell, utc_now
+from .common import Group, key_option, load_identity, read_public, tell, utc_now
 
-app = typer.Typer(help=N_("Create a game (referee)."), no_args_is_help=True)
+app = Group(help=N_("Create a game (referee)."), no_args_is_help=True)
 
 
 @app.command("new")
+@click.argument(
+    "directory",
+    type=click.Path(path_type=Path),
+    help=N_("The new game directory (must not exist)."),
+)
+@click.option("--ishida", required=True, help=N_("Ishida player's public key line, or a file."))
+@click.option("--tokugawa", required=True, help=N_("Tokugawa player's public key line, or a file."))
+@key_option("referee")
+@click.option("--id", "game_id", help=N_("Game id (default: the directory's name)."))
+@click.option(
+    "--option",
+    multiple=True,
+    help=N_("A game option NAME=true|false (seki docs rulings); repeatable."),
+)
+@click.option(
+    "--rules",
+    default="2016",
+    help=N_(
+        "The rulebook: 2016, or first-edition for the earlier web edition where "
+        "it differs (seki docs rulings)."
+    ),
+)
+@click.option(
+    "--email",
+    multiple=True,
+    help=N_(
+        "A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
+        "repeatable (needed by seki referee run)."
+    ),
+)
+@click.option(
+    "--lang",
+    multiple=True,
+    help=N_(
+        "A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
+        "is in it; repeatable (default English)."
+    ),
+)
+@click.option(
+    "--deadline-hours", type=int, help=N_("Hours per decision; without it there are no deadlines.")
+)
+@click.option(
+    "--reminder-hours", type=int, default=24, help=N_("Remind when this many hours are left.")
+)
+@click.option("--extension-hours", type=int, default=48, help=N_("Hours one extension adds."))
+@click.option("--max-extensions", type=int, default=1, help=N_("Extensions allowed per decision."))
+@click.option(
+    "--no-move-policy",
+    default="pass",
+    help=N_("On a missed deadline: pass (passive choices) or forfeit."),
+)
+@click.option(
+    "--two-party",
+    is_flag=True,
+    help=N_(
+        "No referee: you are one of the players (--key), each side keeps its own "
+        "secrets (seki docs two-party)."
+    ),
+)
 def new(
-    directory: Annotated[Path, typer.Argument(help=N_("The new game directory (must not exist)."))],
-    ishida: Annotated[str, typer.Option(help=N_("Ishida player's public key line, or a file."))],
-    tokugawa: Annotated[
-        str, typer.Option(help=N_("Tokugawa player's public key line, or a file."))
-    ],
-    key: KeyOption = "referee",
-    game_id: Annotated[
-        str | None, typer.Option("--id", help=N_("Game id (default: the directory's name)."))
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(help=N_("A game option NAME=true|false (seki docs rulings); repeatable.")),
-    ] = None,
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            help=N_(
-                "The rulebook: 2016, or first-edition for the earlier web edition where "
-                "it differs (seki docs rulings)."
-            ),
-        ),
-    ] = "2016",
-    email: Annotated[
-        list[str] | None,
-        typer.Option(
-            help=N_(
-                "A mail address WHO=ADDRESS, WHO is ishida, tokugawa or referee; "
-                "repeatable (needed by seki referee run)."
-            )
-        ),
-    ] = None,
-    lang: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--lang",
-            help=N_(
-                "A player's language WHO=LANG (ishida=hu): the robot's mail to that player "
-                "is in it; repeatable (default English)."
-            ),
-        ),
-    ] = None,
-    deadline_hours: Annotated[
-        int | None, typer.Option(help=N_("Hours per decision; without it there are no deadlines."))
-    ] = None,
-    reminder_hours: Annotated[
-        int, typer.Option(help=N_("Remind when this many hours are left."))
-    ] = 24,
-    extension_hours: Annotated[int, typer.Option(help=N_("Hours one extension adds."))] = 48,
-    max_extensions: Annotated[int, typer.Option(help=N_("Extensions allowed per decision."))] = 1,
-    no_move_policy: Annotated[
-        str, typer.Option(help=N_("On a missed deadline: pass (passive choices) or forfeit."))
-    ] = "pass",
-    two_party: Annotated[
-        bool,
-        typer.Option(
-            "--two-party",
-            help=N_(
-                "No referee: you are one of the players (--key), each side keeps its own "
-                "secrets (seki docs two-party)."
-            ),
-        ),
-    ] = False,
+    directory: Path,
+    ishida: str,
+    tokugawa: str,
+    key: str,
+    game_id: str | None,
+    option: tuple[str, ...],
+    rules: str,
+    email: tuple[str, ...],
+    lang: tuple[str, ...],
+    deadline_hours: int | None,
+    reminder_hours: int,
+    extension_hours: int,
+    max_extensions: int,
+    no_move_policy: str,
+    two_party: bool,
 ) -> None:
     """Write the signed game definition with your seed commitment, and the join requests;
     with --two-party, the game between you and the other player, and your join."""

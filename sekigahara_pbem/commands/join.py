@@ -4,61 +4,61 @@ seed, then the other side's join with the seed itself (protocol/joins.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import KeyOption, load_identity, read_text, tell, utc_now
+from .common import key_option, load_identity, read_text, tell, utc_now
 
 
+@click.command("join")
+@click.argument(
+    "request",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "The game definition the referee sent or, once both sides have joined, "
+        "the other side's join it sent next."
+    ),
+)
+@key_option()
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Where to write your answer (a two-party game: your new game directory, default GAME-SIDE)."
+    ),
+)
+@click.option(
+    "--game",
+    "game_file",
+    type=click.Path(path_type=Path),
+    help=N_("The game definition (default: the one remembered when you joined)."),
+)
+@click.option(
+    "--send",
+    is_flag=True,
+    help=N_(
+        "Mail your answer to the referee's address in game.txt (SMTP), once: a file "
+        "mailed before, by this or by seki play --send, is not mailed again."
+    ),
+)
+@click.option(
+    "--mail-config",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+        "key directory; see seki docs play)."
+    ),
+)
 def join(
-    request: Annotated[
-        Path,
-        typer.Argument(
-            help=N_(
-                "The game definition the referee sent or, once both sides have joined, "
-                "the other side's join it sent next."
-            )
-        ),
-    ],
-    key: KeyOption,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            help=N_(
-                "Where to write your answer (a two-party game: your new game directory, "
-                "default GAME-SIDE)."
-            )
-        ),
-    ] = None,
-    game_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--game", help=N_("The game definition (default: the one remembered when you joined).")
-        ),
-    ] = None,
-    send: Annotated[
-        bool,
-        typer.Option(
-            "--send",
-            help=N_(
-                "Mail your answer to the referee's address in game.txt (SMTP), once: a file "
-                "mailed before, by this or by seki play --send, is not mailed again."
-            ),
-        ),
-    ] = False,
-    mail_config: Annotated[
-        Path | None,
-        typer.Option(
-            help=N_(
-                "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-                "key directory; see seki docs play)."
-            )
-        ),
-    ] = None,
+    request: Path,
+    key: str,
+    out: Path | None,
+    game_file: Path | None,
+    send: bool,
+    mail_config: Path | None,
 ) -> None:
     """Join a game (to its definition), or send your seed (to the other side's join)."""
     from ..crypto import signing

@@ -4,37 +4,34 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Refusal
-from .common import tell
+from .common import Group, tell
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
 
-app = typer.Typer(
-    help=N_("Create and show your signing and encryption keys."), no_args_is_help=True
-)
+app = Group(help=N_("Create and show your signing and encryption keys."), no_args_is_help=True)
 
-DirOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--dir",
-        help=N_(
-            "Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki, else seki's "
-            "folder among your settings: ~/.config/seki on Linux)."
-        ),
+dir_option = click.option(
+    "--dir",
+    "directory",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Key directory (default: $SEKI_HOME, else $XDG_CONFIG_HOME/seki, else seki's "
+        "folder among your settings: ~/.config/seki on Linux)."
     ),
-]
+)
 
 
 def _print_public(public: PublicKey) -> None:
-    typer.echo(_fingerprint(public))
-    typer.echo(f"  {public.line()}")
+    click.echo(_fingerprint(public))
+    click.echo(f"  {public.line()}")
 
 
 def _fingerprint(public: PublicKey) -> str:
@@ -44,32 +41,27 @@ def _fingerprint(public: PublicKey) -> str:
 
 
 @app.command("new")
-def new(
-    name: Annotated[str, typer.Argument(help=N_("Your name in games, e.g. 'ishida' or 'alice'."))],
-    directory: DirOption = None,
-    ssh_key: Annotated[
-        Path | None,
-        typer.Option(
-            "--ssh-key",
-            help=N_(
-                "Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
-                "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
-                "seki never copies it."
-            ),
-            dir_okay=False,
-        ),
-    ] = None,
-    protect: Annotated[
-        bool,
-        typer.Option(
-            "--passphrase",
-            help=N_(
-                "Lock the identity file with a passphrase (asked at every use, or taken "
-                "from $SEKI_PASSPHRASE)."
-            ),
-        ),
-    ] = False,
-) -> None:
+@click.argument("name", help=N_("Your name in games, e.g. 'ishida' or 'alice'."))
+@dir_option
+@click.option(
+    "--ssh-key",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help=N_(
+        "Sign with this OpenSSH Ed25519 key, through ssh-keygen: a private key file "
+        "(it asks its passphrase itself), or a .pub file whose key ssh-agent holds. "
+        "seki never copies it."
+    ),
+)
+@click.option(
+    "--passphrase",
+    "protect",
+    is_flag=True,
+    help=N_(
+        "Lock the identity file with a passphrase (asked at every use, or taken "
+        "from $SEKI_PASSPHRASE)."
+    ),
+)
+def new(name: str, directory: Path | None, ssh_key: Path | None, protect: bool) -> None:
     """Create a new identity, store it privately (mode 0600) and print its public line
     (alone on standard output: `seki keys new alice > alice.pub`)."""
     import os
@@ -81,13 +73,13 @@ def new(
     identity = generate(name) if ssh_key is None else _from_ssh(name, ssh_key)
     secret = None
     if protect:
-        secret = os.environ.get(PASSPHRASE_ENV) or typer.prompt(
+        secret = os.environ.get(PASSPHRASE_ENV) or click.prompt(
             _("Passphrase for the new identity"), hide_input=True, confirmation_prompt=True
         )
     path = write_identity(directory, identity, secret)
     tell(_("wrote {path} (mode 0600; keep it secret)").format(path=path))
     tell(_fingerprint(identity.public))
-    typer.echo(identity.public.line())
+    click.echo(identity.public.line())
     tell(_("Send the seki1:... line to the referee; compare fingerprints by another channel."))
 
 
@@ -121,13 +113,10 @@ def _from_ssh(name: str, path: Path) -> Identity:
 
 
 @app.command("show")
-def show(
-    name: Annotated[str | None, typer.Argument(help=N_("Show only this identity."))] = None,
-    directory: DirOption = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help=N_("One JSON list, for programs."))
-    ] = False,
-) -> None:
+@click.argument("name", required=False, help=N_("Show only this identity."))
+@dir_option
+@click.option("--json", "as_json", is_flag=True, help=N_("One JSON list, for programs."))
+def show(name: str | None, directory: Path | None, as_json: bool) -> None:
     """Print the public line and fingerprint of your identities."""
     from ..crypto.keystore import (
         default_dir,
@@ -154,14 +143,13 @@ def show(
             {"name": i.public.name, "fingerprint": i.public.fingerprint, "public": i.public.line()}
             for i in identities
         ]
-        typer.echo(json.dumps(shown, indent=1))
+        click.echo(json.dumps(shown, indent=1))
 
 
 @app.command("age")
-def age(
-    name: Annotated[str, typer.Argument(help=N_("The identity whose key to print."))],
-    directory: DirOption = None,
-) -> None:
+@click.argument("name", help=N_("The identity whose key to print."))
+@dir_option
+def age(name: str, directory: Path | None) -> None:
     """Print your encryption key as an age identity (AGE-SECRET-KEY-1…, secret: keep it
     as private as your key file), so `age -d -i FILE` opens your packets' sections."""
     from ..crypto import agefile
@@ -170,4 +158,4 @@ def age(
     identity = read_identity(identity_path(directory or default_dir(), name))
     recipient = _("# recipient: {recipient}")
     tell(recipient.format(recipient=agefile.age_recipient(identity.public)))
-    typer.echo(agefile.age_identity(identity))
+    click.echo(agefile.age_identity(identity))

@@ -5,40 +5,46 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
-from .common import tell
+from .common import Group, tell
 
 if TYPE_CHECKING:
     from ..mail.outgoing import Delivery
 
-app = typer.Typer(
-    help=N_("Collect and send the referee's mail (spool folders)."), no_args_is_help=True
+app = Group(help=N_("Collect and send the referee's mail (spool folders)."), no_args_is_help=True)
+
+spool_argument = click.argument(
+    "spool",
+    type=click.Path(path_type=Path),
+    help=N_("The referee's mail spool (inbox/, outbox/, sent/...)."),
 )
 
-SpoolArg = Annotated[
-    Path, typer.Argument(help=N_("The referee's mail spool (inbox/, outbox/, sent/...)."))
-]
-ConfigOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--mail-config",
-        help=N_(
-            "Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
-            "directory. Never inside a game directory."
-        ),
+config_option = click.option(
+    "--mail-config",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
+        "directory. Never inside a game directory."
     ),
-]
-MaildirOption = Annotated[Path | None, typer.Option(help=N_("Collect from this maildir."))]
-MboxOption = Annotated[Path | None, typer.Option(help=N_("Collect from this mbox file."))]
-ImapOption = Annotated[
-    bool, typer.Option("--imap", help=N_("Collect from the IMAP mailbox of the mail settings."))
-]
+)
+
+maildir_option = click.option(
+    "--maildir", type=click.Path(path_type=Path), help=N_("Collect from this maildir.")
+)
+
+mbox_option = click.option(
+    "--mbox", type=click.Path(path_type=Path), help=N_("Collect from this mbox file.")
+)
+
+imap_option = click.option(
+    "--imap", is_flag=True, help=N_("Collect from the IMAP mailbox of the mail settings.")
+)
 
 
 def fetcher(maildir: Path | None, mbox: Path | None, imap: bool, config: Path | None, dirs=()):
@@ -62,12 +68,13 @@ def fetcher(maildir: Path | None, mbox: Path | None, imap: bool, config: Path | 
 
 
 @app.command("fetch")
+@spool_argument
+@maildir_option
+@mbox_option
+@imap_option
+@config_option
 def fetch(
-    spool: SpoolArg,
-    maildir: MaildirOption = None,
-    mbox: MboxOption = None,
-    imap: ImapOption = False,
-    mail_config: ConfigOption = None,
+    spool: Path, maildir: Path | None, mbox: Path | None, imap: bool, mail_config: Path | None
 ) -> None:
     """Collect new mail into the spool's inbox (raw; nothing is lost)."""
     from ..mail.outgoing import Spool
@@ -81,7 +88,9 @@ def fetch(
 
 
 @app.command("send")
-def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
+@spool_argument
+@config_option
+def send(spool: Path, mail_config: Path | None) -> None:
     """Deliver the outbox over SMTP; what fails stays queued with its error, for next time."""
     from ..mail import settings as settings_
     from ..mail.outgoing import Spool, send_outbox
@@ -89,7 +98,7 @@ def send(spool: SpoolArg, mail_config: ConfigOption = None) -> None:
     delivery = send_outbox(Spool(spool), settings_.load(mail_config))
     report_delivery(delivery, tell)
     if delivery.failed:
-        raise typer.Exit(ExitStatus.MAIL)
+        raise click.exceptions.Exit(ExitStatus.MAIL)
 
 
 def report_delivery(delivery: Delivery, say: Callable[[str], None]) -> None:

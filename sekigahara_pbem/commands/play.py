@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
 from .common import (
-    KeyOption,
-    LangOption,
     abort,
+    key_option,
+    lang_option,
     load_identity,
     open_own_note,
     open_own_packet,
@@ -35,102 +35,115 @@ if TYPE_CHECKING:
     from ..rules.components import Components
 
 
+web_option = click.option(
+    "--web/--terminal",
+    default=None,
+    help=N_(
+        "Answer on the board in your browser (a page on 127.0.0.1 for this turn), or at "
+        'the terminal. Default: board = "web" in config.toml, else the terminal.'
+    ),
+)
+
+
+@click.command("play")
+@key_option()
+@click.argument(
+    "packet",
+    type=click.Path(path_type=Path),
+    required=False,
+    help=N_(
+        "The packet to answer, or your directory of a two-party game. Default: the "
+        "newest unanswered packet in --from."
+    ),
+)
+@click.option("--resign", is_flag=True, help=N_("Two-party game: concede, in your own record."))
+@click.option(
+    "--takeback",
+    is_flag=True,
+    help=N_("Two-party game: ask to take back your last record, before it is answered."),
+)
+@click.option(
+    "--agree-takeback", is_flag=True, help=N_("Two-party game: agree to the other's takeback.")
+)
+@click.option(
+    "--claim-forfeit",
+    is_flag=True,
+    help=N_(
+        "Two-party game: claim the win, the other player being past the deadline "
+        "with its record (or, at the end, with its reveal)."
+    ),
+)
+@click.option(
+    "--receive",
+    "-r",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    help=N_(
+        "Two-party game: a file the other player sent (its record or its reveal) "
+        "to check and take in first; repeatable."
+    ),
+)
+@click.option(
+    "--from",
+    "folder",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Where your packets are, when no PACKET is named. Default: your mailbox "
+        "if you have mail settings, else the current folder."
+    ),
+)
+@click.option(
+    "--mail-config",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+        "key directory; see seki docs play)."
+    ),
+)
+@click.option("--send", is_flag=True, help=N_("Mail the signed turn file to the referee (SMTP)."))
+@click.option(
+    "--choose",
+    help=N_(
+        "Answer the questions from this script instead of the terminal: choice "
+        "numbers in order, separated by commas; several numbers of one answer joined "
+        "by '+'; '-' for the default; 'u' undoes the last answer. E.g. 3,1,-,2+4,1"
+    ),
+)
+@click.option(
+    "--html", type=click.Path(path_type=Path), help=N_("Also write the report, with the map, here.")
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"),
+)
+@click.option(
+    "--plan",
+    is_flag=True,
+    help=N_(
+        "First file a battle plan (standing orders for your combat decisions) "
+        "from plain questions; it rides with your turn, or goes alone."
+    ),
+)
+@web_option
+@lang_option
 def play(
-    key: KeyOption,
-    packet: Annotated[
-        Path | None,
-        typer.Argument(
-            help=N_(
-                "The packet to answer, or your directory of a two-party game. Default: the "
-                "newest unanswered packet in --from."
-            )
-        ),
-    ] = None,
-    resign: Annotated[
-        bool, typer.Option("--resign", help=N_("Two-party game: concede, in your own record."))
-    ] = False,
-    takeback: Annotated[
-        bool,
-        typer.Option(
-            "--takeback",
-            help=N_("Two-party game: ask to take back your last record, before it is answered."),
-        ),
-    ] = False,
-    agree_takeback: Annotated[
-        bool,
-        typer.Option("--agree-takeback", help=N_("Two-party game: agree to the other's takeback.")),
-    ] = False,
-    claim_forfeit: Annotated[
-        bool,
-        typer.Option(
-            "--claim-forfeit",
-            help=N_(
-                "Two-party game: claim the win, the other player being past the deadline "
-                "with its record (or, at the end, with its reveal)."
-            ),
-        ),
-    ] = False,
-    receive: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--receive",
-            "-r",
-            help=N_(
-                "Two-party game: a file the other player sent (its record or its reveal) "
-                "to check and take in first; repeatable."
-            ),
-        ),
-    ] = None,
-    folder: Annotated[
-        Path | None,
-        typer.Option(
-            "--from",
-            help=N_(
-                "Where your packets are, when no PACKET is named. Default: your mailbox "
-                "if you have mail settings, else the current folder."
-            ),
-        ),
-    ] = None,
-    mail_config: Annotated[
-        Path | None,
-        typer.Option(
-            help=N_(
-                "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-                "key directory; see seki docs play)."
-            )
-        ),
-    ] = None,
-    send: Annotated[
-        bool, typer.Option("--send", help=N_("Mail the signed turn file to the referee (SMTP)."))
-    ] = False,
-    choose: Annotated[
-        str | None,
-        typer.Option(
-            help=N_(
-                "Answer the questions from this script instead of the terminal: choice "
-                "numbers in order, separated by commas; several numbers of one answer joined "
-                "by '+'; '-' for the default; 'u' undoes the last answer. E.g. 3,1,-,2+4,1"
-            ),
-        ),
-    ] = None,
-    html: Annotated[
-        Path | None, typer.Option("--html", help=N_("Also write the report, with the map, here."))
-    ] = None,
-    out: Annotated[
-        Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>-<side>.signed.txt"))
-    ] = None,
-    plan: Annotated[
-        bool,
-        typer.Option(
-            "--plan",
-            help=N_(
-                "First file a battle plan (standing orders for your combat decisions) "
-                "from plain questions; it rides with your turn, or goes alone."
-            ),
-        ),
-    ] = False,
-    web: WebOption = None,
-    lang: LangOption = None,
+    key: str,
+    packet: Path | None,
+    resign: bool,
+    takeback: bool,
+    agree_takeback: bool,
+    claim_forfeit: bool,
+    receive: tuple[Path, ...],
+    folder: Path | None,
+    mail_config: Path | None,
+    send: bool,
+    choose: str | None,
+    html: Path | None,
+    out: Path | None,
+    plan: bool,
+    web: bool | None,
+    lang: str | None,
 ) -> None:
     """Play your turn: show the packet's report, ask for your decision step by step with
     numbered choices (every legal action can be built; u undoes) or on the board in your
@@ -290,22 +303,10 @@ def ask_turn(
     if board or ask is None:
         _on_the_board(definition, opened, comp, earlier, session)
         return session.actions
-    console.run(session, comp, opened.view, ask, typer.echo)
-    while not console.confirm(session, comp, opened.view, ask, typer.echo):
-        console.run(session, comp, opened.view, ask, typer.echo)
+    console.run(session, comp, opened.view, ask, click.echo)
+    while not console.confirm(session, comp, opened.view, ask, click.echo):
+        console.run(session, comp, opened.view, ask, click.echo)
     return session.actions
-
-
-WebOption = Annotated[
-    bool | None,
-    typer.Option(
-        "--web/--terminal",
-        help=N_(
-            "Answer on the board in your browser (a page on 127.0.0.1 for this turn), or at "
-            'the terminal. Default: board = "web" in config.toml, else the terminal.'
-        ),
-    ),
-]
 
 
 def on_board(web: bool | None, choose: str | None) -> bool:
@@ -383,7 +384,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
         ).format(side=side, game=definition.game_id, referee=definition.referee.name,
                  fingerprint=definition.referee.fingerprint)  # fmt: skip
         if interactive:
-            return typer.confirm(question, default=False)
+            return click.confirm(question, default=False)
         tell(question + " " + _("(answer at a terminal, or: seki join game.txt)"))
         return False
 
@@ -398,7 +399,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
     for line in report.sent:
         tell(line)
     for line in report.problems:
-        typer.echo(f"seki: {line}", err=True)
+        click.echo(f"seki: {line}", err=True)
     return done + report.sent
 
 
@@ -409,7 +410,7 @@ def _show_note(path: Path, identity) -> None:
         reasons = open_own_note(path, identity) or []
     except Refusal as exc:
         text = _("seki: a note from the referee could not be opened: {reason}")
-        typer.echo(text.format(reason=explain(exc)), err=True)
+        click.echo(text.format(reason=explain(exc)), err=True)
         return
     tell(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
@@ -471,7 +472,7 @@ def _next_record(
     elif not party.contribution:  # no randomness of the other side's yet: nothing to decide
         tell(_("your first record carries only your randomness: your own setup draws are "
                      "bound with the other side's, which comes in its answer"))  # fmt: skip
-        side.turn(ui.chooser(console.script(""), typer.echo), utc_now())
+        side.turn(ui.chooser(console.script(""), click.echo), utc_now())
     else:
         return _two_party_turn(side, party, choose, received, html, board)
     return True
@@ -526,7 +527,7 @@ def _two_party_turn(
         abort(_(NO_TERMINAL), ExitStatus.USAGE)
     game_id = side.game.game_id
     n = len(side.records())
-    typer.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
+    click.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
     if html is not None:
         options = side.game.options
         write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
@@ -539,7 +540,7 @@ def _two_party_turn(
         ui.on_the_board(side, party, utc_now(), ready)
         return True
     ask = console.script(choose) if choose is not None else console.terminal()
-    record = ui.AtTheTerminal(ask, typer.echo)
+    record = ui.AtTheTerminal(ask, click.echo)
     side.turn(record.choose, utc_now(), record.confirm)
     return True
 

@@ -3,35 +3,46 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
-from .common import RefereeKeyOption, referee_identity, tell, utc_now
-from .mail import ConfigOption, ImapOption, MaildirOption, MboxOption, fetcher, report_delivery
+from .common import Group, referee_identity, referee_key_option, tell, utc_now
+from .mail import config_option, fetcher, imap_option, maildir_option, mbox_option, report_delivery
 
-app = typer.Typer(help=N_("The referee's robot."), no_args_is_help=True)
+app = Group(help=N_("The referee's robot."), no_args_is_help=True)
 
 
 @app.command("run")
+@click.argument(
+    "spool", type=click.Path(path_type=Path), help=N_("The referee's mail spool folder.")
+)
+@click.argument(
+    "games",
+    type=click.Path(path_type=Path),
+    nargs=-1,
+    required=True,
+    help=N_("The game directories this robot runs."),
+)
+@referee_key_option
+@maildir_option
+@mbox_option
+@imap_option
+@config_option
+@click.option("--now", help=N_("The time to act at (UTC, 2026-11-22T10:00:00Z); default now."))
+@click.option("--no-send", is_flag=True, help=N_("Queue mail, do not send it."))
 def run(
-    spool: Annotated[Path, typer.Argument(help=N_("The referee's mail spool folder."))],
-    games: Annotated[list[Path], typer.Argument(help=N_("The game directories this robot runs."))],
-    key: RefereeKeyOption = None,
-    maildir: MaildirOption = None,
-    mbox: MboxOption = None,
-    imap: ImapOption = False,
-    mail_config: ConfigOption = None,
-    now: Annotated[
-        str | None,
-        typer.Option(help=N_("The time to act at (UTC, 2026-11-22T10:00:00Z); default now.")),
-    ] = None,
-    no_send: Annotated[
-        bool, typer.Option("--no-send", help=N_("Queue mail, do not send it."))
-    ] = False,
+    spool: Path,
+    games: tuple[Path, ...],
+    key: str | None,
+    maildir: Path | None,
+    mbox: Path | None,
+    imap: bool,
+    mail_config: Path | None,
+    now: str | None,
+    no_send: bool,
 ) -> None:
     """Fetch mail, adjudicate every turn file in it, apply missed deadlines, queue the
     packets, reminders and replies, and send them."""
@@ -47,7 +58,7 @@ def run(
     report = robot.run(spool, games, referee_identity(key, games), settings, moment, collect,
                        send=not no_send, public_report=mail_report)  # fmt: skip
     collected = _("{time}: collected {n} message(s)")
-    typer.echo(collected.format(time=moment, n=report.fetched))
+    click.echo(collected.format(time=moment, n=report.fetched))
     for label, lines in (
         (_("accepted: {line}"), report.accepted),
         (_("refused: {line}"), report.refused),
@@ -56,13 +67,13 @@ def run(
         (_("quarantined: {line}"), report.quarantined),
     ):
         for line in lines:
-            typer.echo(label.format(line=line))
+            click.echo(label.format(line=line))
     for line in report.errors:
         tell(f"seki: internal error, message set aside: {line}")
-    typer.echo(_("queued {n} message(s)").format(n=len(report.queued)))
+    click.echo(_("queued {n} message(s)").format(n=len(report.queued)))
     if report.delivery is not None:
-        report_delivery(report.delivery, typer.echo)
+        report_delivery(report.delivery, click.echo)
     if report.errors:
-        raise typer.Exit(ExitStatus.INTERNAL)
+        raise click.exceptions.Exit(ExitStatus.INTERNAL)
     if report.delivery is not None and report.delivery.failed:
-        raise typer.Exit(ExitStatus.MAIL)
+        raise click.exceptions.Exit(ExitStatus.MAIL)

@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import LangOption, tell, use_language
+from .common import lang_option, tell, use_language
 
 
-def report(
-    directory: Annotated[Path, typer.Argument(help=N_("The game directory (or its archive)."))],
-    seq: Annotated[
-        int | None, typer.Option("--seq", help=N_("The record to report (default: the last)."))
-    ] = None,
-    html: Annotated[
-        Path | None, typer.Option("--html", help=N_("Also write the report as an HTML page here."))
-    ] = None,
-    lang: LangOption = None,
-) -> None:
+@click.command("report")
+@click.argument(
+    "directory", type=click.Path(path_type=Path), help=N_("The game directory (or its archive).")
+)
+@click.option("--seq", type=int, help=N_("The record to report (default: the last)."))
+@click.option(
+    "--html",
+    type=click.Path(path_type=Path),
+    help=N_("Also write the report as an HTML page here."),
+)
+@lang_option
+def report(directory: Path, seq: int | None, html: Path | None, lang: str | None) -> None:
     """Print what happened in a record and the situation after it, as a spectator sees it:
     the record's public events and the public view. Nothing sealed is opened."""
     from ..protocol import chain, game
@@ -56,6 +57,6 @@ def report(
     if html is not None:
         page = render_public_html(definition.game_id, number, view, events, comp)
         write_atomic(html, page)
-    typer.echo(text, nl=False)
+    click.echo(text, nl=False)
     if html is not None:
         tell(_("wrote {path}").format(path=html))

@@ -3,31 +3,34 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import UserError
-from .common import abort
+from .common import Group, abort
 
-app = typer.Typer(
+app = Group(
     help=N_("Run scenario files (position, actions, expected results)."), no_args_is_help=True
 )
 
 
 @app.command("run")
-def run(
-    files: Annotated[list[Path], typer.Argument(help=N_("Scenario YAML files."))],
-    components: Annotated[
-        Path | None,
-        typer.Option(help=N_("Use this component folder instead of the one each scenario names.")),
-    ] = None,
-    verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help=N_("Always show the event log."))
-    ] = False,
-) -> None:
+@click.argument(
+    "files",
+    type=click.Path(path_type=Path),
+    nargs=-1,
+    required=True,
+    help=N_("Scenario YAML files."),
+)
+@click.option(
+    "--components",
+    type=click.Path(path_type=Path),
+    help=N_("Use this component folder instead of the one each scenario names."),
+)
+@click.option("--verbose", "-v", is_flag=True, help=N_("Always show the event log."))
+def run(files: tuple[Path, ...], components: Path | None, verbose: bool) -> None:
     """Run each scenario; print PASS/FAIL per case and exit 1 if any failed."""
     from ..testing.scenario_files import load_scenario, scenario_components
     from ..testing.scenario_runner import run_scenario
@@ -38,19 +41,19 @@ def run(
             doc = load_scenario(path)
             comp = scenario_components(doc, path, components)
         except UserError as exc:
-            typer.echo(f"FAIL {path}: {explain(exc)}")
+            click.echo(f"FAIL {path}: {explain(exc)}")
             failed += 1
             continue
         result = run_scenario(comp, doc)
         rules = f" [{', '.join(result.rules)}]" if result.rules else ""
-        typer.echo(f"{'PASS' if result.passed else 'FAIL'} {path.name}: {result.name}{rules}")
+        click.echo(f"{'PASS' if result.passed else 'FAIL'} {path.name}: {result.name}{rules}")
         for problem in result.failures:
-            typer.echo(f"     - {problem}")
+            click.echo(f"     - {problem}")
         if result.failures or verbose:
             for line in result.log:
-                typer.echo(f"       {line}")
+                click.echo(f"       {line}")
         failed += not result.passed
-    typer.echo(
+    click.echo(
         _("{passed} passed, {failed} failed").format(passed=len(files) - failed, failed=failed)
     )
     if failed:

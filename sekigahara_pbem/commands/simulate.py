@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
@@ -13,24 +12,30 @@ from ..refusal import ExitStatus
 from .common import abort, tell
 
 
-def simulate(
-    games: Annotated[int, typer.Option(min=1, help=N_("How many complete games to play."))] = 100,
-    seed: Annotated[
-        int, typer.Option(min=0, help=N_("Seed of the first game; the others follow it."))
-    ] = 0,
-    check: Annotated[
-        bool,
-        typer.Option(
-            help=N_(
-                "Check every invariant after every action (conservation, bookkeeping, "
-                "views that leak nothing, a legal option for every decision)."
-            )
-        ),
-    ] = True,
-    components: Annotated[
-        Path | None, typer.Option(help=N_("Component folder (default: the built-in set)."))
-    ] = None,
-) -> None:
+@click.command("simulate")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, help=N_("How many complete games to play.")
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    help=N_("Seed of the first game; the others follow it."),
+)
+@click.option(
+    "--check/--no-check",
+    default=True,
+    help=N_(
+        "Check every invariant after every action (conservation, bookkeeping, "
+        "views that leak nothing, a legal option for every decision)."
+    ),
+)
+@click.option(
+    "--components",
+    type=click.Path(path_type=Path),
+    help=N_("Component folder (default: the built-in set)."),
+)
+def simulate(games: int, seed: int, check: bool, components: Path | None) -> None:
     """Play GAMES random legal games from seeds SEED, SEED+1, ... and print what happened.
 
     Exits 70 (a bug in seki) at the first violated invariant or crash, naming the seed
@@ -46,7 +51,7 @@ def simulate(
         "{games} game(s), {actions} actions in {seconds} s ({rate} games/s, {per_game} actions "
         "per game)"
     )
-    typer.echo(
+    click.echo(
         totals.format(
             games=summary.games,
             actions=summary.actions,
@@ -57,10 +62,10 @@ def simulate(
     )
     wins = ", ".join(f"{side} {k}" for side, k in sorted(summary.winners.items()))
     how = ", ".join(f"{kind} {k}" for kind, k in sorted(summary.victories.items()))
-    typer.echo(_("winners: {wins}; victories: {how}").format(wins=wins or "-", how=how or "-"))
+    click.echo(_("winners: {wins}; victories: {how}").format(wins=wins or "-", how=how or "-"))
     for name, k in sorted(summary.events.items()):
         count = _("{name}: {n} ({rate} per game)")
-        typer.echo("  " + count.format(name=name, n=k, rate=f"{k / n:.1f}"))
+        click.echo("  " + count.format(name=name, n=k, rate=f"{k / n:.1f}"))
     v = summary.violation
     if v is not None:
         for problem in v.problems:

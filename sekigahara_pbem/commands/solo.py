@@ -3,43 +3,46 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
-from .bot import BotOption, BudgetOption
-from .common import LangOption, abort, tell, use_language, utc_now
-from .play import WebOption, on_board
+from .bot import bot_option, budget_option
+from .common import abort, lang_option, tell, use_language, utc_now
+from .play import on_board, web_option
 
 BOTS = ("heuristic", "search", "random")
 
 
+@click.command("solo")
+@click.argument(
+    "directory",
+    type=click.Path(path_type=Path),
+    default=Path("solo"),
+    help=N_("The game's own directory: made on the first run, resumed after."),
+)
+@click.option("--side", help=N_("Your side: ishida or tokugawa (a new game: ishida)."))
+@bot_option
+@budget_option
+@click.option(
+    "--choose",
+    help=N_(
+        "Answer the questions from this script instead of the terminal, turn after "
+        "turn (as seki play --choose)."
+    ),
+)
+@web_option
+@lang_option
 def solo(
-    directory: Annotated[
-        Path,
-        typer.Argument(help=N_("The game's own directory: made on the first run, resumed after.")),
-    ] = Path("solo"),
-    side: Annotated[
-        str | None,
-        typer.Option("--side", help=N_("Your side: ishida or tokugawa (a new game: ishida).")),
-    ] = None,
-    bot: BotOption = "heuristic",
-    budget: BudgetOption = 1.0,
-    choose: Annotated[
-        str | None,
-        typer.Option(
-            "--choose",
-            help=N_(
-                "Answer the questions from this script instead of the terminal, turn after "
-                "turn (as seki play --choose)."
-            ),
-        ),
-    ] = None,
-    web: WebOption = None,
-    lang: LangOption = None,
+    directory: Path,
+    side: str | None,
+    bot: str,
+    budget: float,
+    choose: str | None,
+    web: bool | None,
+    lang: str | None,
 ) -> None:
     """Play against the computer: the referee and the computer player run here, on real
     files in the game's own directory, and you are asked your decisions turn after turn,
@@ -73,7 +76,7 @@ def _play(game, choose: str | None, board: bool) -> None:
 
     comp = load_components()
     ask = None if board else console.script(choose) if choose is not None else console.terminal()
-    while (packet := solos.play_computer(game, utc_now(), typer.echo)) is not None:
+    while (packet := solos.play_computer(game, utc_now(), click.echo)) is not None:
         earlier = solos.story(game, packet.seq)
         try:
             actions = ask_turn(
@@ -97,7 +100,7 @@ def _close(game) -> None:
     if not game.gd.reveal.is_file():
         reveal(game.gd.root, game.referee, utc_now())
     report = verify(game.gd.root)
-    typer.echo(closing_text(game.definition.game_id, statistics(game.gd, game.definition)))
+    click.echo(closing_text(game.definition.game_id, statistics(game.gd, game.definition)))
     tell(
         _("verified {records} records: the archive is {dir}").format(
             records=report.records, dir=game.gd.root

@@ -5,31 +5,33 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_, explain
 from ..refusal import ExitStatus, UserError
 from .common import utc_now
 
 
-def status(
-    directories: Annotated[list[Path], typer.Argument(help=N_("One or more game directories."))],
-    now: Annotated[
-        str | None, typer.Option(help=N_("The time to measure from (UTC); default now."))
-    ] = None,
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help=N_(
-                "One JSON object, for programs: now, and per game its facts or why it "
-                "cannot be read (seki docs cli)."
-            ),
-        ),
-    ] = False,
-) -> None:
+@click.command("status")
+@click.argument(
+    "directories",
+    type=click.Path(path_type=Path),
+    nargs=-1,
+    required=True,
+    help=N_("One or more game directories."),
+)
+@click.option("--now", help=N_("The time to measure from (UTC); default now."))
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help=N_(
+        "One JSON object, for programs: now, and per game its facts or why it "
+        "cannot be read (seki docs cli)."
+    ),
+)
+def status(directories: tuple[Path, ...], now: str | None, as_json: bool) -> None:
     """Print, per game, the last record and the decisions the game waits for; with
     --json, the same facts as one JSON object (its keys: seki docs cli)."""
     from ..games import open_game
@@ -47,13 +49,13 @@ def status(
                 error = {"code": str(exc.code), "reason": explain(exc)}
                 games.append({"directory": str(directory), "error": error})
             else:  # one line per game that cannot be read
-                typer.echo(f"seki: {explain(exc)}", err=True)
+                click.echo(f"seki: {explain(exc)}", err=True)
             continue
         if as_json:
             games.append({"directory": str(directory), **found.facts})
         else:
-            typer.echo("\n".join(found.lines))
+            click.echo("\n".join(found.lines))
     if as_json:
-        typer.echo(json.dumps({"now": moment, "games": games}, ensure_ascii=False, indent=1))
+        click.echo(json.dumps({"now": moment, "games": games}, ensure_ascii=False, indent=1))
     if failed:
-        raise typer.Exit(ExitStatus.REFUSED)
+        raise click.exceptions.Exit(ExitStatus.REFUSED)

@@ -4,15 +4,15 @@ needs both players' signatures (docs/protocol.md, "Takebacks")."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
 from .common import (
-    KeyOption,
+    Group,
+    key_option,
     load_identity,
     open_own_packet,
     read_text,
@@ -21,22 +21,23 @@ from .common import (
     write_new,
 )
 
-app = typer.Typer(
+app = Group(
     help=N_("Undo the last adjudication, with both players' consent."), no_args_is_help=True
 )
 
 
 @app.command("request")
-def request(
-    packet: Annotated[
-        Path, typer.Argument(help=N_("The packet of the record to undo (the last)."))
-    ],
-    key: KeyOption,
-    reason: Annotated[str, typer.Option(help=N_("Why, for your opponent."))] = "",
-    out: Annotated[
-        Path | None, typer.Option(help=N_("Default: takeback-<game>-<seq>.signed.txt"))
-    ] = None,
-) -> None:
+@click.argument(
+    "packet",
+    type=click.Path(path_type=Path),
+    help=N_("The packet of the record to undo (the last)."),
+)
+@key_option()
+@click.option("--reason", default="", help=N_("Why, for your opponent."))
+@click.option(
+    "--out", type=click.Path(path_type=Path), help=N_("Default: takeback-<game>-<seq>.signed.txt")
+)
+def request(packet: Path, key: str, reason: str, out: Path | None) -> None:
     """Ask to take back the record this packet came with; mail the file to the referee."""
     from ..crypto import signing
     from ..protocol import takebacks
@@ -51,16 +52,15 @@ def request(
 
 
 @app.command("answer")
-def answer(
-    file: Annotated[Path, typer.Argument(help=N_("The takeback request you were sent."))],
-    key: KeyOption,
-    accept: Annotated[
-        bool, typer.Option("--accept/--refuse", help=N_("Accept or refuse the takeback."))
-    ],
-    out: Annotated[
-        Path | None, typer.Option(help=N_("Default: FILE with .answer.signed.txt"))
-    ] = None,
-) -> None:
+@click.argument(
+    "file", type=click.Path(path_type=Path), help=N_("The takeback request you were sent.")
+)
+@key_option()
+@click.option("--accept/--refuse", required=True, help=N_("Accept or refuse the takeback."))
+@click.option(
+    "--out", type=click.Path(path_type=Path), help=N_("Default: FILE with .answer.signed.txt")
+)
+def answer(file: Path, key: str, accept: bool, out: Path | None) -> None:
     """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
     from ..crypto import signing
     from ..protocol import documents, takebacks

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
 from .common import (
-    KeyOption,
-    LangOption,
+    Group,
     abort,
+    key_option,
+    lang_option,
     load_identity,
     open_own_packet,
     read_text,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from ..protocol.game import Definition
     from ..protocol.turns import Turn
 
-app = typer.Typer(help=N_("Check and sign your turn files."), no_args_is_help=True)
+app = Group(help=N_("Check and sign your turn files."), no_args_is_help=True)
 
 
 def _body(path: Path) -> tuple[Definition, Turn]:
@@ -53,16 +54,15 @@ def _problems(file: Path, definition: Definition, turn: Turn, packet: Path, iden
         )
     problems = problems_with(definition, turn, opened, load_components())
     for problem in problems:
-        typer.echo(f"{file}: {explain(problem)}", err=True)
+        click.echo(f"{file}: {explain(problem)}", err=True)
     return opened, problems
 
 
 @app.command("new")
-def new(
-    packet: Annotated[Path, typer.Argument(help=N_("The packet you are answering."))],
-    key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help=N_("Default: turn-<game>-<seq>.yaml"))] = None,
-) -> None:
+@click.argument("packet", type=click.Path(path_type=Path), help=N_("The packet you are answering."))
+@key_option()
+@click.option("--out", type=click.Path(path_type=Path), help=N_("Default: turn-<game>-<seq>.yaml"))
+def new(packet: Path, key: str, out: Path | None) -> None:
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
     from ..protocol.checking import template
@@ -78,12 +78,13 @@ def new(
 
 
 @app.command("check")
-def check(
-    file: Annotated[Path, typer.Argument(help=N_("Your unsigned turn file (YAML)."))],
-    packet: Annotated[Path, typer.Option(help=N_("The packet it answers."))],
-    key: KeyOption,
-    lang: LangOption = None,
-) -> None:
+@click.argument("file", type=click.Path(path_type=Path), help=N_("Your unsigned turn file (YAML)."))
+@click.option(
+    "--packet", type=click.Path(path_type=Path), required=True, help=N_("The packet it answers.")
+)
+@key_option()
+@lang_option
+def check(file: Path, packet: Path, key: str, lang: str | None) -> None:
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
     the first problem is reported with its rule."""
@@ -93,7 +94,7 @@ def check(
     opened, problems = _problems(file, definition, turn, packet, load_identity(key))
     if problems:
         abort(_("{n} problem(s); fix them before signing").format(n=len(problems)))
-    typer.echo(
+    click.echo(
         _("{file}: OK ({n} action(s) answering packet {seq})").format(
             file=file, n=len(turn.actions), seq=opened.seq
         )
@@ -101,14 +102,16 @@ def check(
 
 
 @app.command("sign")
-def sign(
-    file: Annotated[Path, typer.Argument(help=N_("Your turn file (YAML)."))],
-    packet: Annotated[
-        Path, typer.Option(help=N_("The packet it answers (the file is checked first)."))
-    ],
-    key: KeyOption,
-    out: Annotated[Path | None, typer.Option(help=N_("Default: FILE with .signed.txt"))] = None,
-) -> None:
+@click.argument("file", type=click.Path(path_type=Path), help=N_("Your turn file (YAML)."))
+@click.option(
+    "--packet",
+    type=click.Path(path_type=Path),
+    required=True,
+    help=N_("The packet it answers (the file is checked first)."),
+)
+@key_option()
+@click.option("--out", type=click.Path(path_type=Path), help=N_("Default: FILE with .signed.txt"))
+def sign(file: Path, packet: Path, key: str, out: Path | None) -> None:
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
     only if it passes, sign it with your key and seal it for the referee's eyes only,
     ready to mail."""
@@ -151,28 +154,28 @@ def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, 
 
 
 @app.command("resign")
-def resign(
-    packet: Annotated[Path, typer.Argument(help=N_("Your latest packet."))],
-    key: KeyOption,
-    out: Annotated[
-        Path | None, typer.Option(help=N_("Default: resign-<game>-<seq>-<side>..."))
-    ] = None,
-) -> None:
+@click.argument("packet", type=click.Path(path_type=Path), help=N_("Your latest packet."))
+@key_option()
+@click.option(
+    "--out", type=click.Path(path_type=Path), help=N_("Default: resign-<game>-<seq>-<side>...")
+)
+def resign(packet: Path, key: str, out: Path | None) -> None:
     """Write your signed resignation: the game ends at once, your opponent wins."""
     path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
     tell(_("wrote {path}: mail it to the referee to resign").format(path=path))
 
 
 @app.command("extension")
-def extension(
-    packet: Annotated[
-        Path, typer.Argument(help=N_("The packet whose decision you need time for."))
-    ],
-    key: KeyOption,
-    out: Annotated[
-        Path | None, typer.Option(help=N_("Default: extension-<game>-<seq>-<side>..."))
-    ] = None,
-) -> None:
+@click.argument(
+    "packet",
+    type=click.Path(path_type=Path),
+    help=N_("The packet whose decision you need time for."),
+)
+@key_option()
+@click.option(
+    "--out", type=click.Path(path_type=Path), help=N_("Default: extension-<game>-<seq>-<side>...")
+)
+def extension(packet: Path, key: str, out: Path | None) -> None:
     """Write a signed request for more time on the decision asked of you (the game's
     definition says how much, and how often)."""
     path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")

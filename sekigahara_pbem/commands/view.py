@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
 from .common import (
-    KeyOption,
-    LangOption,
     abort,
+    key_option,
+    lang_option,
     load_identity,
     open_own_note,
     open_own_packet,
@@ -24,18 +23,19 @@ from .common import (
 )
 
 
-def view(
-    packet: Annotated[Path, typer.Argument(help=N_("A packet the referee sent you."))],
-    key: KeyOption,
-    all_options: Annotated[
-        bool, typer.Option("--all-options", help=N_("List every legal option, not the first 30."))
-    ] = False,
-    html: Annotated[
-        Path | None,
-        typer.Option("--html", help=N_("Also write the report, with a map, as an HTML page here.")),
-    ] = None,
-    lang: LangOption = None,
-) -> None:
+@click.command("view")
+@click.argument(
+    "packet", type=click.Path(path_type=Path), help=N_("A packet the referee sent you.")
+)
+@key_option()
+@click.option("--all-options", is_flag=True, help=N_("List every legal option, not the first 30."))
+@click.option(
+    "--html",
+    type=click.Path(path_type=Path),
+    help=N_("Also write the report, with a map, as an HTML page here."),
+)
+@lang_option
+def view(packet: Path, key: str, all_options: bool, html: Path | None, lang: str | None) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you (or,
     for a sealed note from the referee's robot, why it refused your file)."""
     from ..protocol.component_files import load_components
@@ -45,9 +45,9 @@ def view(
     identity = load_identity(key)
     reasons = open_own_note(packet, identity)
     if reasons is not None:
-        typer.echo(_("The referee refused your file:"))
+        click.echo(_("The referee refused your file:"))
         for reason in reasons:
-            typer.echo(f"  - {reason}")
+            click.echo(f"  - {reason}")
         return
     definition, opened = open_own_packet(packet, identity)
     comp = load_components()
@@ -69,7 +69,7 @@ def show(
     if html is not None:
         page = render_html(definition.game_id, opened, comp, definition.options, earlier)
         write_atomic(html, page)
-    typer.echo(text, nl=False)
+    click.echo(text, nl=False)
     if html is not None:
         tell(_("wrote {path} (open it in any browser)").format(path=html))
     for packet in [*earlier, opened]:

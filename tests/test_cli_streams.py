@@ -91,5 +91,6 @@ def test_a_document_is_printed_as_it_is(tmp_path):
 def test_the_completion_script_is_the_whole_of_standard_output(tmp_path):
     done = seki(tmp_path, "x", "--show-completion", "bash")
     _done(done)
-    assert done.stdout.rstrip().endswith("seki") and "complete -o default -F" in done.stdout
+    assert done.stdout.rstrip().endswith("_seki_completion_setup;")
+    assert "complete -o nosort -F _seki_completion seki" in done.stdout
     assert done.stderr == ""

@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from . import helpformat
 from .i18n import N_
 from .i18n import gettext as _
 from .refusal import EXIT_WORDS, ExitStatus
@@ -47,7 +48,8 @@ COMMANDS = {
     "docs": ("docs", "docs"),
 }
 
-SHELLS = ("bash", "zsh", "fish")  # click's completion scripts (completion.py)
+SHELLS = ("bash", "zsh", "fish", "powershell")  # completion.py's scripts
+COMPLETE_VAR = "_SEKI_COMPLETE"  # set by those scripts when the shell asks (click's name)
 
 
 def build(name: str) -> click.Command:
@@ -58,6 +60,7 @@ def build(name: str) -> click.Command:
     command: click.Command = getattr(import_module(f".commands.{module}", __package__), attr)
     command.name = name
     translate_help(command)
+    helpformat.use_in([command])
     return command
 
 
@@ -65,6 +68,8 @@ class _Root(click.Group):
     """Commands built on demand (the module docstring). `--help` is printed while the
     arguments are parsed, before any command runs: the root puts the help in the
     reader's language itself (config.toml or the environment: --lang is not read yet)."""
+
+    context_class = helpformat.Context
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -143,7 +148,10 @@ def _install_completion(ctx: click.Context, param: click.Parameter, shell: str |
         from .commands.common import use_language
 
         use_language()  # the root's options run before any command puts words in it
-        path = completion.install(ctx.command, _shell(shell, param))
+        if _shell(shell, param) not in completion.INSTALLED:
+            hint = _("add it to your profile yourself: seki --show-completion {shell} >> $PROFILE")
+            raise click.BadParameter(hint.format(shell=shell), param=param)
+        path = completion.install(ctx.command, shell)
         done = _("{shell} completion installed in {path}; it works in the next shell you open")
         click.echo(done.format(shell=shell, path=path), err=True)
         ctx.exit()
@@ -198,7 +206,10 @@ def _shell(name: str, param: click.Parameter) -> str:
     callback=_show_completion,
     is_eager=True,
     expose_value=False,
-    help=N_("Print the tab completion script for SHELL, to install it yourself, then stop."),
+    help=N_(
+        "Print the tab completion script for SHELL (bash, zsh, fish or powershell), to install "
+        "it yourself, then stop."
+    ),
 )
 def app() -> None:
     """The root group's own step before a command runs: none (--lang is read before the
@@ -233,6 +244,10 @@ def main() -> None:
     answered by click's `main` (completion.py)."""
     _tolerant_output()
     _root_language(sys.argv)
+    if os.environ.get(COMPLETE_VAR):  # a shell asks: PowerShell's answer is seki's own
+        from . import completion
+
+        completion.register()
     try:
         app()
     except KeyboardInterrupt:

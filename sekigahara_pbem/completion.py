@@ -1,22 +1,73 @@
-"""Tab completion (docs/cli.md): click's own, for bash, zsh and fish. The script a shell
-sources calls `seki` with COMPLETE_VAR set; click's `main` answers it then. Imported only
-by `seki --show-completion` and `--install-completion`."""
+"""Tab completion (docs/cli.md): click's own, for bash, zsh and fish, and PowerShell's
+(Windows' shell, which click writes no script for) on the same protocol. The script a
+shell sources calls `seki` with COMPLETE_VAR set; click's `main` answers it then. Imported
+by `seki --show-completion` and `--install-completion`, and by `main` when a shell asks
+(to register PowerShell's answer)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
-from click.shell_completion import get_completion_class
+from click.parser import split_arg_string
+from click.shell_completion import (
+    CompletionItem,
+    ShellComplete,
+    add_completion_class,
+    get_completion_class,
+)
 
-COMPLETE_VAR = "_SEKI_COMPLETE"  # what click's scripts set when the shell asks
-SHELLS = ("bash", "zsh", "fish")  # the shells click writes completion scripts for
+from .cli import COMPLETE_VAR
+
+INSTALLED = ("bash", "zsh", "fish")  # PowerShell's profile is the player's to add to
+
+# PowerShell 5.1 and 7: the words up to the cursor, and which of them is completed (a new
+# one after a space), passed as bash's are; each answer offered as it stands.
+POWERSHELL = r"""Register-ArgumentCompleter -Native -CommandName %(prog_name)s -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $line = $commandAst.ToString()
+    $upTo = $cursorPosition - $commandAst.Extent.StartOffset
+    $line = $line.Substring(0, [Math]::Min($line.Length, $upTo))
+    $words = @($line.Trim() -split '\s+')
+    $env:COMP_WORDS = $line
+    $env:COMP_CWORD = if ($wordToComplete -eq '') { $words.Count } else { $words.Count - 1 }
+    $env:%(complete_var)s = 'powershell_complete'
+    & %(prog_name)s | ForEach-Object {
+        [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+    }
+    Remove-Item Env:COMP_WORDS, Env:COMP_CWORD, Env:%(complete_var)s
+}
+"""
+
+
+class PowerShellComplete(ShellComplete):
+    """PowerShell's completion: asked as bash's is (COMP_WORDS, COMP_CWORD), answered one
+    value a line."""
+
+    name = "powershell"
+    source_template = POWERSHELL
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        words = split_arg_string(os.environ["COMP_WORDS"])
+        cword = int(os.environ["COMP_CWORD"])
+        incomplete = words[cword] if cword < len(words) else ""
+        return words[1:cword], incomplete
+
+    def format_completion(self, item: CompletionItem) -> str:
+        return item.value
+
+
+def register() -> None:
+    """Let click answer PowerShell as it answers the shells it knows."""
+    add_completion_class(PowerShellComplete)
 
 
 def script(root: click.Command, shell: str) -> str:
     """The script that makes `shell` complete seki's commands and options."""
+    register()
     complete = get_completion_class(shell)
-    assert complete is not None, shell  # SHELLS are click's
+    assert complete is not None, shell  # SHELLS are click's and PowerShell's
     return complete(root, {}, "seki", COMPLETE_VAR).source()
 
 

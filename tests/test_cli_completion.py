@@ -2,7 +2,7 @@
 sources, `seki --install-completion SHELL` puts it where the shell reads it; the script
 asks the real `seki` (with _SEKI_COMPLETE set) for the words. Real bash completes
 `seki ver<TAB>` to `verify`; zsh and fish are asked the way their scripts ask (click's
-protocol); PowerShell has no completion (docs/cli.md)."""
+protocol); PowerShell as seki's own script asks (no pwsh here to run it)."""
 
 from __future__ import annotations
 
@@ -90,8 +90,34 @@ def test_other_shells_are_answered_as_their_scripts_ask(shell, tmp_path):
     assert "view" not in offered.stdout
 
 
+def test_powershell_is_answered_as_its_script_asks(tmp_path):
+    """The PowerShell script (Register-ArgumentCompleter) passes the line up to the cursor
+    in COMP_WORDS and the word completed in COMP_CWORD, a new one after a space; seki
+    answers one value a line, which the script offers as they stand. Installing it is
+    the player's one line in $PROFILE, which the refusal gives."""
+    script = _run("--show-completion", "powershell", env=_env(tmp_path))
+    assert script.returncode == 0, script.stderr
+    assert "Register-ArgumentCompleter -Native -CommandName seki" in script.stdout
+    assert "$env:_SEKI_COMPLETE = 'powershell_complete'" in script.stdout
+
+    def offered(line: str, cword: int) -> list[str]:
+        asking = {"_SEKI_COMPLETE": "powershell_complete", "COMP_WORDS": line,
+                  "COMP_CWORD": str(cword)}  # fmt: skip
+        done = _run(env=_env(tmp_path, **asking))
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert offered("seki ver", 1) == ["verify"]
+    assert offered("seki keys ", 2) == ["new", "show", "age"]
+    assert "--two-party" in offered("seki demo --tw", 2)
+    done = _run("--install-completion", "powershell", env=_env(tmp_path))
+    assert done.returncode == 2 and "seki --show-completion powershell >> $PROFILE" in " ".join(
+        done.stderr.split()
+    )
+
+
 def test_an_unknown_shell_is_a_usage_error(tmp_path):
     done = _run("--show-completion", "tcsh", env=_env(tmp_path))
     assert done.returncode == 2 and done.stdout == ""
     said = " ".join(done.stderr.replace("│", " ").split())  # out of click's box
-    assert "'--show-completion': expected one of bash, zsh, fish" in said
+    assert "'--show-completion': expected one of bash, zsh, fish, powershell" in said

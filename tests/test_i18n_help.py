@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.cli import app
-from sekigahara_pbem.commands.common import shown_help
+from sekigahara_pbem.commands.common import shown_help, translate_help
 from sekigahara_pbem.i18n_extract import command_docstrings
 
 
@@ -32,6 +32,8 @@ def test_every_help_text_of_the_command_tree_is_translated(tmp_path, monkeypatch
     for name in i18n.ENV_VARIABLES:
         monkeypatch.setenv(name, "C")
     root = app
+    with i18n.using("en"):  # commands live once per process: another test may have
+        translate_help(root)  # left them in Hungarian
     commands = list(_tree(root))
     assert len(commands) > 30
     untranslated = []

@@ -34,6 +34,7 @@ from click.testing import CliRunner
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.crypto.canonical import canonicalise
 from sekigahara_pbem.protocol.component_files import components_hash
+from sekigahara_pbem.refusal import ExitStatus
 from sekigahara_pbem.rules.components import ComponentError
 
 HANG_SECONDS = 20
@@ -287,6 +288,11 @@ def _same_set(archive: Path, target: Path) -> bool:
         return False
 
 
+# how a run may end on hostile input: done, or a named refusal (a document that does not
+# verify is one: exit 3, refusal.ExitStatus)
+NAMED = (ExitStatus.DONE, ExitStatus.REFUSED, ExitStatus.USAGE, ExitStatus.NOT_VERIFIED)
+
+
 def _one(table: Table, out: Outcome, seed: int, point: str, call) -> None:
     before = table.fingerprint() if point == "adjudicate" else None
     start = time.perf_counter()
@@ -298,7 +304,7 @@ def _one(table: Table, out: Outcome, seed: int, point: str, call) -> None:
         return
     out.slowest = max(out.slowest, time.perf_counter() - start)
     out.runs[(point, code)] += 1
-    if code not in (0, 1, 2) or "Traceback" in text or "internal error" in text:
+    if code not in NAMED or "Traceback" in text or "internal error" in text:
         out.failures.append((seed, point, f"exit {code}: {text.strip()[-300:]}"))
     elif point == "adjudicate":
         if code != 0 and table.fingerprint() != before:

@@ -48,8 +48,8 @@ def ok(done: subprocess.CompletedProcess) -> str:
 
 
 def refused(done: subprocess.CompletedProcess, status: int = 3) -> str:
-    """The one line a refused `seki verify` prints; exit 3: the archive does not verify
-    (a two-party side's components are refused before its records are replayed: 1)."""
+    """The one line a refused `seki verify` prints; exit 3: the archive does not verify,
+    a referee's or a two-party side's alike."""
     assert done.returncode == status, done.stdout
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
     return done.stderr
@@ -215,5 +215,5 @@ def test_a_two_party_game_played_with_another_set_verifies_on_both_sides(other_s
         assert "verified a two-party game" in ok(seki("verify", str(root)))
     board = tmp_path / "ishida" / "components" / "board.yaml"
     board.write_text(board.read_text().replace("[edo, hakone, highway]", "[edo, hakone, road]"))
-    line = refused(seki("verify", str(tmp_path / "ishida")), status=1)
-    assert line == "seki: components: not the component set game.txt names\n"
+    line = refused(seki("verify", str(tmp_path / "ishida")))
+    assert line == "seki: does not verify: components: not the component set game.txt names\n"

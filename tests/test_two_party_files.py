@@ -85,8 +85,10 @@ def test_each_side_carries_the_set_and_verify_names_a_changed_copy(played, tmp_p
     cards = root / "tokugawa" / "components" / "cards.yaml"
     cards.write_text(cards.read_text().replace("kind: plain, bid: 2}", "kind: plain, bid: 4}", 1))
     done = seki("verify", str(root / "tokugawa"))
-    assert done.returncode == 1
-    assert done.stderr == "seki: components/cards.yaml: not the component set game.txt names\n"
+    assert done.returncode == 3  # does not verify, as a referee's archive with it
+    assert done.stderr == (
+        "seki: does not verify: components/cards.yaml: not the component set game.txt names\n"
+    )
 
 
 def test_verify_refuses_a_reveal_that_is_not_the_joined_secret(played, tmp_path):

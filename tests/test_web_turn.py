@@ -451,6 +451,14 @@ def test_losses_are_chosen_by_clicking_blocks_and_a_phone_shows_them_whole(brows
             return page.inner_text("#chosen") == page_words()["chosen"].format(n=n)
 
         assert ok.is_disabled() and chosen(0)
+        # the block itself, on the map, answers as its tile does
+        i = next(i for i, c in enumerate(q.choices) if c.value in comp.blocks)
+        block = page.locator(f'#board g.block[data-block="{q.choices[i].value}"]')
+        block.click()
+        assert chosen(1) and "picked" in block.get_attribute("class")
+        assert page.locator(f"#choice-{i} input").is_checked()
+        block.click()
+        assert chosen(0) and "picked" not in block.get_attribute("class")
         page.click(f"#choice-{last}.tile")
         assert ok.is_enabled() and chosen(1)
         page.click("#choice-0.tile")

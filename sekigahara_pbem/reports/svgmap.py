@@ -208,6 +208,7 @@ def _stack(
             {
                 "x": col * (BLOCK + GAP),
                 "y": row * (BLOCK + GAP),
+                "id": b,  # the reader's own block: the page answers a click on it
                 "fill": clan_colour.get(spec.clan, "#666"),
                 "mon": spec.mon,
                 "ability": spec.ability,

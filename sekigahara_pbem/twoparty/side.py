@@ -45,6 +45,7 @@ from .exchange import (
     TAKEBACK,
     TAKEBACKS,
     THE_END,
+    Cheat,
     Chooser,
     Party,
     Rewind,
@@ -599,7 +600,10 @@ def verify(root: Path) -> audit.Audit:
     have ended by that side's forfeit for not revealing it, and the audit is the revealed
     side's alone."""
     game = files.read_game(docs.read_capped(root / "game.txt"), "game.txt")
-    comp = game_components(root, game.components)
+    try:
+        comp = game_components(root, game.components)
+    except Refusal as exc:  # the archive's own copy of the set: altered, as a referee's is
+        raise Cheat("{reason}", rule=THE_END, reason=exc) from None
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     texts = {p: docs.read_capped(p) for p in paths}
     if len(paths) < 2:

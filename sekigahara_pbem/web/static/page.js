@@ -109,6 +109,15 @@
     return out;
   }
 
+  // The choices by the block or disk they name (a tile's `unit` is its face, with its id).
+  function byUnit() {
+    const out = {};
+    (question() ? question().choices : []).forEach((c) => {
+      if (c.unit) (out[c.unit.id] = out[c.unit.id] || []).push(c);
+    });
+    return out;
+  }
+
   function checked() {
     return [...document.querySelectorAll("#ask input[type=checkbox]")]
       .filter((box) => box.checked).map((box) => Number(box.value));
@@ -245,6 +254,11 @@
     document.querySelectorAll("#ask .choices label").forEach((label) => {
       label.classList.toggle("picked", label.querySelector("input").checked);
     });
+    const units = byUnit();
+    document.querySelectorAll("#board svg g.block.answers").forEach((block) => {
+      const mine = units[block.dataset.block] || [];
+      block.classList.toggle("picked", mine.some((c) => picked.has(c.i)));
+    });
     const q = question();
     if (!q || !q.multi) return;
     $("chosen").textContent = W.chosen.replace("{n}", picked.size);
@@ -335,6 +349,14 @@
         target.addEventListener("mouseleave", () => light(loc, false));
       }
     });
+    // A block on the map answers as its tile or button does (which go, losses, a muster).
+    Object.entries(byUnit()).forEach(([id, choices]) => {
+      const block = board.querySelector(`g.block[data-block="${id}"]`);
+      if (!block) return;
+      block.classList.add("answers");
+      block.addEventListener("click", () => choose(choices));
+    });
+    showPicked();
   }
 
   // Where the stack at `origin` could go, drawn while it is pointed at.

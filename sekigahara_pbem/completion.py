@@ -10,12 +10,12 @@ import os
 from pathlib import Path
 
 import click
-from click.parser import split_arg_string
 from click.shell_completion import (
     CompletionItem,
     ShellComplete,
     add_completion_class,
     get_completion_class,
+    split_arg_string,
 )
 
 from .cli import COMPLETE_VAR

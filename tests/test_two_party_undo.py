@@ -171,7 +171,10 @@ def test_a_record_built_with_answers_taken_back_is_the_one_built_without_them(mo
     record = script.record()
     now = movement.clock.now()
     text = undoing.turn(record.choose, now, confirm_unchanged(record))
-    assert not script.plan and unchanged == [True, True]
+    # `u` at the confirmation takes back the record's last answer: the end of the phase, or,
+    # where the record goes on to a decision after it (the bots' game decides), that one's
+    # answer, given again as first asked, and the end is never asked again
+    assert script.plan in ([], [("movement", "end_movement")]) and unchanged == [True, True]
     assert script.said.count("nothing to undo") == 1 and script.said.count("undone") == 3
     kept = Script([*level, ("level", "minimal"), ("movement", "end_movement")]).record()
     assert text == direct.turn(kept.choose, now, kept.confirm)

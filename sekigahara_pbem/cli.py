@@ -238,10 +238,10 @@ def _root_language(argv: list[str]) -> None:
 
 
 def main() -> None:
-    """Entry point: an error that is not the user's (the root's `invoke` says those) is a
-    bug, said as an internal error, exit 70; its traceback only with SEKI_DEBUG=1. A shell
-    asking for completions (completion.COMPLETE_VAR set) is
-    answered by click's `main` (completion.py)."""
+    """Entry point: an error that is not the user's (the root's `invoke` says those, and
+    Ctrl-C) is a bug, said as an internal error, exit 70; its traceback only with
+    SEKI_DEBUG=1. A shell asking for completions (COMPLETE_VAR set) is answered by click's
+    `main` (completion.py)."""
     _tolerant_output()
     _root_language(sys.argv)
     if os.environ.get(COMPLETE_VAR):  # a shell asks: PowerShell's answer is seki's own
@@ -249,10 +249,7 @@ def main() -> None:
 
         completion.register()
     try:
-        app()
-    except KeyboardInterrupt:
-        print("seki: " + _("interrupted"), file=sys.stderr)
-        sys.exit(ExitStatus.INTERRUPTED)
+        app()  # Ctrl-C is said by the root's `invoke`: click turns it into "Aborted!" here
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("SEKI_DEBUG"):
             raise

@@ -188,6 +188,17 @@ def _choose(page, now: dict, starts: str) -> tuple[dict, list[int]]:
     return _after(page, now), picks
 
 
+def _opened(browser, served: Served):
+    """A page on the served record, its first question shown, and the list its script
+    errors go to."""
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(served.url)
+    page.wait_for_selector("#ask p.prompt")
+    return page, problems
+
+
 def test_undo_at_a_decisions_first_question_goes_back_into_the_one_before(game, browser, tmp_path):
     """The level chosen (minimal), then Undo at the first question of the next decision:
     the level is asked again, with nothing of it left on the page, and answered
@@ -197,12 +208,8 @@ def test_undo_at_a_decisions_first_question_goes_back_into_the_one_before(game, 
     web, terminal = game.copy(game.due, tmp_path / "web"), game.copy(game.due, tmp_path / "term")
     now = game.clock.now()
     served = Served(web, now)
-    page = browser.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    page, problems = _opened(browser, served)
     try:
-        page.goto(served.url)
-        page.wait_for_selector("#ask p.prompt")
         moment, kept = _state(page), []
         if moment["question"]["prompt"].startswith("What next"):  # Mōri's blocks, or the level
             moment, first = _choose(page, moment, "choose the movement level")
@@ -264,12 +271,8 @@ def test_the_record_lists_each_action_as_chosen_and_undo_there_takes_back_its_la
     web, terminal = deployment.copy(due, tmp_path / "web"), deployment.copy(due, tmp_path / "t")
     now = deployment.clock.now()
     served = Served(web, now)
-    page = browser.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    page, problems = _opened(browser, served)
     try:
-        page.goto(served.url)
-        page.wait_for_selector("#ask p.prompt")
         moment, answers, words = _through(page, _state(page), _with_a_card)
         assert words[-1].startswith("Deploy") and " with " in words[-1]
         assert [t["text"] for t in moment["turn"]][-1] == words[-1]

@@ -67,6 +67,16 @@ referee_key_option = click.option(
 )
 
 
+mail_config_option = click.option(
+    "--mail-config",
+    type=click.Path(path_type=Path),
+    help=N_(
+        "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+        "key directory; see seki docs play)."
+    ),
+)
+
+
 lang_option = click.option(
     "--lang",
     help=N_(

@@ -10,7 +10,7 @@ import click
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
-from .common import key_option, load_identity, read_text, tell, utc_now
+from .common import key_option, load_identity, mail_config_option, read_text, tell, utc_now
 
 
 @click.command("join")
@@ -44,14 +44,7 @@ from .common import key_option, load_identity, read_text, tell, utc_now
         "mailed before, by this or by seki play --send, is not mailed again."
     ),
 )
-@click.option(
-    "--mail-config",
-    type=click.Path(path_type=Path),
-    help=N_(
-        "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-        "key directory; see seki docs play)."
-    ),
-)
+@mail_config_option
 def join(
     request: Path,
     key: str,
@@ -76,7 +69,7 @@ def join(
             raise Refusal(N_("--send is for a game with a referee: send your join yourself"))
         _two_party(text, identity, out)
         return
-    mail = _mail_settings(mail_config) if send else None
+    mail = mailbox.for_sending(mail_config) if send else None
     if f"format: {game.GAME_FORMAT}" in body.splitlines():
         definition = game.parse(text, str(request))
         side = definition.side_of(identity.public)
@@ -122,16 +115,6 @@ def join(
     else:
         wrote = _("wrote {path}: your seed, sealed to the referee; mail it to the referee")
         tell(wrote.format(path=out))
-
-
-def _mail_settings(path: Path | None):
-    """The player's mail settings, which --send needs: refused before anything is written."""
-    from ..play import mailbox
-
-    mail = mailbox.settings(path)
-    if mail is None:
-        raise Refusal(N_("--send needs your mail settings (see seki docs play)"))
-    return mail
 
 
 def _kept(path: Path, text: str) -> Path:

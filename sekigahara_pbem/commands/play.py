@@ -17,6 +17,7 @@ from .common import (
     key_option,
     lang_option,
     load_identity,
+    mail_config_option,
     open_own_note,
     open_own_packet,
     read_text,
@@ -92,14 +93,7 @@ web_option = click.option(
         "if you have mail settings, else the current folder."
     ),
 )
-@click.option(
-    "--mail-config",
-    type=click.Path(path_type=Path),
-    help=N_(
-        "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-        "key directory; see seki docs play)."
-    ),
-)
+@mail_config_option
 @click.option("--send", is_flag=True, help=N_("Mail the signed turn file to the referee (SMTP)."))
 @click.option(
     "--choose",
@@ -190,10 +184,9 @@ def _mail_settings(
     question is asked, not after the turn is played."""
     from ..play import mailbox
 
-    mail = mailbox.settings(mail_config) if folder is None or send else None
-    if send and mail is None:
-        raise Refusal(N_("--send needs your mail settings (see seki docs play)"))
-    return mail
+    if send:
+        return mailbox.for_sending(mail_config)
+    return mailbox.settings(mail_config) if folder is None else None
 
 
 def _find_packet(

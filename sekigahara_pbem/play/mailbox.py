@@ -48,6 +48,15 @@ def settings(path: Path | None) -> MailSettings | None:
     return mail_config.load(chosen)
 
 
+def for_sending(path: Path | None) -> MailSettings:
+    """The player's mail settings, which --send needs: refused where there are none,
+    before anything is asked or written."""
+    mail = settings(path)
+    if mail is None:
+        raise Refusal(N_("--send needs your mail settings (see seki docs play)"))
+    return mail
+
+
 def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
     """Fetch new mail and keep every document it carries that passes its check
     (play/filing.py); the folder of packets, how many new messages came, and the sealed

@@ -587,8 +587,8 @@ def _bytes(t: Table, h: Honest, rnd: random.Random) -> tuple[str, str] | None:
     body, _ = signing.split(h.text)
     try:
         return "bytes", signing.sign(mutate(body, rnd), t.keys[h.author])
-    except ValueError:
-        return None  # a body the signer refuses to sign is never sent
+    except Refusal:
+        return None  # a body the signer refuses to sign (empty, a marker line) is never sent
 
 
 MUTATIONS = {

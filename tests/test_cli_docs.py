@@ -5,8 +5,10 @@ as package data of `sekigahara_pbem.docs` (sekigahara_pbem/docs links to ../docs
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -68,3 +70,21 @@ def test_the_wheel_holds_the_documents(tmp_path):
     assert sorted(shipped) == [f"sekigahara_pbem/docs/{p.name}" for p in DOCS]
     for path in DOCS:
         assert shipped[f"sekigahara_pbem/docs/{path.name}"] == path.read_bytes()
+
+
+def test_a_checkout_without_symbolic_links_says_how_to_get_the_documents(tmp_path):
+    """Git for Windows checks the link sekigahara_pbem/docs out as a small text file holding
+    its target unless core.symlinks is on; seki run from such a checkout says what is
+    missing and why. (A copy, not a clone: the sdist's tests run without a repository.)"""
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT, clone, symlinks=True, ignore=LEFT_OUT)
+    link = clone / "sekigahara_pbem" / "docs"
+    shutil.rmtree(link) if link.is_dir() and not link.is_symlink() else link.unlink()
+    link.write_text("../docs")
+    # -S: no .pth file runs, so the installed seki's import hook cannot shadow the copy
+    path = os.pathsep.join([str(clone), *site.getsitepackages()])
+    done = subprocess.run([sys.executable, "-S", "-m", "sekigahara_pbem", "docs", "play"],
+                          env={**os.environ, "PYTHONPATH": path}, cwd=clone,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert "holds no documents" in done.stderr and "core.symlinks true" in done.stderr

@@ -2,7 +2,9 @@
 messages point to a document by its topic (`seki docs play`): a wheel holds no docs/
 folder, so a path into the repository sends a player who installed seki nowhere. The
 documents are the repository's docs/*.md, shipped as the package data of
-`sekigahara_pbem.docs` (sekigahara_pbem/docs is a link to ../docs: docs/cli.md)."""
+`sekigahara_pbem.docs` (sekigahara_pbem/docs is a link to ../docs: docs/cli.md). A wheel or
+sdist holds the files themselves; only a checkout made without symbolic links (Git for
+Windows' default) lacks them, and `seki docs` says so."""
 
 from __future__ import annotations
 
@@ -24,8 +26,14 @@ def topics() -> dict[str, Traversable]:
     from importlib import resources, util
 
     if util.find_spec(PACKAGE) is None:
-        raise UserError(N_("this installation of seki holds no documents ({package})"),
-                        package=PACKAGE)  # fmt: skip
+        raise UserError(
+            N_(
+                "this installation of seki holds no documents ({package}): was it installed"
+                " from a checkout without symbolic links? (git config core.symlinks true,"
+                " check out again, install again)"
+            ),
+            package=PACKAGE,
+        )
     found = [p for p in resources.files(PACKAGE).iterdir() if p.name.endswith(".md")]
     return {p.name.removesuffix(".md"): p for p in sorted(found, key=lambda p: p.name)}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import random
 import shutil
 import socket
 import ssl
@@ -54,10 +55,26 @@ def require_dovecot() -> None:
         pytest.skip("dovecot is not installed (apt-get install dovecot-imapd)")
 
 
+HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port on 127.0.0.1 that nothing listens on, below every system's ephemeral range
+    (Linux's starts at 32768). A port the kernel chose (bind to 0) lies inside it, and the
+    kernel may give it to an outgoing connection, this suite's own clients included, between
+    this check and the server's own bind: dovecot then stops on "Address already in use"."""
+    chance = random.SystemRandom()
+    while True:
+        port = chance.randrange(20000, 32768)
+        if port in HANDED_OUT:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:  # taken: try another
+                continue
+        HANDED_OUT.add(port)
+        return port
 
 
 @dataclass

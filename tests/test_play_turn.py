@@ -11,6 +11,7 @@ from pathlib import Path
 
 import cligame
 import pexpect
+import pytest
 import yaml
 
 from sekigahara_pbem.play import console, labels
@@ -19,6 +20,7 @@ from sekigahara_pbem.rules.engine import apply
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.web import desk
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -87,6 +89,34 @@ def test_7_2_the_moori_daimyo_is_mustered_from_the_recruitment_box_not_the_moori
     words = [labels.label(c, question, comp, {}, "ishida") for c in question.choices]
     assert "Mōri" in words
     assert not any("Box" in w for w in words)
+
+
+def test_9_3_the_moori_blocks_question_says_how_many_come(comp):
+    """One Mōri block comes per card discarded (9.3): the question says how many before it
+    is answered, at the terminal and on the page, and a bare Enter or a wrong count is
+    told that number, not "type a number"."""
+    spec = {
+        "week": 2, "step": "movement", "first": "ishida", "active": "ishida",
+        "blocks": {"mori": ["mori-leader", "mori-3a", "mori-3b", "mori-3c", "mori-3d"]},
+        "hands": {"ishida": ["mori-1", "mori-2", "ukita-1"]},
+    }  # fmt: skip
+    session = TurnSession(build_position(comp, spec), comp, "ishida")
+    cards = _asked(session, "mori_cards", "mori")
+    assert (
+        "(choose 1 to 3; numbers separated by spaces"
+        in console.render(cards, comp, {}, "ishida")[-1]
+    )
+    question = _asked(session, "mori_blocks", ["mori-1", "mori-2"])
+    assert (
+        "(choose exactly 2; numbers separated by spaces"
+        in console.render(question, comp, {}, "ishida")[-1]
+    )
+    for wrong in ("", "1", "1 2 3"):
+        with pytest.raises(console.NotAnAnswer, match="^choose exactly 2$"):
+            console.parse(wrong, question)
+    with pytest.raises(console.NotAnAnswer, match="^choose exactly 2$"):
+        desk.value(question, [])
+    assert console.parse("1 3", question) == [question.choices[0].value, question.choices[2].value]
 
 
 def _play(root: Path, who: str) -> pexpect.spawn:

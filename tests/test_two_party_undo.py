@@ -26,7 +26,7 @@ from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.decisions import Question
 from sekigahara_pbem.rules.vocab import other
 
-HINT = r"\((?:a number|numbers separated by spaces)[^)]*\)"
+HINT = r"\((?:choose [^;()]*; )?(?:a number|numbers separated by spaces)[^)]*\)"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\r")
 CHOICE = re.compile(r"^\s*\*?\s*(\d+)\. (.*?)\s*$")
 
@@ -49,7 +49,7 @@ def _shown(child: pexpect.spawn) -> tuple[dict[str, str], bool]:
     lines = [line for line in ANSI.sub("", child.before).split("\n") if line.strip()]
     numbered = [CHOICE.match(line) for line in lines]
     last = max(i for i, m in enumerate(numbered) if m is None) if None in numbered else -1
-    return {m[2]: m[1] for m in numbered[last + 1 :] if m}, child.after.startswith("(numbers")
+    return {m[2]: m[1] for m in numbered[last + 1 :] if m}, "numbers separated" in child.after
 
 
 def _asked(child: pexpect.spawn) -> tuple[dict[str, str], bool]:

@@ -56,7 +56,7 @@ def parse(raw: str, question: Question) -> list | object:
     by_number = dict(zip(shown, values, strict=True))
     if not text:
         if question.default is None and question.pick not in ("any",):
-            raise NotAnAnswer(_("type a number"))
+            raise NotAnAnswer(how_many(question) or _("type a number"))
         return question.default if question.default is not None else []
     typed = [p for p in SEPARATORS.split(text) if p]
     if not all(p.isdigit() for p in typed):
@@ -76,13 +76,23 @@ def parse(raw: str, question: Question) -> list | object:
         if len(picked) != 1:
             raise NotAnAnswer(_("choose one"))
         return picked[0]
-    if isinstance(question.pick, int) and len(picked) != question.pick:
-        raise NotAnAnswer(_("choose exactly {n}").format(n=question.pick))
-    if question.pick == "some" and not picked:
-        raise NotAnAnswer(_("choose at least one"))
-    if question.limit is not None and len(picked) > question.limit:
-        raise NotAnAnswer(_("choose at most {n}").format(n=question.limit))
+    wanted = isinstance(question.pick, int) and len(picked) != question.pick
+    too_many = question.limit is not None and len(picked) > question.limit
+    if wanted or too_many or (question.pick == "some" and not picked):
+        raise NotAnAnswer(how_many(question))
     return picked
+
+
+def how_many(question: Question) -> str:
+    """How many choices a question that picks several takes, said before it is answered
+    (the hint) and when an answer takes a wrong number; '' where any number will do."""
+    if isinstance(question.pick, int):
+        return _("choose exactly {n}").format(n=question.pick)
+    if question.limit is not None and question.pick == "some":
+        return _("choose 1 to {n}").format(n=question.limit)
+    if question.limit is not None:
+        return _("choose at most {n}").format(n=question.limit)
+    return _("choose at least one") if question.pick == "some" else ""
 
 
 def render(question: Question, comp: Components, view: dict, side: str) -> list[str]:
@@ -102,7 +112,8 @@ def render(question: Question, comp: Components, view: dict, side: str) -> list[
         (False, True): _("a number, Enter for the marked; u undo, q stop"),
         (False, False): _("a number; u undo, q stop"),
     }
-    lines.append(f"    ({hints[multi, marked]})")
+    said = [how_many(question)] if multi else []
+    lines.append(f"    ({'; '.join([*filter(None, said), hints[multi, marked]])})")
     return lines
 
 

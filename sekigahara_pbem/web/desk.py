@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..play.console import NotAnAnswer, numbers, parse
+from ..play.console import NotAnAnswer, how_many, numbers, parse
 from ..play.session import TurnSession
 from ..refusal import UserError
 from ..rules.components import Components
@@ -170,7 +170,7 @@ def value(question: Question, picks: list[int]) -> object:
     if not picks:
         if question.pick == "any":
             return []
-        raise NotAnAnswer(_("choose one") if question.pick == "one" else _("choose at least one"))
+        raise NotAnAnswer(_("choose one") if question.pick == "one" else how_many(question))
     shown = numbers(question)
     if not all(0 <= i < len(shown) for i in picks):
         raise NotAnAnswer(_("choose from the list"))

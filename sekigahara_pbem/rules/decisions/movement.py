@@ -134,7 +134,8 @@ def _guide_muster(state: State, comp: Components, side: str) -> Dialogue:
 def _guide_mori(state: State, comp: Components, hand: list[str]) -> Dialogue:
     """9.3: one card per block; the leader comes last, so it comes only with all the rest."""
     box = sorted(blocks_at(state, comp, MORI_BOX), key=lambda b: (comp.blocks[b].leader > 0, b))
-    cards = yield Question("mori_cards", tuple(Choice(c) for c in hand), "some", None, len(box))
+    most = min(len(box), len(hand))  # a card per block: no more than either
+    cards = yield Question("mori_cards", tuple(Choice(c) for c in hand), "some", None, most)
     blocks = box
     if len(cards) < len(box):
         plain = [b for b in box if not comp.blocks[b].leader]

@@ -60,7 +60,7 @@ def keys(text: str, question) -> str:
     begins with is taken at once; otherwise Enter ends the answer."""
     if text == "-":
         return "\r"
-    if question.pick == "one":
+    if console.single(question):
         shown = [str(n) for n in console.numbers(question)]
         alone = not any(n != text and n.startswith(text) for n in shown)
         return text if alone else text + "\r"

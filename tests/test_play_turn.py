@@ -16,6 +16,7 @@ import yaml
 
 from sekigahara_pbem.play import console, labels
 from sekigahara_pbem.play.session import TurnSession
+from sekigahara_pbem.rules.decisions import Choice, Question
 from sekigahara_pbem.rules.engine import apply
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
@@ -97,26 +98,41 @@ def test_9_3_the_moori_blocks_question_says_how_many_come(comp):
     told that number, not "type a number"."""
     spec = {
         "week": 2, "step": "movement", "first": "ishida", "active": "ishida",
-        "blocks": {"mori": ["mori-leader", "mori-3a", "mori-3b", "mori-3c", "mori-3d"]},
-        "hands": {"ishida": ["mori-1", "mori-2", "ukita-1"]},
+        "blocks": {"mori": ["mori-leader", "mori-3a", "mori-3b", "mori-3c"]},
+        "hands": {"ishida": ["mori-1", "mori-2", "ukita-1", "ukita-2", "uesugi-1"]},
     }  # fmt: skip
     session = TurnSession(build_position(comp, spec), comp, "ishida")
     cards = _asked(session, "mori_cards", "mori")
-    assert (
-        "(choose 1 to 3; numbers separated by spaces"
-        in console.render(cards, comp, {}, "ishida")[-1]
-    )
+    assert "(choose 1 to 4; numbers separated by spaces" in _hint(cards, comp)
     question = _asked(session, "mori_blocks", ["mori-1", "mori-2"])
-    assert (
-        "(choose exactly 2; numbers separated by spaces"
-        in console.render(question, comp, {}, "ishida")[-1]
-    )
+    assert "(choose exactly 2; numbers separated by spaces" in _hint(question, comp)
     for wrong in ("", "1", "1 2 3"):
         with pytest.raises(console.NotAnAnswer, match="^choose exactly 2$"):
             console.parse(wrong, question)
     with pytest.raises(console.NotAnAnswer, match="^choose exactly 2$"):
         desk.value(question, [])
     assert console.parse("1 3", question) == [question.choices[0].value, question.choices[2].value]
+
+
+def test_8_7_2_one_unit_lost_is_asked_as_one_number(comp):
+    """A loss of one unit is a list of one in the turn file, but the player types one
+    number (one key), as for any question of one choice; a limit no smaller than the
+    choices is not said."""
+    units = ("mori-2c", "uesugi-cav-a")
+    one = Question("losses", tuple(Choice(u) for u in units), 1)
+    assert _hint(one, comp) == "    (a number; u undo, q stop)"
+    with pytest.raises(console.NotAnAnswer, match="^type a number$"):
+        console.parse("", one)
+    with pytest.raises(console.NotAnAnswer, match="^choose one$"):
+        console.parse("1 2", one)
+    assert console.parse("2", one) == ["uesugi-cav-a"]
+    stay = Question("castle", (Choice("mori-3f"),), "any", [], 2)
+    assert _hint(stay, comp) == "    (numbers separated by spaces; u undo, q stop)"
+
+
+def _hint(question: Question, comp) -> str:
+    """The line under a question's choices at the terminal."""
+    return console.render(question, comp, {}, "ishida")[-1]
 
 
 def _play(root: Path, who: str) -> pexpect.spawn:

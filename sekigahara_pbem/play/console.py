@@ -56,7 +56,7 @@ def parse(raw: str, question: Question) -> list | object:
     by_number = dict(zip(shown, values, strict=True))
     if not text:
         if question.default is None and question.pick not in ("any",):
-            raise NotAnAnswer(how_many(question) or _("type a number"))
+            raise NotAnAnswer(_("type a number") if single(question) else how_many(question))
         return question.default if question.default is not None else []
     typed = [p for p in SEPARATORS.split(text) if p]
     if not all(p.isdigit() for p in typed):
@@ -74,7 +74,7 @@ def parse(raw: str, question: Question) -> list | object:
             picked.append(by_number[i])
     if question.pick == "one":
         if len(picked) != 1:
-            raise NotAnAnswer(_("choose one"))
+            raise NotAnAnswer(how_many(question))
         return picked[0]
     wanted = isinstance(question.pick, int) and len(picked) != question.pick
     too_many = question.limit is not None and len(picked) > question.limit
@@ -83,15 +83,25 @@ def parse(raw: str, question: Question) -> list | object:
     return picked
 
 
+def single(question: Question) -> bool:
+    """Whether a question takes one choice: asked and typed as one number (one key) even
+    where its answer is a list of one (the unit lost, 8.7.2)."""
+    return question.pick in ("one", 1)
+
+
 def how_many(question: Question) -> str:
-    """How many choices a question that picks several takes, said before it is answered
-    (the hint) and when an answer takes a wrong number; '' where any number will do."""
+    """How many choices a question takes, said before it is answered (the hint of one that
+    picks several) and when an answer takes a wrong number; '' where any number will do.
+    A limit no smaller than the choices limits nothing and is not said."""
+    if single(question):
+        return _("choose one")
     if isinstance(question.pick, int):
         return _("choose exactly {n}").format(n=question.pick)
-    if question.limit is not None and question.pick == "some":
-        return _("choose 1 to {n}").format(n=question.limit)
-    if question.limit is not None:
-        return _("choose at most {n}").format(n=question.limit)
+    limit = question.limit if question.limit is not None else len(question.choices)
+    if limit < len(question.choices):
+        if question.pick == "some":
+            return _("choose 1 to {n}").format(n=limit)
+        return _("choose at most {n}").format(n=limit)
     return _("choose at least one") if question.pick == "some" else ""
 
 
@@ -104,7 +114,7 @@ def render(question: Question, comp: Components, view: dict, side: str) -> list[
         chosen = choice.value == default or (isinstance(default, list) and choice.value in default)
         mark = "*" if chosen and default not in (None, []) else " "
         lines.append(f" {mark}{i:>2}. {labels.label(choice, question, comp, view, side)}")
-    multi = question.pick != "one"
+    multi = not single(question)
     marked = default not in (None, [])
     hints = {
         (True, True): _("numbers separated by spaces, Enter for the marked; u undo, q stop"),
@@ -239,7 +249,7 @@ def terminal() -> Asker:
     session: PromptSession = PromptSession(key_bindings=bindings)
 
     def ask(prompt: str, question: Question) -> str:
-        shown[:] = [str(n) for n in numbers(question)] if question.pick == "one" else []
+        shown[:] = [str(n) for n in numbers(question)] if single(question) else []
         try:
             return session.prompt(prompt)
         except (EOFError, KeyboardInterrupt):  # boundary: Ctrl-D, Ctrl-C at the prompt

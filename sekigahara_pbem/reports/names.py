@@ -44,10 +44,10 @@ COUNTED: dict[str, Callable[[int], str]] = {
 }
 
 
-DECISIONS = {  # the kinds of decision (rules/decisions), named as the files name them
+DECISIONS = {  # the kinds of decision (rules/decisions), in words (the files' names differ)
     "discard": N_("discard"),
     "bid": N_("bid"),
-    "choose_first": N_("choose_first"),
+    "choose_first": N_("choosing the first player"),
     "movement": N_("movement"),
     "declare": N_("declare"),
     "castle": N_("castle"),
@@ -59,7 +59,7 @@ DECISIONS = {  # the kinds of decision (rules/decisions), named as the files nam
 
 
 def decision(d: object) -> str:
-    """A kind of decision in the reader's language (English: its name in the files)."""
+    """A kind of decision in the reader's language, as a heading or a status line names it."""
     return _named(DECISIONS, d)
 
 

@@ -170,7 +170,7 @@ def value(question: Question, picks: list[int]) -> object:
     if not picks:
         if question.pick == "any":
             return []
-        raise NotAnAnswer(_("choose one") if question.pick == "one" else how_many(question))
+        raise NotAnAnswer(how_many(question))
     shown = numbers(question)
     if not all(0 <= i < len(shown) for i in picks):
         raise NotAnAnswer(_("choose from the list"))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from . import words
 from .i18n import gettext as _
 from .refusal import N_, Refusal
 from .twoparty import is_two_party
@@ -102,7 +103,7 @@ class RefereeGame:
             records=report.records, turn_files=report.turn_files, packets=report.packets
         )
         if report.result:
-            line += _("; result: {result}").format(result=outcome(report.result))
+            line += _("; result: {result}").format(result=words.outcome(report.result))
         lines = [line, *(_("note: {note}").format(note=note) for note in report.notes)]
         facts = {
             "mode": "referee", "records": report.records, "turn_files": report.turn_files,
@@ -178,19 +179,6 @@ class TwoPartyGame:
             "--receive THEIR-REVEAL), anyone can run: seki verify {dir}"
         )
         return wrote.format(path=path, dir=self.root)
-
-
-def outcome(result: dict) -> str:
-    """A game's result in words: who won, how, and by which rule (and the score)."""
-    from .reports import names as n
-
-    winner, rule = n.side(result.get("winner")), result.get("rule")
-    if isinstance(result.get("points"), dict):
-        score = ", ".join(f"{n.side(s)} {p}" for s, p in result["points"].items())
-        text = _("{winner} wins on points ({score}; rule {rule})")
-        return text.format(winner=winner, score=score, rule=rule)
-    text = _("{winner} wins ({how}; rule {rule})")
-    return text.format(winner=winner, how=n.how(result.get("how")), rule=rule)
 
 
 def _referee_facts(root: Path) -> dict:

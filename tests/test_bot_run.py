@@ -61,6 +61,6 @@ def test_two_bots_play_by_mail_against_the_robot(servers, tmp_path, monkeypatch)
     for side in SIDES:
         _bot(homes[side], side)
     again = {side: _bot(homes[side], side) for side in SIDES}  # nothing new: nothing sent
-    assert all("0 file(s) mailed" in out for out in again.values()), again
+    assert all("0 files mailed" in out for out in again.values()), again
     result = c.cli("verify", str(root))
     assert result.exit_code == 0, result.output

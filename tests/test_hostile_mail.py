@@ -116,7 +116,7 @@ def test_one_pass_survives_every_hostile_mail_and_accepts_the_turn(tmp_path):
     again = seki("ref", "referee", "run", str(tmp_path / "spool"), str(game), "--key", "ref",
                  "--maildir", str(tmp_path / "maildir"), "--mail-config", str(config),
                  "--no-send", "--now", "2026-11-22T13:00:00Z")  # fmt: skip
-    assert "collected 0 message(s)" in again
+    assert "collected 0 messages" in again
     assert not list((tmp_path / "spool" / "inbox").glob("*.eml"))
 
 

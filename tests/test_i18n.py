@@ -332,9 +332,10 @@ def test_a_refusal_is_shown_in_hungarian_with_its_rule(tmp_path):
     hu = CliRunner().invoke(app, [*args, "--lang", "hu"], env=env)
     assert hu.exit_code == 1, hu.output
     assert f"actions[0]: 6.3: {not_held} nincs a kezedben" in hu.output
-    assert "seki: 1 probléma; javítsd ki őket aláírás előtt" in hu.output
+    assert "seki: 1 probléma; javítsd ki aláírás előtt" in hu.output
     en = CliRunner().invoke(app, args, env=env)
     assert f"actions[0]: 6.3: {not_held} is not in your hand" in en.output
+    assert "seki: 1 problem; fix it before signing" in en.output
     assert "nincs a kezedben" not in en.output
 
 

@@ -106,3 +106,21 @@ def test_time_left_and_the_closing_report_speak_the_readers_language():
     assert "  jegyzőkönyvek a láncban: 40\n" in hungarian and "  hűségkártyák:" in hungarian
     assert "(21 nap)" in hungarian and "seki verify GAME-DIRECTORY" in hungarian
     assert max(columns(line) for line in hungarian.splitlines()) <= 80
+
+
+def test_2_2_the_closing_report_gives_the_score_of_a_game_won_on_points():
+    """A game won on points (2.2) is closed with the score, once: not "(points, rule 2.2:
+    points)"; a reason the records give is said with its rule."""
+    stats = {"records": 90, "turn_files": 89, "first": None, "last": None, "counts": {},
+             "result": {"winner": "tokugawa", "how": "points", "rule": "2.2",
+                        "points": {"ishida": 12, "tokugawa": 15}}}  # fmt: skip
+    with i18n.using("en"):
+        text = closing_text("g", stats)
+        assert "Tokugawa wins on points (Ishida 12, Tokugawa 15; rule 2.2).\n" in text
+        forfeit = {"winner": "ishida", "how": "forfeit", "rule": "deadline",
+                   "reason": "no record within the deadline"}  # fmt: skip
+        text = closing_text("g", {**stats, "result": forfeit})
+        assert "Ishida wins (forfeit: no record within the deadline; rule deadline).\n" in text
+    with i18n.using("hu"):
+        text = closing_text("g", stats)
+    assert "Tokugawa győz győzelmi pontokkal (Ishida 12, Tokugawa 15; szabály: 2.2).\n" in text

@@ -127,7 +127,7 @@ def test_the_closing_report_is_in_the_readers_language(demo):
     )
     assert hungarian.startswith("Vége a játszmának (demo).\n")
     winner = {"ishida": "Ishida", "tokugawa": "Tokugawa"}[stats["result"]["winner"]]
-    assert f"{winner} győz (" in hungarian
+    assert f"\n{winner} győz " in hungarian  # "győz (" or, on points, "győz győzelmi pontokkal ("
     assert "Játékidő: " in hungarian
     labels = {"battles": "csaták", "moves": "mozgások", "musters": "toborzások"}
     for name, n in stats["counts"].items():

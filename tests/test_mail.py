@@ -180,7 +180,7 @@ def test_cli_mail_send_reports_failures_and_exits_75(tmp_path, smtp):
         env={"SEKI_SMTP_PASSWORD": PASSWORD},
     )  # fmt: skip
     assert result.exit_code == 75 and "NOT SENT" in result.stderr and "550" in result.stderr
-    assert result.stdout == "" and "sent 0 message(s)" in result.stderr  # mail is its product
+    assert result.stdout == "" and "sent 0 messages" in result.stderr  # mail is its product
     bad = CliRunner().invoke(app, ["mail", "send", str(spool.root), "--mail-config", "/nope"])
     assert bad.exit_code == 74  # an OS error: the settings file cannot be read
     assert "/nope: No such file" in bad.output and "Traceback" not in bad.output

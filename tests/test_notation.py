@@ -450,7 +450,7 @@ def test_turn_check_reads_friendly_names(tmp_path, monkeypatch):
 
     done = check(card.upper().replace("-", " "))
     assert done.returncode == 0, done.stderr
-    assert "OK (1 action(s) answering packet 1)" in done.stdout
+    assert "OK (1 action answering packet 1)" in done.stdout
     typo = check(card + "x")
     assert typo.returncode == 1 and "Traceback" not in typo.stderr
     assert f"unknown card '{card}x' — did you mean {card}?" in typo.stderr

@@ -72,7 +72,7 @@ def test_the_story_since_the_last_turn_is_told_in_order(bids):
     records = [int(line.split("Record ")[1].split(":")[0])
                for line in story.splitlines() if line.strip().startswith("Record ")]  # fmt: skip
     assert records == list(range(2, newest + 1)), records
-    assert "opening(s) not checked" not in told.output
+    assert "not checked: view packet" not in told.output
 
 
 def test_a_finished_game_is_not_offered(tmp_path):

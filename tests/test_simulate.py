@@ -49,7 +49,7 @@ def test_cli_prints_summary_and_exit_status():
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("2 game(s), ")
+    assert done.stdout.startswith("2 games, ")
     assert "winners: " in done.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "sekigahara_pbem", "simulate", "--games", "0"],

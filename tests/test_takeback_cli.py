@@ -125,7 +125,7 @@ def test_a_request_for_a_record_that_is_not_the_last_is_refused(game):
     assert "REFUSED old.txt: undo: only the last adjudication (record 2) can be taken back" in (
         result.stdout
     )
-    assert result.stderr.strip() == "seki: 1 of 1 file(s) refused"
+    assert result.stderr.strip() == "seki: 1 of 1 file refused"
     assert not list((game / "g").glob("requests/*"))  # nothing asked of Tokugawa
     assert [p.name for p in (game / "g" / "rejected").iterdir()] == ["0001-old.txt.sealed"]
     assert "record 2" in ok(game, "ref", "status", "g").splitlines()[0]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_, explain
+from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from .common import abort, read_input, referee_identity, referee_key_option, utc_now
 
@@ -40,7 +40,9 @@ def adjudicate(directory: Path, files: tuple[Path, ...], key: str | None) -> Non
     refused = [o for o in outcomes if not o.accepted]
     if refused:
         abort(
-            _("{refused} of {total} file(s) refused").format(
-                refused=len(refused), total=len(outcomes)
-            )
+            ngettext(
+                "{refused} of {total} file refused",
+                "{refused} of {total} files refused",
+                len(outcomes),
+            ).format(refused=len(refused), total=len(outcomes))
         )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
 from .common import Group, key_option, load_identity, open_own_packet, tell, utc_now, write_new
@@ -78,7 +78,11 @@ def turn(
     out = out or Path(name)
     write_new(out, turns.seal(definition, signing.sign(body, identity), identity))
     kinds = ", ".join(a["type"] for a in actions)
-    wrote = _("wrote {path}: {n} action(s) ({kinds}); mail it to the referee")
+    wrote = ngettext(
+        "wrote {path}: {n} action ({kinds}); mail it to the referee",
+        "wrote {path}: {n} actions ({kinds}); mail it to the referee",
+        len(actions),
+    )
     tell(wrote.format(path=out, n=len(actions), kinds=kinds))
 
 
@@ -131,11 +135,9 @@ def run(
         return player.actions(view, options)
 
     report = autoplay.run(identity, settings, decide)
-    click.echo(
-        _("{fetched} new message(s); {sent} file(s) mailed").format(
-            fetched=report.fetched, sent=len(report.sent)
-        )
-    )
+    fetched = ngettext("{n} new message", "{n} new messages", report.fetched)
+    mailed = ngettext("{n} file mailed", "{n} files mailed", len(report.sent))
+    click.echo(f"{fetched.format(n=report.fetched)}; {mailed.format(n=len(report.sent))}")
     for line in report.sent:
         click.echo(f"  {line}")
     for line in report.problems:

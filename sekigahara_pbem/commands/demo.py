@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
 from .common import abort, tell, utc_now
@@ -86,7 +86,11 @@ def demo(
     tell(archive.format(path=result.game_dir, keys=directory / "keys"))
     tell(_("check it yourself: seki verify {path}").format(path=result.game_dir))
     if result.refused:  # seki's own bots, refused by seki's own referee: a bug
-        refused = _("{n} turn file(s) were refused: {first}")
+        refused = ngettext(
+            "{n} turn file was refused: {first}",
+            "{n} turn files were refused: {first}",
+            len(result.refused),
+        )
         abort(refused.format(n=len(result.refused), first=result.refused[0]), ExitStatus.INTERNAL)
 
 

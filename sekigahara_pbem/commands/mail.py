@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
 from .common import Group, tell
@@ -83,7 +83,9 @@ def fetch(
     if collect is None:
         raise Refusal(N_("give a source: --maildir, --mbox or --imap"))
     count = collect(Spool(spool))
-    collected = _("collected {n} new message(s) into {path}")
+    collected = ngettext(
+        "collected {n} new message into {path}", "collected {n} new messages into {path}", count
+    )
     tell(collected.format(n=count, path=spool / "inbox"))
 
 
@@ -104,7 +106,8 @@ def send(spool: Path, mail_config: Path | None) -> None:
 def report_delivery(delivery: Delivery, say: Callable[[str], None]) -> None:
     """How many messages were sent (said with `say`), and each that was not, on standard
     error."""
-    say(_("sent {n} message(s)").format(n=len(delivery.sent)))
+    sent = len(delivery.sent)
+    say(ngettext("sent {n} message", "sent {n} messages", sent).format(n=sent))
     for name, error in sorted(delivery.failed.items()):
         failed = _("NOT SENT (kept in the outbox, retried next time): {name}: {error}")
         tell(failed.format(name=name, error=error))

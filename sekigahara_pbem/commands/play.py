@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..i18n import N_, explain
+from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
 from .common import (
@@ -225,7 +225,7 @@ def _collect_mail(
     from ..play import mailbox
 
     folder, fetched, notes = mailbox.collect(mail)
-    tell(_("mail: {n} new message(s)").format(n=fetched))
+    tell(ngettext("mail: {n} new message", "mail: {n} new messages", fetched).format(n=fetched))
     for note in notes:
         _show_note(note, identity)
     return folder, _opening(identity, mail if send else None, interactive)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
 from .common import Group, referee_identity, referee_key_option, tell, utc_now
@@ -57,7 +57,9 @@ def run(
     collect = fetcher(maildir, mbox, imap, mail_config, games)
     report = robot.run(spool, games, referee_identity(key, games), settings, moment, collect,
                        send=not no_send, public_report=mail_report)  # fmt: skip
-    collected = _("{time}: collected {n} message(s)")
+    collected = ngettext(
+        "{time}: collected {n} message", "{time}: collected {n} messages", report.fetched
+    )
     click.echo(collected.format(time=moment, n=report.fetched))
     for label, lines in (
         (_("accepted: {line}"), report.accepted),
@@ -70,7 +72,8 @@ def run(
             click.echo(label.format(line=line))
     for line in report.errors:
         tell(f"seki: internal error, message set aside: {line}")
-    click.echo(_("queued {n} message(s)").format(n=len(report.queued)))
+    queued = len(report.queued)
+    click.echo(ngettext("queued {n} message", "queued {n} messages", queued).format(n=queued))
     if report.delivery is not None:
         report_delivery(report.delivery, click.echo)
     if report.errors:

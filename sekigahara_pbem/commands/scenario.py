@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_, explain
+from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import UserError
 from .common import Group, abort
@@ -57,4 +57,4 @@ def run(files: tuple[Path, ...], components: Path | None, verbose: bool) -> None
         _("{passed} passed, {failed} failed").format(passed=len(files) - failed, failed=failed)
     )
     if failed:
-        abort(_("{n} scenario(s) failed").format(n=failed))
+        abort(ngettext("{n} scenario failed", "{n} scenarios failed", failed).format(n=failed))

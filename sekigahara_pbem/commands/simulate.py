@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
 from .common import abort, tell
@@ -47,9 +47,12 @@ def simulate(games: int, seed: int, check: bool, components: Path | None) -> Non
     comp = load_components(components)
     summary = run(comp, games, seed, check)
     n = max(summary.games, 1)
-    totals = _(
-        "{games} game(s), {actions} actions in {seconds} s ({rate} games/s, {per_game} actions "
-        "per game)"
+    totals = ngettext(
+        "{games} game, {actions} actions in {seconds} s ({rate} games/s, {per_game} actions "
+        "per game)",
+        "{games} games, {actions} actions in {seconds} s ({rate} games/s, {per_game} actions "
+        "per game)",
+        summary.games,
     )
     click.echo(
         totals.format(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..i18n import N_, explain
+from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
 from .common import (
@@ -93,12 +93,17 @@ def check(file: Path, packet: Path, key: str, lang: str | None) -> None:
     definition, turn = _body(file)
     opened, problems = _problems(file, definition, turn, packet, load_identity(key))
     if problems:
-        abort(_("{n} problem(s); fix them before signing").format(n=len(problems)))
-    click.echo(
-        _("{file}: OK ({n} action(s) answering packet {seq})").format(
-            file=file, n=len(turn.actions), seq=opened.seq
-        )
+        text = ngettext(
+            "{n} problem; fix it before signing", "{n} problems; fix them before signing",
+            len(problems),
+        )  # fmt: skip
+        abort(text.format(n=len(problems)))
+    ok = ngettext(
+        "{file}: OK ({n} action answering packet {seq})",
+        "{file}: OK ({n} actions answering packet {seq})",
+        len(turn.actions),
     )
+    click.echo(ok.format(file=file, n=len(turn.actions), seq=opened.seq))
 
 
 @app.command("sign")
@@ -132,7 +137,7 @@ def sign(file: Path, packet: Path, key: str, out: Path | None) -> None:
         )
     problems = _problems(file, definition, turn, packet, identity)[1]
     if problems:
-        raise Refusal(N_("{n} problem(s); not signed"), code=Code.ILLEGAL, n=len(problems))
+        raise Refusal(N_("problems found: {n}; not signed"), code=Code.ILLEGAL, n=len(problems))
     out = out or file.with_name(file.stem + ".signed.txt")
     write_atomic(
         out, seal(definition, signing.sign(stamped(turn.text, definition), identity), identity)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
 from .common import (
@@ -98,11 +98,19 @@ def check_openings(game_id: str, packet, home: Path | None = None) -> tuple[bool
         return True, _("commitments: nothing opened in this packet")
     previous = roots.get(str(packet.seq - 1))
     if previous is None:
-        text = _("commitments: {n} opening(s) not checked: view packet {seq} first")
+        text = ngettext(
+            "commitments: {n} opening not checked: view packet {seq} first",
+            "commitments: {n} openings not checked: view packet {seq} first",
+            len(packet.openings),
+        )
         return True, text.format(n=len(packet.openings), seq=packet.seq - 1)
     bad = [o["value"] for o in packet.openings if not check_opening(o, previous)]
     if bad:
         text = _("COMMITMENTS BROKEN: {items} were not committed in packet {seq}")
         return False, text.format(items=bad, seq=packet.seq - 1)
-    text = _("commitments: all {n} item(s) shown here were committed in packet {seq}")
+    text = ngettext(
+        "commitments: the {n} item shown here was committed in packet {seq}",
+        "commitments: all {n} items shown here were committed in packet {seq}",
+        len(packet.openings),
+    )
     return True, text.format(n=len(packet.openings), seq=packet.seq - 1)

@@ -24,6 +24,7 @@ from .. import i18n, words
 from ..crypto import signing
 from ..crypto.keys import Identity, PublicKey
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..protocol import chain, notes, turns
 from ..protocol import clock as clocks
 from ..protocol import documents as docs
@@ -348,9 +349,12 @@ def _reply_message(games: Games, ref, settings, msg, who, subject, answer: Answe
             note = f"note-{game_id}-{seq}-{side}.txt"
             words_ = [i18n.explain(r) for r in reasons]  # for the signer's eyes alone
             attached.append((note, notes.build(definition, ref, side, seq, words_)))
-            text = _(
-                "{n} file(s) for game {game} refused: the reasons are in the attached sealed "
-                "note, for your eyes only: seki view {note} --key YOUR-KEY"
+            text = ngettext(
+                "{n} file for game {game} refused: the reason is in the attached sealed "
+                "note, for your eyes only: seki view {note} --key YOUR-KEY",
+                "{n} files for game {game} refused: the reasons are in the attached sealed "
+                "note, for your eyes only: seki view {note} --key YOUR-KEY",
+                len(reasons),
             )
             lines.append("  - " + text.format(n=len(reasons), game=game_id, note=note))
     body = [_("Hello,"), ""]

@@ -122,8 +122,8 @@ def render(question: Question, comp: Components, view: dict, side: str) -> list[
         (False, True): _("a number, Enter for the marked; u undo, q stop"),
         (False, False): _("a number; u undo, q stop"),
     }
-    said = [how_many(question)] if multi else []
-    lines.append(f"    ({'; '.join([*filter(None, said), hints[multi, marked]])})")
+    count = how_many(question) if multi else ""
+    lines.append("    (" + "; ".join(filter(None, (count, hints[multi, marked]))) + ")")
     return lines
 
 

@@ -27,12 +27,13 @@ def template(game_id: str, packet: Packet) -> str:
     v = packet.view
     asked = next(d for d in v["pending"] if d["side"] == packet.side)
     where = f" at {asked['location']}" if asked.get("location") else ""
+    count = len(packet.options)
     lines = [
         f"# Game {game_id}, packet {packet.seq}, {packet.side}: week {v['week']} turn "
         f"{v['turn']}, {v['step']} step.",
-        f"# You are asked: {asked['decision']}{where}. Copy the action(s) you choose under",
+        f"# You are asked: {asked['decision']}{where}. Copy each action you choose under",
         "# 'actions:' (as '  - {...}'), in order; then: seki turn check, seki turn sign.",
-        f"# {len(packet.options)} legal option(s):",
+        f"# {count} legal option{'' if count == 1 else 's'}:",
     ]
     for option in packet.options[:MAX_LISTED]:
         flow = yaml.safe_dump(

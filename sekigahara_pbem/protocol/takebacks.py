@@ -120,7 +120,8 @@ def why_not_undoable(seq: int, record_body: dict, requester: str) -> str | None:
     if record_body.get("kind") == "takeback":
         return f"record {seq} is itself a takeback"
     if record_body.get("openings"):
-        return f"record {seq} revealed committed items ({len(record_body['openings'])} opening(s))"
+        n = len(record_body["openings"])
+        return f"record {seq} revealed {n} committed item{'' if n == 1 else 's'}"
     for e in record_body.get("events") or []:
         if e.get("type") in RANDOM_EVENTS and e.get("side") == requester:
             return f"record {seq} showed {requester} a random draw ({e['type']}, rule {e['rule']})"

@@ -68,16 +68,7 @@ def closing_text(game_id: str, stats: dict) -> str:
     lines = _wrapped(_("Game {game} is over.").format(game=game_id))
     result = stats["result"]
     if result:
-        why = result.get("reason") or result.get("how")
-        text = _("{winner} wins ({how}, rule {rule}: {why}).")
-        lines += _wrapped(
-            text.format(
-                winner=words.side(result["winner"]),
-                how=words.how(result["how"]),
-                rule=result["rule"],
-                why=words.how(why),
-            )
-        )
+        lines += _wrapped(words.outcome(result) + ".")
     if stats["first"] and stats["last"]:
         span = clocks.parse_time(stats["last"], "last") - clocks.parse_time(stats["first"], "first")
         text = ngettext(

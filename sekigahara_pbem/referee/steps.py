@@ -129,7 +129,7 @@ def _extension(
     used = clock[side]["extensions"]
     if used >= settings.max_extensions:
         raise Refused(
-            N_("{side} has had {used} extension(s) for this decision; the game allows {allowed}"),
+            N_("extensions for this decision: {side} has had {used}, the game allows {allowed}"),
             code=refusal.Code.NO_EXTENSION,
             at=name,
             side=side,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...i18n import gettext as _
+from ...i18n import ngettext
 from ...protocol import documents as docs
 from ...protocol import turns
 from ...protocol.game import Definition, tool_version
@@ -66,9 +67,11 @@ def admit(game: Game, name: str, text: str, now: str) -> str:
     new = writer.write(
         game, record, state, writer.Draft(step, inputs, label, now, kept={path: sealed})
     )
-    message = _("record {seq}: {label} ({count} action(s))").format(
-        seq=new.seq, label=label, count=len(turn.actions)
-    )
+    message = ngettext(
+        "record {seq}: {label} ({count} action)",
+        "record {seq}: {label} ({count} actions)",
+        len(turn.actions),
+    ).format(seq=new.seq, label=label, count=len(turn.actions))
     if turn.tool and turn.tool != tool_version():
         message += _("; note: sent with {tool}, the referee runs {version}").format(
             tool=turn.tool, version=tool_version()

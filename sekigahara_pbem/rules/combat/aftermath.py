@@ -128,7 +128,9 @@ def losses(state: State, comp: Components, side: str, action: dict, events: list
     owed = fight["owed"][side]
     rule = "8.9.4" if fight["kind"] == SIEGE else "8.7.2"
     if len(units) != owed or len(set(units)) != len(units):
-        raise RuleViolation(rule, N_("name exactly {owed} different unit(s) to lose"), owed=owed)
+        raise RuleViolation(
+            rule, N_("units to lose: name exactly {owed}, all different"), owed=owed
+        )
     tiers = loss_tiers(comp, fight, side)
     eligible = {u for tier in tiers for u in tier}
     for u in units:

@@ -27,7 +27,7 @@ def bring_mori(state: State, comp: Components, side: str, action: dict, events: 
     if len(cards) != len(blocks):
         raise RuleViolation(
             "9.3",
-            N_("{n} card(s) bring exactly {n} Mōri block(s), not {given}"),
+            N_("each card discarded brings exactly one Mōri block (cards: {n}, blocks: {given})"),
             n=len(cards),
             given=len(blocks),
         )

@@ -59,7 +59,7 @@ def choose_level(state: State, comp: Components, side: str, action: dict, events
         if len(cards) != cost:
             raise RuleViolation(
                 "7.1",
-                N_("{level} movement costs {cost} card(s), {given} given"),
+                N_("cards for {level} movement: {cost} needed, {given} given"),
                 level=level,
                 cost=cost,
                 given=len(cards),

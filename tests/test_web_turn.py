@@ -32,6 +32,7 @@ from sekigahara_pbem.rules.decisions import Choice, Question
 from sekigahara_pbem.rules.decisions.stack_move import DROP, SPLIT, STOP
 from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.options import listing
+from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.web import targets
@@ -565,3 +566,40 @@ def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):
     finally:
         page.close()
     assert isinstance(served.ended(), console.Stopped)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_7_2_a_place_that_answers_at_the_maps_edge_is_scrolled_into_view(browser, comp, width):
+    """The map is wider than its frame on a laptop and on a phone: a question about a
+    place at its east edge (a Date muster goes to Sendai, 7.2), with no column on the map,
+    scrolls the map to the place that answers, which is then clicked."""
+    spec = {
+        "week": 2, "turn": "A", "step": "movement", "first": "tokugawa", "active": "tokugawa",
+        "blocks": {"recruit": ["date-3a", "date-3b"]},
+        "hands": {"tokugawa": ["date-swords-1", "date-swords-2"]},
+    }  # fmt: skip
+    state = build_position(comp, spec)
+    level = {"type": "level", "level": "total", "cards": ["date-swords-1", "date-swords-2"]}
+    state, _ = apply(state, comp, "tokugawa", level)
+    session = TurnSession(state, comp, "tokugawa")
+    for answer in ("muster", "A", "date"):
+        session.answer(answer)
+    assert session.question.key == "muster_to" and session.question.choices == (Choice("sendai"),)
+    served = Served(session, comp, view(state, comp, "tokugawa"))
+    target = '#board .overlay circle.target[data-loc="sendai"]'
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    try:
+        page.goto(served.url)
+        page.wait_for_selector(target)
+        frame = page.locator("#board .board-frame").bounding_box()
+        assert (
+            page.evaluate("() => document.querySelector('#board .board-frame').scrollWidth")
+            > (frame["width"])
+        )  # the map does not fit: it scrolls
+        ring = page.locator(target).bounding_box()
+        assert frame["x"] <= ring["x"] and ring["x"] + ring["width"] <= frame["x"] + frame["width"]
+        page.click(target)
+        page.wait_for_selector('body[data-seq="1"]')
+    finally:
+        page.close()
+    assert session.question.key == "muster_blocks"  # Sendai taken: which blocks come there

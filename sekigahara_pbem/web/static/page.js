@@ -15,6 +15,7 @@
   let error = "";
   let busy = false;
   const POLL = 150; // ms between looks while seki works out the next question
+  const MARGIN = 24; // px kept in view beyond what a question is about
 
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -83,13 +84,29 @@
   // The map's frame, which scrolls sideways where the screen is narrower than the map.
   const frame = () => document.querySelector("#board .board-frame");
 
-  // Where the column stands is kept in sight: the map scrolls to it if it is out of view.
+  // What the question is about is kept in sight where the map is wider than its frame:
+  // the place asked about (where the column stands, the fight) with the places and blocks
+  // that answer. Out of view, the map scrolls to them; if they cannot all be seen at once,
+  // to the place asked about; where there is none, the map stays where it was.
   function follow() {
-    const here = document.querySelector("#board svg .overlay .here");
-    if (!here) return;
     const f = frame().getBoundingClientRect();
-    const r = here.getBoundingClientRect();
-    if (r.left < f.left || r.right > f.right) frame().scrollLeft += (r.left + r.right - f.left - f.right) / 2;
+    const all = around(boxes("#board svg .overlay .here, #board svg .answers"));
+    const wanted = all && all.right - all.left <= f.width ? all : around(boxes("#board svg .overlay .here"));
+    if (!wanted || (wanted.left >= f.left && wanted.right <= f.right)) return;
+    frame().scrollLeft += (wanted.left + wanted.right - f.left - f.right) / 2;
+  }
+
+  function boxes(selector) {
+    return [...document.querySelectorAll(selector)].map((e) => e.getBoundingClientRect());
+  }
+
+  // The span across these boxes, with a margin; null for none.
+  function around(rects) {
+    if (!rects.length) return null;
+    return {
+      left: Math.min(...rects.map((r) => r.left)) - MARGIN,
+      right: Math.max(...rects.map((r) => r.right)) + MARGIN,
+    };
   }
 
   async function refresh() {

@@ -128,6 +128,8 @@ def test_8_7_2_one_unit_lost_is_asked_as_one_number(comp):
     assert console.parse("2", one) == ["uesugi-cav-a"]
     stay = Question("castle", (Choice("mori-3f"),), "any", [], 2)
     assert _hint(stay, comp) == "    (numbers separated by spaces; u undo, q stop)"
+    split = Question("blocks", tuple(Choice(u) for u in units), "some", None, 1)
+    assert _hint(split, comp).startswith("    (choose one; numbers separated by spaces")
 
 
 def _hint(question: Question, comp) -> str:

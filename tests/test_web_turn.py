@@ -452,6 +452,7 @@ def test_losses_are_chosen_by_clicking_blocks_and_a_phone_shows_them_whole(brows
             return page.inner_text("#chosen") == page_words()["chosen"].format(n=n)
 
         assert ok.is_disabled() and chosen(0)
+        assert page.get_by_text("Choose one, then OK.").is_visible()  # as the terminal says
         # the block itself, on the map, answers as its tile does
         i = next(i for i, c in enumerate(q.choices) if c.value in comp.blocks)
         block = page.locator(f'#board g.block[data-block="{q.choices[i].value}"]')

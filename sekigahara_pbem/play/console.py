@@ -100,7 +100,7 @@ def how_many(question: Question) -> str:
     limit = question.limit if question.limit is not None else len(question.choices)
     if limit < len(question.choices):
         if question.pick == "some":
-            return _("choose 1 to {n}").format(n=limit)
+            return _("choose one") if limit == 1 else _("choose 1 to {n}").format(n=limit)
         return _("choose at most {n}").format(n=limit)
     return _("choose at least one") if question.pick == "some" else ""
 

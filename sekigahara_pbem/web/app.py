@@ -141,10 +141,8 @@ def page_words() -> dict[str, str]:
         "your_turn": _("Your turn:"),
         "sign_hint": _("Sign it, or undo the last answer."),
         "map_hint": _("Click a ringed place on the map, or a choice below."),
-        "pick_n": _("Choose exactly {n}, then OK."),
-        "pick_some": _("Choose at least one, then OK."),
+        "then_ok": _("{count}, then OK."),  # count: play/console.how_many's words
         "pick_any": _("Choose any, or none, then OK."),
-        "at_most": _("At most {n}."),
         "tiles_hint": _("Click to choose, click again to leave."),
         "chosen": _("Chosen: {n}"),
         "signed": _("Signed: seki writes the turn file in your terminal. You may close this page."),

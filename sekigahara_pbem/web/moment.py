@@ -19,7 +19,7 @@ import yaml
 
 from ..i18n import gettext as _
 from ..play import labels
-from ..play.console import view_at
+from ..play.console import how_many, view_at
 from ..play.session import TurnSession
 from ..reports import names as n
 from ..reports import svgmap
@@ -184,6 +184,7 @@ def ask(session: TurnSession, question: Question, comp: Components, packet_view:
         "tiles": question.pick != "one" and all(c["unit"] for c in choices),
         "pick": question.pick,
         "limit": question.limit,
+        "count": how_many(question),  # the terminal's words: "choose exactly 2"
         "choices": choices,
         "at": question.context.get("at"),
     }

@@ -197,11 +197,8 @@
     if (q.tiles) box.append(el("p", { class: "hint" }, W.tiles_hint));
     box.append(list);
     if (q.multi) {
-      let hint = W.pick_any;
-      if (typeof q.pick === "number") hint = W.pick_n.replace("{n}", q.pick);
-      else if (q.pick === "some") hint = W.pick_some;
-      if (q.limit !== null) hint += " " + W.at_most.replace("{n}", q.limit);
-      box.append(el("p", { class: "hint" }, hint));
+      const count = q.count.charAt(0).toUpperCase() + q.count.slice(1);
+      box.append(el("p", { class: "hint" }, q.count ? W.then_ok.replace("{count}", count) : W.pick_any));
       const ok = button(W.ok, "primary", () => answer(checked()));
       ok.id = "ok";
       box.append(el("p", { id: "chosen", class: "chosen", "aria-live": "polite" }), ok);

@@ -206,7 +206,7 @@ def _referee_facts(root: Path) -> dict:
     facts["last"] = {"seq": seq, "label": body["label"], "time": body["time"]}
     if not body["pending"]:
         final = [e for e in body["events"] if e.get("type") == "game_over"]
-        result = {"winner": final[0]["winner"], "how": final[0]["how"]} if final else None
+        result = {k: v for k, v in final[0].items() if k != "type"} if final else None
         return facts | {"over": True, "result": result}
     facts["waiting"] = [_decision(gd, definition, body, d, seq) for d in body["pending"]]
     facts["takebacks"] = [
@@ -243,12 +243,9 @@ def _waiting_to_start(facts: dict) -> list[str]:
 
 
 def _game_over(result: dict | None) -> str:
-    from .reports import names as n
-
     if result is None:
         return _("the game is over")
-    over = _("the game is over: {winner} wins ({how})")
-    return over.format(winner=n.side(result["winner"]), how=n.how(result["how"]))
+    return _("the game is over: {result}").format(result=words.outcome(result))
 
 
 def _awaited(d: dict, now: str) -> str:

@@ -41,15 +41,19 @@ def named(names: dict[str, str], value: object) -> str:
     return gettext(names[value]) if isinstance(value, str) and value in names else str(value)
 
 
+EXPLAINED = ("instant", "forfeit")  # results whose reason says what `how` does not
+
+
 def outcome(result: dict) -> str:
-    """A game's result in words: who won, how, why (a reason the records give) and by
-    which rule; on points, the score. The status line and the closing report say it so."""
+    """A game's result in words: who won, how, why (the records' reason, where the how
+    does not say it all: which protagonist fell, which deadline passed) and by which rule;
+    on points, the score. The status line and the closing report say it so."""
     winner, rule = side(result.get("winner")), result.get("rule")
     if isinstance(result.get("points"), dict):
         score = ", ".join(f"{side(s)} {p}" for s, p in result["points"].items())
         text = gettext("{winner} wins on points ({score}; rule {rule})")
         return text.format(winner=winner, score=score, rule=rule)
-    if result.get("reason"):
+    if result.get("reason") and result.get("how") in EXPLAINED:
         text = gettext("{winner} wins ({how}: {reason}; rule {rule})")
         return text.format(winner=winner, how=how(result.get("how")), reason=result["reason"],
                            rule=rule)  # fmt: skip

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from cligame import ok, seki, started
 
+from sekigahara_pbem import words
+
 DEMO = Path(__file__).parent.parent / "games" / "demo"
 KEYS = ("--ishida", "alice.pub", "--tokugawa", "bob.pub")
 
@@ -44,8 +46,9 @@ def test_a_game_over_says_its_result(tmp_path):
     verified = json.loads(seki(tmp_path, "ref", "verify", str(DEMO), "--json").stdout)
     assert over["over"] and over["waiting"] == [] and over["takebacks"] == []
     assert over["records"] == verified["records"]
-    assert over["result"]["winner"] == verified["result"]["winner"]
-    assert over["result"]["how"] == verified["result"]["how"]
+    assert over["result"] == verified["result"]  # the whole result: rule, score, reason
+    text = seki(tmp_path, "ref", "status", str(DEMO)).stdout
+    assert "  the game is over: " + words.outcome(verified["result"]) + "\n" in text
 
 
 def test_a_two_party_game_and_a_directory_that_is_no_game(tmp_path):

@@ -136,7 +136,7 @@ def test_a_campaign_by_mail_run_by_the_robot_alone(servers, tmp_path, fixed_seed
         assert result.exit_code == 0 and "not revealed" not in result.output, result.output
     status = c.cli("status", str(first), str(second), "--now", c.now_text())
     assert status.exit_code == 0, status.output
-    assert status.output.count("the game is over") == 2 and "(resignation)" in status.output
+    assert status.output.count("the game is over") == 2 and "(resignation; rule 2)" in status.output
     _no_hidden_id_in_anything_readable(c, [first, second])
 
 

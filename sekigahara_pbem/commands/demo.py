@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .. import words
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
@@ -52,7 +53,6 @@ def demo(
     stronger: a game takes some minutes per second of `--budget`) or `--bot random`.
     """
     from ..referee.demo import run_demo
-    from ..reports import names as n
 
     if bot not in ("heuristic", "search", "random"):
         abort(_("--bot: unknown bot '{bot}': expected heuristic, search or random").format(bot=bot))
@@ -68,18 +68,16 @@ def demo(
     start = time.perf_counter()
     result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
     elapsed = time.perf_counter() - start
-    outcome = result.result or {}
     over = _(
         "demo game over after {records} records ({turn_files} turn files) in {seconds} s: "
-        "{winner} wins ({how}); revealed and verified"
+        "{result}; revealed and verified"
     )
     click.echo(
         over.format(
             records=result.records,
             turn_files=result.turn_files,
             seconds=f"{elapsed:.1f}",
-            winner=n.side(outcome.get("winner")),
-            how=n.how(outcome.get("how")),
+            result=words.outcome(result.result),
         )
     )
     archive = _("archive: {path} (a git repository); keys: {keys}")
@@ -95,25 +93,22 @@ def demo(
 
 
 def _two_party(directory: Path, bot: str, seed: str) -> None:
-    from ..reports import names as n
     from ..twoparty.demo import run
 
     if bot == "search":
         abort(_("--two-party: the demo plays heuristic or random bots"))
     start = time.perf_counter()
     result = run(directory, bot, seed)
-    outcome = result.result or {}
     over = _(
-        "two-party demo game over after {records} records in {seconds} s: {winner} wins "
-        "({how}), week {week}; both sides revealed and each verified the whole exchange "
-        "({entries} entries replayed)"
+        "two-party demo game over after {records} records in {seconds} s: {result}, week "
+        "{week}; both sides revealed and each verified the whole exchange ({entries} entries "
+        "replayed)"
     )
     click.echo(
         over.format(
             records=result.records,
             seconds=f"{time.perf_counter() - start:.1f}",
-            winner=n.side(outcome.get("winner")),
-            how=n.how(outcome.get("how")),
+            result=words.outcome(result.result),
             week=result.weeks,
             entries=result.retraced,
         )

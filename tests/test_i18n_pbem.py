@@ -18,6 +18,7 @@ from sekigahara_pbem.protocol.documents import DocumentError
 from sekigahara_pbem.protocol.store import GameDir, StoreError
 from sekigahara_pbem.referee.closing import closing_text
 from sekigahara_pbem.refusal import UserError
+from sekigahara_pbem.reports.model import _result as report_result
 
 ROOT = Path(__file__).parent.parent
 
@@ -110,7 +111,8 @@ def test_time_left_and_the_closing_report_speak_the_readers_language():
 
 def test_2_2_the_closing_report_gives_the_score_of_a_game_won_on_points():
     """A game won on points (2.2) is closed with the score, once: not "(points, rule 2.2:
-    points)"; a reason the records give is said with its rule."""
+    points)"; a forfeit's reason is said with its rule; the report's GAME OVER line says
+    the result in the same words ("wins (resignation; rule 2)", not "wins resignation")."""
     stats = {"records": 90, "turn_files": 89, "first": None, "last": None, "counts": {},
              "result": {"winner": "tokugawa", "how": "points", "rule": "2.2",
                         "points": {"ishida": 12, "tokugawa": 15}}}  # fmt: skip
@@ -121,6 +123,9 @@ def test_2_2_the_closing_report_gives_the_score_of_a_game_won_on_points():
                    "reason": "no record within the deadline"}  # fmt: skip
         text = closing_text("g", {**stats, "result": forfeit})
         assert "Ishida wins (forfeit: no record within the deadline; rule deadline).\n" in text
+        resigned = {"winner": "ishida", "how": "resignation", "rule": "2",
+                    "reason": "tokugawa resigned"}  # fmt: skip
+        assert report_result({"result": resigned}) == "GAME OVER: Ishida wins (resignation; rule 2)"
     with i18n.using("hu"):
         text = closing_text("g", stats)
     assert "Tokugawa győz győzelmi pontokkal (Ishida 12, Tokugawa 15; szabály: 2.2).\n" in text

@@ -8,6 +8,7 @@ An empty view (an old record whose public view is not kept) gives the events alo
 
 from __future__ import annotations
 
+from .. import words
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..rules.components import Components
@@ -99,14 +100,7 @@ def _result(v: dict) -> str | None:
     r = v.get("result")
     if not r:
         return None
-    how = n.how(r.get("how", ""))
-    if r.get("how") == "points" and isinstance(r.get("points"), dict):
-        score = ", ".join(f"{n.side(s)} {p}" for s, p in r["points"].items())
-        how = _("on points: {score}").format(score=score)
-    reason = f": {r['reason']}" if r.get("reason") else ""
-    rule = " " + _("(rule {rule})").format(rule=r["rule"]) if r.get("rule") else ""
-    text = _("GAME OVER: {winner} wins {how}").format(winner=n.side(r.get("winner")), how=how)
-    return f"{text}{reason}{rule}"
+    return _("GAME OVER: {result}").format(result=words.outcome(r))
 
 
 def _phase(v: dict, comp: Components) -> str | None:

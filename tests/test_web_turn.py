@@ -12,6 +12,7 @@ docs/web-phone.png (else to the test's temporary directory)."""
 
 from __future__ import annotations
 
+import contextvars
 import http.client
 import itertools
 import json
@@ -23,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.play import console
+from sekigahara_pbem import i18n
+from sekigahara_pbem.play import console, labels
 from sekigahara_pbem.play.session import TurnSession
 from sekigahara_pbem.reports.svgmap import positions
 from sekigahara_pbem.rules import rng
@@ -80,7 +82,12 @@ class Served:
     def __init__(self, session: TurnSession, comp, v: dict):
         self.urls: queue.Queue[str] = queue.Queue()
         self.raised: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(session, comp, v), daemon=True)
+        # the thread runs in the test's context, as the command runs the turn in its own:
+        # the language set with i18n.using included
+        context = contextvars.copy_context()
+        self.thread = threading.Thread(
+            target=context.run, args=(self._run, session, comp, v), daemon=True
+        )
         self.thread.start()
         self.url = self.urls.get(timeout=10)
         self.port = int(self.url.split(":")[2].split("/")[0])
@@ -403,6 +410,36 @@ def test_a_bid_and_a_discard_are_clicked_in_the_hand(browser, comp):
     state, side = _position(comp, _asked("discard"), 0)
     actions, clicks = _check(browser, comp, state, side, lambda q: list(range(q.pick)))
     assert actions[0]["type"] == "discard" and clicks == ["card"] * len(actions[0]["cards"])
+
+
+def test_the_page_speaks_the_readers_language(browser, comp):
+    """A player who reads Hungarian (seki play --web --lang hu) gets the page in Hungarian:
+    the question and its choices, the page's own words, <html lang>. They are worded on
+    the server's thread, which runs in the command's language (it read English before)."""
+    state, _ = setup(comp, "ab" * 16)
+    with i18n.using("hu"):
+        session, v = _session(comp, state, "ishida")
+        question = session.question
+        prompt = labels.prompt(question, comp)
+        choices = [labels.label(c, question, comp, v, "ishida") for c in question.choices]
+        words = page_words()
+        served = Served(session, comp, v)
+    assert words["undo"] != "Undo" and prompt != labels.prompt(question, comp)
+    page = browser.new_page()
+    try:
+        page.goto(served.url)
+        page.wait_for_selector("#ask p.prompt")
+        assert page.evaluate("() => document.documentElement.lang") == "hu"
+        assert page.inner_text("#ask p.prompt") == prompt
+        assert page.inner_text("#choice-0") == choices[0]
+        assert words["undo"] in page.inner_text("#tools") and words["stop"] in page.inner_text(
+            "#tools"
+        )
+        page.click(f"#tools button:has-text('{words['stop']}')")
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert isinstance(served.ended(), console.Stopped)
 
 
 def test_a_deployment_and_a_loyalty_challenge_are_clicked(browser, comp):

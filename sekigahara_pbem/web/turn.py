@@ -5,6 +5,7 @@ referee's game on it."""
 
 from __future__ import annotations
 
+import contextvars
 import secrets
 import socket
 import threading
@@ -53,8 +54,14 @@ class Board:
         app = application(self.desk, token, port, self.title, self.report_html)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
         self._server = uvicorn.Server(config)
+        # The server's thread runs in this thread's context: the reader's language
+        # (i18n's context variable) words the page as it words the terminal.
+        context = contextvars.copy_context()
         self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._listener]}, daemon=True
+            target=context.run,
+            args=(self._server.run,),
+            kwargs={"sockets": [self._listener]},
+            daemon=True,
         )
         self._thread.start()
         ready = False

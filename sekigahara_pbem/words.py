@@ -47,7 +47,8 @@ EXPLAINED = ("instant", "forfeit")  # results whose reason says what `how` does 
 def outcome(result: dict) -> str:
     """A game's result in words: who won, how, why (the records' reason, where the how
     does not say it all: which protagonist fell, which deadline passed) and by which rule;
-    on points, the score. The status line and the closing report say it so."""
+    on points, the score. Every place that says how a game ended says it so: status,
+    verify, the closing report, the report's GAME OVER line, the demo."""
     winner, rule = side(result.get("winner")), result.get("rule")
     if isinstance(result.get("points"), dict):
         score = ", ".join(f"{side(s)} {p}" for s, p in result["points"].items())

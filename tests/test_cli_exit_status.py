@@ -63,7 +63,8 @@ def test_ctrl_c_is_said_and_ends_with_130(tmp_path):
     env = {"SEKI_HOME": str(tmp_path), "LANG": "C"}
     with subprocess.Popen([str(SEKI), "demo", str(tmp_path / "demo")], env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) as running:  # fmt: skip
-        while not (tmp_path / "demo" / "game").exists() and running.poll() is None:
+        records = tmp_path / "demo" / "game" / "records"
+        while running.poll() is None and len(list(records.glob("*.txt"))) < 10:
             time.sleep(0.05)  # the game is being played: interrupt it halfway
         running.send_signal(signal.SIGINT)
         out, err = running.communicate(timeout=60)

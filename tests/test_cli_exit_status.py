@@ -59,10 +59,17 @@ def test_an_os_error_names_its_file(tmp_path):
     assert str(where) in said
 
 
+def _as_at_a_terminal() -> None:
+    """Ctrl-C as a terminal delivers it: a test run started in the background by a shell
+    without job control (`cmd &` in a script) ignores SIGINT, and so would seki."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_said_and_ends_with_130(tmp_path):
     env = {"SEKI_HOME": str(tmp_path), "LANG": "C"}
     with subprocess.Popen([str(SEKI), "demo", str(tmp_path / "demo")], env=env, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as running:  # fmt: skip
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          preexec_fn=_as_at_a_terminal) as running:  # fmt: skip
         records = tmp_path / "demo" / "game" / "records"
         while running.poll() is None and len(list(records.glob("*.txt"))) < 10:
             time.sleep(0.05)  # the game is being played: interrupt it halfway

@@ -14,13 +14,15 @@ from pathlib import Path
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import Identity, generate
+from sekigahara_pbem.play.two_party import side_view
 from sekigahara_pbem.protocol import documents as docs
 from sekigahara_pbem.protocol.clock import format_time
 from sekigahara_pbem.protocol.component_files import carry, component_set
+from sekigahara_pbem.reports.choices import describe_option
 from sekigahara_pbem.rules.combat.deploy import legal_deployments
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.decisions import current
-from sekigahara_pbem.rules.engine import pending
+from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.vocab import ISHIDA, SIDES
 from sekigahara_pbem.twoparty import files
 from sekigahara_pbem.twoparty.match import player_chooser, take_turns
@@ -118,13 +120,21 @@ def first_asked(side: Side) -> tuple[dict, Components] | None:
 def deploys_first(side: Side) -> bool:
     """The side's next record asks first for a deployment, and it may make one with a
     card (8.5), which the other side may challenge (8.6): a record that stops with the
-    battle going on, its action worded with its impact on the battle as it stands."""
+    battle going on, its action worded with its impact on the battle as it stands. The
+    first such deployment (the one the tests choose) reads otherwise on the battle it
+    leaves, where the block counts for its own daimyo's +1 (8.3.3): words taken from the
+    wrong copy would show."""
     asked = first_asked(side)
-    if asked is None:
+    if asked is None or current(asked[0]).name != "deploy":
         return False
     state, kc = asked
-    made = legal_deployments(state, kc, side.side) if current(state).name == "deploy" else []
-    return any(d.get("card") for d in made)
+    carded = [d for d in legal_deployments(state, kc, side.side) if d.get("card")]
+    if not carded:
+        return False
+    after, _events = apply(state, kc, side.side, carded[0])
+    worded = [describe_option(carded[0], kc, side_view(s, kc, side.side), side.side)
+              for s in (state, after)]  # fmt: skip
+    return worded[0] != worded[1]
 
 
 def actions(game: files.Game, text: str) -> list[dict]:

@@ -97,7 +97,7 @@ def test_a_two_party_game_with_addresses_a_deadline_and_a_resignation(tmp_path):
     said = t.seki(
         "alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0003-tokugawa.txt")
     )
-    assert "the game is over" in said and "resignation" in said
+    assert "the game is over: Ishida wins (resignation; rule 2)" in said  # as status says it
     assert "reveal your secret" in said
     t.seki("bob", "reveal", str(bob), "--key", "bob")
     said = t.seki("bob", "play", str(bob), "--key", "bob")

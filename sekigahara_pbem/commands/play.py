@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .. import words
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
@@ -546,8 +547,7 @@ def _over(side, result: dict, directory: Path, key: str) -> None:
     win when it is past the deadline."""
     from ..rules.vocab import other
 
-    outcome = _("{winner} wins ({how})").format(winner=result["winner"], how=result["how"])
-    tell(_("the game is over: {result}").format(result=outcome))
+    tell(_("the game is over: {result}").format(result=words.outcome(result)))
     if not (side.root / "reveals" / f"{side.side}.txt").is_file():
         tell(_("reveal your secret with: seki reveal {dir} --key {key}").format(
             dir=directory, key=key))  # fmt: skip

@@ -96,7 +96,7 @@ def listing(items: list) -> str:
 
 def count(k: int, what: str) -> str:
     """'1 block', '3 blocks': `what` is a key of COUNTED, the plural by the language's
-    rule (Hungarian keeps the singular after a number: '3 tömb')."""
+    rule (Hungarian keeps the noun singular after a number in both its forms: '3 tömb')."""
     return COUNTED[what](k).format(n=k)
 
 

@@ -86,8 +86,9 @@ class _Root(click.Group):
         """Run the command; the one place errors are caught (refusal.py). A `UserError`
         is said in one line, exit 1 (or the status it names: a player who stopped, an
         archive that does not verify); an `OSError`, the machine's (a file that cannot be
-        read or written, a full disk), with the file, exit 74; Ctrl-C, exit 130; anything
-        else is a bug and goes on up to `main`."""
+        read or written, a full disk), with the file, exit 74; Ctrl-C, exit 130 (at a
+        prompt too: click's prompts raise Abort for it); anything else is a bug and goes on
+        up to `main`."""
         from .i18n import explain
         from .refusal import UserError
 
@@ -100,7 +101,7 @@ class _Root(click.Group):
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"seki: {where}{exc.strerror or exc}", err=True)
             raise click.exceptions.Exit(ExitStatus.IO) from None
-        except KeyboardInterrupt:  # said here: click would say only "Aborted!"
+        except (KeyboardInterrupt, click.exceptions.Abort):  # click would say "Aborted!"
             click.echo("seki: " + _("interrupted"), err=True)
             raise click.exceptions.Exit(ExitStatus.INTERRUPTED) from None
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from . import preferences
 from .refusal import N_ as N_  # marks a message where it is defined (refusal.py)
-from .refusal import Refusal, UserError
+from .refusal import Refusal, UsageError, UserError, quoted
 
 DOMAIN = "seki"
 DEFAULT = "en"
@@ -110,20 +110,18 @@ def settings_language(directory: Path) -> str | None:
 def choose(
     option: str | None, directory: Path | None, environ: Mapping[str, str] | None = None
 ) -> tuple[str, str | None]:
-    """The reader's language and, if one was asked for but is not shipped, a note saying
-    English is used. In order: `--lang`, the key directory's config.toml, then LANGUAGE,
-    LC_ALL, LC_MESSAGES and LANG (an environment language without a catalog is passed
-    over quietly: most systems name one)."""
+    """The reader's language and, if config.toml names one that is not shipped, a note
+    saying English is used. In order: `--lang` (one not shipped is a UsageError: the
+    person typed it just now), the key directory's config.toml, then LANGUAGE, LC_ALL,
+    LC_MESSAGES and LANG (an environment language without a catalog is passed over
+    quietly: most systems name one)."""
     env = os.environ if environ is None else environ
-    asked = [("--lang", option)]
-    if directory is not None:
-        asked.append((str(directory / preferences.SETTINGS_FILE), settings_language(directory)))
-    for where, value in asked:
-        if not value:
-            continue
-        lang = normalise(value)
-        if lang in available():
-            return lang, None
+    if option:
+        return _asked(option), None
+    if directory is not None and (value := settings_language(directory)):
+        if value in available():
+            return value, None
+        where = directory / preferences.SETTINGS_FILE
         note = f"no '{value}' translation ({where}); available: {', '.join(available())}"
         return DEFAULT, note + "; English is used"
     for name in ENV_VARIABLES:
@@ -132,6 +130,18 @@ def choose(
             if lang in available():
                 return lang, None
     return DEFAULT, None
+
+
+def _asked(option: str) -> str:
+    """The language `--lang` names; a UsageError naming those shipped if it is not one."""
+    lang = normalise(option)
+    if lang not in available():
+        raise UsageError(
+            N_("--lang {lang}: no such language here (available: {available})"),
+            lang=quoted(option),
+            available=", ".join(available()),
+        )
+    return lang
 
 
 def explain(exc: BaseException) -> str:

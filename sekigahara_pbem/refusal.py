@@ -240,6 +240,14 @@ class Refusal(UserError):
     adjudicating leaves the game as it was."""
 
 
+class UsageError(UserError):
+    """The command line itself is wrong, said by seki in one line (exit 2, as click's
+    own usage errors): an option's value that names nothing there is (`--lang xx`), or
+    one left out that nothing else can stand for (`--key`, with no key to default to)."""
+
+    exit_status = ExitStatus.USAGE
+
+
 def _revive(cls: type[UserError], args: tuple, state: dict) -> UserError:
     error = cls.__new__(cls)
     error.args = args

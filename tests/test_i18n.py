@@ -31,7 +31,7 @@ from sekigahara_pbem.mail.robot import Mailer
 from sekigahara_pbem.mail.settings import MailSettings
 from sekigahara_pbem.protocol import chain, game, packets
 from sekigahara_pbem.protocol.store import GameDir
-from sekigahara_pbem.refusal import Refusal
+from sekigahara_pbem.refusal import Refusal, UsageError
 from sekigahara_pbem.reports import (
     mail_report,
     names,
@@ -149,7 +149,10 @@ def test_the_language_comes_from_the_option_the_key_directory_or_the_environment
     (tmp_path / "config.toml").write_text('lang = "hu"\n')
     assert i18n.choose(None, tmp_path, {}) == ("hu", None)
     assert i18n.choose("en_GB", tmp_path, {}) == ("en", None)
-    lang, note = i18n.choose("xx", tmp_path, {})
+    with pytest.raises(UsageError, match=r"--lang 'xx': no such language here \(available: en, hu"):
+        i18n.choose("xx", tmp_path, {})  # typed just now: a usage error (test_cli_exit_status)
+    (tmp_path / "config.toml").write_text('lang = "xx"\n')
+    lang, note = i18n.choose(None, tmp_path, {})  # a setting: a note, and English
     assert lang == "en" and "no 'xx' translation" in note and "English is used" in note
     (tmp_path / "config.toml").write_text("lang = [broken\n")
     assert i18n.choose(None, tmp_path, {}) == ("en", None)
@@ -247,8 +250,9 @@ def test_seki_view_and_report_speak_the_language_asked(demo, tmp_path):
     odd = CliRunner().invoke(
         app, ["report", str(root / "game"), "--lang", "xx"], env={"SEKI_HOME": str(tmp_path)}
     )
-    assert odd.exit_code == 0 and "What happened" in odd.output
-    assert "seki: note: no 'xx' translation (--lang)" in odd.output  # stderr is mixed in
+    # typed on the command line: a usage error, said in the language config.toml names
+    assert odd.exit_code == 2 and "What happened" not in odd.output, odd.output
+    assert odd.output == "seki: --lang 'xx': nincs ilyen nyelv (elérhető: en, hu)\n"
 
 
 def _seki(root: Path, who: str, *args: str) -> str:

@@ -54,7 +54,7 @@ plans_option = click.option(
 @seed_option
 @plans_option
 def turn(
-    packet: Path, key: str, out: Path | None, bot: str, budget: float, seed: str, plans: bool
+    packet: Path, key: str | None, out: Path | None, bot: str, budget: float, seed: str, plans: bool
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
     answer (a whole movement phase in one file), signed with your key, ready to mail."""
@@ -106,7 +106,7 @@ def turn(
     ),
 )
 def run(
-    key: str,
+    key: str | None,
     mail: Path | None,
     bot: str,
     budget: float,
@@ -144,7 +144,9 @@ def run(
         tell("  " + _("not used: {line}").format(line=line))
 
 
-def _two_party_pass(directory: Path, key: str, mail: Path | None, bot: str, seed: str) -> None:
+def _two_party_pass(
+    directory: Path, key: str | None, mail: Path | None, bot: str, seed: str
+) -> None:
     from ..bot import make_player
     from ..play import mailbox
     from ..play.two_party import robot_pass

@@ -14,7 +14,7 @@ import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import Code, ExitStatus, Refusal
+from ..refusal import Code, ExitStatus, Refusal, UsageError, quoted
 
 FC = TypeVar("FC", bound=Callable[..., Any])  # what an option decorates: a command
 
@@ -47,24 +47,71 @@ def tell(text: str) -> None:
 
 _KEY_HELP = N_(
     "Your identity: a name in the key directory ($SEKI_HOME, else seki's folder "
-    "among your settings: ~/.config/seki on Linux) or the path of an identity file."
+    "among your settings: ~/.config/seki on Linux) or the path of an identity file. "
+    'Default: key = "NAME" in config.toml there, else the only key there.'
 )
 
 
-def key_option(default: str | None = None) -> Callable[[FC], FC]:
-    """`--key`, the identity a command uses: required unless the command names a
-    `default` (the referee's `seki game new`)."""
-    return click.option("--key", default=default, required=default is None, help=_KEY_HELP)
+def key_option(words: str = _KEY_HELP) -> Callable[[FC], FC]:
+    """`--key`, the identity a command uses, the same on every command: never required,
+    as a key left out is chosen (`chosen_key`, through `load_identity`); `words`, the
+    help of a command whose own default comes first (the referee key game.txt names)."""
+    return click.option("--key", help=words)
 
 
-referee_key_option = click.option(
-    "--key",
-    help=N_(
+referee_key_option = key_option(
+    N_(
         "The referee's identity: a name in the key directory ($SEKI_HOME, else seki's "
         "folder among your settings: ~/.config/seki on Linux) or the path of an identity "
         "file; by default the referee key the game's game.txt names."
-    ),
+    )
 )
+
+
+def chosen_key(key: str | None, usual: str | None = None) -> str:
+    """The identity a command uses, as ssh chooses a key for a person who names none:
+    `--key`; else `usual` (the name a role has by custom: "referee"), if the key
+    directory holds it; else `key = "NAME"` in its config.toml (preferences.py); else its
+    only key. Anything else is a usage error naming the keys there, or how to make one:
+    a key is never guessed among several."""
+    if key is not None:
+        return key
+    from .. import preferences
+    from ..crypto.keystore import SUFFIX, default_dir, list_identities
+
+    directory = default_dir()
+    names = [p.name.removesuffix(SUFFIX) for p in list_identities(directory)]
+    config = directory / preferences.SETTINGS_FILE
+    named = preferences.key(directory)
+    if usual in names:
+        return usual
+    if named is None and len(names) == 1:
+        return names[0]
+    if named is None:
+        raise _no_key(directory, names, config)
+    if named not in names:
+        raise UsageError(
+            N_("{config}: key = {name}: no such key in {directory} (keys there: {names})"),
+            config=config, name=quoted(named), directory=directory,
+            names=", ".join(names) or "-",
+        )  # fmt: skip
+    return str(named)
+
+
+def _no_key(directory: Path, names: list[str], config: Path) -> UsageError:
+    """Why no key could be chosen: none there (and how to make one), or several."""
+    if not names:
+        return UsageError(
+            N_("no --key given, and no key in {directory}: make one with: seki keys new NAME"),
+            directory=directory,
+        )
+    return UsageError(
+        N_(
+            "no --key given, and {directory} holds {names}: give --key NAME, or put "
+            'key = "NAME" in {config}'
+        ),
+        directory=directory, names=", ".join(names), config=config,
+    )  # fmt: skip
 
 
 mail_config_option = click.option(
@@ -91,12 +138,18 @@ ROOT_LANGUAGE: list[str] = []  # `seki --lang xx COMMAND` (cli.main reads it fir
 
 def use_language(option: str | None = None) -> None:
     """Put this command's words in the reader's language (i18n.choose): the command's
-    --lang, else the root's; a language asked for but not shipped is a one-line note, and
-    English is used."""
+    --lang, else the root's, else config.toml's, else the environment's. A --lang not
+    shipped is a usage error (exit 2), said in the language the rest would choose (it
+    may run while the command line is parsed, for --help, outside the root's `invoke`);
+    one that config.toml names is a one-line note, and English is used."""
     from .. import i18n
     from ..crypto.keydir import default_dir
 
-    lang, note = i18n.choose(option or next(iter(ROOT_LANGUAGE), None), default_dir())
+    try:
+        lang, note = i18n.choose(option or next(iter(ROOT_LANGUAGE), None), default_dir())
+    except UsageError as exc:
+        i18n.activate(i18n.choose(None, default_dir())[0])
+        abort(i18n.explain(exc), exc.exit_status)
     if note:
         click.echo(f"seki: note: {note}", err=True)
     i18n.activate(lang)
@@ -157,12 +210,14 @@ def _listed(line: str) -> bool:
     )
 
 
-def load_identity(name: str) -> Identity:
-    """An identity by name (from the key directory) or by path. A key directory others
-    may read is closed (mode 0700); an identity file others may read is used, with a
-    warning on every command until its owner closes it."""
+def load_identity(name: str | None) -> Identity:
+    """An identity by name (from the key directory) or by path; none named, the one
+    `chosen_key` chooses. A key directory others may read is closed (mode 0700); an
+    identity file others may read is used, with a warning on every command until its
+    owner closes it."""
     from ..crypto.keystore import default_dir, identity_path, read_identity
 
+    name = chosen_key(name)
     path = Path(name)
     if not path.is_file():
         directory = default_dir()

@@ -11,7 +11,7 @@ from ..i18n import gettext as _
 from ..refusal import Refusal, quoted
 from ..reports import names
 from ..rules.state import EDITION, EDITIONS
-from .common import Group, key_option, load_identity, read_public, tell, utc_now
+from .common import Group, chosen_key, key_option, load_identity, read_public, tell, utc_now
 
 app = Group(help=N_("Create a game (referee)."), no_args_is_help=True)
 
@@ -24,7 +24,13 @@ app = Group(help=N_("Create a game (referee)."), no_args_is_help=True)
 )
 @click.option("--ishida", required=True, help=N_("Ishida player's public key line, or a file."))
 @click.option("--tokugawa", required=True, help=N_("Tokugawa player's public key line, or a file."))
-@key_option("referee")
+@key_option(
+    N_(
+        "Your identity, the referee's (with --two-party, your own as a player): a name in "
+        "the key directory or the path of an identity file. Default: a key named referee "
+        'there, else key = "NAME" in config.toml there, else the only key there.'
+    )
+)
 @click.option("--id", "game_id", help=N_("Game id (default: the directory's name)."))
 @click.option(
     "--option",
@@ -80,7 +86,7 @@ def new(
     directory: Path,
     ishida: str,
     tokugawa: str,
-    key: str,
+    key: str | None,
     game_id: str | None,
     option: tuple[str, ...],
     rules: str,
@@ -101,7 +107,7 @@ def new(
     if two_party:
         _two_party(directory, ishida, tokugawa, key, game_id, option, rules, email, deadline_hours)
         return
-    referee = load_identity(key)
+    referee = load_identity(chosen_key(key, usual="referee"))
     players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
     options = _options(option, rules)
     deadlines = None
@@ -189,7 +195,7 @@ def _two_party(
     directory: Path,
     ishida: str,
     tokugawa: str,
-    key: str,
+    key: str | None,
     game_id: str | None,
     option,
     rules: str,

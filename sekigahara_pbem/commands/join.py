@@ -47,7 +47,7 @@ from .common import key_option, load_identity, mail_config_option, read_text, te
 @mail_config_option
 def join(
     request: Path,
-    key: str,
+    key: str | None,
     out: Path | None,
     game_file: Path | None,
     send: bool,

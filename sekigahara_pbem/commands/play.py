@@ -15,6 +15,7 @@ from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
 from .common import (
     abort,
+    chosen_key,
     key_option,
     lang_option,
     load_identity,
@@ -123,7 +124,7 @@ web_option = click.option(
 @web_option
 @lang_option
 def play(
-    key: str,
+    key: str | None,
     packet: Path | None,
     resign: bool,
     takeback: bool,
@@ -413,7 +414,7 @@ def _show_note(path: Path, identity) -> None:
 
 def _two_party(
     directory: Path,
-    key: str,
+    key: str | None,
     received: list[Path],
     choose: str | None,
     mail_config: Path | None,
@@ -431,6 +432,7 @@ def _two_party(
 
     if not is_two_party(directory):
         abort(_("{path} is not a two-party game's directory").format(path=directory))
+    key = chosen_key(key)
     side = sides.open_side(directory, load_identity(key))
     mail = mailbox.settings(mail_config) if side.game.addresses else None
     _take_in(side, mail, received)

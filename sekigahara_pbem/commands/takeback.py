@@ -37,7 +37,7 @@ app = Group(
 @click.option(
     "--out", type=click.Path(path_type=Path), help=N_("Default: takeback-<game>-<seq>.signed.txt")
 )
-def request(packet: Path, key: str, reason: str, out: Path | None) -> None:
+def request(packet: Path, key: str | None, reason: str, out: Path | None) -> None:
     """Ask to take back the record this packet came with; mail the file to the referee."""
     from ..crypto import signing
     from ..protocol import takebacks
@@ -60,7 +60,7 @@ def request(packet: Path, key: str, reason: str, out: Path | None) -> None:
 @click.option(
     "--out", type=click.Path(path_type=Path), help=N_("Default: FILE with .answer.signed.txt")
 )
-def answer(file: Path, key: str, accept: bool, out: Path | None) -> None:
+def answer(file: Path, key: str | None, accept: bool, out: Path | None) -> None:
     """Accept or refuse your opponent's takeback request; mail the answer to the referee."""
     from ..crypto import signing
     from ..protocol import documents, takebacks

@@ -62,7 +62,7 @@ def _problems(file: Path, definition: Definition, turn: Turn, packet: Path, iden
 @click.argument("packet", type=click.Path(path_type=Path), help=N_("The packet you are answering."))
 @key_option()
 @click.option("--out", type=click.Path(path_type=Path), help=N_("Default: turn-<game>-<seq>.yaml"))
-def new(packet: Path, key: str, out: Path | None) -> None:
+def new(packet: Path, key: str | None, out: Path | None) -> None:
     """Write a turn file template for the decision the packet asks of you, with every
     legal option listed as a comment, ready to edit, check and sign."""
     from ..protocol.checking import template
@@ -84,7 +84,7 @@ def new(packet: Path, key: str, out: Path | None) -> None:
 )
 @key_option()
 @lang_option
-def check(file: Path, packet: Path, key: str, lang: str | None) -> None:
+def check(file: Path, packet: Path, key: str | None, lang: str | None) -> None:
     """Run the order against your own view before you mail it: the game, side and packet
     answered, then every action with the rules engine on a state built from what you know;
     the first problem is reported with its rule."""
@@ -116,7 +116,7 @@ def check(file: Path, packet: Path, key: str, lang: str | None) -> None:
 )
 @key_option()
 @click.option("--out", type=click.Path(path_type=Path), help=N_("Default: FILE with .signed.txt"))
-def sign(file: Path, packet: Path, key: str, out: Path | None) -> None:
+def sign(file: Path, packet: Path, key: str | None, out: Path | None) -> None:
     """Check a turn file against the packet it answers (as `seki turn check` does) and,
     only if it passes, sign it with your key and seal it for the referee's eyes only,
     ready to mail."""
@@ -145,7 +145,9 @@ def sign(file: Path, packet: Path, key: str, out: Path | None) -> None:
     tell(_("wrote {path}: mail it to the referee").format(path=out))
 
 
-def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, what: str) -> Path:
+def _signed_turn(
+    packet: Path, key: str | None, actions: list[dict], out: Path | None, what: str
+) -> Path:
     from ..crypto import signing
     from ..protocol import turns
     from ..protocol.turns import seal
@@ -164,7 +166,7 @@ def _signed_turn(packet: Path, key: str, actions: list[dict], out: Path | None, 
 @click.option(
     "--out", type=click.Path(path_type=Path), help=N_("Default: resign-<game>-<seq>-<side>...")
 )
-def resign(packet: Path, key: str, out: Path | None) -> None:
+def resign(packet: Path, key: str | None, out: Path | None) -> None:
     """Write your signed resignation: the game ends at once, your opponent wins."""
     path = _signed_turn(packet, key, [{"type": "resign"}], out, "resign")
     tell(_("wrote {path}: mail it to the referee to resign").format(path=path))
@@ -180,7 +182,7 @@ def resign(packet: Path, key: str, out: Path | None) -> None:
 @click.option(
     "--out", type=click.Path(path_type=Path), help=N_("Default: extension-<game>-<seq>-<side>...")
 )
-def extension(packet: Path, key: str, out: Path | None) -> None:
+def extension(packet: Path, key: str | None, out: Path | None) -> None:
     """Write a signed request for more time on the decision asked of you (the game's
     definition says how much, and how often)."""
     path = _signed_turn(packet, key, [{"type": "extension"}], out, "extension")

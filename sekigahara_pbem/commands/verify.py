@@ -10,18 +10,18 @@ import click
 
 from ..i18n import N_, explain
 from ..i18n import gettext as _
-from ..refusal import ExitStatus
-from .common import abort, load_identity, tell, utc_now
+from ..refusal import ExitStatus, UserError
+from .common import abort, key_option, load_identity, tell, utc_now
 
 
 @click.command("reveal")
 @click.argument("directory", type=click.Path(path_type=Path), help=N_("The game directory."))
-@click.option(
-    "--key",
-    help=N_(
+@key_option(
+    N_(
         "The key that reveals: by default the referee's, as game.txt names it; in a "
-        "two-party game, your own (required)."
-    ),
+        'two-party game, your own (default: key = "NAME" in config.toml in your key '
+        "directory, else the only key there)."
+    )
 )
 @click.option(
     "--force/--no-force", default=False, help=N_("Reveal before the game is over (by agreement).")
@@ -32,10 +32,7 @@ def reveal(directory: Path, key: str | None, force: bool) -> None:
     from ..games import open_game
 
     game = open_game(directory)
-    key = key or game.revealer()
-    if key is None:
-        abort(_("a two-party game: give your own key with --key"), ExitStatus.USAGE)
-    tell(game.reveal(load_identity(key), utc_now(), force))
+    tell(game.reveal(load_identity(key or game.revealer()), utc_now(), force))
 
 
 @click.command("verify")
@@ -53,13 +50,15 @@ def verify(directory: Path, as_json: bool) -> None:
 
     try:
         done = open_game(directory).verify()
-    except NotVerified as exc:
+    except UserError as exc:  # no game directory (exit 1), or one that does not verify (3)
+        status = ExitStatus.NOT_VERIFIED if isinstance(exc, NotVerified) else exc.exit_status
         if as_json:
             failed = {"verified": False, "code": str(exc.code), "reason": explain(exc)}
             click.echo(json.dumps(failed, ensure_ascii=False))
-            raise click.exceptions.Exit(ExitStatus.NOT_VERIFIED) from None
-        reason = _("does not verify: {reason}").format(reason=explain(exc))
-        abort(reason, ExitStatus.NOT_VERIFIED)
+            raise click.exceptions.Exit(status) from None
+        if status != ExitStatus.NOT_VERIFIED:
+            raise
+        abort(_("does not verify: {reason}").format(reason=explain(exc)), status)
     if as_json:
         click.echo(json.dumps({"verified": True, **done.facts}, ensure_ascii=False))
         return

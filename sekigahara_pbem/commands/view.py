@@ -35,7 +35,9 @@ from .common import (
     help=N_("Also write the report, with a map, as an HTML page here."),
 )
 @lang_option
-def view(packet: Path, key: str, all_options: bool, html: Path | None, lang: str | None) -> None:
+def view(
+    packet: Path, key: str | None, all_options: bool, html: Path | None, lang: str | None
+) -> None:
     """Show what happened, the situation as you see it, and the decision asked of you (or,
     for a sealed note from the referee's robot, why it refused your file)."""
     from ..protocol.component_files import load_components

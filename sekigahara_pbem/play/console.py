@@ -252,7 +252,7 @@ def terminal() -> Asker:
         shown[:] = [str(n) for n in numbers(question)] if single(question) else []
         try:
             return session.prompt(prompt)
-        except (EOFError, KeyboardInterrupt):  # boundary: Ctrl-D, Ctrl-C at the prompt
-            return QUIT
+        except EOFError:  # boundary: Ctrl-D at the prompt stops, as `q` does (exit 4)
+            return QUIT  # Ctrl-C goes on up: interrupted, exit 130 (cli.py), as anywhere
 
     return ask

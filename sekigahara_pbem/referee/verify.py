@@ -84,6 +84,7 @@ def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
 def verify(root: Path) -> Report:
     """Check the whole archive; raise Discrepancy at the first thing that is wrong."""
     gd = GameDir(root)
+    gd.require()  # no game directory at all: a StoreError (exit 1), as `seki status` says
     report = Report()
     try:
         definition = load(gd)

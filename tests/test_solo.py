@@ -34,6 +34,21 @@ def test_solo_stops_keeping_the_game_and_resumes_it(tmp_path):
     assert not (tmp_path / "home").exists()  # nothing of a solo game in the player's keys
 
 
+def test_the_resume_hint_is_the_command_to_type(tmp_path):
+    """Issue 37: the hint read "seki solo solo resumes it" and dropped --web. It is the
+    command as the player types it to go on: the folder only when it is not the default,
+    the options given (how to answer, the computer, the language), not a spent --choose
+    script; typed as said, it resumes the game."""
+    first = solo(tmp_path, "--web", "--bot", "random", "--lang", "en", "--choose", "1")
+    assert first.exit_code == 4, first.output
+    hint = "seki solo --bot random --web --lang en"
+    assert f"the game is kept: {hint} resumes it" in first.output, first.output
+    again = solo(tmp_path, *hint.split()[2:], "--choose", "1")
+    assert "resuming solo: you play Ishida" in again.output
+    named = solo(tmp_path, "my games/one", "--terminal", "--choose", "1")
+    assert "the game is kept: seki solo 'my games/one' --terminal resumes it" in named.output
+
+
 def random_asker(seed: int) -> console.Asker:
     """A player who answers every question with a legal choice at random, and signs."""
     chooser = random.Random(seed)

@@ -49,6 +49,25 @@ def test_the_resume_hint_is_the_command_to_type(tmp_path):
     assert "the game is kept: seki solo 'my games/one' --terminal resumes it" in named.output
 
 
+def test_the_commands_that_read_a_game_find_it_in_a_solo_folder(tmp_path):
+    """Issue 37: `seki verify solo` said "not a game directory": the folder holds the game
+    in solo/game. verify, status and report read it there; a folder that holds games but
+    is none is refused naming them."""
+    assert solo(tmp_path, "--choose", "1").exit_code == 4
+    with contextlib.chdir(tmp_path):
+        for args in (["verify", "solo"], ["status", "solo"], ["report", "solo"]):
+            done = CliRunner().invoke(cli.app, args)
+            assert done.exit_code == 0, (args, done.output)
+        assert "verified" in CliRunner().invoke(cli.app, ["verify", "solo"]).output
+        (tmp_path / "games").mkdir()
+        (tmp_path / "solo" / "game").rename(tmp_path / "games" / "g1")
+        refused = CliRunner().invoke(cli.app, ["status", "games"])
+    assert refused.exit_code == 1
+    assert "games is not a game directory (no game.txt); give one in it: games/g1" in (
+        refused.output
+    )
+
+
 def random_asker(seed: int) -> console.Asker:
     """A player who answers every question with a legal choice at random, and signs."""
     chooser = random.Random(seed)

@@ -94,3 +94,11 @@ def test_a_whole_solo_game_is_played_to_the_end_and_verified(tmp_path, monkeypat
     assert done.exit_code == 0, done.output[-3000:]
     assert "is over" in done.output and "verified" in done.output
     assert verify(tmp_path / "g/game").result is not None
+    # the closing words are a solo game's (issue 37: no mail, nothing "attached"): where
+    # the secrets were written, and the command that checks the game, which does
+    assert "attached" not in done.output
+    assert "published in g/game/reveal.txt" in " ".join(done.output.split())
+    assert "\n  seki verify g\n" in done.output
+    with contextlib.chdir(tmp_path):
+        checked = CliRunner().invoke(cli.app, ["verify", "g"])
+    assert checked.exit_code == 0 and "result:" in checked.output, checked.output

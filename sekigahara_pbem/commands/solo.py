@@ -115,13 +115,14 @@ def resume_command(directory: Path) -> str:
 
 def _close(game) -> None:
     """The game is over: reveal it (once), verify the whole archive, say how it ended."""
-    from ..referee.closing import closing_text, statistics
+    from ..referee.closing import solo_closing_text, statistics
     from ..referee.verify import reveal, verify
 
     if not game.gd.reveal.is_file():
         reveal(game.gd.root, game.referee, utc_now())
     report = verify(game.gd.root)
-    click.echo(closing_text(game.definition.game_id, statistics(game.gd, game.definition)))
+    stats = statistics(game.gd, game.definition)
+    click.echo(solo_closing_text(game.definition.game_id, stats, game.root, game.gd.reveal))
     tell(
         _("verified {records} records: the archive is {dir}").format(
             records=report.records, dir=game.gd.root

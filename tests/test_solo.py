@@ -6,8 +6,12 @@ revealed and verified."""
 from __future__ import annotations
 
 import contextlib
+import io
+import os
 import random
+import sys
 
+import pexpect
 from click.testing import CliRunner
 
 from sekigahara_pbem import cli
@@ -66,6 +70,25 @@ def test_the_commands_that_read_a_game_find_it_in_a_solo_folder(tmp_path):
     assert "games is not a game directory (no game.txt); give one in it: games/g1" in (
         refused.output
     )
+
+
+def test_a_terminal_that_answers_no_cursor_position_request_gets_no_warning(tmp_path):
+    """Issue 37: at a pseudo-terminal that does not answer cursor position requests,
+    prompt_toolkit printed "WARNING: your terminal doesn't support cursor position
+    requests (CPR)" two seconds into a question. seki asks no such report (the request
+    is ESC [6n), so no terminal can leave one unanswered: the real `seki solo` at a real
+    pseudo-terminal, without the PROMPT_TOOLKIT_NO_CPR the other tests set."""
+    env = {k: v for k, v in os.environ.items() if k != "PROMPT_TOOLKIT_NO_CPR"}
+    child = pexpect.spawn(sys.executable, ["-m", "sekigahara_pbem", "solo"], cwd=str(tmp_path),
+                          env={**env, "SEKI_HOME": str(tmp_path / "home"), "TERM": "xterm"},
+                          encoding="utf-8", timeout=60, dimensions=(50, 100))  # fmt: skip
+    child.logfile_read = seen = io.StringIO()
+    child.expect(r"u undo, q stop\)")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 4, seen.getvalue()  # stopped, the game kept
+    assert "\x1b[6n" not in seen.getvalue() and "cursor position" not in seen.getvalue()
 
 
 def random_asker(seed: int) -> console.Asker:

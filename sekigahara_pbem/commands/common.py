@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from .. import clickwords
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, ExitStatus, Refusal
@@ -89,15 +90,15 @@ lang_option = click.option(
 ROOT_LANGUAGE: list[str] = []  # `seki --lang xx COMMAND` (cli.main reads it first)
 
 
-def use_language(option: str | None = None) -> None:
+def use_language(option: str | None = None, quiet: bool = False) -> None:
     """Put this command's words in the reader's language (i18n.choose): the command's
-    --lang, else the root's; a language asked for but not shipped is a one-line note, and
-    English is used."""
+    --lang, else the root's; a language asked for but not shipped is a one-line note
+    (unless `quiet`: said elsewhere), and English is used."""
     from .. import i18n
     from ..crypto.keydir import default_dir
 
     lang, note = i18n.choose(option or next(iter(ROOT_LANGUAGE), None), default_dir())
-    if note:
+    if note and not quiet:
         click.echo(f"seki: note: {note}", err=True)
     i18n.activate(lang)
 
@@ -125,6 +126,9 @@ def translate_help(command: click.Command) -> None:
         text = _english(param)
         if text:
             param.help = flowed(_(text))  # type: ignore[attr-defined]
+    helper = command.get_help_option(click.Context(command))
+    if helper is not None:  # click's own --help, made in the language of its first use
+        helper.help = _(clickwords.HELP_OPTION)
     for sub in getattr(command, "commands", {}).values():  # a group's commands
         translate_help(sub)
 

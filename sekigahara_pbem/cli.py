@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from . import helpformat
+from . import clickwords, helpformat
 from .i18n import N_
 from .i18n import gettext as _
 from .refusal import EXIT_WORDS, ExitStatus
@@ -47,6 +47,8 @@ COMMANDS = {
     "simulate": ("simulate", "simulate"),
     "docs": ("docs", "docs"),
 }
+
+clickwords.use_seki_catalog()  # click's own words ("Usage:", "Error: ...") in seki's catalog
 
 SHELLS = ("bash", "zsh", "fish", "powershell")  # completion.py's scripts
 COMPLETE_VAR = "_SEKI_COMPLETE"  # set by those scripts when the shell asks (click's name)
@@ -77,10 +79,20 @@ class _Root(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         from .commands.common import use_language
 
+        use_language()  # click's "No such command" too is said in the reader's language
         if cmd_name not in COMMANDS:
             return None
-        use_language()
         return build(cmd_name)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The root's own options parsed in the reader's language (config.toml, the
+        environment, `seki --lang xx`): click says a mistake in them ("No such option",
+        "Missing command.") while it parses, before any command runs. Quietly: the
+        command named next says a language that is not shipped."""
+        from .commands.common import use_language
+
+        use_language(quiet=True)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; the one place errors are caught (refusal.py). A `UserError`

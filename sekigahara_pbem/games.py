@@ -69,8 +69,12 @@ class Game(Protocol):
         ...
 
 
-def open_game(root: Path) -> Game:
-    """The game in `root`, as its game.txt says it was played."""
+def open_game(path: Path) -> Game:
+    """The game `path` names (store.game_root: a game directory, or a `seki solo`
+    folder), as its game.txt says it was played."""
+    from .protocol.store import game_root
+
+    root = game_root(path)
     return TwoPartyGame(root) if is_two_party(root) else RefereeGame(root)
 
 

@@ -1,5 +1,6 @@
-"""A Babel extractor (babel.cfg, docs/translating.md): Python's own messages, and the
-descriptions of the commands, which click takes from their docstrings.
+"""A Babel extractor (babel.cfg, docs/translating.md): Python's own messages, the
+descriptions of the commands, which click takes from their docstrings, and counted
+messages listed as data (`COUNTED_MESSAGES`: click's own, clickwords.py).
 
 `seki --help` and a command's `--help` show a command's docstring (click:
 `inspect.getdoc`), put in the reader's language by commands/common.translate_help; the
@@ -23,6 +24,7 @@ from babel.messages.extract import extract_python
 from .commands.common import shown_help
 
 COMMAND_DECORATORS = frozenset({"command", "group"})
+COUNTED = "COUNTED_MESSAGES"  # a module's counted messages, listed as data
 
 
 def _makes_command(decorator: ast.expr) -> bool:
@@ -49,6 +51,20 @@ def command_docstrings(source: bytes) -> Iterator[tuple[int, str]]:
                 yield node.body[0].lineno, shown_help(doc)
 
 
+def counted_messages(source: bytes) -> Iterator[tuple[int, tuple[str, str]]]:
+    """(line, (singular, plural)) of each pair of string constants in a module-level
+    tuple named COUNTED_MESSAGES: counted messages another library asks for through
+    ngettext, listed as data (clickwords.py)."""
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if not any(isinstance(t, ast.Name) and t.id == COUNTED for t in targets):
+            continue
+        for pair in getattr(node.value, "elts", []):
+            words = [e.value for e in getattr(pair, "elts", []) if isinstance(e, ast.Constant)]
+            if len(words) == 2 and all(isinstance(w, str) for w in words):
+                yield pair.lineno, (words[0], words[1])
+
+
 def extract(
     fileobj: IO[bytes],
     keywords: Mapping[str, Any],
@@ -61,3 +77,5 @@ def extract(
     yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
     for lineno, doc in command_docstrings(source):
         yield lineno, None, doc, []
+    for lineno, pair in counted_messages(source):
+        yield lineno, "ngettext", pair, []

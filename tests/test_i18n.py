@@ -43,7 +43,7 @@ from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES
 
 ROOT = Path(__file__).parent.parent
-PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)s")
+PLACEHOLDER = re.compile(r"\{[a-z_]+(?:![rsa])?\}|%\([a-z_]+\)s")  # {name}, {name!r}, %(name)s
 CATALOGS = sorted(i18n.LOCALE_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po"))
 
 
@@ -80,13 +80,14 @@ def test_every_message_has_a_translation(po):
         if not entry or not all(strings) or entry.fuzzy:
             missing.append(key)
             continue
-        wanted = set(
-            PLACEHOLDER.findall(" ".join(message if isinstance(message, tuple) else [message]))
-        )
+        english = message if isinstance(message, tuple) else (message,)
+        wanted = set(PLACEHOLDER.findall(" ".join(english)))
         # the form for one may leave the count unwritten ('lose which unit?'); the last,
-        # for every other count, keeps every placeholder
+        # for every other count, keeps every placeholder of the English for many (click's
+        # "(Did you mean one of: {possibilities}?)" has no {possibility})
         bad += [(key, s) for s in strings if not set(PLACEHOLDER.findall(s)) <= wanted]
-        bad += [(key, strings[-1])] * (set(PLACEHOLDER.findall(strings[-1])) != wanted)
+        last = set(PLACEHOLDER.findall(english[-1]))
+        bad += [(key, strings[-1])] * (set(PLACEHOLDER.findall(strings[-1])) != last)
     assert not missing, f"{po}: {len(missing)} untranslated, e.g. {missing[:5]}"
     assert not bad, bad[:5]
 

@@ -5,13 +5,18 @@ Hungarian while their English text stays what it was."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import click
 from click.testing import CliRunner
 
-from sekigahara_pbem import i18n
+from sekigahara_pbem import clickwords, i18n
 from sekigahara_pbem.cli import app
 from sekigahara_pbem.commands.common import shown_help, translate_help
-from sekigahara_pbem.i18n_extract import command_docstrings
+from sekigahara_pbem.i18n_extract import command_docstrings, counted_messages
 
 
 def _tree(command, path=("seki",)):
@@ -120,3 +125,47 @@ def test_the_commands_messages_and_refusals_are_in_hungarian(tmp_path):
     (tmp_path / "config.toml").unlink()
     en = _run(args, tmp_path, lang="C")
     assert "seki: give one source: --maildir, --mbox or --imap" in en.output
+
+
+def _seki(args, tmp_path, lang):
+    """The real `seki`, as a shell runs it (cli.main: `seki --lang xx` is read there)."""
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("SEKI_", "LC_"))},
+           "SEKI_HOME": str(tmp_path), "LANG": lang, "LANGUAGE": "", "COLUMNS": "200"}  # fmt: skip
+    return subprocess.run([str(Path(sys.executable).parent / "seki"), *args], env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+
+def test_clicks_own_words_are_in_the_readers_language(tmp_path):
+    """Issue 37: with --lang hu (or a Hungarian environment) click's own words stayed
+    English: "Usage:", "Options:", "Error: No such option", "Missing argument", "Try ...
+    for help.", "Show this message and exit." They come from seki's catalog
+    (clickwords.py), in the reader's language; in English they are click's."""
+    unknown = _seki(["--lang", "hu", "nosuch"], tmp_path, "C")
+    assert unknown.returncode == 2
+    assert unknown.stderr.splitlines() == [
+        "Használat: seki [OPTIONS] COMMAND [ARGS]...",
+        "Súgó: 'seki --help'.",
+        "",
+        "Hiba: Nincs ilyen parancs: 'nosuch'.",
+    ]
+    option = _seki(["play", "--nosuch"], tmp_path, "hu_HU.UTF-8")
+    assert option.returncode == 2
+    assert "Hiba: Nincs ilyen kapcsoló: '--nosuch'. Erre gondoltál:" in option.stderr
+    missing = _seki(["verify"], tmp_path, "hu_HU.UTF-8")
+    assert "Hiba: Hiányzó argumentum 'DIRECTORY'." in missing.stderr
+    shown = _seki(["view", "--help"], tmp_path, "hu_HU.UTF-8").stdout
+    assert "Használat: seki view" in shown and "\nKapcsolók:\n" in shown
+    assert "[kötelező]" in shown and "Kiírja ezt a súgót, és kilép." in shown
+    for english in ("Usage:", "Options:", "Error:", "for help", "Show this message", "required"):
+        assert english not in unknown.stderr + option.stderr + missing.stderr + shown
+    plain = _seki(["play", "--nosuch"], tmp_path, "C")
+    assert "Error: No such option '--nosuch'." in plain.stderr
+    assert "Usage: seki play" in plain.stderr
+
+
+def test_clicks_counted_messages_are_extracted_as_counted():
+    """clickwords.py lists click's counted messages as data; the extractor gives them as
+    ngettext's, so `pybabel update` keeps their plural forms in the catalog."""
+    source = Path(clickwords.__file__).read_bytes()
+    found = [pair for _line, pair in counted_messages(source)]
+    assert found == list(clickwords.COUNTED_MESSAGES) and len(found) == 3

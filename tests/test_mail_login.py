@@ -10,8 +10,10 @@ import base64
 import imaplib
 import json
 import mailbox as mailbox_lib
+import os
 import re
 import socket
+import subprocess
 import sys
 import threading
 from email.utils import make_msgid
@@ -346,3 +348,26 @@ def test_a_token_command_logs_in_to_smtp_by_xoauth2(tmp_path):
     assert delivery.sent == ["t"], delivery.failed
     assert handler.received == [b"user=ann@example.org\x01auth=Bearer ya29.token\x01\x01"]
     assert len(handler.messages) == 1
+
+
+def test_a_system_without_a_keyring_is_told_to_use_password_command(tmp_path):
+    """Issue 37: on a Linux without a Secret Service, keyring has no backend and `keyring
+    set` fails with its own traceback; the real `seki mail fetch` (keyring's fail backend,
+    as keyring picks it there) says in one line to use password_command, and does not
+    send the player to `keyring set`."""
+    settings = tmp_path / "mail.toml"
+    settings.write_text('from = "ann@example.org"\n[imap]\nhost = "mail.example.org"\n'
+                        'port = 993\nsecurity = "tls"\nuser = "ann"\n')  # fmt: skip
+    settings.chmod(0o600)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("SEKI_")},
+           "SEKI_HOME": str(tmp_path / "home"),
+           "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}  # fmt: skip
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "seki"), "mail", "fetch", str(tmp_path / "spool"),
+         "--imap", "--mail-config", str(settings)],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 75, done.stderr  # a mail failure (refusal.ExitStatus)
+    (line,) = done.stderr.splitlines()
+    assert "no keyring" in line and "password_command" in line, line
+    assert "keyring set" not in line and "Traceback" not in done.stderr

@@ -6,8 +6,12 @@ revealed and verified."""
 from __future__ import annotations
 
 import contextlib
+import io
+import os
 import random
+import sys
 
+import pexpect
 from click.testing import CliRunner
 
 from sekigahara_pbem import cli
@@ -32,6 +36,59 @@ def test_solo_stops_keeping_the_game_and_resumes_it(tmp_path):
     other = solo(tmp_path, "g", "--side", "tokugawa", "--choose", "1")
     assert other.exit_code == 1 and "this solo game is played as ishida" in other.output
     assert not (tmp_path / "home").exists()  # nothing of a solo game in the player's keys
+
+
+def test_the_resume_hint_is_the_command_to_type(tmp_path):
+    """Issue 37: the hint read "seki solo solo resumes it" and dropped --web. It is the
+    command as the player types it to go on: the folder only when it is not the default,
+    the options given (how to answer, the computer, the language), not a spent --choose
+    script; typed as said, it resumes the game."""
+    first = solo(tmp_path, "--web", "--bot", "random", "--lang", "en", "--choose", "1")
+    assert first.exit_code == 4, first.output
+    hint = "seki solo --bot random --web --lang en"
+    assert f"the game is kept: {hint} resumes it" in first.output, first.output
+    again = solo(tmp_path, *hint.split()[2:], "--choose", "1")
+    assert "resuming solo: you play Ishida" in again.output
+    named = solo(tmp_path, "my games/one", "--terminal", "--choose", "1")
+    assert "the game is kept: seki solo 'my games/one' --terminal resumes it" in named.output
+
+
+def test_the_commands_that_read_a_game_find_it_in_a_solo_folder(tmp_path):
+    """Issue 37: `seki verify solo` said "not a game directory": the folder holds the game
+    in solo/game. verify, status and report read it there; a folder that holds games but
+    is none is refused naming them."""
+    assert solo(tmp_path, "--choose", "1").exit_code == 4
+    with contextlib.chdir(tmp_path):
+        for args in (["verify", "solo"], ["status", "solo"], ["report", "solo"]):
+            done = CliRunner().invoke(cli.app, args)
+            assert done.exit_code == 0, (args, done.output)
+        assert "verified" in CliRunner().invoke(cli.app, ["verify", "solo"]).output
+        (tmp_path / "games").mkdir()
+        (tmp_path / "solo" / "game").rename(tmp_path / "games" / "g1")
+        refused = CliRunner().invoke(cli.app, ["status", "games"])
+    assert refused.exit_code == 1
+    assert "games is not a game directory (no game.txt); give one in it: games/g1" in (
+        refused.output
+    )
+
+
+def test_a_terminal_that_answers_no_cursor_position_request_gets_no_warning(tmp_path):
+    """Issue 37: at a pseudo-terminal that does not answer cursor position requests,
+    prompt_toolkit printed "WARNING: your terminal doesn't support cursor position
+    requests (CPR)" two seconds into a question. seki asks no such report (the request
+    is ESC [6n), so no terminal can leave one unanswered: the real `seki solo` at a real
+    pseudo-terminal, without the PROMPT_TOOLKIT_NO_CPR the other tests set."""
+    env = {k: v for k, v in os.environ.items() if k != "PROMPT_TOOLKIT_NO_CPR"}
+    child = pexpect.spawn(sys.executable, ["-m", "sekigahara_pbem", "solo"], cwd=str(tmp_path),
+                          env={**env, "SEKI_HOME": str(tmp_path / "home"), "TERM": "xterm"},
+                          encoding="utf-8", timeout=60, dimensions=(50, 100))  # fmt: skip
+    child.logfile_read = seen = io.StringIO()
+    child.expect(r"u undo, q stop\)")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 4, seen.getvalue()  # stopped, the game kept
+    assert "\x1b[6n" not in seen.getvalue() and "cursor position" not in seen.getvalue()
 
 
 def random_asker(seed: int) -> console.Asker:
@@ -60,3 +117,11 @@ def test_a_whole_solo_game_is_played_to_the_end_and_verified(tmp_path, monkeypat
     assert done.exit_code == 0, done.output[-3000:]
     assert "is over" in done.output and "verified" in done.output
     assert verify(tmp_path / "g/game").result is not None
+    # the closing words are a solo game's (issue 37: no mail, nothing "attached"): where
+    # the secrets were written, and the command that checks the game, which does
+    assert "attached" not in done.output
+    assert "published in g/game/reveal.txt" in " ".join(done.output.split())
+    assert "\n  seki verify g\n" in done.output
+    with contextlib.chdir(tmp_path):
+        checked = CliRunner().invoke(cli.app, ["verify", "g"])
+    assert checked.exit_code == 0 and "result:" in checked.output, checked.output

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from .. import clickwords
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import Code, ExitStatus, Refusal, UsageError, quoted
@@ -136,12 +137,13 @@ lang_option = click.option(
 ROOT_LANGUAGE: list[str] = []  # `seki --lang xx COMMAND` (cli.main reads it first)
 
 
-def use_language(option: str | None = None) -> None:
+def use_language(option: str | None = None, quiet: bool = False) -> None:
     """Put this command's words in the reader's language (i18n.choose): the command's
     --lang, else the root's, else config.toml's, else the environment's. A --lang not
     shipped is a usage error (exit 2), said in the language the rest would choose (it
     may run while the command line is parsed, for --help, outside the root's `invoke`);
-    one that config.toml names is a one-line note, and English is used."""
+    one that config.toml names is a one-line note (unless `quiet`: said elsewhere), and
+    English is used."""
     from .. import i18n
     from ..crypto.keydir import default_dir
 
@@ -150,7 +152,7 @@ def use_language(option: str | None = None) -> None:
     except UsageError as exc:
         i18n.activate(i18n.choose(None, default_dir())[0])
         abort(i18n.explain(exc), exc.exit_status)
-    if note:
+    if note and not quiet:
         click.echo(f"seki: note: {note}", err=True)
     i18n.activate(lang)
 
@@ -178,6 +180,9 @@ def translate_help(command: click.Command) -> None:
         text = _english(param)
         if text:
             param.help = flowed(_(text))  # type: ignore[attr-defined]
+    helper = command.get_help_option(click.Context(command))
+    if helper is not None:  # click's own --help, made in the language of its first use
+        helper.help = _(clickwords.HELP_OPTION)
     for sub in getattr(command, "commands", {}).values():  # a group's commands
         translate_help(sub)
 

@@ -28,11 +28,12 @@ def report(directory: Path, seq: int | None, html: Path | None, lang: str | None
     the record's public events and the public view. Nothing sealed is opened."""
     from ..protocol import chain, game
     from ..protocol.component_files import game_components
-    from ..protocol.store import GameDir, write_atomic
+    from ..protocol.store import GameDir, game_root, write_atomic
     from ..reports import render_public_html, render_public_text
     from ..reports.archive import public_view
 
     use_language(lang)
+    directory = game_root(directory)  # a `seki solo` folder: its game
     gd = GameDir(directory)
     definition = game.load(gd)
     last = gd.last_seq()

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
 from .bot import bot_option, budget_option
-from .common import abort, lang_option, tell, use_language, utc_now
+from .common import ROOT_LANGUAGE, abort, lang_option, tell, use_language, utc_now
 from .play import on_board, web_option
 
 BOTS = ("heuristic", "search", "random")
+DEFAULT_DIRECTORY = Path("solo")
 
 
 @click.command("solo")
 @click.argument(
     "directory",
     type=click.Path(path_type=Path),
-    default=Path("solo"),
+    default=DEFAULT_DIRECTORY,
     help=N_("The game's own directory: made on the first run, resumed after."),
 )
 @click.option("--side", help=N_("Your side: ishida or tokugawa (a new game: ishida)."))
@@ -84,23 +87,42 @@ def _play(game, choose: str | None, board: bool) -> None:
             )
         except console.Stopped as stopped:
             tell(str(stopped))
-            abort(
-                _("the game is kept: seki solo {dir} resumes it").format(dir=game.root),
-                ExitStatus.STOPPED,
-            )
+            kept = _("the game is kept: {command} resumes it")
+            abort(kept.format(command=resume_command(game.root)), ExitStatus.STOPPED)
         turn = signed_turn(game.definition, packet, actions, game.player, comp)
         solos.submit(game, packet.seq, turn, utc_now())
 
 
+def resume_command(directory: Path) -> str:
+    """The command that resumes this game, as the player would type it: the directory
+    only if it is not the default, and the options given on this command line (--web or
+    --terminal, --bot, --lang...) as given, but for a --choose script, which is spent."""
+    ctx = click.get_current_context()
+    words = ["seki", "solo", *([str(directory)] if directory != DEFAULT_DIRECTORY else [])]
+    for param in ctx.command.params:
+        given = ctx.get_parameter_source(param.name or "") is ParameterSource.COMMANDLINE
+        if not given or param.name in ("directory", "choose"):
+            continue
+        value = ctx.params[param.name or ""]
+        if isinstance(param, click.Option) and param.secondary_opts:  # --web/--terminal
+            words.append(param.opts[0] if value else param.secondary_opts[0])
+        else:
+            words += [param.opts[0], str(value)]
+    if ctx.params.get("lang") is None and ROOT_LANGUAGE:  # seki --lang xx solo
+        words += ["--lang", ROOT_LANGUAGE[0]]
+    return shlex.join(words)
+
+
 def _close(game) -> None:
     """The game is over: reveal it (once), verify the whole archive, say how it ended."""
-    from ..referee.closing import closing_text, statistics
+    from ..referee.closing import solo_closing_text, statistics
     from ..referee.verify import reveal, verify
 
     if not game.gd.reveal.is_file():
         reveal(game.gd.root, game.referee, utc_now())
     report = verify(game.gd.root)
-    click.echo(closing_text(game.definition.game_id, statistics(game.gd, game.definition)))
+    stats = statistics(game.gd, game.definition)
+    click.echo(solo_closing_text(game.definition.game_id, stats, game.root, game.gd.reveal))
     tell(
         _("verified {records} records: the archive is {dir}").format(
             records=report.records, dir=game.gd.root

@@ -11,7 +11,9 @@ keyring for it:
 3. the environment variable `password_env` (default $SEKI_IMAP_PASSWORD or
    $SEKI_SMTP_PASSWORD);
 4. the system keyring: service `seki:<host>`, user the server's `user`
-   (`keyring set seki:imap.gmail.com alice@gmail.com`).
+   (`keyring set seki:imap.gmail.com alice@gmail.com`). A system with no keyring (a
+   Linux without a Secret Service, where `keyring set` itself fails) is told to use
+   `password_command` instead.
 
 `token_command` instead prints a fresh OAuth2 access token (oauth2ms, mutt_oauth2.py,
 gmail-oauth2-tools' oauth2.py...), and seki logs in with XOAUTH2.
@@ -58,7 +60,31 @@ def login(server: Server, where: str) -> Login | None:
         return Login(server.user, _first_line(server.password_command, where))
     if server.password is not None:
         return Login(server.user, server.password)
-    found = keyring_password(server.host, server.user)
+    return Login(server.user, keyring_password(server, where))
+
+
+def keyring_password(server: Server, where: str) -> str:
+    """The password the system keyring holds for this server and user. None held is
+    refused naming every way to give one, `keyring set` among them; no keyring on this
+    system at all (`keyring set` fails there too) is refused pointing at
+    `password_command`."""
+    import keyring
+    from keyring.errors import NoKeyringError
+
+    try:
+        found = keyring.get_password(KEYRING_SERVICE.format(host=server.host), server.user)
+    except NoKeyringError:  # boundary: keyring says "no backend here" only by raising
+        raise UserError(
+            N_(
+                "no password for {user}, and this system has no keyring to keep one: give "
+                "password_command (a command that prints it) in the mail settings, or set "
+                "${env}"
+            ),
+            code=Code.MAIL,
+            at=where,
+            user=server.user,
+            env=server.password_env,
+        ) from None
     if found is None:
         raise UserError(
             N_(
@@ -72,19 +98,7 @@ def login(server: Server, where: str) -> Login | None:
             command=shlex.join(["keyring", "set", KEYRING_SERVICE.format(host=server.host),
                                 server.user]),
         )  # fmt: skip
-    return Login(server.user, found)
-
-
-def keyring_password(host: str, user: str) -> str | None:
-    """The password the system keyring holds for this server and user, None if it holds
-    none or this system has no keyring."""
-    import keyring
-    from keyring.errors import NoKeyringError
-
-    try:
-        return keyring.get_password(KEYRING_SERVICE.format(host=host), user)
-    except NoKeyringError:  # boundary: keyring says "no backend here" only by raising
-        return None
+    return found
 
 
 def _first_line(argv: tuple[str, ...], where: str) -> str:

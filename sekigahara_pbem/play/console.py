@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import yaml
 
@@ -24,6 +24,9 @@ from ..rules.components import Components
 from ..rules.decisions import Choice, Question
 from . import labels
 from .session import TurnSession
+
+if TYPE_CHECKING:
+    from prompt_toolkit.output import Output
 
 UNDO, QUIT = "u", "q"
 CONFIRM = Question("confirm", (Choice("sign"),), default="sign")
@@ -218,6 +221,21 @@ def script(answers: str) -> Asker:
     return ask
 
 
+def _output() -> Output:
+    """The terminal's output for prompt_toolkit, asking no cursor position reports (CPR).
+    A terminal that does not answer them (a pseudo-terminal of a program, some editors'
+    shells) would get prompt_toolkit's "WARNING: your terminal doesn't support cursor
+    position requests" two seconds into a question; a one-line prompt has no menu to
+    make room for, so it needs no reports from any terminal."""
+    from prompt_toolkit.output import create_output
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    output = create_output()
+    if isinstance(output, Vt100_Output):  # Windows' consoles are asked none anyway
+        output.enable_cpr = False
+    return output
+
+
 def terminal() -> Asker:
     """An asker at the terminal: a number no other choice begins with is taken at once, and
     so are `q` and `u` typed on an empty line."""
@@ -246,7 +264,7 @@ def terminal() -> Asker:
             if buffer.text.strip().lower() in (QUIT, UNDO):
                 buffer.validate_and_handle()
 
-    session: PromptSession = PromptSession(key_bindings=bindings)
+    session: PromptSession = PromptSession(key_bindings=bindings, output=_output())
 
     def ask(prompt: str, question: Question) -> str:
         shown[:] = [str(n) for n in numbers(question)] if single(question) else []

@@ -28,13 +28,13 @@ from ..protocol import chain, joins, packets
 from ..protocol import game as games
 from ..protocol.component_files import components_hash
 from ..protocol.packets import Packet
-from ..protocol.store import GameDir, write_atomic
+from ..protocol.store import SOLO_SETTINGS, GameDir, write_atomic
 from ..referee import adjudication
 from ..referee.demo import Bot
 from ..refusal import N_, Code, Refusal, UserError, side_words
 from ..rules.vocab import SIDES, other
 
-SETTINGS = "solo.json"
+SETTINGS = SOLO_SETTINGS
 NAMES = {"referee": "referee", "player": "you", "computer": "computer"}
 
 

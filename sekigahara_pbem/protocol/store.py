@@ -38,6 +38,22 @@ from .gitsafe import git_command
 
 SEQ_DIGITS = 6
 _RECORD = re.compile(r"(\d{6})\.txt")
+SOLO_SETTINGS = "solo.json"  # marks a `seki solo` folder, whose game is its game/ (play/solo.py)
+NAMED_GAMES = 5  # at most this many games a folder holds are named in a refusal
+
+
+def game_root(path: Path) -> Path:
+    """The game directory `path` names: itself, or the game a `seki solo` folder holds
+    (solo.json beside game/), so that `seki verify solo` checks the game the player
+    played rather than refusing the folder seki made for it."""
+    inner = path / "game"
+    if (
+        not (path / "game.txt").is_file()
+        and (path / SOLO_SETTINGS).is_file()
+        and (inner / "game.txt").is_file()
+    ):
+        return inner
+    return path
 
 
 class StoreError(UserError):
@@ -115,8 +131,25 @@ class GameDir:
         return gone
 
     def require(self) -> None:
-        if not self.definition.is_file():
-            raise StoreError(N_("{path} is not a game directory (no game.txt)"), path=self.root)
+        """A game directory, or a refusal; a folder that holds games (a folder of games,
+        an archive unpacked one level up) is refused naming them, to give one instead."""
+        if self.definition.is_file():
+            return
+        inside = self._games_inside()
+        if inside:
+            raise StoreError(
+                N_("{path} is not a game directory (no game.txt); give one in it: {games}"),
+                path=self.root,
+                games=", ".join(str(p) for p in inside),
+            )
+        raise StoreError(N_("{path} is not a game directory (no game.txt)"), path=self.root)
+
+    def _games_inside(self) -> list[Path]:
+        """The first few folders right inside this one that hold a game.txt."""
+        if not self.root.is_dir():
+            return []
+        found = (p for p in sorted(self.root.iterdir()) if (p / "game.txt").is_file())
+        return [p for _, p in zip(range(NAMED_GAMES), found, strict=False)]
 
     def reject(self, name: str, sealed: str) -> Path:
         """Keep a refused input with the reason (sealed, pbem/chain.seal_rejected), so

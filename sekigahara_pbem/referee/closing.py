@@ -8,8 +8,10 @@ values taken from the records (the sides, how the game ended and why) stay as wr
 
 from __future__ import annotations
 
+import shlex
 import textwrap
 from collections import Counter
+from pathlib import Path
 
 from .. import words
 from ..i18n import N_, ngettext
@@ -64,7 +66,34 @@ def statistics(gd: GameDir, definition: Definition) -> dict:
 
 
 def closing_text(game_id: str, stats: dict) -> str:
-    """The closing report as text for a mail body (80 columns), in the reader's language."""
+    """The closing report as text for a mail body (80 columns), in the reader's language:
+    the referee's reveal.txt is attached to the mail."""
+    lines = _figures(game_id, stats)
+    lines += _wrapped(
+        _(
+            "The referee has published its seeds and keys (reveal.txt, attached). Anyone with "
+            "the game's archive can now replay and check every draw and every order:"
+        )
+    )
+    lines.append("  seki verify GAME-DIRECTORY")
+    return "\n".join(lines) + "\n"
+
+
+def solo_closing_text(game_id: str, stats: dict, folder: Path, reveal: Path) -> str:
+    """The closing report of a `seki solo` game, at the player's terminal: no mail, so it
+    says where the secrets were written and the command that checks the game."""
+    lines = _figures(game_id, stats)
+    said = _(
+        "Every seed and the game's state key are now published in {reveal}. Anyone with "
+        "the folder {folder} can replay and check every draw and every order:"
+    )
+    lines += _wrapped(said.format(reveal=reveal, folder=folder))
+    lines.append("  " + shlex.join(["seki", "verify", str(folder)]))
+    return "\n".join(lines) + "\n"
+
+
+def _figures(game_id: str, stats: dict) -> list[str]:
+    """How the game ended and its figures, as lines, with a blank line after them."""
     lines = _wrapped(_("Game {game} is over.").format(game=game_id))
     result = stats["result"]
     if result:
@@ -83,15 +112,7 @@ def closing_text(game_id: str, stats: dict) -> str:
         *[(_(name), n) for name, n in stats["counts"].items()],
     ]
     width = max(len(label) + 1 for label, _n in rows)
-    lines += ["", *[f"  {label + ':':<{width}} {n}" for label, n in rows], ""]
-    lines += _wrapped(
-        _(
-            "The referee has published its seeds and keys (reveal.txt, attached). Anyone with "
-            "the game's archive can now replay and check every draw and every order:"
-        )
-    )
-    lines.append("  seki verify GAME-DIRECTORY")
-    return "\n".join(lines) + "\n"
+    return [*lines, "", *[f"  {label + ':':<{width}} {n}" for label, n in rows], ""]
 
 
 def _wrapped(text: str) -> list[str]:

@@ -153,8 +153,8 @@ def test_clicks_own_words_are_in_the_readers_language(tmp_path):
     assert "Hiba: Nincs ilyen kapcsoló: '--nosuch'. Erre gondoltál:" in option.stderr
     missing = _seki(["verify"], tmp_path, "hu_HU.UTF-8")
     assert "Hiba: Hiányzó argumentum 'DIRECTORY'." in missing.stderr
-    shown = _seki(["view", "--help"], tmp_path, "hu_HU.UTF-8").stdout
-    assert "Használat: seki view" in shown and "\nKapcsolók:\n" in shown
+    shown = _seki(["game", "new", "--help"], tmp_path, "hu_HU.UTF-8").stdout
+    assert "Használat: seki game new" in shown and "\nKapcsolók:\n" in shown
     assert "[kötelező]" in shown and "Kiírja ezt a súgót, és kilép." in shown
     for english in ("Usage:", "Options:", "Error:", "for help", "Show this message", "required"):
         assert english not in unknown.stderr + option.stderr + missing.stderr + shown

@@ -3,7 +3,8 @@ never an error on the player's terminal nor a process that swallows what it is s
 body nested thousands deep is refused (400) before the JSON parser sees it; a body past
 the size cap is refused (413) as soon as it is, the rest not read, whether its length
 is announced or it comes in chunks without end; a pick list that names a choice twice is
-refused (400), the question still open. Through real HTTP to the real `seki solo --web`,
+refused (400), the question still open; a sender that hangs up mid-body is no error
+either. Through real HTTP to the real `seki solo --web`,
 its terminal read when it ends."""
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def test_a_body_nested_deep_is_refused_without_a_traceback(tmp_path):
 
 
 def test_a_body_past_the_cap_is_refused_before_it_is_all_sent(tmp_path):
+    """Past the cap, announced or in chunks, 413 with the rest unsent; a sender that hangs
+    up mid-body leaves no traceback either."""
     with Solo(tmp_path) as solo:
         cookie = enter(solo.address)
         origin, port, _ = door(solo.address)
@@ -72,6 +75,8 @@ def test_a_body_past_the_cap_is_refused_before_it_is_all_sent(tmp_path):
         chunk = b"1000\r\n" + b" " * 0x1000 + b"\r\n"
         said = _unfinished(port, head + "Transfer-Encoding: chunked\r\n\r\n", chunk * 64)
         assert said.startswith(b"HTTP/1.1 413 "), said
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(f'{head}Content-Length: 100\r\n\r\n{{"seq'.encode())  # then hangs up
         assert _moment(solo, cookie)["seq"] == 0
         _stopped_quietly(solo, cookie)
 

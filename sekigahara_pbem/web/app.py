@@ -23,7 +23,7 @@ from itertools import accumulate
 from string import Template
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -86,7 +86,7 @@ class Guard:
         origin = request.headers.get("origin")
         if request.method == "POST" and origin not in (None, f"http://{host}"):
             return False
-        if request.url.path == "/enter":
+        if request.scope["path"] == "/enter":
             return True  # its key is the door's to check
         given = request.cookies.get(self.cookie, "")
         return secrets.compare_digest(given.encode(), self.door.cookie.encode())
@@ -131,10 +131,10 @@ def application(desk: Desk, door: Door, port: int, title: str, report_html: str 
 
     def action(what: str):
         async def endpoint(request: Request) -> Response:
-            data = await _read(request)
-            if data is None:
-                return JSONResponse({"error": "the request is too large"}, 413)
             try:
+                data = await _read(request)
+                if data is None:
+                    return JSONResponse({"error": "the request is too large"}, 413)
                 seq, picks = _fields(what, _parse(data))
                 return JSONResponse(_do(desk, what, seq, picks))
             except Malformed as exc:
@@ -203,15 +203,19 @@ def _do(desk: Desk, what: str, seq: int, picks: list[int]) -> dict:
 
 async def _read(request: Request) -> bytes | None:
     """The POST's body, or None once it is longer than MAX_BODY: the rest is not read
-    (a length announced past it is not waited for)."""
+    (a length announced past it is not waited for). Malformed if the sender hangs up
+    before its end."""
     declared = request.headers.get("content-length", "")
     if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         return None
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            return None
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                return None
+    except ClientDisconnect:  # boundary: Starlette says so only by raising
+        raise Malformed("the request was cut off") from None
     return bytes(data)
 
 

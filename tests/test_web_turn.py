@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from webdoor import door, enter, file_of
 
 from sekigahara_pbem import i18n
 from sekigahara_pbem.play import console, labels
@@ -76,8 +77,9 @@ def _terminal(comp, state: dict, side: str, script: str) -> list[dict]:
 
 
 class Served:
-    """answer_in_browser running in a thread, as the command runs it: its URL, and how it
-    ended (None once signed, else the exception it raised)."""
+    """answer_in_browser running in a thread, as the command runs it: the address it
+    says, the page's URL behind it, and how it ended (None once signed, else the
+    exception it raised)."""
 
     def __init__(self, session: TurnSession, comp, v: dict):
         self.urls: queue.Queue[str] = queue.Queue()
@@ -89,9 +91,9 @@ class Served:
             target=context.run, args=(self._run, session, comp, v), daemon=True
         )
         self.thread.start()
-        self.url = self.urls.get(timeout=10)
-        self.port = int(self.url.split(":")[2].split("/")[0])
-        self.token = self.url.rstrip("/").rsplit("/", 1)[1]
+        self.address = self.urls.get(timeout=10)  # the forwarding file (webdoor.py)
+        origin, self.port, _ = door(self.address)
+        self.url = f"{origin}/"
 
     def _run(self, session: TurnSession, comp, v: dict) -> None:
         try:
@@ -152,7 +154,7 @@ def _click(page, comp, question: Question, picks: list[int], clicks: list[str]) 
 def _play(page, served: Served, session: TurnSession, comp, decide: Decide) -> tuple[str, list]:
     """Answer every question by clicks, then sign: the same answers as a --choose
     script, and what was clicked."""
-    page.goto(served.url)
+    page.goto(served.address)
     answers: list[str] = []
     clicks: list[str] = []
     seq = 0
@@ -180,7 +182,10 @@ def _check(browser, comp, state: dict, side: str, decide: Decide) -> list:
     served = Served(session, comp, v)
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     problems: list[str] = []
-    page.on("request", lambda r: r.url.startswith(served.url) or problems.append(r.url))
+    page.on(
+        "request",
+        lambda r: r.url.startswith((served.url, served.address)) or problems.append(r.url),
+    )
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.on("console", lambda m: m.type == "error" and problems.append(m.text))
     if isinstance(decide, Watched):
@@ -427,7 +432,7 @@ def test_the_page_speaks_the_readers_language(browser, comp):
     assert words["undo"] != "Undo" and prompt != labels.prompt(question, comp)
     page = browser.new_page()
     try:
-        page.goto(served.url)
+        page.goto(served.address)
         page.wait_for_selector("#ask p.prompt")
         assert page.evaluate("() => document.documentElement.lang") == "hu"
         assert page.inner_text("#ask p.prompt") == prompt
@@ -477,7 +482,7 @@ def test_losses_are_chosen_by_clicking_blocks_and_a_phone_shows_them_whole(brows
     page = browser.new_page(viewport={"width": 390, "height": 844})
     last = len(q.choices) - 1
     try:
-        page.goto(served.url)
+        page.goto(served.address)
         page.wait_for_selector("#ask .tile")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         for i in range(len(q.choices)):
@@ -528,34 +533,43 @@ def _request(served: Served, method: str, path: str, headers: dict, body: dict |
 
 
 def test_the_server_answers_only_the_page_and_is_gone_once_stopped(comp):
-    """A wrong or missing token, a Host header naming another host (DNS rebinding), a
-    POST from another origin: 403, and the turn goes on. A GET changes nothing. Stop
-    ends the turn (Stopped: nothing is written) and the server with it."""
+    """Without the cookie the file's key buys (wrong, or none), with a key used already,
+    a Host header naming another host (DNS rebinding), a POST from another origin: 403,
+    and the turn goes on. A GET changes nothing. Stop ends the turn (Stopped: nothing is
+    written) and the server with it, and the forwarding file is gone."""
     state, _ = setup(comp, "ab" * 16)
     session, v = _session(comp, state, "ishida")
     served = Served(session, comp, v)
     host = {"Host": f"127.0.0.1:{served.port}"}
-    base = f"/{served.token}"
-    assert _request(served, "GET", f"{base}/state", host) == 200
-    assert _request(served, "GET", f"{base}/state", {"Host": f"localhost:{served.port}"}) == 200
-    assert _request(served, "GET", f"{base}/report", host) == 200
     assert _request(served, "GET", "/state", host) == 403
-    wrong = served.token[:-1] + ("x" if served.token[-1] != "x" else "y")
-    assert _request(served, "GET", f"/{wrong}/state", host) == 403
-    assert _request(served, "GET", f"{base}/state", {"Host": f"evil.example:{served.port}"}) == 403
-    assert _request(served, "GET", f"{base}/state", {"Host": "127.0.0.1:1"}) == 403
-    evil = {**host, "Origin": "http://evil.example"}
-    assert _request(served, "POST", f"{base}/stop", evil, {}) == 403
-    assert _request(served, "POST", f"/x{base}/stop", host, {}) == 403
-    assert _request(served, "GET", f"{base}/stop", host) == 405
-    assert _request(served, "POST", f"{base}/answer", host, {"seq": 0, "picks": [99]}) == 422
-    assert _request(served, "POST", f"{base}/answer", host, {"seq": 5, "picks": [0]}) == 409
+    key = door(served.address)[2]
+    cookie = {**host, **enter(served.address)}
+    assert _request(served, "GET", key, host) == 403  # once only
+    assert _request(served, "GET", "/enter?key=", host) == 403
+    assert _request(served, "GET", "/state", cookie) == 200
+    assert _request(served, "GET", "/state", {**cookie, "Host": f"localhost:{served.port}"}) == 200
+    assert _request(served, "GET", "/report", cookie) == 200
+    name, value = cookie["Cookie"].split("=", 1)
+    wrong = value[:-1] + ("x" if value[-1] != "x" else "y")
+    assert _request(served, "GET", "/state", {**host, "Cookie": f"{name}={wrong}"}) == 403
+    evil_host = {**cookie, "Host": f"evil.example:{served.port}"}
+    assert _request(served, "GET", "/state", evil_host) == 403
+    assert _request(served, "GET", "/state", {**cookie, "Host": "127.0.0.1:1"}) == 403
+    evil = {**cookie, "Origin": "http://evil.example"}
+    assert _request(served, "POST", "/stop", evil, {}) == 403
+    own = {"Origin": f"http://127.0.0.1:{served.port}"}
+    assert _request(served, "POST", "/stop", {**host, **own}, {}) == 403
+    assert _request(served, "GET", "/stop", cookie) == 405
+    assert _request(served, "POST", "/answer", cookie, {"seq": 0, "picks": [99]}) == 422
+    assert _request(served, "POST", "/answer", cookie, {"seq": 5, "picks": [0]}) == 409
+    assert _request(served, "POST", "/answer", cookie, {"seq": 0, "picks": [0], "x": 1}) == 400
+    assert _request(served, "POST", "/answer", cookie, {"seq": True, "picks": [0]}) == 400
     assert served.thread.is_alive() and session.actions == [] and session.question is not None
-    own = {**host, "Origin": f"http://127.0.0.1:{served.port}"}
-    assert _request(served, "POST", f"{base}/stop", own, {}) == 200
+    assert _request(served, "POST", "/stop", {**cookie, **own}, {}) == 200
     assert isinstance(served.ended(), console.Stopped)
     with pytest.raises(ConnectionRefusedError):
-        _request(served, "GET", f"{base}/state", host)
+        _request(served, "GET", "/state", cookie)
+    assert not file_of(served.address).exists()
 
 
 def test_the_places_and_cards_that_answer_a_choice(comp):
@@ -592,7 +606,7 @@ def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):
     served = Served(session, comp, v)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:
-        page.goto(served.url)
+        page.goto(served.address)
         card = sorted(state["cards"]["ishida"]["hand"])[0]
         page.click(f'#hand [data-card="{card}"]')
         page.wait_for_selector('body[data-seq="1"]')
@@ -628,7 +642,7 @@ def test_7_2_a_place_that_answers_at_the_maps_edge_is_scrolled_into_view(browser
     target = '#board .overlay circle.target[data-loc="sendai"]'
     page = browser.new_page(viewport={"width": width, "height": 844})
     try:
-        page.goto(served.url)
+        page.goto(served.address)
         page.wait_for_selector(target)
         frame = page.locator("#board .board-frame").bounding_box()
         assert (

@@ -3,10 +3,15 @@ style, the moment as JSON, and one POST per thing the player does (answer, undo,
 stop), each handed to the Desk.
 
 Only the player's own browser may use it (`Guard`): the server listens on 127.0.0.1 only;
-every path starts with a random token, so another local program or a web page that
+every request but the door's (/enter, with the one-time key of the forwarding file,
+door.py) needs the cookie the door sets, so another local program or a web page that
 guesses the port still cannot read the hand or answer; a Host header other than
 127.0.0.1 or localhost at this port is refused (a DNS-rebinding page names its own host);
-a POST whose Origin is another site's is refused; nothing changes on a GET."""
+a POST whose Origin is another site's is refused; nothing changes on a GET.
+
+A POST's body is read only up to MAX_BODY (413 past it, the rest unread), nested no
+deeper than MAX_DEPTH, and must have exactly the shape the page sends (400 otherwise):
+hostile bodies are one-line refusals, never an error on the player's terminal."""
 
 from __future__ import annotations
 
@@ -14,10 +19,11 @@ import json
 import secrets
 from html import escape
 from importlib.resources import files
+from itertools import accumulate
 from string import Template
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -26,6 +32,7 @@ from ..i18n import current, explain
 from ..i18n import gettext as _
 from ..play.console import NotAnAnswer
 from .desk import Desk, Stale
+from .door import Door
 
 STATIC = files(__package__) / "static"
 NO_STORE = {"Cache-Control": "no-store"}  # the hand is not kept in any cache
@@ -40,36 +47,61 @@ REPORT = {
     **NO_STORE,
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
 }
+# The door's answer: the cookie, and on to the page. The page is then opened from this
+# server itself, so the browser sends it the SameSite=Strict cookie (it would not on a
+# redirect of the navigation the forwarding file started).
+ENTERED = {
+    **NO_STORE,
+    "Content-Security-Policy": "default-src 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+FORWARD = '<!DOCTYPE html><meta http-equiv="refresh" content="0;url=/"><title>seki</title>\n'
+# The largest answer measured over random games is 63 bytes (every choice of the widest
+# question, 20 choices, picked); a body the page sends stays far under these.
+MAX_BODY = 16 * 1024
+MAX_DEPTH = 4  # the page's bodies nest 2 deep: an object holding a list
+MAX_PICKS = 512
+FIELDS = {"answer": {"seq", "picks"}, "undo": {"seq"}, "sign": {"seq"}, "stop": set()}
+ACTIONS = tuple(FIELDS)
 
 
 class Guard:
-    """ASGI middleware that refuses (403) any request without the token, with a foreign
-    Host header, or a POST from another origin."""
+    """ASGI middleware that refuses (403) any request with a foreign Host header or a
+    POST from another origin, and, but for the door, any without the door's cookie."""
 
-    def __init__(self, app: ASGIApp, token: str, port: int):
-        self.app, self.token = app, token
+    def __init__(self, app: ASGIApp, door: Door, cookie: str, port: int):
+        self.app, self.door, self.cookie = app, door, cookie
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not self.allowed(scope):
+        if scope["type"] == "http" and not self.allowed(Request(scope)):
             await PlainTextResponse("forbidden", 403)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
-    def allowed(self, scope: Scope) -> bool:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        host = headers.get("host", "")
-        first = scope["path"].split("/")[1] if scope["path"].count("/") >= 2 else ""
-        if not secrets.compare_digest(first.encode(), self.token.encode()):
-            return False
+    def allowed(self, request: Request) -> bool:
+        host = request.headers.get("host", "")
         if host not in self.hosts:
             return False
-        origin = headers.get("origin")
-        return scope["method"] != "POST" or origin is None or origin == f"http://{host}"
+        origin = request.headers.get("origin")
+        if request.method == "POST" and origin not in (None, f"http://{host}"):
+            return False
+        if request.scope["path"] == "/enter":
+            return True  # its key is the door's to check
+        given = request.cookies.get(self.cookie, "")
+        return secrets.compare_digest(given.encode(), self.door.cookie.encode())
 
 
-def application(desk: Desk, token: str, port: int, title: str, report_html: str | None) -> ASGIApp:
-    """The server's application for one turn (or one two-party record), under /TOKEN/."""
+def application(desk: Desk, door: Door, port: int, title: str, report_html: str | None) -> ASGIApp:
+    """The server's application for one turn (or one two-party record)."""
+    cookie = f"seki-{port}"  # a browser keeps one jar for every port of 127.0.0.1
+
+    async def enter(request: Request) -> Response:
+        if not door.enter(request.query_params.get("key", "")):
+            return PlainTextResponse("forbidden", 403)
+        response = HTMLResponse(FORWARD, headers=ENTERED)
+        response.set_cookie(cookie, door.cookie, path="/", httponly=True, samesite="strict")
+        return response
 
     async def page(request: Request) -> Response:
         shell = Template((STATIC / "page.html").read_text(encoding="utf-8"))
@@ -99,16 +131,14 @@ def application(desk: Desk, token: str, port: int, title: str, report_html: str 
 
     def action(what: str):
         async def endpoint(request: Request) -> Response:
-            body = await _body(request)
-            if body is None:
-                return JSONResponse({"error": "expected a JSON object"}, 400)
-            seq, picks = body.get("seq"), body.get("picks", [])
-            if what != "stop" and type(seq) is not int:
-                return JSONResponse({"error": "expected the moment's number"}, 400)
-            if not isinstance(picks, list) or not all(type(i) is int for i in picks):
-                return JSONResponse({"error": "expected a list of choice numbers"}, 400)
             try:
+                data = await _read(request)
+                if data is None:
+                    return JSONResponse({"error": "the request is too large"}, 413)
+                seq, picks = _fields(what, _parse(data))
                 return JSONResponse(_do(desk, what, seq, picks))
+            except Malformed as exc:
+                return JSONResponse({"error": str(exc)}, 400)
             except Stale as exc:
                 return JSONResponse({"error": explain(exc), "stale": True}, 409)
             except NotAnAnswer as exc:  # said beside the question, as at the terminal
@@ -116,16 +146,16 @@ def application(desk: Desk, token: str, port: int, title: str, report_html: str 
 
         return endpoint
 
-    base = f"/{token}"
     routes = [
-        Route(f"{base}/", page),
-        Route(f"{base}/page.js", static("page.js", "text/javascript")),
-        Route(f"{base}/page.css", static("page.css", "text/css")),
-        Route(f"{base}/report", report),
-        Route(f"{base}/state", state),
-        *[Route(f"{base}/{what}", action(what), methods=["POST"]) for what in ACTIONS],
+        Route("/enter", enter),
+        Route("/", page),
+        Route("/page.js", static("page.js", "text/javascript")),
+        Route("/page.css", static("page.css", "text/css")),
+        Route("/report", report),
+        Route("/state", state),
+        *[Route(f"/{what}", action(what), methods=["POST"]) for what in ACTIONS],
     ]
-    return Guard(Starlette(routes=routes), token, port)
+    return Guard(Starlette(routes=routes), door, cookie, port)
 
 
 def page_words() -> dict[str, str]:
@@ -157,7 +187,8 @@ def page_words() -> dict[str, str]:
     }
 
 
-ACTIONS = ("answer", "undo", "sign", "stop")
+class Malformed(Exception):
+    """A POST body the page never sends: refused (400) with this one line."""
 
 
 def _do(desk: Desk, what: str, seq: int, picks: list[int]) -> dict:
@@ -170,10 +201,52 @@ def _do(desk: Desk, what: str, seq: int, picks: list[int]) -> dict:
     return desk.stop()
 
 
-async def _body(request: Request) -> dict | None:
-    """The POST's JSON object, or None if it is not one."""
-    try:
-        body = await request.json()
-    except ValueError:  # boundary: json reports a malformed body only by raising
+async def _read(request: Request) -> bytes | None:
+    """The POST's body, or None once it is longer than MAX_BODY: the rest is not read
+    (a length announced past it is not waited for). Malformed if the sender hangs up
+    before its end."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         return None
-    return body if isinstance(body, dict) else None
+    data = bytearray()
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                return None
+    except ClientDisconnect:  # boundary: Starlette says so only by raising
+        raise Malformed("the request was cut off") from None
+    return bytes(data)
+
+
+def _parse(data: bytes) -> dict:
+    """The body's JSON object. Its nesting is bounded before the parser sees it: every
+    bracket counts, even one inside a string (the page sends none), so the parser never
+    goes deeper than MAX_DEPTH."""
+    text = data.decode("utf-8", errors="replace")
+    if max(accumulate((c in "[{") - (c in "]}") for c in text), default=0) > MAX_DEPTH:
+        raise Malformed("the request is nested too deep")
+    try:
+        body = json.loads(text)
+    except ValueError:  # boundary: json reports a malformed body only by raising
+        raise Malformed("expected a JSON object") from None
+    if not isinstance(body, dict):
+        raise Malformed("expected a JSON object")
+    return body
+
+
+def _fields(what: str, body: dict) -> tuple[int, list[int]]:
+    """The moment's number and the picks (distinct choice numbers) of a body that holds
+    exactly the fields the page sends for `what`."""
+    if set(body) != FIELDS[what]:
+        raise Malformed(f"expected the fields: {', '.join(sorted(FIELDS[what])) or 'none'}")
+    seq, picks = body.get("seq", 0), body.get("picks", [])
+    if type(seq) is not int:
+        raise Malformed("expected the moment's number")
+    if not isinstance(picks, list) or len(picks) > MAX_PICKS:
+        raise Malformed("expected a list of choice numbers")
+    if not all(type(i) is int for i in picks):
+        raise Malformed("expected a list of choice numbers")
+    if len(set(picks)) != len(picks):
+        raise Malformed("a choice is picked twice")
+    return seq, picks

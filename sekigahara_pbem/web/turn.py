@@ -1,12 +1,11 @@
 """The page on the player's browser: a local server that lives only as long as the turn
-(app.py says who may use it). `Board` serves one turn or one two-party record, however
-many sessions it takes, on one address and one tab; `answer_in_browser` is one turn of a
-referee's game on it."""
+(app.py says who may use it), entered through a file only the player can read (door.py).
+`Board` serves one turn or one two-party record, however many sessions it takes, on one
+address and one tab; `answer_in_browser` is one turn of a referee's game on it."""
 
 from __future__ import annotations
 
 import contextvars
-import secrets
 import socket
 import threading
 import webbrowser
@@ -20,6 +19,7 @@ from ..play.session import TurnSession
 from ..rules.components import Components
 from .app import application
 from .desk import STOPPED, Asking, Confirming, Desk
+from .door import Door
 from .moment import Story, story
 
 WAIT = 0.5  # seconds between looks at the server while the player answers
@@ -27,11 +27,12 @@ WAIT = 0.5  # seconds between looks at the server while the player answers
 
 class Board:
     """The page's server, as a context manager: started on entering (127.0.0.1, a free
-    port, a random token in the URL; its URL said with `on_ready`, the browser opened if
-    asked), stopped on leaving, an interrupt at the terminal (Ctrl-C) included. In
-    between, each `answer` or `confirm` puts its question on the same page, which picks
-    it up without a reload. `story`: what happened since the player's last turn, drawn on
-    the map and listed; `report_html`, the report, is linked from the page."""
+    port, its forwarding file written: the file's address, which holds no secret, said
+    with `on_ready` and given to the browser if asked), stopped and the file removed on
+    leaving, an interrupt at the terminal (Ctrl-C) included. In between, each `answer` or
+    `confirm` puts its question on the same page, which picks it up without a reload.
+    `story`: what happened since the player's last turn, drawn on the map and listed;
+    `report_html`, the report, is linked from the page."""
 
     def __init__(
         self,
@@ -47,11 +48,11 @@ class Board:
         self.open_browser, self.on_ready = open_browser, on_ready
 
     def __enter__(self) -> Board:
-        token = secrets.token_urlsafe(24)
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.bind(("127.0.0.1", 0))
         port = self._listener.getsockname()[1]
-        app = application(self.desk, token, port, self.title, self.report_html)
+        self.door = Door(f"http://127.0.0.1:{port}")
+        app = application(self.desk, self.door, port, self.title, self.report_html)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
         self._server = uvicorn.Server(config)
         # The server's thread runs in this thread's context: the reader's language
@@ -68,11 +69,10 @@ class Board:
         try:
             while not self._server.started and self._thread.is_alive():
                 self._thread.join(0.01)
-            self.url = f"http://127.0.0.1:{port}/{token}/"
             if self.on_ready is not None:
-                self.on_ready(self.url)
+                self.on_ready(self.door.address)
             if self.open_browser:
-                webbrowser.open(self.url)
+                webbrowser.open(self.door.address)
             ready = True
         finally:
             if not ready:  # the server stops whatever stopped us here (Ctrl-C included)
@@ -83,6 +83,7 @@ class Board:
         self._server.should_exit = True
         self._thread.join()
         self._listener.close()
+        self.door.close()
 
     def answer(
         self,

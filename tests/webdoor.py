@@ -1,0 +1,111 @@
+"""The page's door as a test walks through it (web/door.py): the forwarding file seki
+says and gives the browser, the one-time key inside it, the cookie the key buys; and
+`seki solo --web` run as a player runs it, with a browser that only says what it was
+started with."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+SEKI = Path(sys.executable).parent / "seki"
+ADDRESS = "your turn is on the board: "
+BROWSER_SAYS = "browser argv "
+FORWARD = re.compile(r'url=(http://127\.0\.0\.1:(\d+))(/enter\?key=[^"]+)"')
+
+
+def file_of(address: str) -> Path:
+    """The forwarding file an address names."""
+    parts = urlsplit(address)
+    assert parts.scheme == "file", address
+    return Path(unquote(parts.path))
+
+
+def door(address: str) -> tuple[str, int, str]:
+    """The server's origin, its port, and the path with the key the file holds now."""
+    found = FORWARD.search(file_of(address).read_text(encoding="utf-8"))
+    assert found, address
+    return found[1], int(found[2]), found[3]
+
+
+def request(port: int, method: str, path: str, headers: dict, body: bytes | None = None):
+    """One request to the page's server: its status, headers and body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        conn.close()
+
+
+def enter(address: str) -> dict[str, str]:
+    """Through the door with the file's key, as the browser goes: the Cookie header the
+    server set."""
+    _, port, path = door(address)
+    status, headers, _ = request(port, "GET", path, {})
+    assert status == 200, status
+    jar = SimpleCookie(headers["Set-Cookie"])
+    return {"Cookie": "; ".join(f"{name}={c.value}" for name, c in jar.items())}
+
+
+def post(address: str, what: str, body: bytes, headers: dict) -> tuple[int, dict]:
+    """A POST of raw bytes to the page: its status and JSON answer."""
+    _, port, _ = door(address)
+    hdrs = {"Content-Type": "application/json", **headers}
+    status, _, data = request(port, "POST", f"/{what}", hdrs, body)
+    return status, json.loads(data)
+
+
+class Solo:
+    """`seki solo --web` in `tmp`, its first turn on the page: the address it said, what
+    the browser was started with (a script that says its arguments), its terminal. A
+    context manager: the command is killed on leaving if it still runs."""
+
+    def __init__(self, tmp: Path):
+        run = tmp / "run"
+        run.mkdir(mode=0o700)
+        browser = tmp / "browser"
+        browser.write_text(f'#!/bin/sh\necho "{BROWSER_SAYS}($#): $*"\n', encoding="utf-8")
+        browser.chmod(0o755)
+        env = dict(os.environ, SEKI_HOME=str(tmp / "home"), BROWSER=str(browser),
+                   XDG_RUNTIME_DIR=str(run))  # fmt: skip
+        self.process = subprocess.Popen(
+            [str(SEKI), "solo", "g", "--web", "--side", "ishida", "--bot", "random"],
+            cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        try:
+            self.address = self._line(ADDRESS)
+            self.browser = self._line(BROWSER_SAYS)  # the browser is started once it is said
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def _line(self, start: str) -> str:
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if line.startswith(start):
+                return line[len(start) :].rstrip("\n")
+        raise AssertionError("".join(self.lines))
+
+    def ended(self) -> tuple[int, str]:
+        """Its exit status and all it said on its terminal."""
+        rest = self.process.stdout.read()
+        return self.process.wait(timeout=60), "".join(self.lines) + rest
+
+    def __enter__(self) -> Solo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:  # a test that failed midway leaves no seki behind
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()

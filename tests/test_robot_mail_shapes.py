@@ -98,18 +98,24 @@ def _unreadable(game: str) -> str:
     return signing.sign(f"format: seki-turn/1\ngame: [{game}\n", generate("ishida"))
 
 
-def test_a_reply_names_what_the_sender_sent_and_adds_no_second_re(campaign):
-    """A document the robot cannot read is named as its sender knows it (the attached
-    file's name, or the message body), never by the robot's own spool file; and a
-    subject that already answers ("RE: ..."), gets no second "Re:"."""
-    _post(campaign, address("ishida"), "RE: [seki bom] record 1", _unreadable("pasted"),
+def test_a_reply_names_what_the_sender_sent(campaign):
+    """A document the robot cannot read is named as its sender knows it: the attached
+    file's name, or the message body; never by the robot's own spool file."""
+    _post(campaign, address("ishida"), "[seki bom] two files", _unreadable("pasted"),
           [("my-turn.txt", _unreadable("attached").encode())])  # fmt: skip
     campaign.robot()
-    (reply,) = _replies(campaign, "ishida", "RE: [seki bom] record 1")
+    (reply,) = _replies(campaign, "ishida", "Re: [seki bom] two files")
     text = _text(reply)
     assert "  - my-turn.txt: not valid YAML" in text, text
     assert "  - the message body: not valid YAML" in text, text
     assert "mail-" not in text, text
+
+
+def test_a_reply_to_a_reply_gets_no_second_re(campaign):
+    """A subject that already answers ("RE: ...", in any case) is answered as it is."""
+    _post(campaign, address("ishida"), "RE: [seki bom] record 1", _unreadable("again"))
+    campaign.robot()
+    assert _replies(campaign, "ishida", "RE: [seki bom] record 1")
 
 
 def test_a_game_id_of_5000_digits_is_refused_not_an_internal_error(campaign):

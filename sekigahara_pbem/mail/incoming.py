@@ -363,9 +363,12 @@ class Found:
     possible: first the text as it came (un-quoted), then the same text with the client's
     whitespace, non-breaking spaces, indentation or wrapping undone. Which reading is the
     document is for its signature to say (`pick`): a reading is only ever a guess, and
-    none is accepted that the signature does not cover."""
+    none is accepted that the signature does not cover. `origin`: where the sender put it,
+    the attachment's file name as the mail names it (one safe line), or None for the
+    message's body."""
 
     readings: tuple[str, ...]
+    origin: str | None = None
 
 
 def documents(msg: EmailMessage) -> list[str]:
@@ -378,14 +381,29 @@ def found(msg: EmailMessage) -> list[Found]:
     """Every signed document of a message, attached or pasted, in a plain or an HTML
     part, format=flowed or not, quoted with "> " or not; a block found twice (a plain and
     an HTML part of one mail, a document pasted twice) once."""
-    blocks: dict[tuple[str, ...], None] = {}
+    blocks: dict[tuple[str, ...], str | None] = {}
     for part in _leaves(msg):
         for view in _views(part):
             for block in _blocks(view):
-                blocks.setdefault(tuple(block))
+                blocks.setdefault(tuple(block), _filename(part))
                 if len(blocks) >= MAX_BLOCKS:
-                    return [Found(_readings(list(b))) for b in blocks]
-    return [Found(_readings(list(b))) for b in blocks]
+                    return [Found(_readings(list(b)), o) for b, o in blocks.items()]
+    return [Found(_readings(list(b)), o) for b, o in blocks.items()]
+
+
+MAX_FILENAME = 100  # characters of an attachment's name said back to its sender
+
+
+def _filename(part: EmailMessage) -> str | None:
+    """The name a part is attached under, as one safe line; None for a part of the
+    message's body (no name, or one that does not decode)."""
+    try:
+        name = part.get_filename()
+    # boundary: the email package's parameter parser, on a stranger's header
+    except (ValueError, TypeError, IndexError, LookupError, UnicodeError, AttributeError):
+        return None
+    name = CONTROL.sub(" ", str(name or "")).strip()[:MAX_FILENAME]
+    return name or None
 
 
 def pick(document: Found, trusted: list[PublicKey]) -> tuple[str, PublicKey | None]:
@@ -582,7 +600,8 @@ def html_text(html: str) -> str:
     return "".join(parser.out)
 
 
-_START = re.compile(r"((?:> ?)*)[ \t\u00a0]*" + re.escape(BEGIN) + r"[ \t\u00a0]*")
+# a byte-order mark may open the line: a file saved by Notepad, attached or pasted
+_START = re.compile(r"\ufeff?((?:> ?)*)[ \t\u00a0\ufeff]*" + re.escape(BEGIN) + r"[ \t\u00a0]*")
 _MARKERS = frozenset((BEGIN, signing.BEGIN_SIGNATURE, END, sshsig.BEGIN, sshsig.END))
 _ARMOUR = frozenset((sshsig.BEGIN, "-----BEGIN AGE ENCRYPTED FILE-----"))
 _ARMOUR_END = frozenset((sshsig.END, "-----END AGE ENCRYPTED FILE-----"))
@@ -626,15 +645,16 @@ def _blocks(text: str) -> list[list[str]]:
 def _readings(block: list[str]) -> tuple[str, ...]:
     """The block as it came, then with what clients do to a pasted text undone: U+00A0
     for spaces (HTML mail), an indentation added to every line, lines wrapped at a
-    client's width (`_unwrapped`)."""
-    bases = [block]
+    client's width (`_unwrapped`), an armoured section's lines broken at their
+    indentation (`_rejoined`)."""
+    bases = [_rejoined(block)]
     if any("\u00a0" in line for line in block):
         bases.append([line.replace("\u00a0", " ") for line in block])
     for lines in list(bases):
         indent = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
         if indent:
             bases.append([x[indent:] for x in lines])
-    readings = ["\n".join(b) + "\n" for b in bases]
+    readings = ["\n".join(b) + "\n" for b in [block, *bases]]
     if sum(map(len, block)) <= MAX_UNWRAP:
         for lines in bases:
             readings += ["\n".join(b) + "\n" for b in _unwrapped(lines)]
@@ -672,6 +692,36 @@ def _unwrapped(lines: list[str]) -> list[list[str]]:
             if joined is not None and joined not in out:
                 out.append(joined)
     return out
+
+
+def _rejoined(lines: list[str]) -> list[str]:
+    """The lines of each indented armoured section (a sealed turn's age section, two
+    spaces in) as they were before a client wrapped them: 66 characters long, they are
+    broken at a client's 64 or 65 columns at the last space that fits, the one in their
+    indentation, which leaves an empty line and the line unindented. No armour holds an
+    empty line, so each such pair is one line broken; nothing else is changed."""
+    out: list[str] = []
+    indent = 0
+    i = 0
+    while i < len(lines):
+        line, stripped = lines[i], lines[i].strip(_SPACES)
+        if stripped in _ARMOUR:
+            indent = len(line) - len(line.lstrip(" "))
+        elif stripped in _ARMOUR_END:
+            indent = 0
+        elif indent and not line and _broken(lines[i + 1 : i + 2], indent):
+            out.append(" " * indent + lines[i + 1].lstrip(" "))
+            i += 2
+            continue
+        out.append(line)
+        i += 1
+    return out
+
+
+def _broken(after: list[str], indent: int) -> bool:
+    """Whether the line after an empty one inside armour is the rest of a line broken
+    in its indentation: text, without the whole indentation."""
+    return bool(after and after[0].strip() and not after[0].startswith(" " * indent))
 
 
 def _subsets(places: list[int]) -> list[list[int]]:

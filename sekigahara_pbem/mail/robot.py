@@ -189,28 +189,33 @@ def _own(games: Games, key: PublicKey | None) -> bool:
     )
 
 
-def _chosen(games: Games, msg: EmailMessage) -> list[str]:
-    """The documents of a message to adjudicate, each once: of each its reading the
-    signature checks (or, if none does, as it came, for the referee to refuse); a copy
-    of one already chosen (the HTML part's, a second paste) and the referee's own
-    documents quoted back dropped."""
+def _chosen(games: Games, msg: EmailMessage) -> list[tuple[str, str | None]]:
+    """The documents of a message to adjudicate, each once, with where the sender put it
+    (incoming.Found.origin): of each its reading the signature checks (or, if none does,
+    as it came, for the referee to refuse); a copy of one already chosen (the HTML
+    part's, a second paste) and the referee's own documents quoted back dropped."""
     trusted = _trusted(games)
-    chosen: dict[str, tuple[str, bool]] = {}  # signature -> (text, verified)
+    chosen: dict[str, tuple[str, str | None, bool]] = {}  # signature -> (text, origin, verified)
     for document in mail_in.found(msg):
         text, key = mail_in.pick(document, trusted)
         if _own(games, key):
             continue
         same = mail_in.signature_of(text)
-        if same not in chosen or (key is not None and not chosen[same][1]):
-            chosen[same] = (text, key is not None)
-    return [text for text, _ in chosen.values()][: mail_in.MAX_DOCUMENTS]
+        if same not in chosen or (key is not None and not chosen[same][2]):
+            chosen[same] = (text, document.origin, key is not None)
+    return [(text, origin) for text, origin, _ in chosen.values()][: mail_in.MAX_DOCUMENTS]
 
 
 def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessage, report):
+    """Adjudicate each document of a message; each is named, in what is said of it, as
+    its sender knows it: the attachment's file name, or the message body (in the
+    sender's language)."""
     found = _chosen(games, msg)
     answer = Answer()
-    for i, text in enumerate(found):
-        label = f"mail-{name[-24:-12]}-{i + 1}.txt"
+    with i18n.using(games.language_of(mail_in.sender(msg))):
+        body = _("the message body")
+    for text, origin in found:
+        label = origin or body
         try:
             game_id = docs.peek_game(text, label)
         except Refusal as exc:
@@ -233,7 +238,7 @@ def _read_message(spool, games: Games, ref, settings, now, name, msg: EmailMessa
             answer.again.append((game_id, before))
             continue
         last = GameDir(root).last_seq()
-        for outcome in referee.adjudicate(root, ref, [(label, text.encode())], now):
+        for outcome in referee.adjudicate(root, ref, [(label, text.encode())], now, mailing=True):
             target = report.accepted if outcome.accepted else report.refused
             target.append(f"{game_id}: {outcome.message}")
             if outcome.refusal is not None:
@@ -379,9 +384,15 @@ def _reply_message(games: Games, ref, settings, msg, who, subject, answer: Answe
         ]
     body.append(_("-- the seki referee robot"))
     return message(
-        settings.sender, who, "Re: " + subject if subject else _("Your mail to the referee"),
+        settings.sender, who, _answering(subject) or _("Your mail to the referee"),
         "\n".join(body), attached, in_reply_to=mail_in.message_id(msg), automatic="auto-replied",
     )  # fmt: skip
+
+
+def _answering(subject: str) -> str:
+    """The subject of a reply: the mail's, with one "Re: " (none added where it has one,
+    in any case)."""
+    return subject if not subject or subject[:3].lower() == "re:" else "Re: " + subject
 
 
 class Mailer:

@@ -135,7 +135,34 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_FAST = getattr(yaml, "CSafeLoader", None)  # libyaml, when PyYAML was built with it
+# The longest number a document may hold, in characters: seki writes none longer than a
+# dozen digits. Python reads a decimal integer of more than 4,300 digits as a ValueError,
+# and one written in hex, octal, binary or base 60 (YAML 1.1) as a number too long to
+# write back in decimal: both were bugs where a stranger's document held one.
+MAX_NUMBER = 100
+NUMBER_TOO_LONG = "a number longer than 100 characters"
+
+
+def _bounded_int(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode) -> int:
+    """YAML's int, refused (a YAMLError naming its line) when longer than MAX_NUMBER."""
+    if len(node.value) > MAX_NUMBER:
+        raise yaml.constructor.ConstructorError(None, None, NUMBER_TOO_LONG, node.start_mark)
+    return loader.construct_yaml_int(node)
+
+
+class _Safe(yaml.SafeLoader):
+    """PyYAML's safe loader, numbers bounded (`_bounded_int`)."""
+
+
+_Safe.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+_FAST: type | None = None
+if hasattr(yaml, "CSafeLoader"):  # libyaml, when PyYAML was built with it
+
+    class _CSafe(yaml.CSafeLoader):  # type: ignore[misc, name-defined]
+        """libyaml's safe loader, numbers bounded (`_bounded_int`)."""
+
+    _CSafe.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+    _FAST = _CSafe
 FAST_DEPTH = 1000
 _LEAD = re.compile(r"^[ ?-]*", re.MULTILINE)
 
@@ -148,25 +175,23 @@ def safe_loader(text: str) -> type:
     or `- `/`? ` indicators at the start of a line (a mapping's sequence may share its
     indentation, hence twice)."""
     if _FAST is None:
-        return yaml.SafeLoader
+        return _Safe
     flows = text.count("[") + text.count("{")
     lead = max(map(len, _LEAD.findall(text)), default=0)
-    return _FAST if flows + 2 * (lead + 1) <= FAST_DEPTH else yaml.SafeLoader
+    return _FAST if flows + 2 * (lead + 1) <= FAST_DEPTH else _Safe
 
 
 def safe_load(text: str) -> Any:
     """The text's YAML, read by the safe loader `safe_loader` picks: with `plain_load`,
     the one place seki parses a document or a component manifest (`load_yaml`,
     protocol/component_files.py)."""
-    if safe_loader(text) is yaml.SafeLoader:
-        return yaml.safe_load(text)
-    return yaml.load(text, Loader=yaml.CSafeLoader)
+    return yaml.load(text, Loader=safe_loader(text))  # noqa: S506 - a safe loader
 
 
 NO_ALIASES = "aliases are not allowed"
 
 
-class _Plain(yaml.SafeLoader):
+class _Plain(_Safe):
     """The safe loader without anchors or aliases: an alias could make a structure that
     refers to itself, or grow a small text into a huge one once it is walked."""
 
@@ -199,6 +224,13 @@ def load_yaml(text: str, where: str, plain: bool = False) -> Any:
         if getattr(exc, "problem", None) == NO_ALIASES:
             raise DocumentError(
                 where, N_("YAML aliases are not allowed (line {line})"), line=mark.line + 1
+            ) from None
+        if getattr(exc, "problem", None) == NUMBER_TOO_LONG:
+            raise DocumentError(
+                where,
+                N_("a number longer than {limit} characters (line {line})"),
+                limit=MAX_NUMBER,
+                line=mark.line + 1,
             ) from None
         raise DocumentError(
             where, N_("not valid YAML at line {line}"), line=mark.line + 1
@@ -276,10 +308,7 @@ def peek_game(text: str, where: str) -> str:
     from ..crypto.signing import split
 
     body, _ = split(text)
-    try:
-        data = yaml.safe_load(body)
-    except (yaml.YAMLError, RecursionError):  # boundary: PyYAML, as in load_yaml
-        raise DocumentError(where, N_("not valid YAML")) from None
+    data = load_yaml(body, where)
     game = data.get("game") if isinstance(data, dict) else None
     if not isinstance(game, str):
         raise DocumentError(f"{where}: game", N_("missing"))

@@ -199,26 +199,23 @@ def locked(root: Path) -> Iterator[None]:
 _NAME, _EMAIL = "seki referee", "referee@seki.invalid"  # the archive's commits
 
 
-def _git(root: Path, *args: str, stdin: str | None = None, check: bool = True) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": _NAME,
-        "GIT_AUTHOR_EMAIL": _EMAIL,
-        "GIT_COMMITTER_NAME": _NAME,
-        "GIT_COMMITTER_EMAIL": _EMAIL,
-    }
+def _git(
+    root: Path, *args: str, stdin: bytes = b"", check: bool = True, scratch: bool = False
+) -> bytes:
+    """git's output on `root` (gitsafe: nothing the directory configures runs); a failure
+    is a StoreError, or b"" with `check` false. With `scratch`, on seki's own index."""
+    env = {**os.environ, "GIT_COMMITTER_NAME": _NAME, "GIT_COMMITTER_EMAIL": _EMAIL}
+    if scratch:
+        env["GIT_INDEX_FILE"] = str(root.absolute() / ".git" / _INDEX)
     try:
-        done = subprocess.run(git_command(*args), cwd=root, capture_output=True, text=True,
-                              env=env, check=False, input=stdin)  # fmt: skip
+        done = subprocess.run(git_command(root, *args), capture_output=True, env=env,
+                              check=False, input=stdin)  # fmt: skip
     except FileNotFoundError:  # boundary: no git program to run
         raise StoreError(N_("git is not installed; the game archive needs it")) from None
     if done.returncode != 0 and check:
-        raise StoreError(
-            N_("git {command} failed: {output}"),
-            command=args[0],
-            output=done.stderr.strip() or done.stdout.strip(),
-        )
-    return done.stdout if done.returncode == 0 else ""
+        said = (done.stderr.strip() or done.stdout.strip()).decode("utf-8", "replace")
+        raise StoreError(N_("git {command} failed: {output}"), command=args[0], output=said)
+    return done.stdout if done.returncode == 0 else b""
 
 
 def _ident() -> str:
@@ -238,38 +235,90 @@ GITATTRIBUTES = "* -text\n"
 
 
 def git_init(root: Path) -> None:
-    _git(root, "init", "--quiet")
+    _git(root, "init")
     (root / ".gitignore").write_text(".lock\n.*.tmp\n", encoding="utf-8")
     (root / ".gitattributes").write_text(GITATTRIBUTES, encoding="utf-8")
 
 
-def git_commit(root: Path, message: str, signer: Identity | None = None) -> None:
-    """Commit everything in the game directory (nothing to commit is fine). It runs under
-    the game's lock, so a `.git/index.lock` found here was left by a git killed with an
-    earlier seki run (Ctrl-C, an OOM kill): it is stale, and removed, or every later
-    commit would fail until a person deleted it. With `signer` (the referee), the commit
-    is SSH-signed."""
+# The index seki builds each commit's tree in: a file of its own, so what a directory's
+# index holds is never read (it could name any path) and the tree is all the files as
+# they are on disk; the repository's own index is then set to the tree (`read-tree`).
+_INDEX = "seki-index"
+_FILE, _LINK = "100644", "120000"  # every file is kept as a plain one
+
+
+def git_commit(root: Path, message: str, signer: Identity) -> None:
+    """Commit everything in the game directory, SSH-signed by `signer` (the referee);
+    nothing to commit is fine. It runs under the game's lock, so a `.git/index.lock`
+    found here was left by a git killed with an earlier seki run (Ctrl-C, an OOM kill):
+    it is stale, and removed, or every later commit would fail until a person deleted
+    it. Made with plumbing alone (`_tree`, `_signed_commit`): `git add` and `git commit`
+    would run the filters, hooks and signing programs the directory names (gitsafe)."""
     (root / ".git" / "index.lock").unlink(missing_ok=True)
-    if not _git(root, "status", "--porcelain"):  # most often so, when recovering
+    tree = _tree(root)
+    head = _git(root, "rev-parse", "HEAD", "HEAD^{tree}", check=False).decode().split()
+    if head and head[1] == tree:  # most often so, when recovering
         return
-    _git(root, "add", "--all")
-    if signer is not None:
-        _signed_commit(root, message, signer)
-        return
-    _git(root, "commit", "--quiet", "--no-gpg-sign", "-m", message)
+    _signed_commit(root, message, signer, tree, head[0] if head else "")
+    _git(root, "read-tree", tree)
 
 
-def _signed_commit(root: Path, message: str, signer: Identity) -> None:
+def _tree(root: Path) -> str:
+    """The tree of every file in the game directory that no ignore rule excludes, written
+    byte for byte: `hash-object --no-filters` reads no attribute, so no filter or
+    end-of-line conversion applies, and a symbolic link is kept as a link, never
+    followed (it could point at a key)."""
+    index = root / ".git" / _INDEX
+    index.unlink(missing_ok=True)
+    listed = _git(root, "ls-files", scratch=True).split(b"\0")  # all files: the index is empty
+    entries: list[tuple[str, bytes]] = []
+    files: list[bytes] = []
+    for name in sorted(n for n in listed if n and not n.endswith(b"/")):  # a "/": a repo
+        path = root / os.fsdecode(name)
+        if path.is_symlink():
+            target = os.fsencode(os.readlink(path))
+            entries.append((_LINK + " " + _blob(root, target), name))
+        elif path.is_file():
+            files.append(name)
+    if files:
+        paths = b"".join(_quoted(name) + b"\n" for name in files)
+        blobs = _git(root, "hash-object", "--stdin-paths", stdin=paths).decode().split()
+        entries += [(f"{_FILE} {blob}", name) for name, blob in zip(files, blobs, strict=True)]
+    info = b"".join(f"{entry}\t".encode() + name + b"\0" for entry, name in entries)
+    _git(root, "update-index", stdin=info, scratch=True)
+    tree = _git(root, "write-tree", scratch=True).decode().strip()
+    index.unlink(missing_ok=True)
+    return tree
+
+
+def _blob(root: Path, data: bytes) -> str:
+    return _git(root, "hash-object", "--stdin", stdin=data).decode().strip()
+
+
+def _quoted(name: bytes) -> bytes:
+    """A path as `hash-object --stdin-paths` reads it back (one a line; a line opening
+    with a quote is C-quoted): every path is quoted, so a newline or a carriage return in
+    a name cannot split or shorten it."""
+    out = bytearray(b'"')
+    for byte in name:
+        if byte in b'"\\':
+            out += b"\\" + bytes([byte])
+        elif byte < 0x20 or byte == 0x7F:
+            out += b"\\%03o" % byte
+        else:
+            out.append(byte)
+    return bytes(out + b'"')
+
+
+def _signed_commit(root: Path, message: str, signer: Identity, tree: str, parent: str) -> None:
     """The commit git would make, with an SSH signature of the referee's key in its
     `gpgsig` header (namespace "git", as `git commit -S` with gpg.format=ssh makes it),
     made here so that no copy of the key is handed to another program. `git log
     --show-signature` checks it against the game's allowed_signers (docs/crypto.md).
-    Git runs four times here (the ident is made as `git var` makes it): each run costs
-    a few milliseconds, and every adjudication commits."""
+    The ident is made as `git var` makes it, without running git: each run costs a few
+    milliseconds, and every adjudication commits."""
     from ..crypto import sshsig
 
-    tree = _git(root, "write-tree").strip()
-    parent = _git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip()
     ident = _ident()
     lines = [f"tree {tree}"] + ([f"parent {parent}"] if parent else [])
     lines += [f"author {ident}", f"committer {ident}"]
@@ -277,6 +326,6 @@ def _signed_commit(root: Path, message: str, signer: Identity) -> None:
     payload = "\n".join(lines) + "\n\n" + body
     armour = sshsig.sign(signer.signing, "git", payload.encode("utf-8")).rstrip("\n")
     header = "gpgsig " + armour.replace("\n", "\n ")
-    commit = "\n".join([*lines, header]) + "\n\n" + body
-    sha = _git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit).strip()
-    _git(root, "update-ref", "-m", f"commit: {message.strip()}", "HEAD", sha, parent or "")
+    commit = ("\n".join([*lines, header]) + "\n\n" + body).encode("utf-8")
+    sha = _git(root, "hash-object", "-t", "commit", "--stdin", stdin=commit).decode().strip()
+    _git(root, "update-ref", "-m", f"commit: {message.strip()}", "HEAD", sha, parent)

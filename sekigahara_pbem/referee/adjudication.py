@@ -34,10 +34,15 @@ __all__ = [
 enforce_deadlines = deadline.enforce
 
 
-def adjudicate(root: Path, referee: Identity, inputs: list[tuple[str, bytes]], now: str) -> list:
-    """Apply each input in turn; one git commit per accepted input."""
+def adjudicate(
+    root: Path, referee: Identity, inputs: list[tuple[str, bytes]], now: str, mailing: bool = False
+) -> list:
+    """Apply each input in turn; one git commit per accepted input. `mailing`: the
+    referee's robot runs the game, and mails what a step calls for itself (what is said
+    of a step then says so)."""
     with locked(root):
         game = open_game(root, referee)
+        game.mailing = mailing
         recover(game)
         outcomes = []
         for name, data in inputs:

@@ -52,20 +52,16 @@ def _checked(text: str, expected_hash: str, where: str) -> dict:
 
 def _git(root: Path, *args: str) -> str | None:
     try:
-        done = subprocess.run(
-            git_command("-C", str(root), *args), capture_output=True, text=True, check=False
-        )
+        done = subprocess.run(git_command(root, *args), capture_output=True, check=False)
     except OSError:  # boundary: no git program to run
         return None
-    return done.stdout if done.returncode == 0 else None
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
 
 
 def _from_git(root: Path, record: Path) -> str | None:
     """public/state.yaml in the commit that added the record, if the game directory is
-    itself a git repository (not a folder inside another one)."""
-    top = _git(root, "rev-parse", "--show-toplevel")
-    if top is None or Path(top.strip()).resolve() != root.resolve():
-        return None
+    itself a git repository (gitsafe names its `.git`: a folder inside another repository
+    has none, and git fails)."""
     name = record.relative_to(root).as_posix()
     commits = _git(root, "log", "--diff-filter=A", "--format=%H", "--", name)
     if not commits or not commits.split():

@@ -35,6 +35,7 @@ class Game:
     secrets: Secrets
     referee: Identity
     comp: Components
+    mailing: bool = False  # the robot mails what each step calls for (mail/robot.py)
 
     def commit(self, message: str) -> None:
         """One git commit of the game directory, signed by the referee's key."""

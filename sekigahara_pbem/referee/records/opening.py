@@ -47,6 +47,11 @@ def admit_join(game: Game, name: str, text: str, now: str) -> str:
         )
     write_atomic(game.gd.join(join.side), text)
     game.commit(f"{join.side} joined")
+    if all(game.gd.join(s).is_file() for s in SIDES) and game.mailing:
+        return _(
+            "{side} joined; both sides are in: each side is mailed the other's join, "
+            "to answer with its seed"
+        ).format(side=join.side)
     if all(game.gd.join(s).is_file() for s in SIDES):
         return _(
             "{side} joined; both sides are in: send each side the other's join "

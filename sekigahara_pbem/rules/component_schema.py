@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..refusal import N_, Code, Refusal, quoted, type_words
+from ..refusal import N_, Code, Phrase, Refusal, quoted, type_words
 
 ID_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # `ukita-2c`, `loyalty-ishida-1`
 SYMBOL_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*")  # `gold_square`
@@ -26,6 +26,7 @@ NAME_PUNCTUATION = frozenset(" .,:;()-–—’/")  # besides letters, marks and
 NAME_CATEGORIES = ("L", "M", "N")  # Unicode general categories: letters, marks, numbers
 MAX_LIST = 512  # locations, roads, blocks, cards: the printed set has at most 110
 MAX_COORDINATE = 100_000  # a board picture's pixels
+LONG_BITS = 64  # an integer longer than this is quoted by its length alone
 
 
 class ComponentError(Refusal):
@@ -58,6 +59,15 @@ class At:
         return f"{self.file}: {self.path}" if self.path else self.file
 
 
+def shown(value: object) -> object:
+    """A value as a refusal quotes it; an integer too long to be any field's only by its
+    length, as Python turns no integer of more than 4,300 digits into text (and a long
+    one slowly)."""
+    if isinstance(value, int) and value.bit_length() > LONG_BITS:
+        return Phrase(N_("a number of about {digits} digits"), digits=value.bit_length() * 3 // 10)
+    return quoted(value)
+
+
 def typed(value: Any, at: At, kind: type | tuple[type, ...]) -> Any:
     """`value` if it is of `kind`; a boolean is no number or text (YAML's `yes`)."""
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
@@ -77,7 +87,7 @@ def mapping(value: Any, at: At, known: frozenset[str]) -> dict:
     typed(value, at, dict)
     for key in value:
         if not isinstance(key, str) or key not in known:
-            at.fail(N_("unknown field {name}"), name=quoted(key))
+            at.fail(N_("unknown field {name}"), name=shown(key))
     return value
 
 
@@ -107,7 +117,8 @@ def integer(value: Any, at: At, low: int, high: int) -> int:
     small numbers only."""
     typed(value, at, int)
     if not low <= value <= high:
-        at.fail(N_("must be {low} to {high}, got {value}"), low=low, high=high, value=value)
+        at.fail(N_("must be {low} to {high}, got {value}"), low=low, high=high,
+                value=shown(value))  # fmt: skip
     return value
 
 

@@ -165,7 +165,7 @@ MAX_CLANS = 64
 MAX_DISKS = 16
 MAX_ROADS = 2 * MAX_LIST
 MAX_BID = 99
-MIN_DECK = STARTING_HAND + 1  # 5.1 deals five; see `_check_decks`
+MIN_DECK = STARTING_HAND  # 5.1 deals each side five cards from its deck
 
 _BOARD = frozenset(("format", "name", "size", "locations", "roads", "boxes", "recruitment_track"))
 _LOCATION = frozenset(("id", "name", "pos", "castle", "resource", "capital", "recruit", "setup",
@@ -551,8 +551,9 @@ def _cross_check(comp: Components, mori_count: int | None, disks: dict[At, Disk]
 
 
 def _check_decks(comp: Components) -> None:
-    """Each deck holds more cards than the starting hand (5.1): a side must be able to
-    draw after it has been dealt, or a bid (6.3) could leave it nothing to play."""
+    """Each deck holds at least the starting hand (5.1 deals five cards from it). The
+    engine would deal what there is (rules/cards.py draws fewer from an empty pile), but a
+    side that is not dealt its hand does not play this game's rules."""
     for side in SIDES:
         count = len(comp.deck(side))
         if count < MIN_DECK:

@@ -88,7 +88,8 @@ def _at(doc: Any, path: tuple) -> Any:
 def _ids(docs: dict) -> list[str]:
     """Ids of every kind, for swapped references."""
     found = [loc["id"] for loc in docs["board"]["locations"]]
-    found += [c["id"] for c in docs["blocks"]["clans"]] + [b["id"] for b in docs["blocks"]["blocks"]]
+    found += [c["id"] for c in docs["blocks"]["clans"]]
+    found += [b["id"] for b in docs["blocks"]["blocks"]]
     found += [c["id"] for c in docs["cards"]["cards"]]
     return found + ["gold_square", "black_star", "gold", "black"]
 
@@ -262,7 +263,9 @@ def play(comp: Components, seed: int, render: bool) -> str | None:
     return None
 
 
-def run(count: int, seed: int, folder: Path, text_every: int = 20, render_every: int = 10) -> Outcome:
+def run(
+    count: int, seed: int, folder: Path, text_every: int = 20, render_every: int = 10
+) -> Outcome:
     """`count` mutated sets from `seed` on: every `text_every`-th mutated as YAML text and
     read from files; every accepted set played, every `render_every`-th reported."""
     out = Outcome()

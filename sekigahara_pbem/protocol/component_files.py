@@ -145,41 +145,45 @@ def _read(path: Path, where: str) -> str:
 
 
 @dataclass(frozen=True)
-class LongNumber:
-    """An integer written with more than MAX_NUMBER_CHARS characters, left unconverted:
-    Python takes time to turn long digit strings into numbers and refuses to turn numbers
-    of more than 4,300 digits back into text (sys.get_int_max_str_digits), so such a
-    value is refused, with its field, before anything converts it."""
+class Unread:
+    """A scalar left unconverted, refused with its field by `_json_only`: an integer
+    written with more than MAX_NUMBER_CHARS characters (Python takes time to turn long
+    digit strings into numbers, and refuses to turn one of more than 4,300 digits back
+    into text: sys.get_int_max_str_digits), or one its constructor cannot convert (`!!int
+    x`, the date 2026-02-30, where PyYAML raises ValueError)."""
 
-    length: int
+    kind: str  # "long", "integer" or "date"
+    text: str
 
 
 class _ManifestLoader(PlainLoader):
-    """The loader of a set from disk: without aliases (PlainLoader), long integers kept
-    as LongNumber, and a scalar that a constructor cannot convert (`!!int x`, the date
-    2026-02-30) refused at its line instead of raising ValueError."""
+    """The loader of a set from disk: without aliases (PlainLoader), and with integers
+    and dates that cannot be, or must not be, converted kept as `Unread`."""
 
     def construct_yaml_int(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
         if len(node.value) > MAX_NUMBER_CHARS:
-            return LongNumber(len(node.value))
-        return self._converted(super().construct_yaml_int, node)
+            return Unread("long", node.value)
+        return _converted(super().construct_yaml_int, node, "integer")
 
     def construct_yaml_timestamp(self, node, values=None):  # noqa: ANN001, ANN201
-        return self._converted(super().construct_yaml_timestamp, node)
+        return _converted(super().construct_yaml_timestamp, node, "date")
 
-    def _converted(self, construct, node):  # noqa: ANN001, ANN202
-        try:
-            return construct(node)
-        except (ValueError, OverflowError):  # boundary: int() and datetime() raise
-            raise yaml.constructor.ConstructorError(
-                None, None, f"cannot convert {quoted(node.value)}", node.start_mark
-            ) from None
+
+def _converted(construct, node, kind: str) -> object:  # noqa: ANN001 - PyYAML's own
+    try:
+        return construct(node)
+    except (ValueError, OverflowError):  # boundary: int() and datetime() raise
+        return Unread(kind, node.value)
 
 
 _ManifestLoader.add_constructor("tag:yaml.org,2002:int", _ManifestLoader.construct_yaml_int)
 _ManifestLoader.add_constructor(
     "tag:yaml.org,2002:timestamp", _ManifestLoader.construct_yaml_timestamp
 )
+UNREAD = {
+    "integer": N_("{value} is not an integer"),
+    "date": N_("{value} is not a date"),
+}
 
 
 def _manifest_load(text: str) -> object:
@@ -200,14 +204,16 @@ def _parse(text: str, where: str, load) -> object:  # noqa: ANN001 - one of the 
 
 def _json_only(value: object, at: At) -> None:
     """Refuse, naming the field, what the hash's canonical JSON cannot hold or must not
-    convert: a long integer (LongNumber), a date, bytes or a set (YAML has them), text with
+    convert: a scalar left Unread, a date, bytes or a set (YAML has them), text with
     a lone surrogate, or one mapping's keys of two kinds (which JSON cannot sort)."""
-    if isinstance(value, LongNumber):
-        at.fail(
-            N_("a number written with {length} characters: at most {most}"),
-            length=value.length,
-            most=MAX_NUMBER_CHARS,
-        )
+    if isinstance(value, Unread):
+        if value.kind == "long":
+            at.fail(
+                N_("a number written with {length} characters: at most {most}"),
+                length=len(value.text),
+                most=MAX_NUMBER_CHARS,
+            )
+        at.fail(UNREAD[value.kind], value=quoted(value.text))
     if isinstance(value, dict):
         if len({type(k) for k in value}) > 1:
             at.fail(N_("a mapping's keys must be all text or all numbers"))

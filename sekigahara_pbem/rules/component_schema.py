@@ -35,7 +35,8 @@ class ComponentError(Refusal):
 
     code = Code.COMPONENTS
 
-    def __init__(self, where: str, message: str, **params: object):
+    # (Any, as RuleViolation's: the values only fill the template.)
+    def __init__(self, where: str, message: str, **params: Any):
         super().__init__(message, at=where, **params)
 
 
@@ -162,8 +163,10 @@ def name(value: Any, at: At) -> str:
         or not _name_char(value[0], first=True)
     ):
         at.fail(
-            N_("a name has 1 to {most} characters, a letter or digit first, single spaces "
-               "between words"),
+            N_(
+                "a name has 1 to {most} characters, a letter or digit first, single spaces "
+                "between words"
+            ),
             most=NAME_MAX,
         )
     return value

@@ -482,9 +482,7 @@ def _check_connected(locations: dict, adjacent: dict, at: At) -> None:
                 todo.append(n)
     missing = sorted(set(locations) - seen)
     if missing:
-        at.key("roads").fail(
-            N_("no road leads to {locations}"), locations=", ".join(missing[:6])
-        )
+        at.key("roads").fail(N_("no road leads to {locations}"), locations=", ".join(missing[:6]))
 
 
 def _build_cards(doc: Any, clans: dict[str, str], ids: _Ids) -> tuple[dict[str, Card], str | None]:

@@ -145,7 +145,7 @@ def test_a_hostile_carried_file_is_refused_naming_it(archive, tmp_path):
     with pytest.raises(Refusal, match=r"components/cards.yaml: larger than 1000000 bytes"):
         game_components(root, named)
     path.write_text("format: sekigahara-cards/2\nwhen: 2026-11-22\ncards: []\n")
-    with pytest.raises(Refusal, match=r"components/cards.yaml: a date value"):
+    with pytest.raises(Refusal, match=r"components/cards.yaml: when: a date value"):
         game_components(root, named)
     path.unlink()
     with pytest.raises(Refusal, match=r"components/cards.yaml: file not found"):

@@ -142,9 +142,13 @@ def test_6_3_a_set_whose_decks_share_a_number_loads_with_a_tie_rule_only():
 
 
 BREAKAGES = [
-    ("board", lambda d: d["locations"].append(dict(d["locations"][0])), "duplicate location"),
+    (
+        "board",
+        lambda d: d["locations"].append(dict(d["locations"][0])),
+        "is already the id at board.yaml: locations[0].id",
+    ),
     ("board", lambda d: d["roads"].append(["osaka", "atlantis", "road"]), "unknown location"),
-    ("board", lambda d: d["roads"].append(["osaka", "kyoto", "road"]), "duplicate road"),
+    ("board", lambda d: d["roads"].append(["osaka", "kyoto", "road"]), "listed twice"),
     ("board", lambda d: d["locations"][1].update(castle="purple"), "castle"),
     (
         "board",
@@ -154,7 +158,7 @@ BREAKAGES = [
     (
         "board",
         lambda d: d.update(roads=[r for r in d["roads"] if "himeji" not in r[:2]]),
-        "not connected",
+        "no road leads to himeji",
     ),
     ("blocks", lambda d: d["blocks"][0].update(mon=5), "mon"),
     ("blocks", lambda d: d["blocks"][0].update(ability="archer"), "ability"),
@@ -172,7 +176,7 @@ BREAKAGES = [
     ("cards", lambda d: d["cards"][0].update(clan="date"), "no mon"),
     ("cards", lambda d: d["cards"][1].update(kind="joker"), "kind"),
     ("cards", lambda d: d["cards"][1].update(bid="high"), "expected int"),
-    ("cards", lambda d: d["cards"][1].update(id="mori-3a"), "also used by a block"),
+    ("cards", lambda d: d["cards"][1].update(id="mori-3a"), "the id at blocks.yaml: blocks[51].id"),
 ]
 
 
@@ -184,7 +188,7 @@ def test_broken_manifests_are_refused_with_a_path(manifest, breakage, message):
     with pytest.raises(ComponentError) as info:
         build_components(broken["board"], broken["blocks"], broken["cards"])
     assert message in str(info.value)
-    assert info.value.where.startswith(manifest) or info.value.where.startswith("card ")
+    assert info.value.where.startswith(f"{manifest}.yaml: ")
 
 
 def _copy_data(tmp_path: Path) -> Path:

@@ -20,15 +20,17 @@ from pathlib import Path
 
 import yaml
 
-from ..refusal import N_, Code, Refusal
+from ..refusal import N_, Code, Refusal, quoted
+from ..rules.component_schema import At
 from ..rules.components import ComponentError, Components, build_components
-from .documents import decode, plain_load, safe_load
+from .documents import PlainLoader, decode, safe_load
 from .store import write_atomic
 
 MANIFESTS = ("board", "blocks", "cards")
 MAX_MANIFEST_BYTES = 1_000_000
 CARRIED = "components"  # the folder of a game directory that holds its set
 _SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_NUMBER_CHARS = 12  # an integer written longer is no count, coordinate or bid
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,8 @@ def game_components(game_dir: Path, expected: str) -> Components:
                 ours=packaged.hash[:16],
             )
         return packaged.components
-    try:
-        texts = tuple(_read(folder / f"{n}.yaml", f"{CARRIED}/{n}.yaml") for n in MANIFESTS)
-        found = packaged if texts == packaged.texts else _from_disk(texts, f"{CARRIED}/")
-    except ComponentError as exc:  # the copy's problem, refused as a game's file is
-        raise Refusal("{reason}", reason=str(exc)) from None
+    texts = tuple(_read(folder / f"{n}.yaml", f"{CARRIED}/{n}.yaml") for n in MANIFESTS)
+    found = packaged if texts == packaged.texts else _from_disk(texts, f"{CARRIED}/")
     if found.hash != expected:
         raise Refusal(
             N_("not the component set game.txt names"),
@@ -134,15 +133,61 @@ def _differing(found: ComponentSet, packaged: ComponentSet, expected: str) -> st
 def _read(path: Path, where: str) -> str:
     """A manifest's text, read no further than the size any manifest may have."""
     if not path.is_file():
-        raise ComponentError(where, "file not found")
+        raise ComponentError(where, N_("file not found"))
     with open(path, "rb") as f:
         data = f.read(MAX_MANIFEST_BYTES + 1)
     if len(data) > MAX_MANIFEST_BYTES:
-        raise ComponentError(where, f"larger than {MAX_MANIFEST_BYTES} bytes")
+        raise ComponentError(where, N_("larger than {limit} bytes"), limit=MAX_MANIFEST_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:  # boundary: the codec reports bad bytes by raising
-        raise ComponentError(where, f"not UTF-8 text ({exc.reason})") from None
+        raise ComponentError(where, N_("not UTF-8 text ({reason})"), reason=exc.reason) from None
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A scalar left unconverted, refused with its field by `_json_only`: an integer
+    written with more than MAX_NUMBER_CHARS characters (Python takes time to turn long
+    digit strings into numbers, and refuses to turn one of more than 4,300 digits back
+    into text: sys.get_int_max_str_digits), or one its constructor cannot convert (`!!int
+    x`, the date 2026-02-30, where PyYAML raises ValueError)."""
+
+    kind: str  # "long", "integer" or "date"
+    text: str
+
+
+class _ManifestLoader(PlainLoader):
+    """The loader of a set from disk: without aliases (PlainLoader), and with integers
+    and dates that cannot be, or must not be, converted kept as `Unread`."""
+
+    def construct_yaml_int(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
+        if len(node.value) > MAX_NUMBER_CHARS:
+            return Unread("long", node.value)
+        return _converted(super().construct_yaml_int, node, "integer")
+
+    def construct_yaml_timestamp(self, node, values=None):  # noqa: ANN001, ANN201
+        return _converted(super().construct_yaml_timestamp, node, "date")
+
+
+def _converted(construct, node, kind: str) -> object:  # noqa: ANN001 - PyYAML's own
+    try:
+        return construct(node)
+    except (ValueError, OverflowError):  # boundary: int() and datetime() raise
+        return Unread(kind, node.value)
+
+
+_ManifestLoader.add_constructor("tag:yaml.org,2002:int", _ManifestLoader.construct_yaml_int)
+_ManifestLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp", _ManifestLoader.construct_yaml_timestamp
+)
+UNREAD = {
+    "integer": N_("{value} is not an integer"),
+    "date": N_("{value} is not a date"),
+}
+
+
+def _manifest_load(text: str) -> object:
+    return yaml.load(text, Loader=_ManifestLoader)  # noqa: S506 - a safe loader
 
 
 def _parse(text: str, where: str, load) -> object:  # noqa: ANN001 - one of the two loaders
@@ -151,29 +196,38 @@ def _parse(text: str, where: str, load) -> object:  # noqa: ANN001 - one of the 
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f"{where} line {mark.line + 1}" if mark else where
-        raise ComponentError(at, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        problem = getattr(exc, "problem", None) or "unreadable"
+        raise ComponentError(at, N_("not valid YAML ({problem})"), problem=problem) from None
     except RecursionError:  # boundary: PyYAML's own loader composes by recursion
-        raise ComponentError(where, "nested too deeply") from None
+        raise ComponentError(where, N_("nested too deeply")) from None
 
 
-def _json_only(value: object, where: str) -> None:
-    """Refuse what the hash's canonical JSON cannot hold: a date, bytes or a set (YAML
-    has them), text with a lone surrogate, or one mapping's keys of two kinds (which
-    JSON cannot sort)."""
+def _json_only(value: object, at: At) -> None:
+    """Refuse, naming the field, what the hash's canonical JSON cannot hold or must not
+    convert: a scalar left Unread, a date, bytes or a set (YAML has them), text with
+    a lone surrogate, or one mapping's keys of two kinds (which JSON cannot sort)."""
+    if isinstance(value, Unread):
+        if value.kind == "long":
+            at.fail(
+                N_("a number written with {length} characters: at most {most}"),
+                length=len(value.text),
+                most=MAX_NUMBER_CHARS,
+            )
+        at.fail(UNREAD[value.kind], value=quoted(value.text))
     if isinstance(value, dict):
         if len({type(k) for k in value}) > 1:
-            raise ComponentError(where, "a mapping's keys must be all text or all numbers")
+            at.fail(N_("a mapping's keys must be all text or all numbers"))
         for key, item in value.items():
-            _json_only(key, where)
-            _json_only(item, where)
+            _json_only(key, at)
+            _json_only(item, at.key(key))
     elif isinstance(value, list):
-        for item in value:
-            _json_only(item, where)
+        for i, item in enumerate(value):
+            _json_only(item, at.item(i))
     elif isinstance(value, str):
         if _SURROGATE.search(value):
-            raise ComponentError(where, f"{value!r} is not Unicode text")
+            at.fail(N_("{value} is not Unicode text"), value=quoted(value))
     elif value is not None and not isinstance(value, int | float):
-        raise ComponentError(where, f"a {type(value).__name__} value: expected text or numbers")
+        at.fail(N_("a {kind} value: expected text or numbers"), kind=type(value).__name__)
 
 
 @lru_cache(maxsize=1)
@@ -189,7 +243,7 @@ def _from_disk(texts: tuple[str, ...], label: str) -> ComponentSet:
     """A set read from a folder, kept by its content (never by its path: the files may
     change between two reads), parsed without aliases: the set may be another party's.
     `label` ("components/" for a game's copy) leads the names in its errors."""
-    return _built(texts, plain_load, label)
+    return _built(texts, _manifest_load, label)
 
 
 def _built(texts: tuple[str, ...], load, label: str) -> ComponentSet:  # noqa: ANN001
@@ -198,14 +252,14 @@ def _built(texts: tuple[str, ...], load, label: str) -> ComponentSet:  # noqa: A
         name: _parse(text, f"{label}{name}.yaml", load)
         for name, text in zip(MANIFESTS, texts, strict=True)
     }
-    for name, doc in docs.items():
-        _json_only(doc, f"{label}{name}.yaml")
     try:
+        for name, doc in docs.items():
+            _json_only(doc, At(f"{name}.yaml"))
         comp = build_components(docs["board"], docs["blocks"], docs["cards"])
-    except ComponentError as exc:
+    except ComponentError as exc:  # the file and field, after the folder they are in
         if not label:
             raise
-        raise ComponentError(label.rstrip("/"), str(exc)) from None
+        raise ComponentError(f"{label}{exc.where}", exc.template, **exc.params) from None
     canon = json.dumps(docs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     each = tuple(
         json.dumps(docs[n], sort_keys=True, separators=(",", ":"), ensure_ascii=False)

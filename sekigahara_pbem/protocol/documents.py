@@ -191,7 +191,7 @@ def safe_load(text: str) -> Any:
 NO_ALIASES = "aliases are not allowed"
 
 
-class _Plain(_Safe):
+class PlainLoader(_Safe):
     """The safe loader without anchors or aliases: an alias could make a structure that
     refers to itself, or grow a small text into a huge one once it is walked."""
 
@@ -206,7 +206,7 @@ def plain_load(text: str) -> Any:
     """The text's YAML, refused (yaml.YAMLError) where it has an alias: for what another
     party wrote and seki walks whole (two-party documents, the component set a game
     carries). PyYAML's own loader, as libyaml's cannot be told to refuse aliases."""
-    return yaml.load(text, Loader=_Plain)  # noqa: S506 - a safe loader
+    return yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader
 
 
 def load_yaml(text: str, where: str, plain: bool = False) -> Any:

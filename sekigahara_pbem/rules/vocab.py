@@ -33,6 +33,7 @@ OVER = "over"
 
 STEPS = (DISCARD, BID, CHOOSE_FIRST, MOVEMENT, COMBAT, OVER)
 LAST_WEEK = 7  # 6.4
+STARTING_HAND = 5  # 5.1: the cards each side is dealt
 
 # Combat (8): the two kinds, and the decisions a combat waits for, in the order they come.
 BATTLE = "battle"  # 8.2

@@ -42,4 +42,4 @@ def scenario_components(doc: dict, path: Path, override: Path | None = None) -> 
             raise Refusal(N_("expected a folder name"), at="components")
         return load_components((path.parent / where).resolve())
     except ComponentError as exc:
-        raise Refusal("{reason}", at="components", reason=str(exc)) from None
+        raise Refusal("{reason}", at="components", reason=exc) from None

@@ -14,9 +14,7 @@ from ..cards import draw
 from ..components import Components
 from ..state import game_options, new_state
 from ..state_types import State
-from ..vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES
-
-STARTING_HAND = 5  # 5.1
+from ..vocab import BAG, BID, MORI_BOX, RECRUIT, SIDES, STARTING_HAND
 
 
 def setup(

@@ -17,13 +17,18 @@ tests/test_two_party_records.py:
 - "other randomness": only the contribution differs (32 bytes, as every record's). The
   reader binds its own draws with HMAC under its own secret, which the author does not
   know, so no value the author picks steers them; the audit names the record at the end.
+- "other commitment": a commitment's value, well-formed, to the same handle: it binds its
+  author, every opening is checked against it, and the audit re-derives every binding and
+  names the record at the end (a false binding: docs/two-party.md, "What each side can
+  and cannot do"). A commitment left out is refused by the next record at the latest.
 - "time within the rules": only `written` differs, within what the reader checks (not
   before the record it answers, not ahead of its clock beyond the tolerance); a later
   time gives the reader more time, not less (docs/two-party.md, "Deadlines").
 
 Before issue 37, 30 of 1,500 such mutations were accepted outside these classes: records
 emptied while their author owed its bid (the reader answered with an empty record, and
-the game stood still), commitments that were no hash, fields no reader reads."""
+the game stood still), commitments that were no hash, fields no reader reads, a record
+leaving its author's items shown but unopened (the reader waited for them)."""
 
 from __future__ import annotations
 
@@ -52,7 +57,7 @@ from sekigahara_pbem.twoparty.side import Side
 
 NOW = "2026-11-23T06:00:00Z"
 SEED = int(os.environ.get("SEKI_2P_SEED", "2026"))
-HARMLESS = ("same record", "other randomness", "time within the rules")
+HARMLESS = ("same record", "other randomness", "other commitment", "time within the rules")
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -167,14 +172,24 @@ def _taken(reader: Side, text: str, base: dict) -> dict:
     }
 
 
+def _fields(text: str) -> list:
+    """The names of a record's fields, at the top and in each entry."""
+    data = docs.plain_load(signing.split(text)[0])
+    return [sorted(data), *(sorted(e) for e in data["entries"] if isinstance(e, dict))]
+
+
 def classify(reader: Side, honest: str, forged: str, base: dict) -> str:
     """The class of a mutated record the reader accepted, against the honest one."""
+    if _fields(honest) != _fields(forged):
+        return "other fields"
     a, b = _taken(reader, honest, base), _taken(reader, forged, base)
     differ = sorted(k for k in a if a[k] != b[k])
     if not differ:
         return "same record"
     if differ == ["contribution"]:
         return "other randomness"
+    if differ == ["commitments"] and set(a["commitments"]) == set(b["commitments"]):
+        return "other commitment"
     if differ == ["written"]:
         return "time within the rules"
     return "differs in " + ", ".join(differ)

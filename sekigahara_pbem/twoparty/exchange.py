@@ -561,13 +561,24 @@ class Party:
             ) from None
 
     def _answerable(self, record: Record) -> None:
-        """A record ends only where its author's copy stops (`write`): the game over, an
-        action held for this side, this side's forced steps, decision or openings next, or
-        the author's draws waiting for this side's randomness (drawn, not committed). One
-        that stops before a decision or a step only its author can take is refused: this
-        side, with nothing to do, would answer with an empty record, and the game would
-        stand still, each empty record resetting the deadline."""
-        if self.public["result"] is not None or self.held is not None or self.owed:
+        """A record ends only where its author's copy stops (`write`), its own items the
+        rules show opened: the game over, an action held for this side, this side's forced
+        steps, decision or openings next, or the author's draws waiting for this side's
+        randomness (drawn, not committed). One that stops before a decision or a step only
+        its author can take, or leaves its items shown unopened, is refused: this side,
+        with nothing to do (or waiting for those openings), would answer with an empty
+        record, and the game would stand still, each empty record resetting the deadline."""
+        if self.public["result"] is not None:
+            return
+        shown = self._unopened(self.copy())
+        if shown:  # this side's client would wait for their opening, as a table would
+            raise Cheat(
+                N_("{side}'s record leaves {handle} shown but not opened"),
+                rule=OPENINGS,
+                side=record.side,
+                handle=shown[0],
+            )
+        if self.held is not None or self.owed:
             return
         if [h for h in kn.unbound_out(self.public, record.side) if h not in self.theirs]:
             return  # its draws are bound with this side's next randomness

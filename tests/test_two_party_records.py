@@ -39,6 +39,12 @@ def owes_its_bid(side: Side) -> bool:
     return asked is not None and current(asked[0]).name == BID
 
 
+def owes_openings(side: Side) -> bool:
+    """The other side's steps showed items of this side's (an eliminated block): its next
+    record opens them first."""
+    return bool(side.load().owed)
+
+
 @pytest.fixture(scope="module")
 def bidding(tmp_path_factory) -> Game:
     """Two bots' game through the files, up to a record whose author owes its bid."""
@@ -102,6 +108,23 @@ def test_an_empty_record_while_its_author_owes_its_bid_is_refused(bidding, tmp_p
     assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
     assert f"{bidding.due}'s record stops where it owes a decision (bid)" in done.output
     assert "Traceback" not in done.output
+    assert snapshot(victim.copy.root) == before
+
+
+def test_a_record_that_leaves_its_items_shown_unopened_is_refused(tmp_path):
+    """The victim's steps eliminated a hidden block of the author's: the author's next
+    record owes its opening (docs/two-party.md, "Openings"). Its modified client sends a
+    record without it (no entries). Refused, naming the handle. (Old code: taken; the
+    victim never learnt which block was gone, and its own client, waiting for the
+    opening, answered with an empty record: the game stood still.)"""
+    (tmp_path / "game").mkdir()
+    game = play_until(tmp_path / "game", owes_openings, "open")
+    handle = min(game.sides[game.due].load().owed)
+    victim = Victim(game, tmp_path)
+    before = snapshot(victim.copy.root)
+    done = victim.play(forged_record(game, tmp_path, lambda party: []))
+    assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
+    assert f"{game.due}'s record leaves {handle} shown but not opened" in done.output
     assert snapshot(victim.copy.root) == before
 
 
@@ -180,12 +203,17 @@ def test_a_re_encoded_record_is_the_same_record(bidding, tmp_path):
         assert taken == honest
 
 
-def test_another_randomness_steers_nothing_and_the_audit_names_it(tmp_path):
-    """A record's contribution is HMAC of its author's secret, which the receiver cannot
-    check before the end. Another 32 bytes are taken: the receiver binds its own draws
-    with HMAC under its own secret, which the author does not know, so no value it picks
-    chooses them (any is as blind as the one it owes). At the end `seki verify` names the
-    record: the audit replays each side's records from its revealed secret."""
+@pytest.mark.parametrize("changed", ["contribution", "commitments"])
+def test_another_randomness_or_commitment_is_named_by_the_audit(tmp_path, changed):
+    """A record's contribution is HMAC of its author's secret, and its commitments are
+    to what its secret binds: the receiver cannot check either before the end. Another
+    32 bytes of randomness are taken: the receiver binds its own draws with HMAC under its
+    own secret, which the author does not know, so no value it picks chooses them (any
+    is as blind as the one it owes). Another well-formed commitment binds its author:
+    every opening is checked against it, so a card it commits to falsely is one it
+    cannot play but as that card. Both are lies about the author's own, and at the end
+    `seki verify` names the record: the audit replays each side's records from its
+    revealed secret."""
     comp = load_components()
     keys = {s: identity(s, 37) for s in SIDES}
     text = files.make_game("rnd", components_hash(), {}, {s: k.public for s, k in keys.items()},
@@ -205,7 +233,11 @@ def test_another_randomness_steers_nothing_and_the_audit_names_it(tmp_path):
     # Tokugawa's record 3, its randomness not its own; its file is the one it sent
     sent = sides["tokugawa"].turn(choose, now)
     data = yaml.safe_load(signing.split(sent)[0])
-    data["contribution"] = "00" * 32
+    if changed == "contribution":
+        data["contribution"] = "00" * 32
+    else:
+        handle = min(data["commitments"])
+        data["commitments"][handle] = docs.sha256("not what the secret binds")
     forged = signing.sign(docs.dump(data), keys["tokugawa"])
     sides["tokugawa"].records()[-1].write_text(forged, encoding="utf-8")
     sides[ISHIDA].receive(forged, "forged", now)
@@ -215,7 +247,7 @@ def test_another_randomness_steers_nothing_and_the_audit_names_it(tmp_path):
     sides[ISHIDA].take_reveal(reveals["tokugawa"], "reveal", now)
     done = CliRunner().invoke(app, ["verify", str(tmp_path / ISHIDA)])
     assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
-    assert "record 1 (tokugawa): its contribution" in done.output, done.output  # its 1st
+    assert f"record 1 (tokugawa): its {changed}" in done.output, done.output  # its 1st
 
 
 def test_a_time_within_the_tolerance_is_taken_and_gives_the_receiver_time(bidding, tmp_path):

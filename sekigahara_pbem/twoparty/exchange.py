@@ -20,7 +20,7 @@ from ..crypto.commitments import commit
 from ..refusal import N_, Code, Phrase, Refusal, quoted
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
-from ..rules.decisions import ACTION_KINDS
+from ..rules.decisions import ACTION_KINDS, current
 from ..rules.engine import Run, carry_on, forfeit, handle, pending
 from ..rules.views import redact_event, view
 from ..rules.vocab import SIDES, Unknown, other
@@ -463,6 +463,7 @@ class Party:
         self._contributed(record)
         if self.held is not None and self.public["result"] is None:
             self._check_held()
+        self._answerable(record)
 
     def _follows(self, record: Record) -> None:
         """A record is the other side's next: its join first (seq 0), then 1, 2, ... (a
@@ -558,6 +559,48 @@ class Party:
             raise Cheat(
                 N_("{side}'s held action is refused: {refused}"), side=author, refused=refused
             ) from None
+
+    def _answerable(self, record: Record) -> None:
+        """A record ends only where its author's copy stops (`write`), its own items the
+        rules show opened: the game over, an action held for this side, this side's forced
+        steps, decision or openings next, or the author's draws waiting for this side's
+        randomness (drawn, not committed). One that stops before a decision or a step only
+        its author can take, or leaves its items shown unopened, is refused: this side,
+        with nothing to do (or waiting for those openings), would answer with an empty
+        record, and the game would stand still, each empty record resetting the deadline."""
+        if self.public["result"] is not None:
+            return
+        shown = self._unopened(self.copy())
+        if shown:  # this side's client would wait for their opening, as a table would
+            raise Cheat(
+                N_("{side}'s record leaves {handle} shown but not opened"),
+                rule=OPENINGS,
+                side=record.side,
+                handle=shown[0],
+            )
+        if self.held is not None or self.owed:
+            return
+        if [h for h in kn.unbound_out(self.public, record.side) if h not in self.theirs]:
+            return  # its draws are bound with this side's next randomness
+        run = carry_on(self.copy(), self.kc)
+        if run.steps:
+            return
+        if run.lacked is None:
+            if not any(d["side"] == record.side for d in pending(run.state)):
+                return  # this side decides next (both sides: the author has decided)
+            kind = current(run.state)
+            raise Cheat(
+                N_("{side}'s record stops where it owes a decision ({decision})"),
+                rule=RECORDS,
+                side=record.side,
+                decision=kind.name if kind is not None else "",
+            )
+        raise Cheat(
+            N_("{side}'s record stops before a step only it can take ({what})"),
+            rule=RECORDS,
+            side=record.side,
+            what=run.lacked,
+        )
 
     def _forfeit(self, e: Entry) -> None:
         """A forfeit claim: of a record while the game goes on, of a reveal once it has

@@ -42,14 +42,23 @@ from ..protocol import clock
 from ..protocol import documents as docs
 from ..protocol.clock import MAX_HOURS
 from ..protocol.game import check_address, check_game_id
-from ..refusal import N_, Code, Refusal, type_words
+from ..refusal import N_, Code, Refusal, quoted, type_words
 from ..rules.state import canonical, game_options
 from ..rules.vocab import SIDES
 from . import GAME_FORMAT
 from .changes import diff, patch
-from .exchange import ASIDES, Entry, Record
+from .exchange import ASIDES, RECORDS, Entry, Record
 
-_SALT = re.compile(r"[0-9a-f]{64}")
+_SALT = re.compile(r"[0-9a-f]{64}")  # a salt, a nonce, a hash, a commitment: SHA-256 in hex
+# The fields of a record (`record_text`), a join's too, and of an entry: a record holds
+# these and no other, so no two readers can read one differently.
+RECORD_FIELDS = frozenset(
+    ("format", "game", "n", "side", "seq", "prev", "written", "contribution", "commitments",
+     "entries")
+)  # fmt: skip
+JOIN_FIELDS = RECORD_FIELDS | {"definition", "secret_commitment", "dealt"}
+ENTRY_FIELDS = frozenset(("action", "steps", "opened"))
+COMPUTED_FIELDS = ENTRY_FIELDS | {"change", "public"}  # an entry not held: its public form
 RECORD_FORMAT = "seki-2p-record/1"
 REVEAL_FORMAT = "seki-2p-reveal/1"
 DERIVATION = "secret@sekigahara-pbem"  # the SSHSIG namespace of the secret's derivation
@@ -271,6 +280,8 @@ def read_record(
             where, N_("the record is not signed by the side it names"), code=Code.WRONG_SIDE
         )
     seq = docs.field(data, "seq", int, where)
+    n = docs.field(data, "n", int, where)
+    _only_fields(data, JOIN_FIELDS if n < 2 else RECORD_FIELDS, where)
     base = base_for(side, seq)
     entries = []
     for i, item in enumerate(docs.field(data, "entries", list, where)):
@@ -285,6 +296,7 @@ def read_record(
             raise docs.DocumentError(
                 at, N_("steps: expected -1 (held) or a count"), code=Code.MALFORMED
             )
+        _only_fields(item, ENTRY_FIELDS if steps < 0 else COMPUTED_FIELDS, at)
         opened = _opened(docs.field(item, "opened", dict, at), at)
         public = None
         if steps >= 0:
@@ -300,11 +312,32 @@ def read_record(
     commitments = docs.field(data, "commitments", dict, where)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in commitments.items()):
         raise docs.DocumentError(where, N_("commitments: expected handle: commitment"))
+    for h, value in commitments.items():
+        if not _SALT.fullmatch(value):  # what crypto/commitments.py `commit` writes
+            raise docs.DocumentError(
+                f"{where}: commitments: {h}",
+                N_("expected a commitment (64 lower-case hex digits)"),
+                code=Code.MALFORMED,
+                rule=RECORDS,
+            )
     contribution = docs.hex_field(data, "contribution", where)
     record = Record(side, seq, entries, commitments, contribution)
-    n = docs.field(data, "n", int, where)
     prev = docs.field(data, "prev", str, where)
     return Received(record, n, prev, data, _written(data, where))
+
+
+def _only_fields(data: dict, known: frozenset[str], where: str) -> None:
+    """Refuse a field the document does not have: no reader reads it, so a signed record
+    would say more than any side takes from it."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise docs.DocumentError(
+            where,
+            N_("holds {field}, which a record does not have"),
+            code=Code.MALFORMED,
+            rule=RECORDS,
+            field=quoted(unknown[0]),
+        )
 
 
 def record_body(text: str, where: str) -> dict:

@@ -149,6 +149,10 @@ def test_control_is_the_rulebooks_ellenoriz():
 def test_every_placeholder_is_kept():
     bad = []
     for ids, strings in MESSAGES:
+        # as test_i18n: a form may leave a placeholder unwritten (the form for one, 'lose
+        # which unit?'); the last keeps every placeholder of the English for many
         wanted = set(PLACEHOLDER.findall(" ".join(ids)))
-        bad += [(ids[0], s) for s in strings if set(PLACEHOLDER.findall(s)) != wanted]
+        bad += [(ids[0], s) for s in strings if not set(PLACEHOLDER.findall(s)) <= wanted]
+        last = set(PLACEHOLDER.findall(ids[-1]))
+        bad += [(ids[0], strings[-1])] * (set(PLACEHOLDER.findall(strings[-1])) != last)
     assert not bad, bad[:5]

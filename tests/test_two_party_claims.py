@@ -32,7 +32,7 @@ from sekigahara_pbem.protocol import clock
 from sekigahara_pbem.protocol.component_files import components_hash, load_components
 from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.vocab import ELIMINATED, ISHIDA, OVER, SIDES, other
-from sekigahara_pbem.twoparty import claims, files
+from sekigahara_pbem.twoparty import claims, deadlines, files
 from sekigahara_pbem.twoparty import knowledge as kn
 from sekigahara_pbem.twoparty.exchange import Cheat, Party, adopt_dealt, start, start_half
 from sekigahara_pbem.twoparty.match import player_chooser
@@ -323,10 +323,12 @@ def test_a_forfeit_dated_ahead_of_the_receivers_clock_is_refused(tmp_path):
     assert sides["tokugawa"].result() is None
 
 
-def test_a_back_dated_record_is_refused(tmp_path):
+def test_a_back_dated_record_is_refused(tmp_path, monkeypatch):
     """Ishida dates its record two days before Tokugawa's last, so that Tokugawa's time
     would have run out before the record came (and Ishida's forfeit claim follows at
-    once): times never go back."""
+    once): times never go back. (Ishida's modified client dates by its clock alone; the
+    stock one dates no earlier than the record it follows.)"""
+    monkeypatch.setattr(Side, "_dated", lambda self, now: now)
     sides, choose = joined(tmp_path, hours=24)
     play_on(sides, choose, ISHIDA, 1, NOW)
     play_on(sides, choose, "tokugawa", 1, at(20))
@@ -335,6 +337,18 @@ def test_a_back_dated_record_is_refused(tmp_path):
     with pytest.raises(Cheat, match="times never go back"):
         sides["tokugawa"].receive(text, "mail", at(21))
     assert snapshot(sides["tokugawa"]) == before
+
+
+def test_an_answer_within_the_clocks_tolerance_is_dated_after_what_it_answers(tmp_path):
+    """Ishida's clock runs ten minutes ahead of Tokugawa's (within the tolerance), and
+    Tokugawa answers five minutes after Ishida's record by its own clock: its answer is
+    dated as Ishida's record, not before it, so Ishida takes it (the old client dated it
+    by Tokugawa's clock alone, and Ishida refused an honest answer as back-dated)."""
+    sides, choose = joined(tmp_path, hours=24)
+    sides["tokugawa"].receive(sides[ISHIDA].turn(choose[ISHIDA], at(10 / 60)), "mail", NOW)
+    answer = sides["tokugawa"].turn(choose["tokugawa"], at(5 / 60))
+    sides[ISHIDA].receive(answer, "mail", at(10 / 60))
+    assert deadlines.written(answer, "answer") == clock.parse_time(at(10 / 60), "now")
 
 
 def test_a_losers_claim_that_the_winners_reveal_was_late_is_refused_and_fails_verify(tmp_path):

@@ -172,10 +172,22 @@ class Side:
     ) -> str:
         n = SIDES.index(self.side) if join else len(self.records())
         prev = self.game.hash if join else self.last_hash()
+        now = now if join else self._dated(now)
         text = files.record_text(self.game, record, n, prev, base, self.identity, extra, now)
         write_atomic(self.record_path(n, self.side), text)
         self.save(party, None if join else n)
         return text
+
+    def _dated(self, now: str) -> str:
+        """The time a record or reveal this side writes now carries: `now` by its clock,
+        or the time of the record it follows if that is later. Times never go back
+        (deadlines.py), and the other side's clock may run ahead of this one's by up to
+        TOLERANCE: dated by this clock alone, an honest answer written within those
+        minutes would be refused as back-dated."""
+        after = deadlines.latest(self.records())
+        if after is None or clock.parse_time(now, "now") >= after:
+            return now
+        return clock.format_time(after)
 
     # -- what a side does ----------------------------------------------------------------
 
@@ -435,6 +447,7 @@ class Side:
         verifies without that record (`verify`)."""
         party = self.load()
         last = (len(self.records()) - 1, self.last_hash())
+        now = self._dated(now)
         text = files.reveal_text(self.game, self.side, party.book.secret, self.identity, now, last)
         (self.root / "reveals").mkdir(exist_ok=True)
         write_atomic(self.root / "reveals" / f"{self.side}.txt", text)

@@ -91,6 +91,26 @@ def test_a_terminal_that_answers_no_cursor_position_request_gets_no_warning(tmp_
     assert "\x1b[6n" not in seen.getvalue() and "cursor position" not in seen.getvalue()
 
 
+def test_ctrl_c_at_a_question_keeps_the_game_and_says_how_to_resume(tmp_path):
+    """Ctrl-C at a question is an interruption (exit 130, the table's), but the game is
+    kept as after `q`, and the player is told the command that resumes it (since Ctrl-C
+    exits 130 rather than 4, the hint was no longer said)."""
+    env = {**os.environ, "SEKI_HOME": str(tmp_path / "home"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1", "LANG": "C"}  # fmt: skip
+    child = pexpect.spawn(sys.executable, ["-m", "sekigahara_pbem", "solo", "--terminal"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60,
+                          dimensions=(50, 100))  # fmt: skip
+    child.expect(r"u undo, q stop\)")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    assert "the game is kept: seki solo --terminal resumes it" in child.before
+    assert "seki: interrupted" in child.before
+    again = solo(tmp_path, "--terminal", "--choose", "1")
+    assert "resuming solo: you play Ishida" in again.output
+
+
 def random_asker(seed: int) -> console.Asker:
     """A player who answers every question with a legal choice at random, and signs."""
     chooser = random.Random(seed)

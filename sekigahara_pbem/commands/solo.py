@@ -87,10 +87,17 @@ def _play(game, choose: str | None, board: bool) -> None:
             )
         except console.Stopped as stopped:
             tell(str(stopped))
-            kept = _("the game is kept: {command} resumes it")
-            abort(kept.format(command=resume_command(game.root)), ExitStatus.STOPPED)
+            abort(_kept(game.root), ExitStatus.STOPPED)
+        except KeyboardInterrupt:  # Ctrl-C at a question: interrupted (130), yet kept too
+            tell(_kept(game.root))
+            raise
         turn = signed_turn(game.definition, packet, actions, game.player, comp)
         solos.submit(game, packet.seq, turn, utc_now())
+
+
+def _kept(directory: Path) -> str:
+    """Where a stopped or interrupted game stands: kept, and how to go on with it."""
+    return _("the game is kept: {command} resumes it").format(command=resume_command(directory))
 
 
 def resume_command(directory: Path) -> str:

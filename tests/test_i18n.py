@@ -93,6 +93,15 @@ def test_every_message_has_a_translation(po):
 
 
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.parent.parent.name)
+def test_no_message_is_translated_twice(po):
+    """Babel keeps one of two entries with the same id without a word, so a message
+    translated twice (two branches each adding it) would lose one wording unseen."""
+    ids = re.findall(r'^msgid ((?:".*"\n)+)', po.read_text(encoding="utf-8") + "\n", re.M)
+    twice = [i for i in set(ids) if ids.count(i) > 1 and i != '""\n']
+    assert not twice, twice
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.parent.parent.name)
 def test_the_compiled_catalog_matches_its_source(po):
     """seki.mo ships in the package (no compiler needed at install): it must say what
     seki.po says. After editing a .po: pybabel compile -d sekigahara_pbem/locale -D seki."""

@@ -124,7 +124,13 @@ def test_a_record_that_leaves_its_items_shown_unopened_is_refused(tmp_path):
     before = snapshot(victim.copy.root)
     done = victim.play(forged_record(game, tmp_path, lambda party: []))
     assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
-    assert f"{game.due}'s record leaves {handle} shown but not opened" in done.output
+    # The owed item is not always one the victim's copy shows yet (the game's randomness
+    # differs each run): then the same empty record is refused for the decision it stops
+    # before (both refusals of the one forged record; the old code took it either way).
+    assert (
+        f"{game.due}'s record leaves {handle} shown but not opened" in done.output
+        or f"{game.due}'s record stops where it owes a decision" in done.output
+    ), done.output
     assert snapshot(victim.copy.root) == before
 
 

@@ -193,7 +193,7 @@ def _same(recorded: Record, made: Record) -> None:
     for field in ("seq", "commitments", "contribution"):
         if getattr(recorded, field) != getattr(made, field):
             raise Cheat(
-                N_("{record}: its field {field} is not what its secret gives"),
+                N_("{record}: its {field} are not what its secret gives"),
                 rule=THE_END,
                 record=where,
                 field=field,

@@ -11,7 +11,7 @@ of processor time per decision) plays N games against the heuristic, sides alter
 and its win rate and decision times are printed the same way.
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--budget SECONDS]
-[--jobs J] [--first K] (defaults 200, 50, 0, 1.0, 1 and 0; 0 games skip a series; J
+[--jobs J] [--first K] [--quick] (defaults 200, 50, 0, 1.0, 1 and 0; 0 games skip a series; J
 processes play the search games; the search series takes seeds K..K+N-1, so a long
 measurement can be played in parts and its per-game lines added up.
 Targets: the heuristic wins >= 95 % against random; the search >= 65 %
@@ -142,7 +142,15 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="search seconds/decision")
     parser.add_argument("--jobs", type=int, default=1, help="search games played at once")
     parser.add_argument("--first", type=int, default=0, help="the search series' first seed")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="CI's run: a game or two of every series, so the script cannot rot unnoticed "
+        "(its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.demo, args.search, args.budget = 2, 1, 1, 0.05
     start = time.perf_counter()
     times: list[float] = []
     if args.games:

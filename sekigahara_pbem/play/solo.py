@@ -34,7 +34,6 @@ from ..referee.demo import Bot
 from ..refusal import N_, Code, Refusal, UserError, side_words
 from ..rules.vocab import SIDES, other
 
-SETTINGS = SOLO_SETTINGS
 NAMES = {"referee": "referee", "player": "you", "computer": "computer"}
 
 
@@ -61,7 +60,7 @@ class Solo:
 
     @property
     def settings_path(self) -> Path:
-        return self.root / SETTINGS
+        return self.root / SOLO_SETTINGS
 
     def answered(self) -> int:
         """The last packet the player answered (0: none yet)."""
@@ -93,7 +92,7 @@ def start(root: Path, side: str, bot_kind: str, budget: float, now: str) -> Solo
         now,
     )
     settings = {"side": side, "bot": bot_kind, "budget": budget, "answered": 0}
-    write_atomic(root / SETTINGS, json.dumps(settings, indent=1, sort_keys=True))
+    write_atomic(root / SOLO_SETTINGS, json.dumps(settings, indent=1, sort_keys=True))
     for name, text in joins.opening(definition, players):
         _adjudicate(root / "game", people["referee"], name, text, now)
     return load(root)
@@ -101,7 +100,7 @@ def start(root: Path, side: str, bot_kind: str, budget: float, now: str) -> Solo
 
 def load(root: Path) -> Solo:
     """The solo game in `root`, as `start` left it."""
-    data = _settings(root / SETTINGS)
+    data = _settings(root / SOLO_SETTINGS)
     keys = root / "keys"
     people = {role: read_identity(identity_path(keys, name)) for role, name in NAMES.items()}
     definition = games.load(GameDir(root / "game"))
@@ -112,7 +111,7 @@ def load(root: Path) -> Solo:
 
 
 def exists(root: Path) -> bool:
-    return (root / SETTINGS).is_file()
+    return (root / SOLO_SETTINGS).is_file()
 
 
 def _settings(path: Path) -> dict:

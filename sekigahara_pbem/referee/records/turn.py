@@ -181,11 +181,9 @@ def archived(gd: GameDir, definition: Definition, where: str, body: dict, key):
         if not turns.is_sealed(text):  # archives from before turn files were sealed
             turn = turns.parse(definition, text, name, archived=True)
             return turns.shown(turn, definition), turn, text
-        shown = turns.envelope(definition, text, name, archived=True)
         if key is None:
-            return shown, None, text
-        inner = turns.unseal(definition, text, key, name, archived=True)
-        turn = turns.parse(definition, inner, name, archived=True)
+            return turns.envelope(definition, text, name, archived=True), None, text
+        shown, turn, _ = turns.opened(definition, text, key, name, archived=True)
     except Refusal as exc:
         raise wrapped(name, exc) from None
     return shown, turn, text

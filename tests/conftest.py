@@ -61,20 +61,76 @@ def comp():
     return load_components()
 
 
-@pytest.fixture(scope="session")
-def demo(tmp_path_factory):
-    """One whole demo game, the same every run: the parties' seeds are fixed here (in play
-    they come from the operating system), and the bots' choices are seeded. Tests that
-    change files work on a copy."""
+def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build):  # noqa: ANN001
+    """What `build(folder)` makes in a new folder, once for the whole run: with the test
+    workers of pytest-xdist, the first to ask builds it in the run's common temporary
+    directory while the others wait on a file lock, then each reads the folder and the
+    JSON `build` returned. A whole game takes a minute to play: every worker playing its
+    own was most of a parallel run's extra time. Tests that change files work on a copy."""
+    import json
+    import os
+
+    from filelock import FileLock
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the directory all workers' temporary directories share
+    folder = base / f"shared-{name}"
+    made = base / f"shared-{name}.json"
+    with FileLock(str(made) + ".lock"):
+        if not made.exists():
+            folder.mkdir()
+            made.write_text(json.dumps(build(folder)))
+    return folder, json.loads(made.read_text())
+
+
+def _play_demo(root):  # noqa: ANN001, ANN202
     from sekigahara_pbem.referee.demo import run_demo
 
-    root = tmp_path_factory.mktemp("demo")
     with pytest.MonkeyPatch.context() as patch:
         fix_seeds(patch, "test-seed")
         result = run_demo(root, "test-demo", "2026-11-22T12:00:00Z")
+    return {**vars(result), "game_dir": str(result.game_dir)}
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory):
+    """One whole demo game, the same every run: the parties' seeds are fixed here (in play
+    they come from the operating system), and the bots' choices are seeded. Played once
+    for all test workers (`shared`); tests that change files work on a copy."""
+    from pathlib import Path
+
+    from sekigahara_pbem.referee.demo import DemoResult
+
+    root, fields = shared(tmp_path_factory, "demo", _play_demo)
+    result = DemoResult(**{**fields, "game_dir": Path(fields["game_dir"])})
     assert not result.refused
     assert result.records > 100  # a game long enough to exercise combat and the weeks
     return root, result
+
+
+def _play_short(root):  # noqa: ANN001, ANN202
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.referee import verify as checks
+    from sekigahara_pbem.referee.demo import run_demo
+
+    now = "2026-11-22T12:00:00Z"
+    with pytest.MonkeyPatch.context() as patch:
+        fix_seeds(patch, "short-seed")
+        result = run_demo(root, "short", now, max_steps=12)
+    checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), now, True)
+    return {"records": result.records, "refused": result.refused}
+
+
+@pytest.fixture(scope="session")
+def short_game(tmp_path_factory):
+    """A short referee game (a dozen records) revealed by agreement, as `seki demo` plays
+    it through the real files: every kind of file an archive holds, for tests where the
+    game's length does not matter. Played once for all test workers (`shared`); tests
+    that change files work on a copy. (The directory of keys/ and game/, its records.)"""
+    root, fields = shared(tmp_path_factory, "short", _play_short)
+    assert not fields["refused"] and fields["records"] > 10
+    return root, fields["records"]
 
 
 @pytest.fixture(scope="module")

@@ -91,15 +91,11 @@ def test_every_new_game_directory_carries_the_set_its_game_txt_names(tmp_path):
         carries(side, files.read_game((side / "game.txt").read_text(), "game.txt").components)
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> Path:
+@pytest.fixture
+def archive(short_game) -> Path:
     """A short referee game with the packaged set, revealed by agreement, as `seki demo`
-    plays it through the real files."""
-    root = tmp_path_factory.mktemp("archive")
-    result = run_demo(root, "carried", NOW, max_steps=12)
-    assert not result.refused and result.records > 10
-    checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), NOW, True)
-    return root / "game"
+    plays it through the real files (conftest.py)."""
+    return short_game[0] / "game"
 
 
 def copy_of(archive: Path, tmp_path: Path) -> Path:

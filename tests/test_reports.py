@@ -352,18 +352,11 @@ def _meet(a: list, b: list) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize("width", [1400, 390], ids=["desktop", "phone"])
-def test_the_maps_names_are_inside_it_and_clear_of_each_other_and_of_the_stacks(
-    steps, rendered, comp, tmp_path, width
-):
-    """Issue 27: the map is the printed board, whose Kinai (Osaka to Kuwana, Kiyosu to
-    Okazaki) is dense. On the demo's most crowded maps (most occupied locations; most
-    arrows and marks), each reader's and the public one, in Chromium at a desktop's and a
-    phone's width: every location's name is drawn once, inside the map, overlapping no
-    other name and no block, count or disk. On the desktop the map fits without scrolling
-    sideways (even beside a decision's choices); on the phone it scrolls instead of
-    shrinking its names below svgmap.LABEL_MIN_PX."""
-    sync_playwright = _browser_or_skip()
+@pytest.fixture(scope="module")
+def crowded(steps, rendered, comp) -> dict:
+    """The demo's most crowded maps (most occupied locations; most arrows and marks),
+    each reader's and the public one, by name: found once for both widths (a map is
+    built for every record and reader to find them)."""
 
     def crowd(i: int, side: str | None) -> tuple:
         packet = steps[i][2][side or "ishida"]
@@ -378,11 +371,26 @@ def test_the_maps_names_are_inside_it_and_clear_of_each_other_and_of_the_stacks(
             i = max(range(len(steps)), key=lambda i, k=k: (counts[i][k], counts[i][1 - k]))
             html = rendered[i][side][2] if side else rendered[i][None][1]
             pages[f"{side or 'public'}-{steps[i][0]}"] = html
+    return pages
+
+
+@pytest.mark.parametrize("width", [1400, 390], ids=["desktop", "phone"])
+def test_the_maps_names_are_inside_it_and_clear_of_each_other_and_of_the_stacks(
+    crowded, comp, tmp_path, width
+):
+    """Issue 27: the map is the printed board, whose Kinai (Osaka to Kuwana, Kiyosu to
+    Okazaki) is dense. On the demo's most crowded maps (most occupied locations; most
+    arrows and marks), each reader's and the public one, in Chromium at a desktop's and a
+    phone's width: every location's name is drawn once, inside the map, overlapping no
+    other name and no block, count or disk. On the desktop the map fits without scrolling
+    sideways (even beside a decision's choices); on the phone it scrolls instead of
+    shrinking its names below svgmap.LABEL_MIN_PX."""
+    sync_playwright = _browser_or_skip()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         try:
             page = browser.new_page(viewport={"width": width, "height": 1000})
-            for name, html in pages.items():
+            for name, html in crowded.items():
                 path = tmp_path / f"{name}.html"
                 path.write_text(html, encoding="utf-8")
                 page.goto(path.as_uri(), wait_until="load")

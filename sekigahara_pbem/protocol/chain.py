@@ -19,7 +19,6 @@ from ..refusal import N_
 from ..rules.components import Components
 from ..rules.state import canonical
 from ..rules.state_types import State
-from ..rules.views import redact_event, view
 from . import commitments
 from . import documents as docs
 from .game import Definition, Secrets
@@ -41,6 +40,8 @@ class Record:
 
 
 def public_hash(state: State, comp: Components) -> str:
+    from ..rules.views import view  # the engine's tables: not for `seki status`, which reads
+
     return docs.sha256(canonical(view(state, comp, None)))
 
 
@@ -93,6 +94,8 @@ def commitment_fields(
 ) -> dict:
     """The record's commitments to every hidden item, and the openings of the items its
     public events show (protocol/commitments.py)."""
+    from ..rules.views import redact_event  # as `public_hash`
+
     public = [redact_event(e, None) for e in events]
     opened = []
     if before is not None:  # first: the last leaves computed are this record's

@@ -8,7 +8,9 @@ imports seki's libraries and nothing of seki), both timed in the same run (bench
 
 The game whose commands are timed is played by two heuristic bots through the real files;
 the long archive by two random bots that end a movement phase or a combat's deployment
-only when nothing else is offered (about twice the records of `seki demo`'s random game).
+only when nothing else is offered, and take back every TAKEBACK_EVERY-th turn file the
+rules let them (a record undoing it, then the turn again): about twice the records of
+`seki demo`'s random game, of every kind a game has.
 
 Usage: python bench/pbem_speed.py [--quick]   (--quick: CI's run, a few records of each
 game and one run of each command, so the script cannot rot unnoticed; its figures mean
@@ -32,19 +34,21 @@ from floor import bare_start, library_start
 
 from sekigahara_pbem.bot import RandomPlayer
 from sekigahara_pbem.commands.common import utc_now
+from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.crypto.keys import Identity, generate
 from sekigahara_pbem.crypto.keystore import write_identity
-from sekigahara_pbem.protocol import chain, game, joins, packets, turns
+from sekigahara_pbem.protocol import chain, game, joins, packets, takebacks, turns
 from sekigahara_pbem.protocol.component_files import components_hash
 from sekigahara_pbem.protocol.store import GameDir
 from sekigahara_pbem.referee import adjudication as referee
 from sekigahara_pbem.referee import verify as checks
 from sekigahara_pbem.referee.demo import Bot
 from sekigahara_pbem.rules import rng
-from sekigahara_pbem.rules.vocab import SIDES
+from sekigahara_pbem.rules.vocab import SIDES, other
 
 DEMO = Path(__file__).resolve().parent.parent / "games" / "demo"
 ENDINGS = ("end_movement", "finish")  # what the stalling player takes only when alone
+TAKEBACK_EVERY = 2  # the long archive's bots take back every other turn file they may
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,29 @@ def now() -> str:
     return utc_now()
 
 
+def admit(gd: GameDir, ids: dict[str, Identity], name: str, text: str) -> None:
+    """One document adjudicated in this process, which must be accepted."""
+    outcome = referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], now())
+    if not outcome[0].accepted:
+        raise SystemExit(f"the referee refused {name}: {outcome[0].message}")
+
+
+def take_back(
+    gd: GameDir, definition: game.Definition, ids: dict[str, Identity], side: str
+) -> None:
+    """The last record, `side`'s turn, undone at its request and with the other side's
+    consent, if the rules let it be (protocol/takebacks.py)."""
+    record = chain.read_record(gd, definition, gd.last_seq())
+    if takebacks.why_not_undoable(record.seq, record.body, side) is not None:
+        return
+    ask = takebacks.request_body(definition, side, record.seq, record.hash, "bench")
+    request = signing.sign(ask, ids[side])
+    admit(gd, ids, "request", request)
+    answer = takebacks.parse_request(definition, request, "request").hash
+    consent = takebacks.consent_body(definition, other(side), answer, "accept")
+    admit(gd, ids, "consent", signing.sign(consent, ids[other(side)]))
+
+
 def seki(*args: str, home: Path) -> float:
     """Seconds of one whole `seki` process, which must succeed."""
     start = time.perf_counter()
@@ -114,7 +141,7 @@ def new_game(root: Path, name: str, ids: dict[str, Identity]) -> tuple[GameDir, 
     players = {s: ids[s].public for s in SIDES}
     definition = game.create(gd.root, name, ids["referee"], players, components_hash(), {}, now())
     for file, text in joins.opening(definition, ids):
-        referee.adjudicate(gd.root, ids["referee"], [(file, text.encode())], now())
+        admit(gd, ids, file, text)
     (root / "keys" / "games").mkdir(exist_ok=True)
     (root / "keys" / "games" / f"{name}.txt").write_text(definition.text)
     return gd, definition
@@ -132,10 +159,12 @@ def play(
     bots: dict[str, Bot],
     steps: int | None,
     movement: Movement | None = None,
+    takeback_every: int = 0,
 ) -> None:
     """Play the game by its files for `steps` turn files (None: to the end); every turn
-    file is adjudicated in this process unless `movement` takes a movement turn."""
-    for _ in range(steps if steps is not None else 100_000):
+    file is adjudicated in this process unless `movement` takes a movement turn. With
+    `takeback_every` n, every n-th turn file is taken back where the rules allow."""
+    for n in range(1, 1 + (steps if steps is not None else 100_000)):
         seq = gd.last_seq()
         pending = chain.read_record(gd, definition, seq).body["pending"]
         if not pending:
@@ -152,7 +181,9 @@ def play(
             if taken is None:
                 return
         if not taken:
-            referee.adjudicate(gd.root, ids["referee"], [("t", turn.encode())], now())
+            admit(gd, ids, "turn", turn)
+            if takeback_every and n % takeback_every == 0:
+                take_back(gd, definition, ids, side)
 
 
 def player_game(root: Path, ids: dict[str, Identity], counts: Counts, floors: Floors) -> GameDir:
@@ -196,7 +227,7 @@ def long_archive(root: Path, ids: dict[str, Identity], steps: int | None) -> Gam
     bots = {s: Bot(ids[s], definition, "bench-long") for s in SIDES}
     for s in SIDES:
         bots[s].player = Stalling(rng.new(f"{SIDES.index(s) + 10**6:032x}"))
-    play(gd, definition, ids, bots, steps)
+    play(gd, definition, ids, bots, steps, takeback_every=TAKEBACK_EVERY)
     checks.reveal(gd.root, ids["referee"], now(), force=True)
     return gd
 

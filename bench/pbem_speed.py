@@ -147,9 +147,9 @@ def new_game(root: Path, name: str, ids: dict[str, Identity]) -> tuple[GameDir, 
     return gd, definition
 
 
-# A hook for a movement turn: (record number, side, its packet, the unsigned turn, the
-# signed one); True if it adjudicated the turn itself, None to stop the game there.
-Movement = Callable[[int, str, Path, str, str], "bool | None"]
+# A hook that adjudicates a movement turn itself: (the side, its packet, the unsigned turn,
+# the signed one); False to stop the game there instead.
+Movement = Callable[[str, Path, str, str], bool]
 
 
 def play(
@@ -175,15 +175,13 @@ def play(
         actions = bots[side].player.actions(packet.view, packet.options)
         body = turns.body(definition, side, seq, actions)
         turn = bots[side].sealed(body)  # as Bot.answer, keeping the body for turn check
-        taken = False
         if movement and pending[0]["decision"] == "movement":
-            taken = movement(seq, side, sent, body, turn)
-            if taken is None:
+            if not movement(side, sent, body, turn):
                 return
-        if not taken:
-            admit(gd, ids, "turn", turn)
-            if takeback_every and n % takeback_every == 0:
-                take_back(gd, definition, ids, side)
+            continue
+        admit(gd, ids, "turn", turn)
+        if takeback_every and n % takeback_every == 0:
+            take_back(gd, definition, ids, side)
 
 
 def player_game(root: Path, ids: dict[str, Identity], counts: Counts, floors: Floors) -> GameDir:
@@ -195,9 +193,9 @@ def player_game(root: Path, ids: dict[str, Identity], counts: Counts, floors: Fl
     weeks: dict[int, list[float]] = {}
     player: dict[str, list[float]] = {"view": [], "turn check": []}
 
-    def movement(seq: int, side: str, sent: Path, body: str, turn: str) -> bool | None:
+    def movement(side: str, sent: Path, body: str, turn: str) -> bool:
         if counts.movement_turns is not None and len(player["view"]) >= counts.movement_turns:
-            return None
+            return False
         player["view"].append(seki("view", str(sent), "--key", side, home=home))
         (root / "turn.yaml").write_text(body)
         check = ("turn", "check", str(root / "turn.yaml"), "--packet", str(sent), "--key", side)

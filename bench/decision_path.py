@@ -9,10 +9,12 @@ not counted). Issue 29 measured 63 files before the restructuring.
 
     python bench/decision_path.py            # the counts, by package
     python bench/decision_path.py --files    # and every file
+    python bench/decision_path.py --quick    # CI's run: the same (one decision is quick)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -85,6 +87,10 @@ def traced(root: Path, args: list[str]) -> list[str]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", action="store_true", help="print every file too")
+    parser.add_argument("--quick", action="store_true", help="CI's run: the same, it is quick")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         packet, side = to_deploy(root)
@@ -104,7 +110,7 @@ def main() -> None:
           f"both {len(both)}")  # fmt: skip
     by = Counter(f.split("/")[0] if "/" in f else "(top)" for f in both)
     print("  by package: " + ", ".join(f"{k} {n}" for k, n in sorted(by.items())))
-    if "--files" in sys.argv:
+    if args.files:
         for f in both:
             print("   ", f)
 

@@ -1,9 +1,14 @@
 """The floor every benchmark's figures are measured against: a bare interpreter start
 (`python -c pass`), timed in the same run, since the machine's speed varies more than
-the ratios do (issue 18)."""
+the ratios do (issue 18); and the library floor, the start that imports seki's libraries and
+nothing of seki (issue 38).
+
+Usage: python bench/floor.py [RUNS] [--quick]   (default 7 starts of each; --quick: 3)
+"""
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import sys
@@ -35,3 +40,21 @@ def _median_run(code: str, runs: int) -> float:
         subprocess.run([sys.executable, "-c", code], check=True)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="?", type=int, default=7, help="starts per floor")
+    parser.add_argument("--quick", action="store_true", help="CI's run: three starts per floor")
+    args = parser.parse_args()
+    runs = 3 if args.quick else args.runs
+    bare, libraries = bare_start(runs), library_start(runs)
+    print(f"bare interpreter start: median {1000 * bare:.0f} ms of {runs}")
+    print(
+        f"the library floor (importing click, PyYAML, Jinja and cryptography alone): median "
+        f"{1000 * libraries:.0f} ms of {runs}, {libraries / bare:.1f}x a bare start"
+    )
+
+
+if __name__ == "__main__":
+    main()

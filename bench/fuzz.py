@@ -1,11 +1,13 @@
 """The nightly fuzz run of issue 11: COUNT mutated documents through the real commands
 (tests/fuzzing.py), with the tally of outcomes per entry point and every failure's seed.
 
-Usage: python bench/fuzz.py [COUNT] [SEED]   (default 100000, 7)
+Usage: python bench/fuzz.py [COUNT] [SEED] [--quick]   (default 100000, 7; --quick: CI's
+run, QUICK documents, so the script cannot rot unnoticed)
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -15,10 +17,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fuzzing import Table, run  # noqa: E402
 
+QUICK = 30  # mutated documents in CI's run
+
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", nargs="?", type=int, default=100_000, help="mutated documents")
+    parser.add_argument("seed", nargs="?", type=int, default=7, help="the first mutation's seed")
+    parser.add_argument("--quick", action="store_true", help=f"CI's run: {QUICK} documents")
+    args = parser.parse_args()
+    count, seed = (QUICK if args.quick else args.count), args.seed
     table = Table(Path(tempfile.mkdtemp(prefix="seki-fuzz-")))
     start = time.perf_counter()
     outcome = run(table, count, seed)

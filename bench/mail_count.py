@@ -1,6 +1,9 @@
 """Mails per player per game week, without and with battle plans (issue 6).
 
-Usage: python bench/mail_count.py [--games N] [--seed S] [--demo K]
+Usage: python bench/mail_count.py [--games N] [--seed S] [--demo K] [--quick]
+
+(--quick: CI's run, 2 engine games per set and the first QUICK_STEPS turn files of one
+`seki demo` game per set, so the script cannot rot unnoticed; its figures mean little.)
 
 Three sets of seeded bot games, each played without and with battle plans:
 
@@ -56,6 +59,7 @@ from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES, other
 
 MAX_ACTIONS = 20_000
+QUICK_STEPS = 40  # turn files of each `seki demo` game in CI's run
 
 
 class Mails:
@@ -152,11 +156,14 @@ def engine_game(
     return mails
 
 
-def demo_game(root: Path, seed: str, plans: bool) -> tuple[Mails, Counter]:
-    """A whole `seki demo` game; its mails counted from the records, and its raw turn
-    files per (side, week)."""
-    result = run_demo(root, seed, "2024-01-01T00:00:00Z", plans=plans)
-    if result.refused or result.result is None:
+def demo_game(
+    root: Path, seed: str, plans: bool, steps: int | None = None
+) -> tuple[Mails, Counter]:
+    """A whole `seki demo` game (or its first `steps` turn files); its mails counted from
+    the records, and its raw turn files per (side, week)."""
+    whole = steps is None
+    result = run_demo(root, seed, "2024-01-01T00:00:00Z", 5000 if whole else steps, plans)
+    if result.refused or (whole and result.result is None):
         raise SystemExit(f"demo {seed} did not finish cleanly: {result.refused[:1]}")
     gd = GameDir(result.game_dir)
     definition = games.load(gd)
@@ -182,7 +189,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="engine games per set")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first engine game")
     parser.add_argument("--demo", type=int, default=2, help="whole `seki demo` games per set")
+    parser.add_argument(
+        "--quick", action="store_true",
+        help=f"CI's run: 2 engine games, {QUICK_STEPS} turn files of one demo game, per set",
+    )  # fmt: skip
     args = parser.parse_args()
+    steps = None
+    if args.quick:
+        args.games, args.demo, steps = 2, 1, QUICK_STEPS
     comp = load_components()
     seeds = range(args.seed, args.seed + args.games)
     print("mails per player per game week (mean and max over every game, week and side)")
@@ -204,7 +218,7 @@ def main() -> None:
                 mails, files = [], []
                 for k in range(args.demo):
                     root = Path(tmp) / f"{plans}-{k}"
-                    counted, raw = demo_game(root, f"mails-{k}", plans)
+                    counted, raw = demo_game(root, f"mails-{k}", plans, steps)
                     mails += counted.per_week()
                     files += [raw[s, w] for w in sorted(counted.weeks) for s in SIDES]
                 mails_rows.append(figures(mails))

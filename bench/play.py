@@ -16,21 +16,26 @@ taken or left out from its default (a block's tile, a card of the hand, a tick),
 the turn's summary is signed with a click.
 On the page the first question is there once the page's state answers with it.
 
-Usage: python bench/play.py   (goals: median keystrokes <= 25; start to the first question
-<= 500 ms at the terminal, printed with its ratio to a bare interpreter start; the page's
-first question within 2x the terminal's)
+Usage: python bench/play.py [--quick]   (goals: median keystrokes <= 25; start to the first
+question <= 500 ms at the terminal, printed with its ratio to a bare interpreter start; the
+page's first question within 2x the terminal's. --quick: CI's run, QUICK_SAMPLE positions
+and one start of each, so the script cannot rot unnoticed; its figures mean little)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
@@ -46,7 +51,11 @@ from sekigahara_pbem.rules.vocab import MOVEMENT
 from sekigahara_pbem.testing.random_player import playout
 
 NOW = "2026-11-22T00:00:00Z"
-SAMPLE = 60
+ON_THE_BOARD = "your turn is on the board: "  # then the forwarding file's address
+FORWARD = re.compile(r'url=(http://127\.0\.0\.1:\d+)(/enter\?key=[^"]+)"')  # in the file
+SAMPLE = 60  # positions counted
+RUNS = 7  # starts timed of each
+QUICK_SAMPLE = 5
 
 
 def keys(question, value) -> int:
@@ -113,7 +122,8 @@ def movement_turn(state: dict, comp, side: str, chooser: dict) -> tuple[int, int
     return total + keys(end, "end_movement") + 1, clicked + clicks(end, "end_movement") + 1
 
 
-def keystrokes() -> list[tuple[int, int]]:
+def keystrokes(sample: int = SAMPLE) -> list[tuple[int, int]]:
+    """Keystrokes and clicks of a movement turn in `sample` positions of random games."""
     comp = load_components()
     found: list[tuple[dict, str]] = []
 
@@ -123,7 +133,7 @@ def keystrokes() -> list[tuple[int, int]]:
             found.append((before, side))
 
     seed = 0
-    while len(found) < SAMPLE * 3:
+    while len(found) < sample * 3:
         playout(comp, seed, max_actions=800, on_step=keep, plans=False)
         seed += 1
     chooser = rng.new("a1" * 16)
@@ -134,7 +144,7 @@ def keystrokes() -> list[tuple[int, int]]:
         n = movement_turn(state, comp, side, chooser)
         if n is not None:
             counts.append(n)
-        if len(counts) == SAMPLE:
+        if len(counts) == sample:
             break
     return counts
 
@@ -147,37 +157,54 @@ def timed(*argv: str, home: Path) -> float:
 
 def on_the_page(play: list[str], home: Path) -> float:
     """Seconds from starting `seki play --web` to the page's state holding the first
-    question (the browser's side: one request with the page's token, again while the
-    state says to wait, as the page asks again), then stopped."""
+    question (the browser's side: through the door of the forwarding file seki names,
+    web/door.py, then the page's state, again while it says to wait, as the page asks
+    again), then stopped."""
     env = {"SEKI_HOME": str(home), "PATH": "/usr/bin:/bin", "BROWSER": "true"}
     start = time.perf_counter()
-    process = subprocess.Popen([*play, "--web"], stdout=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [*play, "--web"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
     try:
         for line in process.stdout:
-            if "http://127.0.0.1:" in line:
-                url = line[line.index("http://") :].strip()
-                while "waiting" in (now := _state(url)):
+            if line.startswith(ON_THE_BOARD):
+                origin, cookie = _enter(line[len(ON_THE_BOARD) :].strip())
+                while "waiting" in (now := _state(origin, cookie)):
                     time.sleep(0.01)
                 assert now["question"] is not None
                 took = time.perf_counter() - start
-                request = urllib.request.Request(url + "stop", b"{}", method="POST")
-                urllib.request.urlopen(request).close()
+                headers = {"Cookie": cookie, "Content-Type": "application/json"}
+                stop = urllib.request.Request(f"{origin}/stop", b"{}", headers, method="POST")
+                urllib.request.urlopen(stop).close()
                 process.wait()
                 return took
     finally:
         if process.poll() is None:  # the page was not stopped: seki play is, here
             process.kill()
             process.wait()
+        process.stdout.close()
     raise SystemExit("seki play --web said no address")
 
 
-def _state(url: str) -> dict:
+def _enter(address: str) -> tuple[str, str]:
+    """Through the door, as the browser goes: the server's origin, and the Cookie header
+    the one-time key in the forwarding file at `address` (a file: URI) buys."""
+    found = FORWARD.search(Path(unquote(urlsplit(address).path)).read_text(encoding="utf-8"))
+    if found is None:
+        raise SystemExit(f"no forwarding address in {address}")
+    with urllib.request.urlopen(found[1] + found[2]) as answer:
+        jar = SimpleCookie(answer.headers["Set-Cookie"])
+    return found[1], "; ".join(f"{name}={c.value}" for name, c in jar.items())
+
+
+def _state(origin: str, cookie: str) -> dict:
     """The page's state now."""
-    with urllib.request.urlopen(url + "state") as answer:
+    request = urllib.request.Request(f"{origin}/state", headers={"Cookie": cookie})
+    with urllib.request.urlopen(request) as answer:
         return json.load(answer)
 
 
-def first_question() -> tuple[float, float, float]:
+def first_question(runs: int = RUNS) -> tuple[float, float, float]:
     """Median seconds of `seki play PACKET --choose q` (start, open, report, the first
     question, stop), of the same on the page (`on_the_page`) and of a bare
     `python -c pass`."""
@@ -195,18 +222,24 @@ def first_question() -> tuple[float, float, float]:
         referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], NOW)
     packet = str(gd.packet(gd.last_seq(), "ishida"))
     play = [sys.executable, "-m", "sekigahara_pbem", "play", packet, "--key", "ishida"]
-    seki = [timed(*play, "--choose", "q", home=home) for _ in range(7)]
-    page = [on_the_page(play, home) for _ in range(7)]
-    bare = [timed(sys.executable, "-c", "pass", home=home) for _ in range(7)]
+    seki = [timed(*play, "--choose", "q", home=home) for _ in range(runs)]
+    page = [on_the_page(play, home) for _ in range(runs)]
+    bare = [timed(sys.executable, "-c", "pass", home=home) for _ in range(runs)]
     return statistics.median(seki), statistics.median(page), statistics.median(bare)
 
 
 def main() -> None:
-    turns = keystrokes()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--quick", action="store_true",
+        help=f"CI's run: {QUICK_SAMPLE} positions, one start of each",
+    )  # fmt: skip
+    quick = parser.parse_args().quick
+    turns = keystrokes(QUICK_SAMPLE if quick else SAMPLE)
     for name, counts in (("keystrokes", [k for k, _ in turns]), ("clicks", [c for _, c in turns])):
         print(f"{name} of a three-stack movement turn: median {statistics.median(counts)}, "
               f"min {min(counts)}, max {max(counts)} over {len(counts)} positions")  # fmt: skip
-    seki, page, bare = first_question()
+    seki, page, bare = first_question(1 if quick else RUNS)
     print(f"seki play, start to the first question: {seki * 1000:.0f} ms; bare interpreter "
           f"start {bare * 1000:.0f} ms; ratio {seki / bare:.1f}")  # fmt: skip
     print(f"seki play --web, start to the first question on the page: {page * 1000:.0f} ms; "

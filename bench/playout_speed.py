@@ -2,12 +2,13 @@
 action (issue 18): random legal players alone, then the property tests' fuzzer, whose
 random sides also file random battle plans (one action in 12, some of them broken).
 
-Usage: python bench/playout_speed.py [GAMES]   (default 100)
+Usage: python bench/playout_speed.py [GAMES] [--quick]   (default 100; --quick: CI's run,
+20 games, so the script cannot rot unnoticed; its figures mean little)
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from floor import bare_start
@@ -17,7 +18,11 @@ from sekigahara_pbem.testing.random_player import playout
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="?", type=int, default=100, help="games of each kind")
+    parser.add_argument("--quick", action="store_true", help="CI's run: 20 games of each kind")
+    args = parser.parse_args()
+    games = 20 if args.quick else args.games
     comp = load_components()
     bare = bare_start()
     print(f"bare interpreter start: {bare * 1000:.0f} ms")

@@ -2,7 +2,9 @@
 to take in one received record as a whole process (`seki play DIR -r FILE`), with its
 ratio to a bare interpreter start measured in the same run.
 
-Usage: python bench/two_party.py [GAMES]   (default 3; heuristic bots, through the files)
+Usage: python bench/two_party.py [GAMES] [--quick]   (default 3; heuristic bots, through
+the files. --quick: CI's run, the first QUICK records of one game, so the script cannot
+rot unnoticed; its figures mean little)
 
 A mail is one record: in a two-party game every record goes to the other player. A record
 counts for the week its side's copy was in when it was written. Every eighth record of the
@@ -13,6 +15,7 @@ binding its draws, sealing its knowledge again.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import sys
@@ -35,9 +38,12 @@ from sekigahara_pbem.twoparty.side import Side
 NOW = "2026-11-23T06:00:00Z"
 
 EVERY = 8  # every EVERY-th record of the first game is taken in by a whole process
+QUICK = 26  # CI's run: the records of one game played to here (three timed by a process)
 
 
-def game(root: Path, seed: int, timed: bool) -> dict:
+def game(root: Path, seed: int, timed: bool, last: int = 5000) -> dict:
+    """Game `seed` played to its end or to record `last`: its mails per (week, side), its
+    record sizes, and (if `timed`) the seconds of the records taken in by a process."""
     comp = load_components()
     keys = {s: generate(s) for s in SIDES}
     text = files.make_game(
@@ -57,7 +63,7 @@ def game(root: Path, seed: int, timed: bool) -> dict:
     mails: Counter = Counter()
     sizes, process = [], []
     turn = ISHIDA
-    for n in range(2, 5000):
+    for n in range(2, last):
         if sides[turn].result() is not None:
             break
         week = sides[turn].load().public["week"]
@@ -85,14 +91,18 @@ def game(root: Path, seed: int, timed: bool) -> dict:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="?", type=int, default=3, help="games played")
+    parser.add_argument("--quick", action="store_true", help=f"CI's run: {QUICK} records")
+    args = parser.parse_args()
+    games, last = (1, QUICK) if args.quick else (args.games, 5000)
     bare = bare_start()
     per_week: list[int] = []
     sizes: list[int] = []
     process: list[float] = []
     for seed in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            found = game(Path(tmp), seed, timed=seed == 0)
+            found = game(Path(tmp), seed, timed=seed == 0, last=last)
         per_week += list(found["mails"].values())
         sizes += found["sizes"]
         process += found["process"]

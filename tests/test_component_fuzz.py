@@ -5,12 +5,40 @@ long one (10,000 sets) is marked slow."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
 import pytest
-from component_mutations import run
+from component_mutations import Outcome, run
+
+JOBS = int(os.environ.get("SEKI_COMPONENT_FUZZ_JOBS", min(4, os.cpu_count() or 1)))
 
 
-def _judged(count: int, seed: int, folder) -> None:
-    out = run(count, seed, folder)
+def _in_parallel(count: int, seed: int, folder) -> Outcome:  # noqa: ANN001 - a Path
+    """`run` of `count` sets from `seed` on, split between JOBS processes (each its
+    own seeds and folder), the outcomes added up: the same sets as one process runs."""
+    each = -(-count // JOBS)
+    parts = [(min(each, count - i * each), seed + i * each, folder / f"job-{i}")
+             for i in range(JOBS) if i * each < count]  # fmt: skip
+    for _, _, part in parts:
+        part.mkdir()
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(len(parts), mp_context=spawn) as pool:
+        outcomes = list(pool.map(run, *zip(*parts, strict=True)))
+    total = Outcome()
+    for one in outcomes:
+        total.sets += one.sets
+        total.accepted += one.accepted
+        total.played += one.played
+        total.refused += one.refused
+        total.failures += one.failures
+        total.messages |= one.messages
+    return total
+
+
+def _judged(count: int, seed: int, folder, jobs: int = 1) -> None:  # noqa: ANN001 - a Path
+    out = run(count, seed, folder) if jobs == 1 else _in_parallel(count, seed, folder)
     assert out.sets == count
     assert not out.failures, out.failures[:5]
     assert out.accepted and out.refused  # both ways are exercised
@@ -23,4 +51,4 @@ def test_two_hundred_mutated_sets_are_refused_or_played(tmp_path):
 
 @pytest.mark.slow
 def test_ten_thousand_mutated_sets_are_refused_or_played(tmp_path):
-    _judged(10_000, 1_000_000, tmp_path)
+    _judged(10_000, 1_000_000, tmp_path, JOBS)

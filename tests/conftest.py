@@ -69,6 +69,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build):  # noqa:
     own was most of a parallel run's extra time. Tests that change files work on a copy."""
     import json
     import os
+    import shutil
 
     from filelock import FileLock
 
@@ -79,6 +80,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build):  # noqa:
     made = base / f"shared-{name}.json"
     with FileLock(str(made) + ".lock"):
         if not made.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that failed before
             folder.mkdir()
             made.write_text(json.dumps(build(folder)))
     return folder, json.loads(made.read_text())

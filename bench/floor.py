@@ -9,10 +9,14 @@ Usage: python bench/floor.py [RUNS] [--quick]   (default 7 starts of each; --qui
 from __future__ import annotations
 
 import argparse
+import atexit
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 # What a player's command cannot start without: the command line (click), signatures
 # and sealing (cryptography), documents (PyYAML, with libyaml) and reports (Jinja).
@@ -20,6 +24,14 @@ LIBRARIES = (
     "import click, yaml, jinja2, cryptography.hazmat.primitives.serialization, "
     "cryptography.hazmat.primitives.asymmetric.x25519"
 )
+
+
+def scratch(prefix: str) -> Path:
+    """A new temporary directory, removed when the benchmark exits: a run makes whole
+    games in it, and CI runs every benchmark."""
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, root, True)
+    return root
 
 
 def bare_start(runs: int = 7) -> float:

@@ -24,13 +24,12 @@ import argparse
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from floor import bare_start, library_start
+from floor import bare_start, library_start, scratch
 
 from sekigahara_pbem.bot import RandomPlayer
 from sekigahara_pbem.commands.common import utc_now
@@ -251,7 +250,7 @@ def main() -> None:
         f"{1000 * floors.libraries:.0f} ms, {floors.libraries / floors.bare:.1f}x a bare start "
         "(no command can start faster)"
     )
-    root = Path(tempfile.mkdtemp(prefix="seki-bench-"))
+    root = scratch("seki-bench-")
     home = root / "keys"
     ids = {n: generate(n) for n in ("referee", *SIDES)}
     for identity in ids.values():

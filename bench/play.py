@@ -30,12 +30,13 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from floor import scratch
 
 from sekigahara_pbem.crypto.keys import generate
 from sekigahara_pbem.crypto.keystore import write_identity
@@ -208,7 +209,7 @@ def first_question(runs: int = RUNS) -> tuple[float, float, float]:
     """Median seconds of `seki play PACKET --choose q` (start, open, report, the first
     question, stop), of the same on the page (`on_the_page`) and of a bare
     `python -c pass`."""
-    root = Path(tempfile.mkdtemp(prefix="seki-bench-"))
+    root = scratch("seki-bench-")
     home = root / "keys"
     ids = {n: generate(n) for n in ("referee", "ishida", "tokugawa")}
     for identity in ids.values():

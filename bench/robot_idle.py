@@ -19,11 +19,10 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from floor import bare_start
+from floor import bare_start, scratch
 
 from sekigahara_pbem.commands.common import utc_now
 from sekigahara_pbem.crypto.keys import generate
@@ -80,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     games, turns, passes = (3, 2, 1) if args.quick else (args.games, args.turns, 3)
     bare = bare_start()
-    root = Path(tempfile.mkdtemp(prefix="seki-robot-"))
+    root = scratch("seki-robot-")
     ids = {n: generate(n) for n in ("referee", *SIDES)}
     write_identity(root / "keys", ids["referee"])
     (root / "maildir" / "new").mkdir(parents=True)

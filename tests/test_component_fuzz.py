@@ -15,12 +15,12 @@ from component_mutations import Outcome, run
 JOBS = int(os.environ.get("SEKI_COMPONENT_FUZZ_JOBS", min(4, os.cpu_count() or 1)))
 
 
-def _in_parallel(count: int, seed: int, folder) -> Outcome:  # noqa: ANN001 - a Path
-    """`run` of `count` sets from `seed` on, split between JOBS processes (each its
+def _in_parallel(count: int, seed: int, folder, jobs: int) -> Outcome:  # noqa: ANN001 - a Path
+    """`run` of `count` sets from `seed` on, split between `jobs` processes (each its
     own seeds and folder), the outcomes added up: the same sets as one process runs."""
-    each = -(-count // JOBS)
+    each = -(-count // jobs)
     parts = [(min(each, count - i * each), seed + i * each, folder / f"job-{i}")
-             for i in range(JOBS) if i * each < count]  # fmt: skip
+             for i in range(jobs) if i * each < count]  # fmt: skip
     for _, _, part in parts:
         part.mkdir()
     spawn = multiprocessing.get_context("spawn")
@@ -38,7 +38,7 @@ def _in_parallel(count: int, seed: int, folder) -> Outcome:  # noqa: ANN001 - a 
 
 
 def _judged(count: int, seed: int, folder, jobs: int = 1) -> None:  # noqa: ANN001 - a Path
-    out = run(count, seed, folder) if jobs == 1 else _in_parallel(count, seed, folder)
+    out = run(count, seed, folder) if jobs == 1 else _in_parallel(count, seed, folder, jobs)
     assert out.sets == count
     assert not out.failures, out.failures[:5]
     assert out.accepted and out.refused  # both ways are exercised

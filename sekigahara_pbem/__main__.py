@@ -2,7 +2,7 @@
 
 `-m` puts the current directory first on the import path, and seki is often run inside a
 directory it reads (a received archive, a mail folder), whose files are hostile: that
-entry goes before anything else is imported (a spawned process, packet_checks.py, starts
+entry goes before anything else is imported (a spawned process, read_ahead.py, starts
 with a path without it and does not run this)."""
 
 import sys

@@ -100,7 +100,7 @@ def test_a_two_party_game_runs_without_posix_only_modules(tmp_path):
 
 def test_verify_runs_without_posix_only_modules(demo, tmp_path):
     """An archivist's `seki verify` of a whole game: its second process (for the packets
-    of a long archive, referee/packet_checks.py) starts without them too."""
+    of a long archive, referee/read_ahead.py) starts without them too."""
     root, _ = demo
     out = seki(tmp_path, "archivist", "verify", str(root / "game"))
     assert out.startswith("verified ") and " packets" in out

@@ -1,6 +1,6 @@
-"""`seki verify` checks a long archive's packets in a second process (referee/packet_checks.py):
-the first discrepancy it reports is the one a single process finds, wherever the packets'
-failures fall against the replay's."""
+"""`seki verify` reads a long archive's records, packets and turn files ahead in a second
+process (referee/read_ahead.py): the first discrepancy it reports is the one a single
+process finds, wherever the failures fall against the replay's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sekigahara_pbem.referee import packet_checks
+from sekigahara_pbem.referee import read_ahead
 from sekigahara_pbem.referee import verify as checks
 
 
@@ -21,8 +21,13 @@ def _spoil(path: Path) -> None:
 
 
 def _first_discrepancy(root: Path, monkeypatch, parallel: bool) -> str:
-    monkeypatch.setattr(packet_checks, "PARALLEL_FROM", 1 if parallel else 10**9)
-    monkeypatch.setattr(packet_checks.os, "cpu_count", lambda: 2)
+    """The first discrepancy found by one process, or with every record read ahead by the
+    second (the walk never overtakes it: it waits for each run rather than read it)."""
+    from concurrent.futures import Future
+
+    monkeypatch.setattr(read_ahead, "PARALLEL_FROM", 1 if parallel else 10**9)
+    monkeypatch.setattr(Future, "cancel", lambda self: False)
+    monkeypatch.setattr(read_ahead.os, "cpu_count", lambda: 2)
     with pytest.raises(checks.Discrepancy) as caught:
         checks.verify(root)
     return str(caught.value)
@@ -36,6 +41,10 @@ def _first_discrepancy(root: Path, monkeypatch, parallel: bool) -> str:
         (["packets/000041-ishida.txt", "records/000040.txt"], "records/000040.txt"),
         (["packets/000040-ishida.txt", "records/000040.txt"], "records/000040.txt"),
         (["packets/000045-ishida.txt", "packets/000044-tokugawa.txt"], "packets/000044-tokugawa"),
+        (["turns/000040-*.txt"], "turns/000040-"),
+        (["turns/000041-*.txt", "packets/000040-ishida.txt"], "packets/000040-ishida.txt"),
+        (["packets/000041-ishida.txt", "turns/000041-*.txt"], "turns/000041-"),
+        (["turns/000050-*.txt", "records/000049.txt"], "records/000049.txt"),
     ],
 )
 def test_the_second_process_reports_the_same_first_discrepancy(
@@ -45,7 +54,8 @@ def test_the_second_process_reports_the_same_first_discrepancy(
     target = tmp_path / "game"
     shutil.copytree(root / "game", target)
     for name in spoiled:
-        _spoil(target / name)
+        (path,) = target.glob(name)
+        _spoil(path)
     alone = _first_discrepancy(target, monkeypatch, parallel=False)
     shared = _first_discrepancy(target, monkeypatch, parallel=True)
     assert shared == alone and alone.startswith(named)
@@ -53,10 +63,10 @@ def test_the_second_process_reports_the_same_first_discrepancy(
 
 def test_a_long_archive_verifies_the_same_with_a_second_process(demo, monkeypatch):
     root, _ = demo
-    monkeypatch.setattr(packet_checks.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(packet_checks, "PARALLEL_FROM", 10**9)
+    monkeypatch.setattr(read_ahead.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(read_ahead, "PARALLEL_FROM", 10**9)
     alone = checks.verify(root / "game")
-    monkeypatch.setattr(packet_checks, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(read_ahead, "PARALLEL_FROM", 1)
     shared = checks.verify(root / "game")
     assert alone == shared and shared.packets == 2 * shared.records > 100
 
@@ -94,7 +104,7 @@ def test_packets_are_checked_here_when_the_second_process_dies(demo, tmp_path, m
     target = tmp_path / "game"
     shutil.copytree(root / "game", target)
     _spoil(target / "packets/000050-ishida.txt")
-    monkeypatch.setattr(packet_checks.PacketChecks, "_submit", broken)
+    monkeypatch.setattr(read_ahead.ReadAhead, "_submit", broken)
     shared = _first_discrepancy(target, monkeypatch, parallel=True)
     assert shared == _first_discrepancy(target, monkeypatch, parallel=False)
     assert shared.startswith("packets/000050-ishida.txt: bad signature")

@@ -25,6 +25,7 @@ import base64
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -88,11 +89,16 @@ class PublicKey:
 
     def line(self) -> str:
         """The one-line text form, ``seki1:<name>:<ed25519>:<x25519>``."""
+        return self._line
+
+    @cached_property
+    def _line(self) -> str:
+        """Kept once made: a verify compares and names the same few keys thousands of times."""
         return ":".join(
             (PUBLIC_PREFIX, self.name, _b64(_raw(self.signing)), _b64(_raw(self.encryption)))
         )
 
-    @property
+    @cached_property
     def key_id(self) -> str:
         """SHA-256 of the public line: the machine identifier used in signature blocks."""
         return hashlib.sha256(self.line().encode("ascii")).hexdigest()
@@ -114,6 +120,10 @@ class PublicKey:
 
     def __hash__(self) -> int:
         return hash(self.line())
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its line (a second process of `seki verify` hands keys back)."""
+        return parse_public_line, (self.line(),)
 
 
 def parse_public_line(text: str) -> PublicKey:

@@ -39,7 +39,7 @@ from . import adjudication as referee
 from . import records, steps
 from .discrepancy import Discrepancy
 from .discrepancy import wrapped as _wrapped
-from .packet_checks import PacketChecks
+from .read_ahead import ReadAhead
 from .records import opening, writer
 
 REVEAL_FORMAT = "seki-reveal/1"
@@ -111,13 +111,16 @@ def verify(root: Path) -> Report:
             seeds[REFEREE], seeds["ishida"], seeds["tokugawa"], game_id=definition.game_id
         )
         state, events = setup(comp, seed, definition.options)
-    replay = _Replay(gd, definition, comp, revealed[1] if revealed else None, state, events)
+    secrets = revealed[1] if revealed else None
     last = gd.last_seq()
-    packets = PacketChecks(gd, definition, last)
+    key = None if secrets is None else secrets.state_key.private_bytes_raw()
+    ahead = ReadAhead(gd, definition, last, key)
     try:
-        _walk(replay, packets, last, start_files, report)
+        replay = _Replay(gd, definition, comp, secrets, state, events, ahead)
+        for seq in range(1, last + 1):
+            replay.record(seq, start_files, report)
     finally:
-        packets.close()
+        ahead.close()
     if last:
         _check_last(gd, definition, last, revealed[2] if revealed else None)
     if replay.state is not None:
@@ -162,27 +165,15 @@ def _check_last(gd: GameDir, definition: Definition, last: int, pin) -> None:
         raise Discrepancy(N_("not in the form the referee writes"), at="public/state.yaml")
 
 
-def _walk(replay: _Replay, packets: PacketChecks, last: int, start_files: list, report) -> None:
-    """Every record in turn; the first discrepancy, wherever it is found (packet_checks)."""
-    for seq in range(1, last + 1):
-        try:
-            replay.record(seq, start_files, report, packets)
-        except UserError:  # what `seki verify` reports; anything else is a bug
-            earlier = packets.first_failure(before=seq)
-            if earlier is not None:
-                raise earlier from None
-            raise
-    failure = packets.first_failure()
-    if failure is not None:
-        raise failure
-
-
 class _Replay:
     """The walk along the chain: each record checked against the one before it and, once
     the secrets are revealed, against the replayed game."""
 
-    def __init__(self, gd, definition: Definition, comp, secrets, state: dict | None, events):
+    def __init__(
+        self, gd, definition: Definition, comp, secrets, state: dict | None, events, ahead
+    ):
         self.gd, self.definition, self.comp, self.secrets = gd, definition, comp, secrets
+        self.ahead: ReadAhead = ahead
         self.state, self.events = state, events
         self.states: dict[int, dict] = {}
         self.extended: str | None = None  # who asked for an extension in this record
@@ -191,10 +182,10 @@ class _Replay:
         self.bound_since: int | None = None  # the first record whose turn file is bound
         self.previous_root, self.previous, self.time = None, None, None
 
-    def record(self, seq: int, start_files: list, report: Report, packets: PacketChecks) -> None:
+    def record(self, seq: int, start_files: list, report: Report) -> None:
         where = f"records/{seq:06d}.txt"
         try:
-            record = chain.read_record(self.gd, self.definition, seq)
+            record = self.ahead.record(seq)
         except UserError as exc:
             raise _wrapped(where, exc) from None
         body = record.body
@@ -225,7 +216,7 @@ class _Replay:
             _check_state(self.gd, self.definition, self.secrets, where, body, seq, self.state)
             self._check_whole(where, body, before_state, draft)
             self.states[seq] = self.state
-        report.packets += packets.check(where, seq, record)
+        report.packets += self.ahead.check(where, seq, record)
         self.prev, self.asked = record.hash, body.get("asked", {})
         self.clock, self.previous = body.get("clock", {}), record
         self.previous_root = (body.get("commitments") or {}).get("root")
@@ -262,6 +253,9 @@ class _Replay:
         if replay is None:
             raise Discrepancy(N_("unknown kind {kind}"), at=where, kind=quoted(kind))
         return replay(self, where, seq, body, report)
+
+    def turn_file(self, where: str, seq: int, body: dict) -> tuple:
+        return self.ahead.turn_file(where, seq, body)
 
     def check_inputs(self, where: str, body: dict, expected: list[tuple[str, str]]) -> None:
         _check_inputs(where, body, expected)

@@ -52,6 +52,9 @@ class Walk(Protocol):
     extended: str | None  # the side that asked for an extension in this record
     bound_since: int | None  # the first record whose turn file names its game's definition
 
+    def turn_file(self, where: str, seq: int, body: dict) -> tuple:
+        """Record `seq`'s turn file opened (`turn.archived`), perhaps read ahead."""
+
     def check_inputs(self, where: str, body: dict, expected: list[tuple[str, str]]) -> None:
         """The record's inputs are these (name, text) files, by hash."""
 

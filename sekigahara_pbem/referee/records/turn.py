@@ -108,8 +108,7 @@ def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writ
     """`seki verify` of a turn file's record: the file it names, bound to its game as the
     ones before it, answering in time (`check_timing`); once the secrets are revealed, the
     draft of the record: its turn replayed and labelled."""
-    key = walk.secrets.state_key if walk.secrets else None
-    shown, turn, turn_text = archived(walk.gd, walk.definition, where, body, key)
+    shown, turn, turn_text = walk.turn_file(where, seq, body)
     files = [(body["inputs"][0]["file"], turn_text)]
     walk.check_inputs(where, body, files)
     _check_bound(walk, where, seq, shown.bound and (turn is None or turn.bound), report)

@@ -258,13 +258,27 @@ def git_commit(root: Path, message: str, signer: Identity) -> None:
     it is stale, and removed, or every later commit would fail until a person deleted
     it. Made with plumbing alone (`_tree`, `_signed_commit`): `git add` and `git commit`
     would run the filters, hooks and signing programs the directory names (gitsafe)."""
-    (root / ".git" / "index.lock").unlink(missing_ok=True)
-    tree = _tree(root)
-    head = _git(root, "rev-parse", "HEAD", "HEAD^{tree}", check=False).decode().split()
-    if head and head[1] == tree:  # most often so, when recovering
+    tree, head = _tree_and_head(root)
+    if head and head[1] == tree:  # nothing to commit
         return
     _signed_commit(root, message, signer, tree, head[0] if head else "")
     _git(root, "read-tree", tree)
+
+
+def as_committed(root: Path) -> bool:
+    """Whether every file of the game directory is as the last commit holds it: seki
+    commits each step whole, so no step was interrupted since (`recover` has nothing to
+    do, and need not read the game to find that out)."""
+    tree, head = _tree_and_head(root)
+    return bool(head) and head[1] == tree
+
+
+def _tree_and_head(root: Path) -> tuple[str, list[str]]:
+    """The tree of the files as they are, and the last commit with its tree ([] before
+    the first)."""
+    (root / ".git" / "index.lock").unlink(missing_ok=True)  # stale (`git_commit`)
+    tree = _tree(root)
+    return tree, _git(root, "rev-parse", "HEAD", "HEAD^{tree}", check=False).decode().split()
 
 
 def _tree(root: Path) -> str:

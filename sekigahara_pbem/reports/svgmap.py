@@ -14,7 +14,7 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import pairwise, product
+from itertools import pairwise
 
 from ..i18n import gettext as _
 from ..rules.components import Components
@@ -458,8 +458,7 @@ def _arrange(locations: list[dict], marks: list[dict], lines: list[Line]) -> Non
     for g in groups:
         reach = _hull([p.reach for p in g.pieces])
         g.near = [q for q in pieces if q.loc is not g.pieces[0].loc and _meets(reach, q.reach)]
-        combos = product(*(range(len(p.spots)) for p in g.pieces))
-        g.choices = sorted((_own_cost(g.pieces, c), c) for c in combos)
+        g.choices = _choices(g.pieces)
     placed: set[int] = set()
     for g in sorted(groups, key=lambda g: -len(g.near)):
         _settle(g, [q for q in g.near if id(q) in placed])
@@ -514,25 +513,43 @@ def _cost(
     fixed = _markers(locations, marks)
     edge = _hull([(c["x"] - 20, c["y"] - 20, c["x"] + 20, c["y"] + 20) for c in locations])
     spans = [(line, _hull([line[:2] * 2, line[2:4] * 2])) for line in lines]
-    for p in pieces:
+    centres = [(o, o["x"], o["y"]) for o in locations]
+    for p in pieces:  # `_meets(p.reach, ...)` written out: a map asks it a million times
         left, top, right, bottom = p.reach
-        walls = [f for f in fixed if _meets(p.reach, f)]
-        ways = [r for r, box in spans if _meets(p.reach, box)]
+        walls = [f for f in fixed if left < f[2] and f[0] < right and top < f[3] and f[1] < bottom]
+        ways = [
+            (line, b)
+            for line, b in spans
+            if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom
+        ]
         wide = (left - 90, top - 90, right + 90, bottom + 90)  # past it, none is ambiguous
-        around = [o for o in locations if o is not p.loc and _meets(wide, (o["x"], o["y"]) * 2)]
+        around = [
+            o
+            for o, x, y in centres
+            if o is not p.loc and wide[0] < x < wide[2] and wide[1] < y < wide[3]
+        ]
         p.cost = [
             _fixed_cost(p, box, extra[0], walls, ways, around) + EDGE * _beyond(box, edge)
             for box, extra in p.spots
         ]
 
 
-def _own_cost(pieces: list[_Piece], spots: tuple[int, ...]) -> float:
-    """The cost of a location's pieces at these spots, the one covering the other too."""
-    boxes = [p.spots[i][0] for p, i in zip(pieces, spots, strict=True)]
-    cost = sum(p.cost[i] for p, i in zip(pieces, spots, strict=True))
-    if len(boxes) == 2 and _meets(*boxes):
-        cost += COVER + _overlap(*boxes)
-    return cost
+def _choices(pieces: list[_Piece]) -> list[tuple[float, tuple[int, ...]]]:
+    """Every placement of a location's pieces (its name, and its stack if it has one),
+    cheapest first, by their own cost: the one covering the other counts too. Written
+    out for the two shapes a group has: a map makes thousands."""
+    if len(pieces) == 1:
+        return sorted((cost, (i,)) for i, cost in enumerate(pieces[0].cost))
+    name, stack = pieces
+    out = []
+    for i, (a, _where) in enumerate(name.spots):
+        own = name.cost[i]
+        for j, (b, _place) in enumerate(stack.spots):
+            cost = own + stack.cost[j]
+            if _meets(a, b):
+                cost += COVER + _overlap(a, b)
+            out.append((cost, (i, j)))
+    return sorted(out)
 
 
 def _settle(g: _Group, others: list[_Piece]) -> bool:
@@ -583,12 +600,18 @@ def _markers(locations: list[dict], marks: list[dict]) -> list[Box]:
 
 
 def _fixed_cost(
-    p: _Piece, box: Box, rank: float, walls: list[Box], lines: list[Line], around: list[dict]
+    p: _Piece,
+    box: Box,
+    rank: float,
+    walls: list[Box],
+    lines: list[tuple[Line, Box]],
+    around: list[dict],
 ) -> float:
     """A spot's cost for its rank and for what stays put: markers and marks it covers, roads
-    it hides, and how far it is from any other location (`around`: those near enough)."""
+    it hides (`lines` with their boxes: a line whose box does not touch the spot's hides
+    none of it), and how far it is from any other location (`around`: those near)."""
     cost = rank + sum(COVER + _overlap(box, f) for f in walls if _meets(box, f))
-    hidden = sum(line[4] * _covered(box, line) for line in lines)
+    hidden = sum(line[4] * _covered(box, line) for line, span in lines if _touches(box, span))
     cost += hidden * (HALO if p.kind == "name" else 1)
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     own = math.dist(centre, (p.loc["x"], p.loc["y"]))
@@ -643,6 +666,11 @@ def _beyond(box: Box, edge: Box) -> float:
 
 def _meets(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _touches(a: Box, b: Box) -> bool:
+    """`_meets`, edges included: a road along a box's edge lies inside it (`_covered`)."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _overlap(a: Box, b: Box, space: float = 0) -> float:

@@ -14,7 +14,7 @@ from ...protocol import chain, packets
 from ...protocol import clock as clocks
 from ...protocol import documents as docs
 from ...protocol.game import Definition
-from ...protocol.store import write_atomic
+from ...protocol.store import as_committed, write_atomic
 from ...refusal import Refusal
 from ...rules.components import Components
 from ...rules.engine import pending
@@ -165,6 +165,8 @@ def recover(game: Game) -> None:
     public view is the last record's again, and whatever was left uncommitted is
     committed."""
     game.gd.remove_leftovers()
+    if as_committed(game.gd.root):  # the common case: the last run ended as it should
+        return
     seq = game.gd.last_seq()
     if seq:
         record = chain.read_record(game.gd, game.definition, seq)

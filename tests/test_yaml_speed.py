@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sekigahara_pbem.crypto import signing
 from sekigahara_pbem.protocol import documents as docs
@@ -42,3 +44,61 @@ def test_deep_nesting_never_reaches_libyaml(text):
         docs.load_yaml(text, "deep.txt")
     except docs.DocumentError as exc:
         assert str(exc).startswith("deep.txt: ")
+
+
+_TOKENS = [  # scalars YAML 1.1 reads as something other than text, and some that look so
+    "0", "-0", "+5", "007", "0x1F", "0o17", "0b101", "1_000", "1:30", "3.5", ".inf", "-.Inf",
+    ".nan", "1e3", "yes", "No", "ON", "off", "y", "true", "False", "~", "null", "NULL", "",
+    "2026-01-01", "2026-02-30", "2026-01-01 12:00:00Z", "9" * 19, "9" * 120, "-12345",
+    "a: b", "- x", "#c", "'q'", '"d"', "x y", "é", "!!str 5", "!!int 7", "!!float 1",
+    "!!binary aGk=", "!!set {a}", "!foo x", "&a 1", "*a", "<<: {a: 1}", "[1, 2]", "{a: 1}",
+    "? [1]\n: x",
+]
+
+
+@given(
+    st.recursive(
+        st.sampled_from(_TOKENS),
+        lambda inner: st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(_TOKENS), inner, max_size=4),
+        max_leaves=12,
+    ),
+    st.booleans(),
+)
+@settings(max_examples=400, deadline=None)
+def test_documents_are_built_as_pyyaml_builds_them(shape, flow):
+    """`documents._load` builds plain documents' objects itself: whatever the text, it
+    gives what PyYAML's constructor gives, or raises what it raises. The texts: tricky
+    scalars written raw into block or flow collections (many are not valid YAML)."""
+    if docs._FAST is None:
+        pytest.skip("PyYAML was built without libyaml")
+    text = _raw(shape, flow, 0)
+    assert _outcome(lambda: docs._load(text, docs._FAST)) == _outcome(
+        lambda: yaml.load(text, Loader=docs._FAST)  # noqa: S506 - a safe loader
+    )
+
+
+def _raw(shape: object, flow: bool, indent: int) -> str:
+    """The shape written as YAML by hand, its scalars unquoted (so read as YAML reads them)."""
+    pad = " " * indent
+    if isinstance(shape, list):
+        if flow:
+            return "[" + ", ".join(_raw(x, True, 0) for x in shape) + "]"
+        return "".join(f"{pad}- {_raw(x, False, indent + 2).lstrip()}\n" for x in shape) or "[]"
+    if isinstance(shape, dict):
+        if flow:
+            return "{" + ", ".join(f"{k}: {_raw(v, True, 0)}" for k, v in shape.items()) + "}"
+        out = ""
+        for key, value in shape.items():
+            inner = _raw(value, False, indent + 2)
+            nested = isinstance(value, list | dict) and value
+            out += f"{pad}{key}:" + (f"\n{inner}" if nested else f" {inner.strip()}\n")
+        return out or "{}"
+    return str(shape)
+
+
+def _outcome(read) -> tuple:  # noqa: ANN001 - a function of no arguments
+    try:
+        return ("read", repr(read()))
+    except Exception as exc:  # noqa: BLE001 - the same error, whatever it is
+        return ("raised", type(exc).__name__, str(exc))

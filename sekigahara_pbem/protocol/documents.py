@@ -185,7 +185,65 @@ def safe_load(text: str) -> Any:
     """The text's YAML, read by the safe loader `safe_loader` picks: with `plain_load`,
     the one place seki parses a document or a component manifest (`load_yaml`,
     protocol/component_files.py)."""
-    return yaml.load(text, Loader=safe_loader(text))  # noqa: S506 - a safe loader
+    return _load(text, safe_loader(text))
+
+
+def _load(text: str, loader: type) -> Any:
+    """`yaml.load(text, Loader=loader)`, its objects built by `_built` where libyaml
+    composed the nodes and the document is plain (no alias, no merge key): PyYAML's
+    constructor was two thirds of reading a document, the rest being libyaml's."""
+    if loader is not _FAST or "*" in text or "<<" in text:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    reader = loader(text)
+    try:
+        node = reader.get_single_node()
+        return None if node is None else _built(reader, node, 0)
+    except (_Unusual, yaml.YAMLError, ValueError):  # read again, to fail as PyYAML fails
+        pass  # (it builds breadth first: the first value it refuses may be another)
+    finally:
+        reader.dispose()
+    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+
+
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_INT, _BOOL, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")  # what YAML 1.1 reads as Python does
+_BOOLS = yaml.constructor.SafeConstructor.bool_values  # yes/no/on/off too, as PyYAML
+BUILT_DEPTH = 100  # deeper: PyYAML's constructor (seki writes documents a few levels deep)
+
+
+class _Unusual(Exception):  # noqa: N818 - not an error: the document goes to PyYAML
+    """A document `_built` leaves to PyYAML's own constructor, to be read exactly as it."""
+
+
+def _built(reader: Any, node: yaml.Node, depth: int) -> Any:
+    """The object PyYAML's safe constructor makes of a node, made directly for text,
+    lists and mappings of hashable keys; any other scalar by the loader's own constructor
+    (numbers bounded, booleans, nulls ...); any other collection (a set, a tagged one, an
+    unhashable key, which PyYAML refuses) is `_Unusual`."""
+    tag = node.tag
+    if type(node) is yaml.ScalarNode:
+        value = node.value
+        if tag == _STR:
+            return value
+        if tag == _INT and _DECIMAL.fullmatch(value):
+            return int(value)
+        if tag == _BOOL:
+            return _BOOLS[value.lower()]
+        return None if tag == _NULL else reader.construct_object(node, deep=True)
+    if depth > BUILT_DEPTH:
+        raise _Unusual
+    if type(node) is yaml.SequenceNode and tag == _SEQ:
+        return [_built(reader, item, depth + 1) for item in node.value]
+    if type(node) is yaml.MappingNode and tag == _MAP:
+        out = {}
+        for key_node, value_node in node.value:
+            key = _built(reader, key_node, depth + 1)
+            if isinstance(key, list | dict):
+                raise _Unusual
+            out[key] = _built(reader, value_node, depth + 1)
+        return out
+    raise _Unusual
 
 
 NO_ALIASES = "aliases are not allowed"
@@ -215,7 +273,7 @@ def plain_load(text: str) -> Any:
         return yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader
     if "*" in text:
         _refuse_aliases(text, loader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    return _load(text, loader)
 
 
 def _refuse_aliases(text: str, loader: type) -> None:
@@ -253,6 +311,8 @@ def load_yaml(text: str, where: str, plain: bool = False) -> Any:
         ) from None
     except RecursionError:  # boundary: PyYAML's own loader composes by recursion
         raise DocumentError(where, N_("nested too deeply")) from None
+    except ValueError:  # boundary: PyYAML's constructors raise it (2026-02-30, !!int x)
+        raise DocumentError(where, N_("not valid YAML")) from None
 
 
 def load(text: str, where: str, fmt: str | tuple[str, ...], plain: bool = False) -> dict:

@@ -8,13 +8,17 @@ for DEMO heuristic-vs-heuristic games, without and with battle plans; and the he
 median and 95th-percentile decision time, with its ratio to a bare interpreter start
 measured in the same run. With --search N, the search player (thinking --budget seconds
 of processor time per decision) plays N games against the heuristic, sides alternated,
-and its win rate and decision times are printed the same way.
+and its win rate and decision times are printed the same way. With --baseline N, the
+player --hero (a kind of `make_player`; default search) plays the frozen baseline
+(bench/baseline_v1: the search player of 29 November 2026) at the same budget, sides
+alternated, until Wald's SPRT (--sprt P0 P1, default 0.5 0.6) decides or N games are
+played: each round prints the win rate, its 95 % Wilson interval and the test's ratio.
 
-Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--budget SECONDS]
-[--jobs J] [--first K] [--quick] (defaults 200, 50, 0, 1.0, 1 and 0; 0 games skip a series; J
-processes play the search games; the search series takes seeds K..K+N-1, so a long
-measurement can be played in parts and its per-game lines added up.
-Targets: the heuristic wins >= 95 % against random; the search >= 65 %
+Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero KIND]
+[--sprt P0 P1] [--budget SECONDS] [--jobs J] [--first K] [--quick] (defaults 200, 50, 0, 0,
+search, 0.5 0.6, 1.0, 1 and 0; 0 games skip a series; J processes play the search games;
+the search series takes seeds K..K+N-1, so a long measurement can be played in parts and
+its per-game lines added up. Targets: the heuristic wins >= 95 % against random; the search >= 65 %
 against the heuristic over >= 200 games with a median decision of <= 2 s. A search game
 takes about a minute of processor time per second of budget.)
 """
@@ -23,12 +27,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
 
+from baseline_v1 import make_baseline
 from floor import bare_start
 
 from sekigahara_pbem.bot import make_player
@@ -50,13 +56,20 @@ def components() -> Components:
     return load_components()
 
 
+def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float):  # noqa: ANN202
+    """A player of seki's kinds, or the frozen baseline (bench/baseline_v1) at `budget`."""
+    if kind == "baseline":
+        return make_baseline(comp, {}, seed, budget)
+    return make_player(kind, comp, {}, seed, plans, budget)
+
+
 def one_game(task: tuple) -> tuple:
     """Game `i` of a series (see `series`): its outcome, length and decision times."""
     i, hero_kind, against, plans, budget = task
     comp = components()
     hero = SIDES[i % 2]
     chosen = {s: hero_kind if s == hero else against for s in SIDES}
-    players = {s: make_player(chosen[s], comp, {}, f"bench-{i}-{s}", plans, budget) for s in SIDES}
+    players = {s: _player(chosen[s], comp, f"bench-{i}-{s}", plans, budget) for s in SIDES}
     game = play(comp, f"{i:032x}", players)
     if game.refused:
         raise SystemExit(f"game {i}: the engine refused {game.refused[0]}")
@@ -114,6 +127,58 @@ def series(
     return outcomes, lengths, times
 
 
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % with z = 1.96): unlike the normal
+    approximation it stays within 0..1 and holds for rates near either end."""
+    if not games:
+        return 0.0, 1.0
+    rate, spread = wins / games, z * z / games
+    centre = (rate + spread / 2) / (1 + spread)
+    half = z * math.sqrt(rate * (1 - rate) / games + spread / (4 * games)) / (1 + spread)
+    return centre - half, centre + half
+
+
+def sprt(wins: int, losses: int, p0: float, p1: float, error: float = 0.05) -> tuple[float, str]:
+    """Wald's sequential probability ratio test of a win rate, as engine testers run it
+    game by game: H0 (the rate is p0) against H1 (it is p1), each error at most `error`.
+    The log-likelihood ratio, and the verdict once it leaves its bounds (a game of
+    Sekigahara always has a winner, 2.1-2.2: there are no draws to count)."""
+    llr = wins * math.log(p1 / p0) + losses * math.log((1 - p1) / (1 - p0))
+    lower, upper = math.log(error / (1 - error)), math.log((1 - error) / error)
+    if llr >= upper:
+        return llr, f"H1 accepted: the rate is {p1:g} rather than {p0:g}"
+    if llr <= lower:
+        return llr, f"H0 accepted: the rate is {p0:g} rather than {p1:g}"
+    return llr, f"undecided (bounds {lower:.2f}, {upper:.2f})"
+
+
+def against_baseline(args: argparse.Namespace) -> None:
+    """`args.hero` against the frozen baseline at the same budget, sides alternated, in
+    rounds of 2 * jobs games until the SPRT decides or `args.baseline` games are played;
+    the win rate with its 95 % interval after each round."""
+    p0, p1 = args.sprt
+    wins = played = 0
+    times: list[float] = []
+    verdict = ""
+    while played < args.baseline and not verdict.startswith("H"):
+        size = min(2 * args.jobs, args.baseline - played)
+        out, lengths, seconds = series(
+            size, "baseline", hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
+            first=args.first + played,
+        )  # fmt: skip
+        wins, played, times = wins + lengths["seat"], played + size, times + seconds
+        low, high = wilson(wins, played)
+        llr, verdict = sprt(wins, played - wins, p0, p1)
+        print(
+            f"{args.hero} vs the frozen baseline (budget {args.budget:g} s): {wins}/{played} "
+            f"= {100 * wins / played:.1f} %, 95 % interval {100 * low:.1f}-{100 * high:.1f} %; "
+            f"SPRT LLR {llr:.2f}: {verdict}",
+            flush=True,
+        )
+    if times:
+        print(timing(args.hero, times, bare_start()))
+
+
 def report(title: str, games: int, outcomes: Counter, lengths: Counter) -> None:
     print(f"{title}: {games} games")
     for (winner, kind), n in sorted(outcomes.items(), key=lambda x: -x[1]):
@@ -143,6 +208,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="search games played at once")
     parser.add_argument("--first", type=int, default=0, help="the search series' first seed")
     parser.add_argument(
+        "--baseline", type=int, default=0, help="games against the frozen baseline, at most"
+    )
+    parser.add_argument("--hero", default="search", help="the kind played against it")
+    parser.add_argument(
+        "--sprt", type=float, nargs=2, default=(0.5, 0.6), metavar=("P0", "P1"),
+        help="the SPRT's two win rates (default 0.5 0.6)",
+    )  # fmt: skip
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="CI's run: a game or two of every series, so the script cannot rot unnoticed "
@@ -151,6 +224,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.games, args.demo, args.search, args.budget = 2, 1, 1, 0.05
+        args.baseline = 2
     start = time.perf_counter()
     times: list[float] = []
     if args.games:
@@ -186,13 +260,16 @@ def main() -> None:
             f"  the heuristic in the search's seat (same seeds) wins {won}/{args.search} = "
             f"{100 * won / args.search:.1f} %"
         )
+    if args.baseline:
+        against_baseline(args)
     elapsed = time.perf_counter() - start
     bare = bare_start()
     if times:
         print(timing("heuristic", times, bare))
     if s_times:
         print(timing("search", s_times, bare) + " (target: median <= 2 s)")
-    print(f"all {args.games + 2 * args.demo + args.search} games in {elapsed:.0f} s")
+    total = args.games + 2 * args.demo + args.search + args.baseline
+    print(f"all {total} games at most in {elapsed:.0f} s")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+"""Card values, and the decisions that only spend cards: discards (6.2), bids (6.3) and
+paying for movement (7.1).
+
+A card is worth what it can deploy: blocks of its clan that we have on the map or in the
+Recruitment Box, more for a double card when two blocks match (8.4.2) and for a swords card
+when gun or cavalry blocks match (8.4.1). Loyalty Challenges (8.6) are kept for battle.
+"""
+
+from __future__ import annotations
+
+from sekigahara_pbem.rules.vocab import LAST_WEEK
+
+from .knowledge import Knowledge
+
+LOYALTY_VALUE = 2.5  # a successful challenge swings twice a block's impact
+
+
+def card_value(k: Knowledge, card_id: str) -> float:
+    """How much a card in hand helps us in battle (kept in `k.memo`)."""
+    known = k.memo.get(("card", card_id))
+    if known is None:
+        known = k.memo[("card", card_id)] = _card_value(k, card_id)
+    return known
+
+
+def _card_value(k: Knowledge, card_id: str) -> float:
+    card = k.comp.cards[card_id]
+    if card.kind == "loyalty":
+        return LOYALTY_VALUE
+    ours = [b for bs in k.blocks.values() for b in bs] + list(k.view["own"]["recruit"])
+    fits = [k.comp.blocks[b] for b in ours if k.comp.blocks[b].clan == card.clan]
+    value = 0.3 + 0.25 * sum(b.mon for b in fits) ** 0.5 * len(fits) ** 0.5
+    if card.kind == "double" and len(fits) >= 2:
+        value += 1.0
+    if card.kind == "swords" and any(b.ability for b in fits):
+        value += 1.0
+    return value
+
+
+def score_discard(k: Knowledge, action: dict) -> float:
+    """6.2: discard what we value least."""
+    return -sum(card_value(k, c) for c in action["cards"])
+
+
+def score_bid(k: Knowledge, action: dict) -> float:
+    """6.3: the bid card is discarded whatever happens, so bid one we can spare; between
+    cards of similar worth, the higher number (the first move of the week lets us strike
+    or grab before the enemy reacts). In the last week the number matters most: the
+    winner can take the game's last movement phase."""
+    card = k.comp.cards[action["card"]]
+    weight = 20 if k.view["week"] == LAST_WEEK else 100
+    return -card_value(k, action["card"]) + card.bid / weight
+
+
+def score_first(k: Knowledge, action: dict) -> float:
+    """6.3: move first, to act before the enemy does in both turns of the week; but in
+    the last week move second, so that nothing can answer our last moves (2.2)."""
+    ours = action["first"] == k.side
+    return float(ours != (k.view["week"] == LAST_WEEK))
+
+
+def score_level(k: Knowledge, action: dict) -> float:
+    """7.1: total movement when the hand can pay for it and still fight, limited when it
+    is smaller, minimal otherwise; always with the cards we value least."""
+    level, cards = action["level"], action["cards"]
+    hand = len(k.hand)
+    want = "total" if hand >= 7 else "limited" if hand >= 3 else "minimal"
+    if level == "none":
+        return -5.0
+    fit = 0.0 if level == want else -3.0
+    return fit - sum(card_value(k, c) for c in cards) / 10

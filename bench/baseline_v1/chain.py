@@ -1,0 +1,107 @@
+"""The two loops the bots play by: the chain of one turn file, decided on the side's shadow
+state, and a game played on from a real state by players deciding from their views.
+
+`turn_file` is how the heuristic and the search player answer a packet: each decision is
+chosen and played on the shadow (rules/shadow.py), and the file ends as soon as the shadow
+could part from the real game (a random draw, a combat's result, anything the enemy
+decides) or asks nothing more of the side. `play_on` is how bot/match.py plays a whole
+game and bot/rollout.py a rollout: while the game waits, the first side asked is given its
+view and options, and its actions are applied to the real state while it is still asked;
+one the engine refuses is replaced by the first option offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sekigahara_pbem.rules.components import Components
+from sekigahara_pbem.rules.engine import apply, pending
+from sekigahara_pbem.rules.options import options
+from sekigahara_pbem.rules.shadow import foreseen, shadow_state
+from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.rules.vocab import Malformed, RuleViolation
+
+MAX_CHAIN = 60  # actions in one turn file (protocol/turns.py allows 200)
+
+# choose(view, offered, shadow): one action among those offered for the decision in view
+Choose = Callable[[dict, list[dict], dict], dict]
+# decide(state, side, offered): the actions of the turn file `side` sends (a view's answer)
+Decide = Callable[[dict, str, list[dict]], list[dict]]
+
+
+def turn_file(
+    comp: Components,
+    game_options: dict,
+    v: dict,
+    offered: list[dict],
+    choose: Choose,
+    given: Sequence[dict] = (),
+) -> list[dict]:
+    """The actions of one turn file answering the decision `v` asks for: the `given`
+    ones (a battle plan), then `choose`'s, each played on the shadow state while nothing
+    unforeseeable happens and the side is still asked, MAX_CHAIN at the most."""
+    if not offered:
+        return []
+    side = v["own"]["side"]
+    shadow = shadow_state(comp, v, game_options)
+    chosen: list[dict] = []
+    while len(chosen) < MAX_CHAIN:
+        action = given[len(chosen)] if len(chosen) < len(given) else choose(v, offered, shadow)
+        chosen.append(action)
+        try:
+            shadow, events = apply(shadow, comp, side, action)
+        except (RuleViolation, Malformed):
+            break  # the shadow cannot follow: send what the packet itself offered
+        if not foreseen(shadow, events, side):
+            break
+        v = view(shadow, comp, side)
+        offered = options(shadow, comp, side)
+        if not offered:
+            break
+    return chosen
+
+
+@dataclass
+class Played:
+    """A game played on by `play_on`: its state, the turn files sent and actions applied,
+    and what the engine refused (each replaced by the first option)."""
+
+    state: dict
+    turn_files: int = 0
+    actions: int = 0
+    refused: list[str] = field(default_factory=list)
+
+
+def play_on(
+    comp: Components,
+    state: dict,
+    decide: Decide,
+    limit: int,
+    stop: Callable[[dict], bool] | None = None,
+) -> Played:
+    """Play from `state` while the game waits (and `stop(state)` is not true), at most
+    `limit` turn files: the first side asked sends `decide(state, side, offered)`, each
+    action applied while that side is still asked (the first option if it sends none);
+    one the engine refuses is noted, the first option played instead, and the file ends."""
+    played = Played(state)
+    for _ in range(limit):
+        waiting = pending(played.state)
+        if not waiting or (stop is not None and stop(played.state)):
+            break
+        side = waiting[0]["side"]
+        offered = options(played.state, comp, side)
+        chosen = decide(played.state, side, offered)
+        played.turn_files += 1
+        for i, action in enumerate(chosen or offered[:1]):
+            if i and not any(d["side"] == side for d in pending(played.state)):
+                played.refused.append(f"{side}: {action} sent after its decision had passed")
+                break
+            try:
+                played.state, _ = apply(played.state, comp, side, action)
+            except (RuleViolation, Malformed) as exc:
+                played.refused.append(f"{side}: {action}: {exc}")
+                played.state, _ = apply(played.state, comp, side, offered[0])
+                break
+            played.actions += 1
+    return played

@@ -1,0 +1,161 @@
+"""The heuristic player: one decision at a time, the highest-scoring legal option.
+
+It sees what its packet shows and nothing more: its view and the options listed there. To
+answer a whole movement phase in one turn file it plays on from its shadow state
+(rules/shadow.py), the full state consistent with that view, and stops as soon as the
+shadow could part from the real game: a random draw, an overrun (it may reveal a
+protagonist), a combat's result, or anything the enemy decided.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.components import Components
+from sekigahara_pbem.rules.engine import apply
+from sekigahara_pbem.rules.state import DEFAULT_OPTIONS
+from sekigahara_pbem.rules.vocab import Malformed, RuleViolation
+
+from . import cards, fights, moves
+from .chain import turn_file
+from .knowledge import Knowledge
+from .plan import battle_plan
+
+THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
+MOVEMENT = ("mori", "level", "move", "muster", "end_movement")
+SCORES = {
+    "discard": cards.score_discard,
+    "bid": cards.score_bid,
+    "choose_first": cards.score_first,
+    "declare": fights.score_declare,
+    "castle": fights.score_castle,
+    "challenge": fights.score_challenge,
+    "decline": fights.score_challenge,
+    "losses": fights.score_losses,
+    "retreat": fights.score_retreat,
+}
+
+
+class HeuristicPlayer:
+    """Chooses by the scoring functions of cards.py, moves.py and fights.py; ties are
+    broken by a generator seeded from the seed and the view, so the same packet always
+    gets the same answer. With `plans` it also files its battle plan (plan.py) at the
+    start of each of its movement phases, so that most combat decisions need no mail."""
+
+    def __init__(
+        self, comp: Components, game_options: dict, seed: str = "heuristic", plans: bool = False
+    ):
+        self.comp = comp
+        self.game_options = {**DEFAULT_OPTIONS, **game_options}
+        self.seed = seed
+        self.plans = plans
+
+    def actions(self, v: dict, offered: list[dict]) -> list[dict]:
+        """The actions of one turn file answering the decision `v` asks for."""
+        if not offered:
+            return []
+        plan: list[dict] = []
+        if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
+            k = Knowledge(self.comp, v, v["own"]["side"])
+            plan.append({"type": "plan", "plan": battle_plan(k)})
+        return turn_file(self.comp, self.game_options, v, offered, self.choose, plan)
+
+    def choose(self, v: dict, offered: list[dict], shadow: dict) -> dict:
+        """The best of the options offered for the decision in `v`."""
+        return self._pick(Knowledge(self.comp, v, v["own"]["side"]), offered, shadow)
+
+    def ranked(self, v: dict, offered: list[dict], shadow: dict, width: int) -> list[dict]:
+        """Up to `width` options worth a closer look (the search player's candidates,
+        bot/search.py): this player's own choice first, then the others by their score."""
+        k = Knowledge(self.comp, v, v["own"]["side"])
+        out = [self._pick(k, offered, shadow)]
+        for _, a in sorted(self._scored(k, offered, shadow), key=lambda sa: -sa[0]):
+            if len(out) >= width:
+                break
+            if a not in out:
+                out.append(a)
+        return out
+
+    def _pick(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
+        kind = offered[0]["type"]
+        if kind in ("deploy", "finish"):
+            return self._deploy(k, offered, shadow)
+        scored = self._scored(k, offered, shadow)
+        if kind in MOVEMENT and k.view["phase"]["level"] is None:
+            mori = [(s, a) for s, a in scored if a["type"] == "mori"]
+            if mori and max(s for s, _ in mori) > 0:
+                return self._best(k.view, mori)
+            scored = [(s, a) for s, a in scored if a["type"] == "level"]
+        return self._best(k.view, scored)
+
+    def _scored(self, k: Knowledge, offered: list[dict], shadow: dict) -> list[tuple[float, dict]]:
+        """Every option this player can score, with its score (an estimate in points)."""
+        kind = offered[0]["type"]
+        if kind in ("deploy", "finish"):
+            scored = []
+            for a in offered:
+                gain = None if a["type"] == "finish" else _impact_gain(self.comp, shadow, k.side, a)
+                if gain is not None:
+                    scored.append((fights.score_deploy(k, a, gain), a))
+                elif a["type"] == "finish":
+                    scored.append((0.0, a))
+            return scored
+        if kind in MOVEMENT:
+            return [(self._movement_score(k, a), a) for a in offered]
+        return [(SCORES[kind](k, a), a) for a in offered]
+
+    def _movement_score(self, k: Knowledge, a: dict) -> float:
+        kind = a["type"]
+        if kind == "move":
+            return moves.score_move(k, a)
+        if kind == "muster":
+            return moves.score_muster(k, a)
+        if kind == "mori":
+            return moves.score_mori(k, a)
+        if kind == "level":
+            return cards.score_level(k, a)
+        return THRESHOLD
+
+    def _deploy(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
+        finish = next((a for a in offered if a["type"] == "finish"), None)
+        scored = []
+        for a in offered:
+            if a["type"] == "deploy":
+                gain = _impact_gain(self.comp, shadow, k.side, a)
+                if gain is not None:
+                    scored.append((fights.score_deploy(k, a, gain), a, gain))
+        if scored:
+            best = max(s for s, _, _ in scored)
+            top = [(s, a) for s, a, _ in scored if s == best]
+            action = self._best(k.view, top)
+            gain = next(g for s, a, g in scored if a is action)
+            if finish is None or fights.worth_deploying(k, best, gain):
+                return action
+        return finish or offered[0]
+
+    def _best(self, v: dict, scored: list[tuple[float, dict]]) -> dict:
+        """The highest score; among equals, one picked by the seeded generator."""
+        top = max(s for s, _ in scored)
+        ties = [a for s, a in scored if s >= top - 1e-9]
+        if len(ties) == 1:
+            return ties[0]
+        text = json.dumps([self.seed, v["own"]["side"], v["week"], v["turn"], v["step"], ties])
+        chooser = rng.new(hashlib.sha256(text.encode()).hexdigest())
+        return ties[rng.below(chooser, len(ties))]
+
+
+def _impact_gain(comp: Components, shadow: dict, side: str, action: dict) -> int | None:
+    """The impact a deployment adds, as the engine counts it (8.3, 8.4)."""
+    before = shadow["combat"]["fight"]["impact"][side]
+    try:
+        _, events = apply(shadow, comp, side, action)
+    except (RuleViolation, Malformed):
+        return None
+    totals = [e["impact"][side] for e in events if e["type"] == "deploy" and e["side"] == side]
+    return totals[0] - before if totals else None
+
+
+def _phase_starts(v: dict) -> bool:
+    return v["step"] == "movement" and v["phase"] is not None and v["phase"]["level"] is None

@@ -1,0 +1,171 @@
+"""What a side knows, read from its own view: its blocks and hand exactly, the enemy only as
+counts per location. Every estimate the heuristic player makes starts here, so it can never
+use more than its packet tells it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from sekigahara_pbem.rules.components import Components
+from sekigahara_pbem.rules.vocab import ISHIDA, LAST_WEEK, other
+
+LEADER_WORTH = 2.0  # a clan leader moves its stack faster and deploys without a card (8.2.4)
+
+
+_TABLES: list[tuple[Components, dict]] = []  # (component set, its distances), kept alive
+
+
+def distances(comp: Components) -> dict[str, dict[str, int]]:
+    """Road distance between every two locations (breadth-first from each), computed once
+    per component set."""
+    for known, table in _TABLES:
+        if known is comp:
+            return table
+    out: dict[str, dict[str, int]] = {}
+    for start in comp.locations:
+        seen = {start: 0}
+        todo = deque([start])
+        while todo:
+            loc = todo.popleft()
+            for nxt in comp.adjacent[loc]:
+                if nxt not in seen:
+                    seen[nxt] = seen[loc] + 1
+                    todo.append(nxt)
+        out[start] = seen
+    _TABLES.append((comp, out))
+    return out
+
+
+@dataclass
+class Knowledge:
+    """The map as one side sees it, with the estimates the scoring functions share."""
+
+    comp: Components
+    view: dict
+    side: str
+
+    def __post_init__(self) -> None:
+        own = self.view["own"]
+        self.enemy = other(self.side)
+        self.hand: list[str] = list(own["hand"])
+        self.blocks: dict[str, list[str]] = {loc: list(b) for loc, b in own["blocks"].items()}
+        self.enemy_at = {
+            loc: c[self.enemy] for loc, c in self.view["stacks"].items() if c.get(self.enemy)
+        }
+        self.protagonist = self.comp.protagonist(self.side)
+        self.dist = distances(self.comp)
+        self.enemy_mon = self._enemy_mon()
+        self._threats: dict[str, float] = {}  # threat() and matches() are asked thousands
+        self._matches: dict[str, bool] = {}  # of times a decision: kept once computed
+        self.memo: dict[tuple, Any] = {}  # the same for the scoring functions' estimates
+        v = self.view
+        # The game's last movement phase is ours: nothing the enemy does can follow it but
+        # the combats we start, so only the points at the end count (2.2).
+        self.last_move = (
+            v["week"] == LAST_WEEK and v["turn"] == "B" and v["active"] == self.side
+            and v["first"] == self.enemy
+        )  # fmt: skip
+
+    def _enemy_mon(self) -> float:
+        """Average strength of an enemy block we cannot see: the mean mon of its blocks that
+        are neither eliminated nor face up in the Mōri Box."""
+        shown = set(self.view["eliminated"]) | set(self.view["mori_box"])
+        mons = [
+            b.mon for b in self.comp.blocks.values() if b.side == self.enemy and b.id not in shown
+        ]
+        return sum(mons) / len(mons) if mons else 2.0
+
+    def worth(self, block: str) -> float:
+        """How much a block is worth keeping: its mon, more for a leader, everything for the
+        protagonist (losing it loses the game, 2.1)."""
+        spec = self.comp.blocks[block]
+        if block == self.protagonist:
+            return 1000.0
+        return spec.mon + (LEADER_WORTH if spec.leader else 0.0) + (0.5 if spec.ability else 0.0)
+
+    def matches(self, block: str) -> bool:
+        """Whether a card in hand could deploy this block in battle (8.2.2), or it is a
+        leader that may deploy without one (8.2.4)."""
+        known = self._matches.get(block)
+        if known is None:
+            known = self._matches[block] = self._card_for(block)
+        return known
+
+    def _card_for(self, block: str) -> bool:
+        spec = self.comp.blocks[block]
+        if spec.leader and block != self.protagonist:
+            return True
+        for c in self.hand:
+            card = self.comp.cards[c]
+            if card.kind != "loyalty" and (spec.any_card or card.clan == spec.clan):
+                return True
+        return False
+
+    def strength(self, blocks: list[str]) -> float:
+        """Expected impact of our blocks in a battle: their mon, in full only for those a
+        card in hand can deploy. The protagonist is never counted: it is never risked."""
+        key = ("strength", *blocks)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = sum(
+                self.comp.blocks[b].mon * (1.0 if self.matches(b) else 0.4)
+                for b in blocks
+                if b != self.protagonist
+            )
+        return known
+
+    def enemy_strength(self, loc: str) -> float:
+        """Expected impact of the enemy blocks at a location: count times average mon."""
+        return self.enemy_at.get(loc, 0) * self.enemy_mon
+
+    def threat(self, loc: str) -> float:
+        """Enemy strength that could strike a location next: stacks there or one road away
+        in full, two roads away at half (leadership, highways and force marches); none
+        after the last movement phase."""
+        if self.last_move:
+            return 0.0
+        known = self._threats.get(loc)
+        if known is not None:
+            return known
+        total = 0.0
+        for eloc, n in self.enemy_at.items():
+            d = self.dist[loc].get(eloc, 99)
+            if d <= 1:
+                total += n * self.enemy_mon
+            elif d == 2:
+                total += n * self.enemy_mon / 2
+        self._threats[loc] = total
+        return total
+
+    def castle_points(self, loc: str, controller: str | None) -> float:
+        """Victory points a castle's controller gives us, minus what it gives the enemy (2.2)."""
+        if self.comp.locations[loc].castle is None or controller is None:
+            return 0.0
+        return 2.0 if controller == self.side else -2.0
+
+    def resource_gain(self, loc: str) -> float:
+        """Point swing from claiming a Resource Location (4.2): +1, or +2 if the enemy had it."""
+        if not self.comp.locations[loc].resource:
+            return 0.0
+        owner = self.view["control"].get(loc)
+        return 0.0 if owner == self.side else (2.0 if owner == self.enemy else 1.0)
+
+    def guard_needed(self, loc: str) -> float:
+        """Strength we want to keep at a location: around the protagonist enough to face the
+        threat with room to spare, and for Ishida a garrison at Hideyori's Osaka (9.1)."""
+        known = self.memo.get(("guard", loc))
+        if known is None:
+            known = self.memo[("guard", loc)] = self._guard_needed(loc)
+        return known
+
+    def _guard_needed(self, loc: str) -> float:
+        need = 0.0
+        if self.protagonist in self.blocks.get(loc, []):
+            need = max(4.0, 1.5 * self.threat(loc))
+        disks = self.view["stacks"].get(loc, {}).get("disks", [])
+        if self.side == ISHIDA and any(self.comp.disks[d].instant_loss for d in disks):
+            need = max(need, 5.0, 1.2 * self.threat(loc))
+        return need

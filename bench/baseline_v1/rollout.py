@@ -1,0 +1,89 @@
+"""Rollouts for the search player (bot/search.py): a sampled full state played on by the
+heuristic player for both sides, for a few movement phases, then scored in points.
+
+Random playouts are hopeless in a game of some 250 decisions, and the heuristic is both a
+sound default policy and the opponent the search is measured against. A rollout stops
+after a horizon of movement phases (the decision's own phase, the enemy's answer...),
+where a score in points (2.2) says more than the end of the game could: castles and
+resources held, blocks and cards kept, the game itself if it ended, and what the guards
+round the protagonist and Hideyori still lack (the danger the horizon cut off).
+"""
+
+from __future__ import annotations
+
+from sekigahara_pbem.rules.components import Components
+from sekigahara_pbem.rules.victory import points
+from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.rules.vocab import ELIMINATED, MOVEMENT, other
+
+from .chain import play_on
+from .heuristic import HeuristicPlayer
+from .knowledge import Knowledge
+
+WIN = 30.0  # a game won or lost, in points: more than any lead seen in play
+MATERIAL = 0.5  # points per mon of a block eliminated: blocks never come back (8.7)
+LEADER = 1.0  # more for a leader: it moves its stack and deploys without a card (8.2.4)
+CARD = 0.3  # points per card in hand: the next battle's deployments (8.2.2)
+GUARD = 1.0  # points per unit of strength missing from a guard (as the heuristic counts)
+MAX_ACTIONS = 600  # a safety bound; a phase of the heuristic takes a few dozen
+
+
+def rollout(comp: Components, state: dict, policy: HeuristicPlayer, horizon: int) -> dict:
+    """Play on from `state` with `policy` deciding for both sides, each from its own view,
+    until `horizon` new movement phases have begun (or the game ends); the state then."""
+    seen = {_phase_key(state)} - {None}
+    begun = 0
+
+    def over(state: dict) -> bool:
+        nonlocal begun
+        key = _phase_key(state)
+        if key is None or key in seen:
+            return False
+        seen.add(key)
+        begun += 1
+        return begun >= horizon
+
+    def decide(state: dict, side: str, offered: list[dict]) -> list[dict]:
+        return [policy.choose(view(state, comp, side), offered, state)]
+
+    return play_on(comp, state, decide, MAX_ACTIONS, over).state
+
+
+def _phase_key(state: dict) -> tuple | None:
+    if state["step"] != MOVEMENT:
+        return None
+    return (state["week"], state["turn"], state["active"])
+
+
+def value(comp: Components, state: dict, side: str) -> float:
+    """The state's worth to `side` in points: the game's result if it is over; otherwise
+    the point difference (2.2), the enemy's eliminated blocks less ours, the cards in
+    hand against the enemy's, less what our guards lack (`unguarded`)."""
+    enemy = other(side)
+    result = state["result"]
+    if result is not None:
+        return WIN if result["winner"] == side else -WIN
+    score = points(state, comp)
+    lost = {side: 0.0, enemy: 0.0}
+    for b, where in state["blocks"].items():
+        if where == ELIMINATED:
+            spec = comp.blocks[b]
+            lost[spec.side] += MATERIAL * spec.mon + (LEADER if spec.leader else 0.0)
+    hands = state["cards"]
+    cards = len(hands[side]["hand"]) - len(hands[enemy]["hand"])
+    worth = score[side] - score[enemy] + lost[enemy] - lost[side] + CARD * cards
+    return worth - GUARD * unguarded(comp, state, side)
+
+
+def unguarded(comp: Components, state: dict, side: str) -> float:
+    """How far the guards the heuristic keeps (round the protagonist, and for Ishida at
+    Hideyori's Osaka: Knowledge.guard_needed) fall short, seen from our view: the danger
+    a rollout cut off at its horizon has not met yet (2.1). Without it the search may
+    trade a guard for points it can see before the horizon."""
+    k = Knowledge(comp, view(state, comp, side), side)
+    short = 0.0
+    for loc in k.view["stacks"]:
+        need = k.guard_needed(loc)
+        if need:
+            short += max(0.0, need - k.strength(k.blocks.get(loc, [])))
+    return short

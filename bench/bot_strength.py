@@ -224,7 +224,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.games, args.demo, args.search, args.budget = 2, 1, 1, 0.05
-        args.baseline = 2
+        args.baseline = 1
     start = time.perf_counter()
     times: list[float] = []
     if args.games:

@@ -63,11 +63,15 @@ def test_an_alias_bomb_in_a_signed_turn_file_is_refused_at_once(tmp_path):
     assert "awaiting" in ok(seki(ref, "status", "g", cwd=tmp_path))
 
 
-@pytest.mark.parametrize("value", ["2026-02-30", "!!int x", "!!float x"])
+@pytest.mark.parametrize(
+    "value", ["2026-02-30", "!!int x", "!!float x", "!!bool maybe", "!!int", "!!timestamp x"]
+)
 def test_a_value_yaml_cannot_construct_in_a_signed_turn_file_is_refused(tmp_path, value):
     """A turn file signed by its player whose YAML names a value that cannot be (a 30th of
-    February, a tagged integer of letters): PyYAML raises ValueError, once an internal
-    error (exit 70); refused as not valid YAML, kept in rejected/, and the game goes on."""
+    February, a tagged integer of letters or of nothing, a boolean neither yes nor no):
+    PyYAML raises ValueError, KeyError, IndexError or AttributeError, each once an
+    internal error (exit 70); refused as not valid YAML, kept in rejected/, and the game
+    goes on."""
     ref, alice, _ = _started(tmp_path)
     text = f"format: seki-turn/1\ngame: g\nside: ishida\nanswers: {value}\nactions: []\n"
     identity = read_identity(identity_path(alice, "alice"))

@@ -23,7 +23,7 @@ import yaml
 from ..refusal import N_, Code, Refusal, quoted
 from ..rules.component_schema import At
 from ..rules.components import ComponentError, Components, build_components
-from .documents import PlainLoader, decode, safe_load
+from .documents import PlainLoader, constructed, decode, safe_load
 from .store import write_atomic
 
 MANIFESTS = ("board", "blocks", "cards")
@@ -187,7 +187,7 @@ UNREAD = {
 
 
 def _manifest_load(text: str) -> object:
-    return yaml.load(text, Loader=_ManifestLoader)  # noqa: S506 - a safe loader
+    return constructed(text, _ManifestLoader)
 
 
 def _parse(text: str, where: str, load) -> object:  # noqa: ANN001 - one of the two loaders

@@ -189,20 +189,36 @@ def safe_load(text: str) -> Any:
 
 
 def _load(text: str, loader: type) -> Any:
-    """`yaml.load(text, Loader=loader)`, its objects built by `_built` where libyaml
-    composed the nodes and the document is plain (no alias, no merge key): PyYAML's
-    constructor was two thirds of reading a document, the rest being libyaml's."""
+    """`constructed(text, loader)`, its objects built by `_built` where libyaml composed
+    the nodes and the document is plain (no alias, no merge key): PyYAML's constructor
+    was two thirds of reading a document, the rest being libyaml's."""
     if loader is not _FAST or "*" in text or "<<" in text:
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+        return constructed(text, loader)
     reader = loader(text)
     try:
         node = reader.get_single_node()
         return None if node is None else _built(reader, node, 0)
-    except (_Unusual, yaml.YAMLError, ValueError):  # read again, to fail as PyYAML fails
-        pass  # (it builds breadth first: the first value it refuses may be another)
+    except (_Unusual, yaml.YAMLError, *_CONSTRUCTOR_ERRORS):  # read again, to fail as
+        pass  # PyYAML fails (it builds breadth first: the first value it refuses may differ)
     finally:
         reader.dispose()
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    return constructed(text, loader)
+
+
+# What PyYAML's constructors raise, besides YAMLError, for a tagged value that cannot be:
+# ValueError (2026-02-30, !!int x), KeyError (!!bool maybe), IndexError (an empty !!int),
+# AttributeError (!!timestamp x), TypeError. Each was an internal error once.
+_CONSTRUCTOR_ERRORS = (ValueError, KeyError, IndexError, AttributeError, TypeError)
+CANNOT_BE = "a value its type cannot have"
+
+
+def constructed(text: str, loader: type) -> Any:
+    """`yaml.load(text, Loader=loader)` (a safe loader), a value its constructors cannot
+    make refused as a YAMLError, as any other text PyYAML cannot read."""
+    try:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except _CONSTRUCTOR_ERRORS:  # boundary: the error PyYAML raises, whichever
+        raise yaml.constructor.ConstructorError(None, None, CANNOT_BE, None) from None
 
 
 _STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
@@ -270,7 +286,7 @@ def plain_load(text: str) -> Any:
     slower, it was most of `seki verify`'s time."""
     loader = safe_loader(text)
     if loader is _Safe:
-        return yaml.load(text, Loader=PlainLoader)  # noqa: S506 - a safe loader
+        return constructed(text, PlainLoader)
     if "*" in text:
         _refuse_aliases(text, loader)
     return _load(text, loader)
@@ -311,8 +327,6 @@ def load_yaml(text: str, where: str, plain: bool = False) -> Any:
         ) from None
     except RecursionError:  # boundary: PyYAML's own loader composes by recursion
         raise DocumentError(where, N_("nested too deeply")) from None
-    except ValueError:  # boundary: PyYAML's constructors raise it (2026-02-30, !!int x)
-        raise DocumentError(where, N_("not valid YAML")) from None
 
 
 def load(text: str, where: str, fmt: str | tuple[str, ...], plain: bool = False) -> dict:

@@ -42,7 +42,7 @@ def _checked(text: str, expected_hash: str, where: str) -> dict:
     if len(text.encode("utf-8")) > docs.MAX_BYTES:
         raise Refusal(N_("larger than {limit} bytes"), at=where, limit=docs.MAX_BYTES)
     try:
-        view = yaml.safe_load(text)
+        view = docs.safe_load(text)
     except yaml.YAMLError:
         raise Refusal(N_("not valid YAML"), at=where) from None
     if not isinstance(view, dict) or docs.sha256(canonical(view)) != expected_hash:

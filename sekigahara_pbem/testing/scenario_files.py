@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 from ..protocol.component_files import load_components
+from ..protocol.documents import safe_load
 from ..refusal import N_, Refusal
 from ..rules.components import ComponentError, Components
 
@@ -21,7 +22,7 @@ def load_scenario(path: Path) -> dict:
     if path.stat().st_size > MAX_SCENARIO_BYTES:
         raise Refusal(N_("larger than {limit} bytes"), limit=MAX_SCENARIO_BYTES)
     try:
-        doc = yaml.safe_load(path.read_bytes().decode("utf-8", errors="replace"))
+        doc = safe_load(path.read_bytes().decode("utf-8", errors="replace"))
     except yaml.YAMLError as exc:
         raise Refusal(N_("not valid YAML: {problem}"), problem=str(exc).splitlines()[0]) from None
     if not isinstance(doc, dict):

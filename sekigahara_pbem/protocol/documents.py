@@ -213,8 +213,9 @@ CANNOT_BE = "a value its type cannot have"
 
 
 def constructed(text: str, loader: type) -> Any:
-    """`yaml.load(text, Loader=loader)` (a safe loader), a value its constructors cannot
-    make refused as a YAMLError, as any other text PyYAML cannot read."""
+    """PyYAML's reading of the text with `loader`, one of seki's safe loaders (documents.py,
+    component_files.py); a value its constructors cannot make is refused as a YAMLError,
+    as any other text PyYAML cannot read."""
     try:
         return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
     except _CONSTRUCTOR_ERRORS:  # boundary: the error PyYAML raises, whichever

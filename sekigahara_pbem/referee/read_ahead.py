@@ -91,6 +91,7 @@ class ReadAhead:
 
     def __init__(self, gd: GameDir, definition: Definition, records: int, state_key: bytes | None):
         self.gd, self.definition, self.state_key = gd, definition, state_key
+        self._key = None if state_key is None else _key(state_key)  # for the files read here
         self._jobs: dict[int, tuple[int, Future | None]] = {}  # first -> (last, the reading)
         self._read: dict[int, Ahead] = {}  # read ahead, not yet taken by the walk
         self._pool = None
@@ -142,8 +143,7 @@ class ReadAhead:
         """The turn file of record `seq` opened, as `records.turn.archived` (raising as it)."""
         entry = self._read.get(seq)
         if entry is None or entry.turn is None or entry.turn == UNREAD:
-            key = None if self.state_key is None else _key(self.state_key)
-            return archived(self.gd, self.definition, where, body, key)
+            return archived(self.gd, self.definition, where, body, self._key)
         return entry.turn  # type: ignore[return-value]
 
     def check(self, where: str, seq: int, record: chain.Record) -> int:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 from conftest import fix_seeds
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sekigahara_pbem.rules.components import Location
@@ -391,9 +391,11 @@ def _friendly(comp, value, key=None):
 
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**32))
+@example(seed=999999)  # a random game that ends in a dozen actions: every state is taken
 def test_a_friendly_order_does_what_the_canonical_one_does(comp, seed):
     checked = 0
-    for state, side in _states(comp, seed, every=4):
+    states = _states(comp, seed, every=1)
+    for state, side in states[::4] if len(states) > 40 else states:
         listed = options(state, comp, side)
         first_of_each_type = {o["type"]: o for o in reversed(listed)}
         for option in [*first_of_each_type.values(), *listed[:: max(1, len(listed) // 3)]]:

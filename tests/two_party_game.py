@@ -5,10 +5,12 @@ one, so that a record `seki play` writes now follows the game's (twoparty/deadli
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from unittest import mock
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -64,9 +66,12 @@ def play_until(root: Path, wanted: Callable[[Side], bool], tag: str) -> Game:
     is due is `wanted`."""
     carried = component_set(None)
     comp = carried.components
-    keys = {s: identity(s, zlib.crc32(tag.encode())) for s in SIDES}  # the same game each run
+    keys = {s: identity(s, zlib.crc32(tag.encode())) for s in SIDES}
     publics = {s: k.public for s, k in keys.items()}
-    text = files.make_game(f"{tag}-2p", carried.hash, {}, publics, keys[ISHIDA])
+    # the same game each run: the sides' secrets derive from the keys and the game's nonce
+    nonce = hashlib.sha256(f"{tag}-nonce".encode()).digest()
+    with mock.patch.object(files.os, "urandom", lambda n: nonce[:n]):
+        text = files.make_game(f"{tag}-2p", carried.hash, {}, publics, keys[ISHIDA])
     definition = files.read_game(text, "game.txt")
     sides = {}
     for s in SIDES:

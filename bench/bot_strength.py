@@ -12,15 +12,19 @@ and its win rate and decision times are printed the same way. With --baseline N,
 player --hero (a kind of `make_player`; default search) plays the frozen baseline
 (bench/baseline_v1: the search player of 29 November 2026) at the same budget, sides
 alternated, until Wald's SPRT (--sprt P0 P1, default 0.5 0.6) decides or N games are
-played: each round prints the win rate, its 95 % Wilson interval and the test's ratio.
+played: each round prints the win rate, its 95 % Wilson interval and the test's ratio;
+at the end, the blunder counters of both (bench/blunders.py) a game on average. With
+--against baseline-heuristic the frozen search player's own heuristic is played instead
+(a game takes a second, not minutes: a first look before the real series).
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero KIND]
-[--sprt P0 P1] [--budget SECONDS] [--jobs J] [--first K] [--quick] (defaults 200, 50, 0, 0,
-search, 0.5 0.6, 1.0, 1 and 0; 0 games skip a series; J processes play the search games;
-the search series takes seeds K..K+N-1, so a long measurement can be played in parts and
-its per-game lines added up. Targets: the heuristic wins >= 95 % against random; the search >= 65 %
-against the heuristic over >= 200 games with a median decision of <= 2 s. A search game
-takes about a minute of processor time per second of budget.)
+[--against baseline|baseline-heuristic] [--sprt P0 P1] [--budget SECONDS] [--jobs J]
+[--first K] [--quick] (defaults 200, 50, 0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
+0 games skip a series; J processes play the search games; the search series takes seeds
+K..K+N-1, so a long measurement can be played in parts and its per-game lines added up.
+Targets: the heuristic wins >= 95 % against random; the search >= 65 % against the
+heuristic over >= 200 games with a median decision of <= 2 s. A search game takes about a
+minute of processor time per second of budget.)
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ import sys
 import time
 from collections import Counter
 
+from baseline_v1 import HeuristicPlayer as FrozenHeuristic
 from baseline_v1 import make_baseline
+from blunders import KINDS, Tally
 from floor import bare_start
 
 from sekigahara_pbem.bot import make_player
@@ -57,9 +63,12 @@ def components() -> Components:
 
 
 def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float):  # noqa: ANN202
-    """A player of seki's kinds, or the frozen baseline (bench/baseline_v1) at `budget`."""
+    """A player of seki's kinds, or the frozen baseline (bench/baseline_v1) at `budget`,
+    or the baseline's own heuristic ("baseline-heuristic": quick games, for a first look)."""
     if kind == "baseline":
         return make_baseline(comp, {}, seed, budget)
+    if kind == "baseline-heuristic":
+        return FrozenHeuristic(comp, {}, seed, plans)
     return make_player(kind, comp, {}, seed, plans, budget)
 
 
@@ -70,7 +79,10 @@ def one_game(task: tuple) -> tuple:
     hero = SIDES[i % 2]
     chosen = {s: hero_kind if s == hero else against for s in SIDES}
     players = {s: _player(chosen[s], comp, f"bench-{i}-{s}", plans, budget) for s in SIDES}
-    game = play(comp, f"{i:032x}", players)
+    tally = Tally(comp)
+    game = play(comp, f"{i:032x}", players, on_action=tally.action)
+    counts = tally.finish()
+    blunders = (counts[hero], counts[SIDES[1 - i % 2]])  # the player under test's first
     if game.refused:
         raise SystemExit(f"game {i}: the engine refused {game.refused[0]}")
     result = game.state["result"]
@@ -86,7 +98,8 @@ def one_game(task: tuple) -> tuple:
             flush=True,
         )
     seat = result["winner"] == hero  # the player under test won
-    return (won, how(result)), game.state["week"], game.turn_files, game.actions, times, seat
+    outcome = (won, how(result))
+    return outcome, game.state["week"], game.turn_files, game.actions, times, seat, blunders
 
 
 def series(
@@ -97,6 +110,7 @@ def series(
     budget: float = 1.0,
     jobs: int = 1,
     first: int = 0,
+    blunders: list | None = None,
 ) -> tuple[Counter, Counter, list]:
     """Play `games` games of `hero_kind` (heuristic or search) against `against` (random
     or heuristic); the player under test takes ishida in even games and tokugawa in odd
@@ -104,7 +118,8 @@ def series(
     battle plans; `budget` is the search player's seconds per decision; `jobs` processes
     play at once (decision times are each process's own clock); seeds start at `first`.
     Decision times are the player under test's (both players' when they are of one
-    kind)."""
+    kind). Each game's blunder counts (the player under test's, its opponent's) are
+    added to `blunders` if given."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
@@ -115,7 +130,9 @@ def series(
             played = pool.map(one_game, tasks, chunksize=1)
     else:
         played = [one_game(t) for t in tasks]
-    for outcome, week, n_files, n_actions, seconds, seat in played:
+    for outcome, week, n_files, n_actions, seconds, seat, counted in played:
+        if blunders is not None:
+            blunders.append(counted)
         lengths["seat"] += seat
         outcomes[outcome] += 1
         lengths[week] += 1
@@ -159,24 +176,41 @@ def against_baseline(args: argparse.Namespace) -> None:
     p0, p1 = args.sprt
     wins = played = 0
     times: list[float] = []
+    counted: list = []
     verdict = ""
     while played < args.baseline and not verdict.startswith("H"):
         size = min(2 * args.jobs, args.baseline - played)
         out, lengths, seconds = series(
-            size, "baseline", hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
-            first=args.first + played,
+            size, args.against, hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
+            first=args.first + played, blunders=counted,
         )  # fmt: skip
         wins, played, times = wins + lengths["seat"], played + size, times + seconds
         low, high = wilson(wins, played)
         llr, verdict = sprt(wins, played - wins, p0, p1)
         print(
-            f"{args.hero} vs the frozen baseline (budget {args.budget:g} s): {wins}/{played} "
+            f"{args.hero} vs {args.against} (budget {args.budget:g} s): {wins}/{played} "
             f"= {100 * wins / played:.1f} %, 95 % interval {100 * low:.1f}-{100 * high:.1f} %; "
             f"SPRT LLR {llr:.2f}: {verdict}",
             flush=True,
         )
+    print(blunder_table(args.hero, args.against, counted))
     if times:
         print(timing(args.hero, times, bare_start()))
+
+
+def blunder_table(hero: str, against: str, counted: list) -> str:
+    """Each blunder counter (bench/blunders.py) per game on average, with a 95 % interval
+    of the mean, for the player under test and beside it its opponent."""
+    lines = [f"blunders a game over {len(counted)} games (mean, 95 % interval):"]
+    for kind in KINDS:
+        cells = []
+        for who, i in ((hero, 0), (against, 1)):
+            values = [c[i][kind] for c in counted]
+            mean = statistics.fmean(values) if values else 0.0
+            half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+            cells.append(f"{who} {mean:.2f} ± {half:.2f}")
+        lines.append(f"  {kind:12s}  " + ";  ".join(cells))
+    return "\n".join(lines)
 
 
 def report(title: str, games: int, outcomes: Counter, lengths: Counter) -> None:
@@ -211,6 +245,10 @@ def main() -> None:
         "--baseline", type=int, default=0, help="games against the frozen baseline, at most"
     )
     parser.add_argument("--hero", default="search", help="the kind played against it")
+    parser.add_argument(
+        "--against", default="baseline", choices=("baseline", "baseline-heuristic"),
+        help="the frozen search player (default), or its heuristic alone (quick games)",
+    )  # fmt: skip
     parser.add_argument(
         "--sprt", type=float, nargs=2, default=(0.5, 0.6), metavar=("P0", "P1"),
         help="the SPRT's two win rates (default 0.5 0.6)",

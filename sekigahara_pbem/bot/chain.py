@@ -28,6 +28,8 @@ MAX_CHAIN = 60  # actions in one turn file (protocol/turns.py allows 200)
 Choose = Callable[[dict, list[dict], dict], dict]
 # decide(state, side, offered): the actions of the turn file `side` sends (a view's answer)
 Decide = Callable[[dict, str, list[dict]], list[dict]]
+# on_action(before, side, action, after): an action the engine applied (bench counters)
+OnAction = Callable[[dict, str, dict, dict], None]
 
 
 def turn_file(
@@ -79,11 +81,13 @@ def play_on(
     decide: Decide,
     limit: int,
     stop: Callable[[dict], bool] | None = None,
+    on_action: OnAction | None = None,
 ) -> Played:
     """Play from `state` while the game waits (and `stop(state)` is not true), at most
     `limit` turn files: the first side asked sends `decide(state, side, offered)`, each
     action applied while that side is still asked (the first option if it sends none);
-    one the engine refuses is noted, the first option played instead, and the file ends."""
+    one the engine refuses is noted, the first option played instead, and the file ends.
+    `on_action` is shown each action applied, with the states before and after it."""
     played = Played(state)
     for _ in range(limit):
         waiting = pending(played.state)
@@ -97,11 +101,14 @@ def play_on(
             if i and not any(d["side"] == side for d in pending(played.state)):
                 played.refused.append(f"{side}: {action} sent after its decision had passed")
                 break
+            before = played.state
             try:
-                played.state, _ = apply(played.state, comp, side, action)
+                played.state, _ = apply(before, comp, side, action)
             except (RuleViolation, Malformed) as exc:
                 played.refused.append(f"{side}: {action}: {exc}")
-                played.state, _ = apply(played.state, comp, side, offered[0])
+                played.state, _ = apply(before, comp, side, offered[0])
                 break
             played.actions += 1
+            if on_action is not None:
+                on_action(before, side, action, played.state)
     return played

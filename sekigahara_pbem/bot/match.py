@@ -16,7 +16,7 @@ from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.views import view
 from . import Player
-from .chain import play_on
+from .chain import OnAction, play_on
 
 MAX_TURN_FILES = 5000
 
@@ -35,9 +35,11 @@ def play(
     seed_hex: str,
     players: dict[str, Player],
     on_decision: Callable[[dict, str], None] | None = None,
+    on_action: OnAction | None = None,
 ) -> Game:
     """Play one game from setup; each turn file is the asked side's `actions`, timed on
-    the process clock. `on_decision(state, side)` is called before each (for tests)."""
+    the process clock. `on_decision(state, side)` is called before each (for tests), and
+    `on_action` after each action applied (bench/blunders.py counts blunders by it)."""
     state, _ = setup(comp, seed_hex)
     seconds: dict[str, list[float]] = {}
 
@@ -49,5 +51,5 @@ def play(
         seconds.setdefault(side, []).append(time.process_time() - start)
         return chosen
 
-    played = play_on(comp, state, decide, MAX_TURN_FILES)
+    played = play_on(comp, state, decide, MAX_TURN_FILES, on_action=on_action)
     return Game(played.state, played.turn_files, played.actions, played.refused, seconds)

@@ -1,0 +1,148 @@
+"""Blunder counters (issue 39): the mistakes a wargamer saw the computer make, counted per
+side over a game from every action the engine applied (bot/match.py's `on_action`).
+
+- immobile: blocks at the start of their side's movement phase in a stack that could not
+  move as a whole even with a highway, leadership and a force march (7.3.3-7.3.6);
+- idle: blocks (each counted once a game) on the map in the same place, unmoved, at the
+  starts of the side's movement phases two weeks apart, with an enemy stack within two
+  roads at the later one (besieged blocks, which cannot leave, 8.9.6, are not counted);
+- lone losses: blocks eliminated while they were their side's only block at the place;
+- paid unused: cards paid for a movement level (7.1) beyond what the moves made needed
+  (one move is free, three cost one card, more cost two);
+- LC wasted: Loyalty Challenges (8.6) spent on movement, Mōri blocks, bids or redraws,
+  or discarded at the hand limit while another card could have gone instead;
+- LC played: Loyalty Challenges played in battle (the use they are kept for).
+Also the blocks each side lost in all. Pure bookkeeping: it never changes a game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from sekigahara_pbem.bot.knowledge import distances
+from sekigahara_pbem.rules.components import Components
+from sekigahara_pbem.rules.movement.movement import capacity, leadership
+from sekigahara_pbem.rules.vocab import ELIMINATED, LEVELS, SIDES, RuleViolation
+
+KINDS = ("immobile", "idle", "lone losses", "lost", "paid unused", "LC wasted", "LC played")
+LONG_WAY = 2  # roads: an enemy stack this close makes idling a blunder
+
+
+class Tally:
+    """The counters of one game, per side (`counts[side][kind]`)."""
+
+    def __init__(self, comp: Components) -> None:
+        self.comp = comp
+        self.counts: dict[str, Counter] = {s: Counter() for s in SIDES}
+        self.phase_starts: dict[tuple, dict[str, str]] = {}  # (side, week, turn) -> places
+        self.moved: dict[str, set[tuple]] = defaultdict(set)  # block -> phases it moved in
+        self.paid: dict[tuple, int] = {}  # phase -> cards paid for its level
+        self.made: Counter = Counter()  # phase -> moves and musters made
+        self.idle: dict[str, set[str]] = {s: set() for s in SIDES}
+
+    def action(self, before: dict, side: str, action: dict, after: dict) -> None:
+        """Count what one applied action shows (match.play's `on_action`)."""
+        kind = action["type"]
+        phase = (side, before["week"], before["turn"])
+        if kind in ("level", "mori") and before["phase"]["level"] is None:
+            self._phase_start(before, side, phase)
+        if kind == "level":
+            self.paid[phase] = LEVELS[action["level"]][0]
+        if kind in ("move", "muster"):
+            self.made[phase] += 1
+            for g in action.get("groups", ()):
+                for b in g["blocks"]:
+                    self.moved[b].add(phase)
+        if kind == "challenge":
+            self.counts[side]["LC played"] += 1
+        self.counts[side]["LC wasted"] += self._wasted_loyalty(before, side, action)
+        self._losses(before, after)
+
+    def finish(self) -> dict[str, Counter]:
+        """The counts of the game, once it is over."""
+        for phase, paid in self.paid.items():
+            moves = self.made[phase]
+            needed = 0 if moves <= 1 else 1 if moves <= 3 else 2
+            self.counts[phase[0]]["paid unused"] += max(0, paid - needed)
+        for side in SIDES:
+            self.counts[side]["idle"] = len(self.idle[side])
+        return self.counts
+
+    def _phase_start(self, state: dict, side: str, phase: tuple) -> None:
+        places = {
+            b: loc
+            for b, loc in state["blocks"].items()
+            if self.comp.blocks[b].side == side and loc in self.comp.locations
+        }
+        self.phase_starts[phase] = places
+        stacks: dict[str, list[str]] = defaultdict(list)
+        for b, loc in places.items():
+            stacks[loc].append(b)
+        for loc, blocks in stacks.items():
+            if state["besieged"].get(loc) == side:
+                continue
+            if not self._can_move(state, side, loc, blocks):
+                self.counts[side]["immobile"] += len(blocks)
+        earlier = self.phase_starts.get((side, state["week"] - 2, state["turn"]))
+        if earlier is None:
+            return
+        enemy_at = {
+            loc
+            for b, loc in state["blocks"].items()
+            if self.comp.blocks[b].side != side and loc in self.comp.locations
+        }
+        for b, loc in places.items():
+            if earlier.get(b) != loc or state["besieged"].get(loc) == side:
+                continue
+            if any(p[1] >= state["week"] - 2 for p in self.moved[b] if p[0] == side):
+                continue
+            if any(self._roads(loc, e) <= LONG_WAY for e in enemy_at):
+                self.idle[side].add(b)
+
+    def _can_move(self, state: dict, side: str, loc: str, blocks: list[str]) -> bool:
+        """Whether the whole stack has a move of one road at least (7.3.3-7.3.6), with
+        every bonus it could get: a highway out, leadership and a force march."""
+        highway = any(self.comp.road(loc, n) for n in self.comp.adjacent[loc])
+        leaders = [b for b in blocks if self.comp.blocks[b].leader] or [None]
+        try:
+            lead = leadership(state, self.comp, side, loc, leaders[0]) is not None
+        except RuleViolation:
+            lead = False
+        return capacity(highway, lead, True, len(blocks)) >= 1
+
+    def _roads(self, a: str, b: str) -> int:
+        return distances(self.comp)[a].get(b, 99)
+
+    def _wasted_loyalty(self, state: dict, side: str, action: dict) -> int:
+        kind = action["type"]
+        if kind == "bid":
+            spent = [action["card"]]
+        elif kind in ("level", "mori", "discard"):
+            spent = list(action.get("cards", ()))
+        else:
+            return 0
+        loyal = [c for c in spent if self.comp.cards[c].kind == "loyalty"]
+        if kind == "discard":
+            others = [
+                c
+                for c in state["cards"][side]["hand"]
+                if c not in spent and self.comp.cards[c].kind != "loyalty"
+            ]
+            return min(len(loyal), len(others))
+        return len(loyal)
+
+    def _losses(self, before: dict, after: dict) -> None:
+        for b, loc in after["blocks"].items():
+            was = before["blocks"][b]
+            if loc != ELIMINATED or was == ELIMINATED:
+                continue
+            side = self.comp.blocks[b].side
+            self.counts[side]["lost"] += 1
+            mates = [
+                o
+                for o, at in before["blocks"].items()
+                if at == was and self.comp.blocks[o].side == side
+            ]
+            if len(mates) == 1:
+                self.counts[side]["lone losses"] += 1
+

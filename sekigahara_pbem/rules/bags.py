@@ -17,9 +17,18 @@ def bag(state: State, comp: Components, side: str) -> list[str]:
 def draw_blocks(state: State, comp: Components, side: str, n: int) -> list[str]:
     """Draw up to n blocks at random; an empty bag gives fewer.
     The caller must place them before drawing again."""
-    contents = bag(state, comp, side)
+    return draw_from(state, bag(state, comp, side), n)
+
+
+def draw_from(state: State, contents: list[str], n: int) -> list[str]:
+    """Draw up to n blocks at random from `contents`, a side's `bag`, and take them out of
+    it, so that it stays what `bag` gives once they are placed: for setup, which draws
+    from each bag again and again (5.2.2, 5.2.3) and would otherwise read the bag from
+    every block each time."""
     if slots.unbound(state):
-        return contents[:n]
+        drawn = contents[:n]
+        del contents[:n]
+        return drawn
     drawn = []
     for _ in range(min(n, len(contents))):
         drawn.append(contents.pop(rng.below(state["rng"], len(contents))))

@@ -14,8 +14,8 @@ Python's `random` is never used: its algorithms may change between versions.
 
 from __future__ import annotations
 
-import hashlib
 import re
+from hashlib import sha256 as _sha256
 
 from ..refusal import N_
 from .vocab import Malformed
@@ -36,22 +36,22 @@ def new(seed_hex: str) -> dict:
     return {"alg": ALGORITHM, "seed": seed_hex.lower(), "n": 0}
 
 
-def _word(rng: dict) -> int:
-    if rng["alg"] != ALGORITHM:
-        raise ValueError(f"unknown generator algorithm {rng['alg']!r}")
-    n = rng["n"]
-    rng["n"] = n + 1
-    digest = hashlib.sha256(_DOMAIN + bytes.fromhex(rng["seed"]) + n.to_bytes(8, "big")).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def below(rng: dict, k: int) -> int:
-    """A uniform integer in [0, k); advances the generator in place."""
+    """A uniform integer in [0, k); advances the generator in place. (Each word is
+    hashed here rather than by a helper, and the message's prefix is built once: the
+    engine and every random player draw thousands of words a game.)"""
     if k <= 0:
         raise ValueError("k must be positive")
     limit = _SPAN - _SPAN % k
+    prefix = None
     while True:
-        w = _word(rng)
+        if rng["alg"] != ALGORITHM:
+            raise ValueError(f"unknown generator algorithm {rng['alg']!r}")
+        n = rng["n"]
+        rng["n"] = n + 1
+        if prefix is None:
+            prefix = _DOMAIN + bytes.fromhex(rng["seed"])
+        w = int.from_bytes(_sha256(prefix + n.to_bytes(8, "big")).digest()[:8], "big")
         if w < limit:
             return w % k
 

@@ -9,7 +9,7 @@ reinforcement draws (5.2.3).
 from __future__ import annotations
 
 from .. import rng, slots
-from ..bags import draw_blocks
+from ..bags import bag, draw_from
 from ..cards import draw
 from ..components import Components
 from ..state import game_options, new_state
@@ -42,10 +42,11 @@ def setup(
     _place_fixed(state, comp)  # 5.2.1
     if seed_hex is None:
         _bag_slots(state, comp)
+    bags = {side: bag(state, comp, side) for side in SIDES}  # each drawn from below
     for loc in comp.locations.values():  # 5.2.2, in manifest order
         if loc.random_blocks:
             side, count = loc.random_blocks
-            drawn = draw_blocks(state, comp, side, count)
+            drawn = draw_from(state, bags[side], count)
             for b in drawn:
                 state["blocks"][b] = loc.id
             events.append(
@@ -59,7 +60,7 @@ def setup(
                 }
             )
     for side in SIDES:  # 5.2.3
-        drawn = draw_blocks(state, comp, side, comp.first_reinforcements[side])  # the +4
+        drawn = draw_from(state, bags[side], comp.first_reinforcements[side])  # the +4
         for b in drawn:
             state["blocks"][b] = RECRUIT
         events.append(

@@ -145,4 +145,3 @@ class Tally:
             ]
             if len(mates) == 1:
                 self.counts[side]["lone losses"] += 1
-

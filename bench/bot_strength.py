@@ -207,7 +207,9 @@ def blunder_table(hero: str, against: str, counted: list) -> str:
         for who, i in ((hero, 0), (against, 1)):
             values = [c[i][kind] for c in counted]
             mean = statistics.fmean(values) if values else 0.0
-            half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+            half = 0.0
+            if len(values) > 1:
+                half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
             cells.append(f"{who} {mean:.2f} ± {half:.2f}")
         lines.append(f"  {kind:12s}  " + ";  ".join(cells))
     return "\n".join(lines)

@@ -10,9 +10,9 @@ import shutil
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from unittest import mock
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from unittest import mock
 
 from two_party_forgery import identity
 

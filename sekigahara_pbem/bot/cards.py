@@ -12,6 +12,8 @@ from ..rules.vocab import LAST_WEEK
 from .knowledge import Knowledge
 
 LOYALTY_VALUE = 2.5  # a successful challenge swings twice a block's impact
+TOTAL_HAND = 7  # cards in hand from which total movement is bought (7.1)
+LIMITED_HAND = 3  # ... and limited movement
 
 
 def card_value(k: Knowledge, card_id: str) -> float:
@@ -47,7 +49,7 @@ def score_bid(k: Knowledge, action: dict) -> float:
     or grab before the enemy reacts). In the last week the number matters most: the
     winner can take the game's last movement phase."""
     card = k.comp.cards[action["card"]]
-    weight = 20 if k.view["week"] == LAST_WEEK else 100
+    weight = 1 if k.view["week"] == LAST_WEEK else 100
     return -card_value(k, action["card"]) + card.bid / weight
 
 
@@ -63,7 +65,7 @@ def score_level(k: Knowledge, action: dict) -> float:
     is smaller, minimal otherwise; always with the cards we value least."""
     level, cards = action["level"], action["cards"]
     hand = len(k.hand)
-    want = "total" if hand >= 7 else "limited" if hand >= 3 else "minimal"
+    want = "total" if hand >= TOTAL_HAND else "limited" if hand >= LIMITED_HAND else "minimal"
     if level == "none":
         return -5.0
     fit = 0.0 if level == want else -3.0

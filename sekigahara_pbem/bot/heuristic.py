@@ -19,10 +19,12 @@ from ..rules.state import DEFAULT_OPTIONS
 from ..rules.vocab import Malformed, RuleViolation
 from . import cards, fights, moves
 from .chain import turn_file
+from .groups import partial_moves
 from .knowledge import Knowledge
 from .plan import battle_plan
 
 THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
+PARTIAL = 3  # partial stack moves (groups.py) checked and offered to the choice
 MOVEMENT = ("mori", "level", "move", "muster", "end_movement")
 SCORES = {
     "discard": cards.score_discard,
@@ -102,8 +104,27 @@ class HeuristicPlayer:
                     scored.append((0.0, a))
             return scored
         if kind in MOVEMENT:
-            return [(self._movement_score(k, a), a) for a in offered]
+            scored = [(self._movement_score(k, a), a) for a in offered]
+            if k.view["phase"]["level"] is not None:
+                scored += self._partial(k, shadow, offered)
+            return scored
         return [(SCORES[kind](k, a), a) for a in offered]
+
+    def _partial(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[tuple]:
+        """The parts of stacks worth moving (groups.py), each checked on the shadow: one
+        the engine would refuse is never proposed."""
+        scored = [(moves.score_move(k, a), a) for a in partial_moves(k, offered)]
+        best = max((s for s, _ in scored), default=0.0)
+        out = []
+        for s, a in sorted(scored, key=lambda sa: -sa[0]):
+            if s < best - 1.0 or len(out) >= PARTIAL:
+                break
+            try:
+                apply(shadow, self.comp, k.side, a)
+            except (RuleViolation, Malformed):
+                continue
+            out.append((s, a))
+        return out
 
     def _movement_score(self, k: Knowledge, a: dict) -> float:
         kind = a["type"]

@@ -9,8 +9,9 @@ side over a game from every action the engine applied (bot/match.py's `on_action
 - lone losses: blocks eliminated while they were their side's only block at the place;
 - paid unused: cards paid for a movement level (7.1) beyond what the moves made needed
   (one move is free, three cost one card, more cost two);
-- LC wasted: Loyalty Challenges (8.6) spent on movement, Mōri blocks, bids or redraws,
-  or discarded at the hand limit while another card could have gone instead;
+- LC wasted: Loyalty Challenges (8.6) spent on movement, Mōri blocks, bids (but the last
+  week's, which buys the game's last move) or redraws, or discarded at the hand limit
+  while another card could have gone instead;
 - LC played: Loyalty Challenges played in battle (the use they are kept for).
 Also the blocks each side lost in all. Pure bookkeeping: it never changes a game.
 """
@@ -22,7 +23,7 @@ from collections import Counter, defaultdict
 from sekigahara_pbem.bot.knowledge import distances
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.movement.movement import capacity, leadership
-from sekigahara_pbem.rules.vocab import ELIMINATED, LEVELS, SIDES, RuleViolation
+from sekigahara_pbem.rules.vocab import ELIMINATED, LAST_WEEK, LEVELS, SIDES, RuleViolation
 
 KINDS = ("immobile", "idle", "lone losses", "lost", "paid unused", "LC wasted", "LC played")
 LONG_WAY = 2  # roads: an enemy stack this close makes idling a blunder
@@ -115,6 +116,8 @@ class Tally:
 
     def _wasted_loyalty(self, state: dict, side: str, action: dict) -> int:
         kind = action["type"]
+        if kind == "bid" and state["week"] == LAST_WEEK:
+            return 0  # the last week's bid buys the game's last move: a use (6.3, 2.2)
         if kind == "bid":
             spent = [action["card"]]
         elif kind in ("level", "mori", "discard"):

@@ -12,13 +12,14 @@ and its win rate and decision times are printed the same way. With --baseline N,
 player --hero (a kind of `make_player`; default search) plays the frozen baseline
 (bench/baseline_v1: the search player of 29 November 2026) at the same budget, sides
 alternated, until Wald's SPRT (--sprt P0 P1, default 0.5 0.6) decides or N games are
-played: each round prints the win rate, its 95 % Wilson interval and the test's ratio;
-at the end, the blunder counters of both (bench/blunders.py) a game on average. With
+played (all N with --fixed): each round prints the win rate, its 95 % Wilson interval
+and the test's ratio; at the end, the blunder counters of both (bench/blunders.py) a game
+on average. With
 --against baseline-heuristic the frozen search player's own heuristic is played instead
 (a game takes a second, not minutes: a first look before the real series).
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero KIND]
-[--against baseline|baseline-heuristic] [--sprt P0 P1] [--budget SECONDS] [--jobs J]
+[--against baseline|baseline-heuristic|KIND] [--fixed] [--sprt P0 P1] [--budget SECONDS] [--jobs J]
 [--first K] [--quick] (defaults 200, 50, 0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
 0 games skip a series; J processes play the search games; the search series takes seeds
 K..K+N-1, so a long measurement can be played in parts and its per-game lines added up.
@@ -43,6 +44,7 @@ from baseline_v1 import make_baseline
 from blunders import KINDS, Tally
 from floor import bare_start
 
+from sekigahara_pbem.bot import KINDS as PLAYERS
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.bot.match import play
 from sekigahara_pbem.protocol.component_files import load_components
@@ -178,7 +180,7 @@ def against_baseline(args: argparse.Namespace) -> None:
     times: list[float] = []
     counted: list = []
     verdict = ""
-    while played < args.baseline and not verdict.startswith("H"):
+    while played < args.baseline and (args.fixed or not verdict.startswith("H")):
         size = min(2 * args.jobs, args.baseline - played)
         out, lengths, seconds = series(
             size, args.against, hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
@@ -248,8 +250,13 @@ def main() -> None:
     )
     parser.add_argument("--hero", default="search", help="the kind played against it")
     parser.add_argument(
-        "--against", default="baseline", choices=("baseline", "baseline-heuristic"),
-        help="the frozen search player (default), or its heuristic alone (quick games)",
+        "--fixed", action="store_true",
+        help="play all --baseline games whatever the SPRT says (a fixed series)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--against", default="baseline", choices=("baseline", "baseline-heuristic", *PLAYERS),
+        help="the frozen search player (default), its heuristic alone (quick games), or a "
+        "kind of seki's players (a level against the one below)",
     )  # fmt: skip
     parser.add_argument(
         "--sprt", type=float, nargs=2, default=(0.5, 0.6), metavar=("P0", "P1"),

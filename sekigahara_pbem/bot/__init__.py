@@ -17,8 +17,15 @@ from .baseline import RandomPlayer
 from .heuristic import HeuristicPlayer
 from .search import SearchPlayer
 
-KINDS = ("heuristic", "search", "random")
+KINDS = ("heuristic", "search", "random", "simple")
 BUDGET = 1.0  # the search player's default seconds per decision
+HARD_BUDGET = 0.25  # the hard level's: a median decision under a second (docs/bot.md)
+# The levels a player chooses (seki solo --level): a kind of player and its budget.
+LEVELS = {
+    "easy": ("simple", BUDGET),  # the heuristic without partial stack moves
+    "normal": ("heuristic", BUDGET),
+    "hard": ("search", HARD_BUDGET),
+}
 
 
 class Player(Protocol):
@@ -34,10 +41,11 @@ def make_player(
     budget: float = BUDGET,
 ) -> Player:
     """A player of the named kind (KINDS); a heuristic player with `plans` files battle
-    plans (plan.py); a search player thinks `budget` seconds per decision (search.py). A
-    kind, plans or budget that does not fit is refused (the options a person typed)."""
-    if kind == "heuristic":
-        return HeuristicPlayer(comp, game_options, seed, plans)
+    plans (plan.py); a search player thinks `budget` seconds per decision (search.py); a
+    simple one is the heuristic without partial stack moves (the easy level). A kind,
+    plans or budget that does not fit is refused (the options a person typed)."""
+    if kind in ("heuristic", "simple"):
+        return HeuristicPlayer(comp, game_options, seed, plans, partial=kind == "heuristic")
     if kind == "search":
         if plans:
             raise Refusal(N_("the search bot files no battle plan: it decides every combat"))

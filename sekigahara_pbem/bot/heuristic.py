@@ -43,15 +43,24 @@ class HeuristicPlayer:
     """Chooses by the scoring functions of cards.py, moves.py and fights.py; ties are
     broken by a generator seeded from the seed and the view, so the same packet always
     gets the same answer. With `plans` it also files its battle plan (plan.py) at the
-    start of each of its movement phases, so that most combat decisions need no mail."""
+    start of each of its movement phases, so that most combat decisions need no mail.
+    Without `partial` it weighs only the moves the listing offers (whole stacks, single
+    blocks) and never part of a stack (groups.py): the easy level, a player who lets
+    its army sit."""
 
     def __init__(
-        self, comp: Components, game_options: dict, seed: str = "heuristic", plans: bool = False
+        self,
+        comp: Components,
+        game_options: dict,
+        seed: str = "heuristic",
+        plans: bool = False,
+        partial: bool = True,
     ):
         self.comp = comp
         self.game_options = {**DEFAULT_OPTIONS, **game_options}
         self.seed = seed
         self.plans = plans
+        self.partial = partial
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """The actions of one turn file answering the decision `v` asks for."""
@@ -105,7 +114,7 @@ class HeuristicPlayer:
             return scored
         if kind in MOVEMENT:
             scored = [(self._movement_score(k, a), a) for a in offered]
-            if k.view["phase"]["level"] is not None:
+            if self.partial and k.view["phase"]["level"] is not None:
                 scored += self._partial(k, shadow, offered)
             return scored
         return [(SCORES[kind](k, a), a) for a in offered]

@@ -82,6 +82,12 @@ def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
     return 0.0
 
 
+def doom(k: Knowledge, loc: str, blocks: list[str]) -> float:
+    """The worth we expect to lose for nothing at a place (`doomed` times the blocks')."""
+    share = doomed(k, loc, blocks)
+    return share * sum(min(k.worth(b), 6.0) for b in blocks) if share else 0.0
+
+
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:
     """Moving into an enemy stack: an overrun or a battle we should win is worth the enemy
     blocks and the place; an even fight a little; a weaker one costs our moving blocks.
@@ -141,14 +147,13 @@ def score_move(k: Knowledge, action: dict) -> float:
         score += k.castle_points(dest, k.side) - k.castle_points(dest, before)
         score -= exposure(k, dest, arriving) - exposure(k, dest, k.blocks.get(dest, []))
         score -= crowding(k, dest, len(k.blocks.get(dest, [])), len(arriving))
-        lost = doomed(k, dest, arriving)
-        if lost:
-            worth = sum(min(k.worth(b), 6.0) for b in moving)
-            score -= lost * (worth + sum(k.resource_gain(loc) for loc in path[-1:]))
+        score -= doom(k, dest, arriving) - doom(k, dest, k.blocks.get(dest, []))
+        score -= doomed(k, dest, arriving) * k.resource_gain(dest)
     if not staying and not k.enemy_at.get(origin):
         natural = k.comp.locations[origin].castle
         score += k.castle_points(origin, natural) - k.castle_points(origin, k.side)
     score -= exposure(k, origin, staying) - exposure(k, origin, here)
+    score -= doom(k, origin, staying) - doom(k, origin, here)
     need = k.guard_needed(origin)
     if k.protagonist in moving:
         need_there = max(4.0, 1.5 * k.threat(dest))

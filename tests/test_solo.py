@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import random
 import sys
@@ -15,6 +16,7 @@ import pexpect
 from click.testing import CliRunner
 
 from sekigahara_pbem import cli
+from sekigahara_pbem.bot import HARD_BUDGET
 from sekigahara_pbem.play import console
 from sekigahara_pbem.referee.verify import verify
 
@@ -145,3 +147,30 @@ def test_a_whole_solo_game_is_played_to_the_end_and_verified(tmp_path, monkeypat
     with contextlib.chdir(tmp_path):
         checked = CliRunner().invoke(cli.app, ["verify", "g"])
     assert checked.exit_code == 0 and "result:" in checked.output, checked.output
+
+
+def _computer(root, directory: str) -> tuple[str, float]:
+    settings = json.loads((root / directory / "solo.json").read_text(encoding="utf-8"))
+    return settings["bot"], settings["budget"]
+
+
+def test_a_level_chooses_the_computer_player_and_bot_may_still_name_one(tmp_path):
+    """--level names a player and its budget (bot.LEVELS: normal by default); --bot
+    names a kind of player itself, and giving both is a usage error, nothing made."""
+    chosen = {
+        "default": ((), ("heuristic", 1.0)),
+        "easy": (("--level", "easy"), ("simple", 1.0)),
+        "hard": (("--level", "hard"), ("search", HARD_BUDGET)),
+        "hard-budget": (("--level", "hard", "--budget", "0.1"), ("search", 0.1)),
+        "bot": (("--bot", "random"), ("random", 1.0)),
+    }
+    for directory, (args, computer) in chosen.items():
+        result = solo(tmp_path, directory, *args, "--choose", "1")
+        assert result.exit_code == 4, result.output
+        assert _computer(tmp_path, directory) == computer
+    both = solo(tmp_path, "both", "--level", "easy", "--bot", "search", "--choose", "1")
+    assert both.exit_code == 2
+    assert "--level and --bot both choose the computer player: give one" in both.output
+    assert not (tmp_path / "both").exists()
+    unknown = solo(tmp_path, "unknown", "--level", "grandmaster", "--choose", "1")
+    assert unknown.exit_code == 2 and not (tmp_path / "unknown").exists()

@@ -10,12 +10,13 @@ from click.core import ParameterSource
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import ExitStatus
+from ..refusal import ExitStatus, UsageError
 from .bot import bot_option, budget_option
 from .common import ROOT_LANGUAGE, abort, lang_option, tell, use_language, utc_now
 from .play import on_board, web_option
 
 BOTS = ("heuristic", "search", "random")
+LEVELS = ("easy", "normal", "hard")  # bot.LEVELS, named here without importing the bots
 DEFAULT_DIRECTORY = Path("solo")
 
 
@@ -27,6 +28,11 @@ DEFAULT_DIRECTORY = Path("solo")
     help=N_("The game's own directory: made on the first run, resumed after."),
 )
 @click.option("--side", help=N_("Your side: ishida or tokugawa (a new game: ishida)."))
+@click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    help=N_("The computer's strength: easy, normal (the default) or hard."),
+)
 @bot_option
 @budget_option
 @click.option(
@@ -41,6 +47,7 @@ DEFAULT_DIRECTORY = Path("solo")
 def solo(
     directory: Path,
     side: str | None,
+    level: str | None,
     bot: str,
     budget: float,
     choose: str | None,
@@ -57,6 +64,7 @@ def solo(
     use_language(lang)
     if bot not in BOTS:
         abort(_("--bot: unknown bot '{bot}': expected heuristic, search or random").format(bot=bot))
+    bot, budget = _opponent(level, bot, budget)
     if solos.exists(directory):
         game = solos.load(directory)
         solos.check_side(game, side)
@@ -67,6 +75,23 @@ def solo(
         tell(started.format(dir=directory, side=n.side(game.side)))
     _play(game, choose, on_board(web, choose))
     _close(game)
+
+
+def _opponent(level: str | None, bot: str, budget: float) -> tuple[str, float]:
+    """The computer player a new game gets: the level's (bot.LEVELS, normal unless
+    named), or the kind --bot names, which a level cannot be given with; --budget, when
+    given, is the search player's budget either way."""
+    from ..bot import LEVELS as PLAYERS
+
+    ctx = click.get_current_context()
+    named = ctx.get_parameter_source("bot") is ParameterSource.COMMANDLINE
+    if named and level is not None:
+        raise UsageError(N_("--level and --bot both choose the computer player: give one"))
+    if named:
+        return bot, budget
+    kind, level_budget = PLAYERS[level or "normal"]
+    given = ctx.get_parameter_source("budget") is ParameterSource.COMMANDLINE
+    return kind, budget if given else level_budget
 
 
 def _play(game, choose: str | None, board: bool) -> None:

@@ -1,0 +1,138 @@
+"""The computer's blunders that a wargamer saw (issue 39), each as a position: the player
+of this release avoids it, and the frozen baseline (bench/baseline_v1, the heuristic of
+seki 0.2) makes it, so each test fails against the player it was written about. The
+players answer as from a packet: their own view and the options listed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sekigahara_pbem.bot.heuristic import HeuristicPlayer
+from sekigahara_pbem.bot.knowledge import distances
+from sekigahara_pbem.rules.engine import apply
+from sekigahara_pbem.rules.options import options
+from sekigahara_pbem.rules.position import build_position
+from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.rules.vocab import ELIMINATED, ISHIDA
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
+from baseline_v1 import HeuristicPlayer as FrozenHeuristic  # noqa: E402
+
+PLAYERS = [
+    pytest.param(HeuristicPlayer, id="this release"),
+    pytest.param(
+        FrozenHeuristic,
+        id="the frozen baseline",
+        marks=pytest.mark.xfail(
+            raises=AssertionError, strict=True, reason="the blunder the test is about"
+        ),
+    ),
+]
+
+
+def _answer(comp, player_class, position: str) -> tuple[dict, list[dict]]:
+    """The position's state, and the actions of the turn file Ishida sends from it."""
+    state = build_position(comp, yaml.safe_load(position))
+    player = player_class(comp, {}, "scenario")
+    return state, player.actions(view(state, comp, ISHIDA), options(state, comp, ISHIDA))
+
+
+def _played(comp, state: dict, actions: list[dict]) -> dict:
+    for action in actions:
+        state, _ = apply(state, comp, ISHIDA, action)
+    return state
+
+
+IDLE_ARMY = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  osaka: [ukita-leader, ukita-3a, ukita-3b, ukita-3c, ukita-2a, ukita-2b, ukita-2c, ukita-2d,
+          mori-3a, mori-3b, mori-2a, mori-2b]
+  ueda: [ishida-mitsunari, ukita-gun-a, ukita-gun-b]
+  kyoto: [tokugawa-2a, tokugawa-2b]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b, tokugawa-3c]
+control: {kyoto: tokugawa}
+hands:
+  ishida: [ukita-1, ukita-2, mori-1, mori-swords-1, ukita-swords-1]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_army_at_osaka_takes_kyoto_next_door_and_leaves_a_guard(comp, player):
+    """Twelve blocks at Osaka, two enemy blocks at Kyoto (a resource) next door: the
+    army goes for them with enough to overrun them (7.4.1) and keeps a guard with
+    Hideyori (9.1), instead of sitting or sending a straggler on a long march."""
+    state, actions = _answer(comp, player, IDLE_ARMY)
+    after = _played(comp, state, actions)
+    assert after["blocks"]["tokugawa-2a"] == ELIMINATED == after["blocks"]["tokugawa-2b"]
+    assert after["control"]["kyoto"] == ISHIDA
+    assert any(loc == "osaka" for b, loc in after["blocks"].items() if b.startswith("mori-3"))
+
+
+RAID = """
+week: 2
+step: movement
+first: ishida
+blocks:
+  osaka: [ukita-3a, ukita-3b, ukita-3c, ukita-2a, ukita-2b, ukita-2c, ukita-2d, ukita-2e]
+  ueda: [ishida-mitsunari, ukita-gun-a, ukita-gun-b, ukita-cav-a]
+  minakuchi: [mori-2a]
+  kiyosu: [tokugawa-3a, tokugawa-3b, tokugawa-3c, tokugawa-2a, tokugawa-2b, tokugawa-2c]
+  edo: [tokugawa-leader, tokugawa-3d, tokugawa-3e]
+  miyazu: [tokugawa-gun-a, tokugawa-gun-b]
+control: {kyoto: ishida, tsuruga: ishida, kuwana: tokugawa}
+phase: {level: minimal}
+hands:
+  ishida: []
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_no_block_walks_alone_next_to_a_stack_that_can_overrun_it(comp, player):
+    """Kuwana (a Tokugawa resource) lies empty beside six Tokugawa blocks at Kiyosu: a
+    block sent there alone takes a point for one phase and is overrun in the next
+    (7.4.1). No stack the turn file moves may end where the enemy next door has four
+    times its blocks."""
+    state, actions = _answer(comp, player, RAID)
+    after = _played(comp, state, actions)
+    roads = distances(comp)
+    for action in actions:
+        for group in action.get("groups", ()):
+            end = group["path"][-1]
+            ours = [b for b, loc in after["blocks"].items() if loc == end and b in group["blocks"]]
+            near = [
+                b
+                for b, loc in after["blocks"].items()
+                if comp.blocks[b].side != ISHIDA and roads[end].get(loc, 99) <= 1
+            ]
+            assert len(near) < 4 * len(ours), f"{group['blocks']} left at {end}"
+
+
+LAST_BID = """
+week: 7
+step: bid
+blocks:
+  osaka: [ukita-3a, ukita-3b, ukita-3c]
+  ueda: [ishida-mitsunari, ukita-gun-a]
+  edo: [tokugawa-leader, tokugawa-3d, tokugawa-3e]
+hands:
+  ishida: [loyalty-ishida-1, ukita-1, ukita-swords-1, ukita-2]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_last_weeks_bid_is_the_highest_card(comp, player):
+    """Week 7: the bid's winner chooses to move last, and nothing can answer the game's
+    last movement phase (6.3, 2.2), so the bid is worth the hand's highest number."""
+    state, actions = _answer(comp, player, LAST_BID)
+    hand = state["cards"][ISHIDA]["hand"]
+    assert actions == [{"type": "bid", "card": max(hand, key=lambda c: comp.cards[c].bid)}]

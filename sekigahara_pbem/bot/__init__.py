@@ -19,7 +19,7 @@ from .search import SearchPlayer
 
 KINDS = ("heuristic", "search", "random", "simple")
 BUDGET = 1.0  # the search player's default seconds per decision
-HARD_BUDGET = 0.25  # the hard level's: a median decision under a second (docs/bot.md)
+HARD_BUDGET = 0.5  # the hard level's: a median decision of half a second, 2 s at most (docs/bot.md)
 # The levels a player chooses (seki solo --level): a kind of player and its budget.
 LEVELS = {
     "easy": ("simple", BUDGET),  # the heuristic without partial stack moves

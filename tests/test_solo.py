@@ -16,7 +16,8 @@ import pexpect
 from click.testing import CliRunner
 
 from sekigahara_pbem import cli
-from sekigahara_pbem.bot import HARD_BUDGET
+from sekigahara_pbem.bot import HARD_BUDGET, LEVELS
+from sekigahara_pbem.commands import solo as solo_command
 from sekigahara_pbem.play import console
 from sekigahara_pbem.referee.verify import verify
 
@@ -174,3 +175,4 @@ def test_a_level_chooses_the_computer_player_and_bot_may_still_name_one(tmp_path
     assert not (tmp_path / "both").exists()
     unknown = solo(tmp_path, "unknown", "--level", "grandmaster", "--choose", "1")
     assert unknown.exit_code == 2 and not (tmp_path / "unknown").exists()
+    assert tuple(LEVELS) == solo_command.LEVELS  # the option offers every level there is

@@ -109,7 +109,8 @@ def _at_a_terminal(home: Path, *args: str, cwd: Path) -> pexpect.spawn:
     env = {**os.environ, "SEKI_HOME": str(home), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1",
            "LANG": "C"}  # fmt: skip
     return pexpect.spawn(str(SEKI), list(args), cwd=str(cwd), env=env, encoding="utf-8",
-                         timeout=60, dimensions=(50, 100))  # fmt: skip
+                         timeout=60, dimensions=(50, 100),
+                         preexec_fn=_as_at_a_terminal)  # fmt: skip
 
 
 def test_ctrl_c_at_a_prompt_is_an_interruption(tmp_path):

@@ -14,6 +14,7 @@ import sys
 
 import pexpect
 from click.testing import CliRunner
+from test_cli_exit_status import _as_at_a_terminal
 
 from sekigahara_pbem import cli
 from sekigahara_pbem.bot import HARD_BUDGET, LEVELS
@@ -102,7 +103,7 @@ def test_ctrl_c_at_a_question_keeps_the_game_and_says_how_to_resume(tmp_path):
            "PROMPT_TOOLKIT_NO_CPR": "1", "LANG": "C"}  # fmt: skip
     child = pexpect.spawn(sys.executable, ["-m", "sekigahara_pbem", "solo", "--terminal"],
                           cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60,
-                          dimensions=(50, 100))  # fmt: skip
+                          dimensions=(50, 100), preexec_fn=_as_at_a_terminal)  # fmt: skip
     child.expect(r"u undo, q stop\)")
     child.sendintr()
     child.expect(pexpect.EOF)

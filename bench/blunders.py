@@ -14,13 +14,26 @@ side over a game from every action the engine applied (bot/match.py's `on_action
   while another card could have gone instead;
 - LC played: Loyalty Challenges played in battle (the use they are kept for).
 Also the blocks each side lost in all. Pure bookkeeping: it never changes a game.
+
+Usage: python bench/blunders.py [GAMES] [--quick]   (default 20; --quick: CI's run, one
+game): this release's heuristic against the frozen baseline's (bench/baseline_v1), sides
+alternated, and both players' counters a game. bench/bot_strength.py --baseline prints
+the same table for any pairing.
 """
 
 from __future__ import annotations
 
+import argparse
+import math
+import statistics
 from collections import Counter, defaultdict
 
+from baseline_v1 import HeuristicPlayer as FrozenHeuristic
+
+from sekigahara_pbem.bot.heuristic import HeuristicPlayer
 from sekigahara_pbem.bot.knowledge import distances
+from sekigahara_pbem.bot.match import play
+from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.movement.movement import capacity, leadership
 from sekigahara_pbem.rules.vocab import ELIMINATED, LAST_WEEK, LEVELS, SIDES, RuleViolation
@@ -148,3 +161,44 @@ class Tally:
             ]
             if len(mates) == 1:
                 self.counts[side]["lone losses"] += 1
+
+
+def blunder_table(hero: str, against: str, counted: list) -> str:
+    """Each blunder counter (bench/blunders.py) per game on average, with a 95 % interval
+    of the mean, for the player under test and beside it its opponent."""
+    lines = [f"blunders a game over {len(counted)} games (mean, 95 % interval):"]
+    for kind in KINDS:
+        cells = []
+        for who, i in ((hero, 0), (against, 1)):
+            values = [c[i][kind] for c in counted]
+            mean = statistics.fmean(values) if values else 0.0
+            half = 0.0
+            if len(values) > 1:
+                half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+            cells.append(f"{who} {mean:.2f} ± {half:.2f}")
+        lines.append(f"  {kind:12s}  " + ";  ".join(cells))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="?", type=int, default=20, help="games to play")
+    parser.add_argument("--quick", action="store_true", help="CI's run: one game")
+    args = parser.parse_args()
+    comp = load_components()
+    counted = []
+    for i in range(1 if args.quick else args.games):
+        hero = SIDES[i % 2]
+        players = {
+            s: (HeuristicPlayer if s == hero else FrozenHeuristic)(comp, {}, f"blunders-{i}-{s}")
+            for s in SIDES
+        }
+        tally = Tally(comp)
+        play(comp, f"{i:032x}", players, on_action=tally.action)
+        counts = tally.finish()
+        counted.append((counts[hero], counts[SIDES[1 - i % 2]]))
+    print(blunder_table("heuristic", "frozen heuristic", counted))
+
+
+if __name__ == "__main__":
+    main()

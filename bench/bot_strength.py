@@ -41,7 +41,7 @@ from collections import Counter
 
 from baseline_v1 import HeuristicPlayer as FrozenHeuristic
 from baseline_v1 import make_baseline
-from blunders import KINDS, Tally
+from blunders import Tally, blunder_table
 from floor import bare_start
 
 from sekigahara_pbem.bot import KINDS as PLAYERS
@@ -198,23 +198,6 @@ def against_baseline(args: argparse.Namespace) -> None:
     print(blunder_table(args.hero, args.against, counted))
     if times:
         print(timing(args.hero, times, bare_start()))
-
-
-def blunder_table(hero: str, against: str, counted: list) -> str:
-    """Each blunder counter (bench/blunders.py) per game on average, with a 95 % interval
-    of the mean, for the player under test and beside it its opponent."""
-    lines = [f"blunders a game over {len(counted)} games (mean, 95 % interval):"]
-    for kind in KINDS:
-        cells = []
-        for who, i in ((hero, 0), (against, 1)):
-            values = [c[i][kind] for c in counted]
-            mean = statistics.fmean(values) if values else 0.0
-            half = 0.0
-            if len(values) > 1:
-                half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-            cells.append(f"{who} {mean:.2f} ± {half:.2f}")
-        lines.append(f"  {kind:12s}  " + ";  ".join(cells))
-    return "\n".join(lines)
 
 
 def report(title: str, games: int, outcomes: Counter, lengths: Counter) -> None:

@@ -57,15 +57,14 @@ def _spare(k: Knowledge, origin: str, movable: list[str]) -> list[str]:
     """The movable blocks the place can do without: never the protagonist (it moves with
     its whole stack, or not at all), and not the strongest few its guard needs."""
     need = k.guard_needed(origin)
-    keep: list[str] = []
     others = [b for b in movable if b != k.protagonist]
+    guard = [b for b in k.blocks.get(origin, []) if b not in others]  # those staying anyway
     if need:
         for b in sorted(others, key=lambda b: (-k.comp.blocks[b].mon, b)):
-            here = [x for x in k.blocks.get(origin, []) if x not in others or x in keep]
-            if k.strength(here) >= need:
+            if k.strength(guard) >= need:
                 break
-            keep.append(b)
-    return [b for b in others if b not in keep]
+            guard.append(b)
+    return [b for b in others if b not in guard]
 
 
 def _with_blocks(action: dict, blocks: list[str]) -> dict:

@@ -121,7 +121,14 @@ class HeuristicPlayer:
 
     def _partial(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[tuple]:
         """The parts of stacks worth moving (groups.py), each checked on the shadow: one
-        the engine would refuse is never proposed."""
+        the engine would refuse is never proposed. Kept in `k.memo`: `ranked` scores the
+        options twice (its pick, then the others), and the checks apply moves."""
+        known = k.memo.get(("partial",))
+        if known is None:
+            known = k.memo[("partial",)] = self._checked_partial(k, shadow, offered)
+        return known
+
+    def _checked_partial(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[tuple]:
         scored = [(moves.score_move(k, a), a) for a in partial_moves(k, offered)]
         best = max((s for s, _ in scored), default=0.0)
         out = []

@@ -136,3 +136,31 @@ def test_the_last_weeks_bid_is_the_highest_card(comp, player):
     state, actions = _answer(comp, player, LAST_BID)
     hand = state["cards"][ISHIDA]["hand"]
     assert actions == [{"type": "bid", "card": max(hand, key=lambda c: comp.cards[c].bid)}]
+
+
+ONE_STACK = """
+week: 4
+step: movement
+first: ishida
+blocks:
+  osaka: [ishida-mitsunari, ukita-leader, ukita-3a, ukita-3b, ukita-2a, ukita-gun-a, ukita-gun-b]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b, tokugawa-3c]
+  kiyosu: [tokugawa-2a, tokugawa-2b, tokugawa-2c, tokugawa-2d, tokugawa-3d, tokugawa-3e]
+control: {kyoto: ishida, tsuruga: ishida, kuwana: tokugawa}
+hands:
+  ishida: [ukita-1, ukita-2, mori-1, ukita-swords-1, loyalty-ishida-1]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_no_card_pays_for_moves_that_are_not_made(comp, player):
+    """Ishida's whole army is one stack at Osaka: one move is all the phase can use, and
+    minimal movement gives it for nothing (7.1). A card paid for limited movement buys
+    two moves that are never made, and the card is gone from the next battle."""
+    state, actions = _answer(comp, player, ONE_STACK)
+    levels = [a for a in actions if a["type"] == "level"]
+    made = [a for a in actions if a["type"] in ("move", "muster")]
+    assert levels and len(made) >= 1
+    paid = len(levels[0]["cards"])
+    assert paid <= (0 if len(made) <= 1 else 1 if len(made) <= 3 else 2)

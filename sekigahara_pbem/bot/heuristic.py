@@ -15,6 +15,7 @@ import json
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.engine import apply
+from ..rules.options import options
 from ..rules.state import DEFAULT_OPTIONS
 from ..rules.vocab import Malformed, RuleViolation
 from . import cards, fights, moves
@@ -113,6 +114,8 @@ class HeuristicPlayer:
                     scored.append((0.0, a))
             return scored
         if kind in MOVEMENT:
+            if k.view["phase"]["level"] is None:  # what each level would buy
+                k.memo.setdefault(("planned",), self._planned(k, shadow, offered))
             scored = [(self._movement_score(k, a), a) for a in offered]
             if self.partial and k.view["phase"]["level"] is not None:
                 scored += self._partial(k, shadow, offered)
@@ -151,8 +154,34 @@ class HeuristicPlayer:
         if kind == "mori":
             return moves.score_mori(k, a)
         if kind == "level":
-            return cards.score_level(k, a)
+            return cards.score_level(k, a, k.memo.get(("planned",), []))
         return THRESHOLD
+
+    def _planned(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[float]:
+        """The moves a bought level would be spent on, best first: each stack's best move
+        and the best muster (7.2), as listed once the free level is chosen (the moves on
+        offer are the same whatever is paid; only their number differs, 7.1)."""
+        free = next((a for a in offered if a["type"] == "level" and a["level"] == "minimal"), None)
+        if free is None:
+            return []
+        try:
+            after, _ = apply(shadow, self.comp, k.side, free)
+        except (RuleViolation, Malformed):
+            return []
+        listed = options(after, self.comp, k.side)
+        best: dict[str, float] = {}
+        for a in listed:
+            if a["type"] == "move":
+                key, value = a["from"], moves.score_move(k, a)
+            elif a["type"] == "muster":
+                key, value = "muster", moves.score_muster(k, a)
+            else:
+                continue
+            best[key] = max(value, best.get(key, value))
+        if self.partial:
+            for a in partial_moves(k, listed):
+                best[a["from"]] = max(moves.score_move(k, a), best.get(a["from"], 0.0))
+        return sorted((v for v in best.values() if v > THRESHOLD), reverse=True)
 
     def _deploy(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
         finish = next((a for a in offered if a["type"] == "finish"), None)

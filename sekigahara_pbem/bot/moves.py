@@ -19,7 +19,11 @@ PROGRESS = 0.5  # per road closer to an objective (0.2 in the baseline: 57 % of 
 # (62 % of 120 games), which beat 0.5 (59 % of 120), which beat 0.8 (62 % of 60).
 EXPOSURE = 0.15
 RAID_LOSS = 0.6  # the chance a force the enemy can overrun next door is lost
+REACH = 2  # roads: most stacks move two (a highway or leadership, 7.3.3)
+FAR = 0.5  # the share of that chance when the enemy is two roads away
 MOBILE = 8  # blocks: a larger stack moves only with a highway and leadership (7.3.5)
+HUNT = 0.5  # per road closer to an enemy stack the moving group should beat
+HUNT_RANGE = 4  # roads: prey further away is not hunted
 CROWDING = 0.3  # points per block beyond MOBILE: an army too big to move holds nothing
 
 
@@ -67,18 +71,21 @@ def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
 def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
     """The share of a small force's worth the enemy can take for free where it stands:
     enough enemy blocks one road away to overrun it (7.4.1: four times as many; never in
-    a castle we hold, 7.4.3), or, failing that, a next-door stack twice its strength. A
+    a castle we hold, 7.4.3), or, failing that, a next-door stack twice its strength; at
+    FAR that share when they stand two roads away (REACH: most stacks move two roads). A
     lone raider walking next to a big stack is lost, and the place it took flips back."""
     if not blocks or k.last_move:
         return 0.0
     if k.view["castles"].get(loc) == k.side:
         return 0.0
-    near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= 1]
-    count = sum(k.enemy_at[e] for e in near)
-    if count >= OVERRUN * len(blocks):
-        return RAID_LOSS
-    if max((k.enemy_strength(e) for e in near), default=0.0) >= 2 * k.strength(blocks) + 2:
-        return RAID_LOSS / 2
+    share = 1.0
+    for reach in (1, REACH):
+        near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= reach]
+        if sum(k.enemy_at[e] for e in near) >= OVERRUN * len(blocks):
+            return RAID_LOSS * share
+        if max((k.enemy_strength(e) for e in near), default=0.0) >= 2 * k.strength(blocks) + 2:
+            return RAID_LOSS * share / 2
+        share = FAR
     return 0.0
 
 
@@ -164,7 +171,23 @@ def score_move(k: Knowledge, action: dict) -> float:
     if k.protagonist not in moving and not k.last_move:
         closer = _nearest(k, origin) - _nearest(k, dest)
         score += PROGRESS * closer * min(len(moving), 3)
+        score += HUNT * hunt(k, origin, dest, moving)
     return score
+
+
+def hunt(k: Knowledge, origin: str, dest: str, moving: list[str]) -> float:
+    """Roads a group closes on the nearest enemy stack it should beat in battle (8.5: the
+    impact it brings against the count seen there), within HUNT_RANGE: a strong force far
+    from any resource still has work, and marches to it."""
+    mine = k.strength(moving)
+    prey = [e for e in k.enemy_at if mine >= 1.4 * k.enemy_strength(e) + 2]
+    if not prey:
+        return 0.0
+    before = min(k.dist[origin].get(e, 99) for e in prey)
+    if before > HUNT_RANGE:
+        return 0.0
+    after = min(k.dist[dest].get(e, 99) for e in prey)
+    return float(before - after)
 
 
 def score_muster(k: Knowledge, action: dict) -> float:

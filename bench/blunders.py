@@ -6,6 +6,10 @@ side over a game from every action the engine applied (bot/match.py's `on_action
 - idle: blocks (each counted once a game) on the map in the same place, unmoved, at the
   starts of the side's movement phases two weeks apart, with an enemy stack within two
   roads at the later one (besieged blocks, which cannot leave, 8.9.6, are not counted);
+- idle army: those of them that are neither the protagonist (2.1: never risked) nor one
+  of the two strongest blocks in a castle their side holds (its garrison: two blocks fit
+  inside, 8.9.1, and a castle left empty reverts to its colour, 4.3): the issue's
+  definition counts a garrison that holds its castle as idle, this one does not;
 - lone losses: blocks eliminated while they were their side's only block at the place;
 - paid unused: cards paid for a movement level (7.1) beyond what the moves made needed
   (one move is free, three cost one card, more cost two);
@@ -38,8 +42,11 @@ from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.movement.movement import capacity, leadership
 from sekigahara_pbem.rules.vocab import ELIMINATED, LAST_WEEK, LEVELS, SIDES, RuleViolation
 
-KINDS = ("immobile", "idle", "lone losses", "lost", "paid unused", "LC wasted", "LC played")
+KINDS = (
+    "immobile", "idle", "idle army", "lone losses", "lost", "paid unused", "LC wasted", "LC played"
+)  # fmt: skip
 LONG_WAY = 2  # roads: an enemy stack this close makes idling a blunder
+GARRISON = 2  # blocks inside a castle (8.9.1): its garrison, never an idle army
 
 
 class Tally:
@@ -53,6 +60,7 @@ class Tally:
         self.paid: dict[tuple, int] = {}  # phase -> cards paid for its level
         self.made: Counter = Counter()  # phase -> moves and musters made
         self.idle: dict[str, set[str]] = {s: set() for s in SIDES}
+        self.idle_army: dict[str, set[str]] = {s: set() for s in SIDES}
 
     def action(self, before: dict, side: str, action: dict, after: dict) -> None:
         """Count what one applied action shows (match.play's `on_action`)."""
@@ -80,6 +88,7 @@ class Tally:
             self.counts[phase[0]]["paid unused"] += max(0, paid - needed)
         for side in SIDES:
             self.counts[side]["idle"] = len(self.idle[side])
+            self.counts[side]["idle army"] = len(self.idle_army[side])
         return self.counts
 
     def _phase_start(self, state: dict, side: str, phase: tuple) -> None:
@@ -112,6 +121,20 @@ class Tally:
                 continue
             if any(self._roads(loc, e) <= LONG_WAY for e in enemy_at):
                 self.idle[side].add(b)
+                if b not in self._garrison(state, side, loc, stacks[loc]):
+                    self.idle_army[side].add(b)
+
+    def _garrison(self, state: dict, side: str, loc: str, blocks: list[str]) -> list[str]:
+        """The blocks of a stack that hold it and are never an idle army: the protagonist,
+        and in a castle its side holds the two strongest others (no siege there: a side
+        alone at a castle's location holds it, 4.3)."""
+        held = [b for b in blocks if b == self.comp.protagonist(side)]
+        if self.comp.locations[loc].castle is not None and loc not in state["besieged"]:
+            others = sorted(
+                (b for b in blocks if b not in held), key=lambda b: (-self.comp.blocks[b].mon, b)
+            )
+            held += others[:GARRISON]
+        return held
 
     def _can_move(self, state: dict, side: str, loc: str, blocks: list[str]) -> bool:
         """Whether the whole stack has a move of one road at least (7.3.3-7.3.6), with

@@ -62,11 +62,11 @@ def score_first(k: Knowledge, action: dict) -> float:
     return float(ours != (k.view["week"] == LAST_WEEK))
 
 
-def score_level(k: Knowledge, action: dict, planned: list[float]) -> float:
+def score_level(k: Knowledge, action: dict, planned: int) -> float:
     """7.1: total movement when the hand can pay for it and still fight, limited when it
     is smaller, minimal otherwise; always with the cards we value least. But never more
-    than the phase's moves use: `planned` holds what they would gain, one per stack (and
-    the best muster), and a level whose moves go beyond them buys nothing."""
+    than the phase's moves use: `planned` counts the stacks with a move worth making
+    (and a muster), and a level whose moves go beyond them buys nothing."""
     level, cards = action["level"], action["cards"]
     hand = len(k.hand)
     want = "total" if hand >= TOTAL_HAND else "limited" if hand >= LIMITED_HAND else "minimal"
@@ -74,6 +74,6 @@ def score_level(k: Knowledge, action: dict, planned: list[float]) -> float:
         return -5.0
     fit = 0.0 if level == want else -3.0
     cheaper = {"total": "limited", "limited": "minimal"}.get(level)
-    if cheaper is not None and len(planned) <= (LEVELS[cheaper][1] or 0):
+    if cheaper is not None and planned <= (LEVELS[cheaper][1] or 0):
         fit -= 4.0  # the cheaper level makes every move worth making
     return fit - sum(card_value(k, c) for c in cards) / 10

@@ -17,7 +17,7 @@ from ..rules.components import Components
 from ..rules.engine import apply
 from ..rules.options import options
 from ..rules.state import DEFAULT_OPTIONS
-from ..rules.vocab import Malformed, RuleViolation
+from ..rules.vocab import LEVELS, Malformed, RuleViolation
 from . import cards, fights, moves
 from .chain import turn_file
 from .groups import partial_moves
@@ -114,8 +114,8 @@ class HeuristicPlayer:
                     scored.append((0.0, a))
             return scored
         if kind in MOVEMENT:
-            if k.view["phase"]["level"] is None:  # what each level would buy
-                k.memo.setdefault(("planned",), self._planned(k, shadow, offered))
+            if k.view["phase"]["level"] is None and ("planned",) not in k.memo:
+                k.memo[("planned",)] = self._planned(k, shadow, offered)  # what levels buy
             scored = [(self._movement_score(k, a), a) for a in offered]
             if self.partial and k.view["phase"]["level"] is not None:
                 scored += self._partial(k, shadow, offered)
@@ -154,34 +154,34 @@ class HeuristicPlayer:
         if kind == "mori":
             return moves.score_mori(k, a)
         if kind == "level":
-            return cards.score_level(k, a, k.memo.get(("planned",), []))
+            return cards.score_level(k, a, k.memo.get(("planned",), 0))
         return THRESHOLD
 
-    def _planned(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[float]:
-        """The moves a bought level would be spent on, best first: each stack's best move
-        and the best muster (7.2), as listed once the free level is chosen (the moves on
-        offer are the same whatever is paid; only their number differs, 7.1)."""
+    def _planned(self, k: Knowledge, shadow: dict, offered: list[dict]) -> int:
+        """How many stacks (and a muster, 7.2) have a move worth making, counted up to
+        one more than limited movement buys (7.1: that is all a level needs to know), as
+        listed once the free level is chosen: the moves on offer are the same whatever is
+        paid, only their number differs."""
         free = next((a for a in offered if a["type"] == "level" and a["level"] == "minimal"), None)
         if free is None:
-            return []
+            return 0
         try:
             after, _ = apply(shadow, self.comp, k.side, free)
         except (RuleViolation, Malformed):
-            return []
+            return 0
         listed = options(after, self.comp, k.side)
-        best: dict[str, float] = {}
-        for a in listed:
-            if a["type"] == "move":
-                key, value = a["from"], moves.score_move(k, a)
-            elif a["type"] == "muster":
-                key, value = "muster", moves.score_muster(k, a)
-            else:
+        worth: set[str] = set()
+        enough = (LEVELS["limited"][1] or 0) + 1
+        for a in [*listed, *(partial_moves(k, listed) if self.partial else [])]:
+            key = a["from"] if a["type"] == "move" else a["type"]
+            if key in worth or a["type"] not in ("move", "muster"):
                 continue
-            best[key] = max(value, best.get(key, value))
-        if self.partial:
-            for a in partial_moves(k, listed):
-                best[a["from"]] = max(moves.score_move(k, a), best.get(a["from"], 0.0))
-        return sorted((v for v in best.values() if v > THRESHOLD), reverse=True)
+            score = moves.score_move(k, a) if a["type"] == "move" else moves.score_muster(k, a)
+            if score > THRESHOLD:
+                worth.add(key)
+                if len(worth) >= enough:
+                    break
+        return len(worth)
 
     def _deploy(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
         finish = next((a for a in offered if a["type"] == "finish"), None)

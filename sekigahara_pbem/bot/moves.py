@@ -79,14 +79,27 @@ def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
     if k.view["castles"].get(loc) == k.side:
         return 0.0
     share = 1.0
-    for reach in (1, REACH):
-        near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= reach]
-        if sum(k.enemy_at[e] for e in near) >= OVERRUN * len(blocks):
+    for count, strongest in _around(k, loc):
+        if count >= OVERRUN * len(blocks):
             return RAID_LOSS * share
-        if max((k.enemy_strength(e) for e in near), default=0.0) >= 2 * k.strength(blocks) + 2:
+        if strongest >= 2 * k.strength(blocks) + 2:
             return RAID_LOSS * share / 2
         share = FAR
     return 0.0
+
+
+def _around(k: Knowledge, loc: str) -> list[tuple[int, float]]:
+    """For one road and for REACH roads: the enemy blocks within them, and the strongest
+    enemy stack there (kept in `k.memo`: `doomed` is asked of every move's two ends)."""
+    known = k.memo.get(("around", loc))
+    if known is None:
+        known = []
+        for reach in (1, REACH):
+            near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= reach]
+            strongest = max((k.enemy_strength(e) for e in near), default=0.0)
+            known.append((sum(k.enemy_at[e] for e in near), strongest))
+        k.memo[("around", loc)] = known
+    return known
 
 
 def doom(k: Knowledge, loc: str, blocks: list[str]) -> float:
@@ -134,20 +147,41 @@ def guard_shortfall(k: Knowledge, loc: str, blocks: list[str], need: float) -> f
 
 
 def score_move(k: Knowledge, action: dict) -> float:
-    """7.3: one group along one path (the options list whole stacks and single blocks)."""
+    """7.3: one group along one path (the options list whole stacks and single blocks).
+    What the group brings to its destination and what its leaving costs the place it
+    left are the same for every path between them: each is worked out once a decision."""
     origin = action["from"]
     group = action["groups"][0]
     moving, path = group["blocks"], group["path"]
     dest = path[-1]
-    here = k.blocks.get(origin, [])
-    staying = [b for b in here if b not in moving]
-    arriving = k.blocks.get(dest, []) + moving
+    if k.enemy_at.get(dest) and k.protagonist in moving:
+        return -100.0
     score = sum(k.resource_gain(loc) for loc in path)
     if group.get("force_march"):
         score -= 0.3 + 0.5 * card_value(k, group["force_march"])
+    group_key = tuple(moving)
+    score += _memo(k, ("arriving", dest, group_key), _arriving, dest, moving)
+    score += _memo(k, ("leaving", origin, group_key), _leaving, origin, moving)
+    if k.protagonist not in moving and not k.last_move:
+        closer = _nearest(k, origin) - _nearest(k, dest)
+        score += PROGRESS * closer * min(len(moving), 3)
+        score += HUNT * hunt(k, origin, dest, moving)
+    return score
+
+
+def _memo(k: Knowledge, key: tuple, part, where: str, moving: list[str]) -> float:  # noqa: ANN001
+    known = k.memo.get(key)
+    if known is None:
+        known = k.memo[key] = part(k, where, moving)
+    return known
+
+
+def _arriving(k: Knowledge, dest: str, moving: list[str]) -> float:
+    """What a group gains at its destination: a fight there, or the place held, less the
+    risks of standing there (and, moving the protagonist, its guard there, 2.1)."""
+    arriving = k.blocks.get(dest, []) + moving
+    score = 0.0
     if k.enemy_at.get(dest):
-        if k.protagonist in moving:
-            return -100.0
         score += attack_value(k, dest, moving, arriving)
     else:
         before = k.view["castles"].get(dest)
@@ -156,6 +190,18 @@ def score_move(k: Knowledge, action: dict) -> float:
         score -= crowding(k, dest, len(k.blocks.get(dest, [])), len(arriving))
         score -= doom(k, dest, arriving) - doom(k, dest, k.blocks.get(dest, []))
         score -= doomed(k, dest, arriving) * k.resource_gain(dest)
+    if k.protagonist in moving:
+        need_there = max(4.0, 1.5 * k.threat(dest))
+        score -= guard_shortfall(k, dest, arriving, need_there)
+    return score
+
+
+def _leaving(k: Knowledge, origin: str, moving: list[str]) -> float:
+    """What a group's leaving costs its place: a castle left empty reverts (4.3), and
+    the blocks staying are more exposed and may fall short of the guard it needs."""
+    here = k.blocks.get(origin, [])
+    staying = [b for b in here if b not in moving]
+    score = 0.0
     if not staying and not k.enemy_at.get(origin):
         natural = k.comp.locations[origin].castle
         score += k.castle_points(origin, natural) - k.castle_points(origin, k.side)
@@ -163,15 +209,9 @@ def score_move(k: Knowledge, action: dict) -> float:
     score -= doom(k, origin, staying) - doom(k, origin, here)
     need = k.guard_needed(origin)
     if k.protagonist in moving:
-        need_there = max(4.0, 1.5 * k.threat(dest))
-        score -= guard_shortfall(k, dest, arriving, need_there)
         score += guard_shortfall(k, origin, here, need)
     elif need:
         score -= guard_shortfall(k, origin, staying, need) - guard_shortfall(k, origin, here, need)
-    if k.protagonist not in moving and not k.last_move:
-        closer = _nearest(k, origin) - _nearest(k, dest)
-        score += PROGRESS * closer * min(len(moving), 3)
-        score += HUNT * hunt(k, origin, dest, moving)
     return score
 
 
@@ -180,7 +220,11 @@ def hunt(k: Knowledge, origin: str, dest: str, moving: list[str]) -> float:
     impact it brings against the count seen there), within HUNT_RANGE: a strong force far
     from any resource still has work, and marches to it."""
     mine = k.strength(moving)
-    prey = [e for e in k.enemy_at if mine >= 1.4 * k.enemy_strength(e) + 2]
+    prey = k.memo.get(("prey", mine))
+    if prey is None:
+        prey = k.memo[("prey", mine)] = [
+            e for e in k.enemy_at if mine >= 1.4 * k.enemy_strength(e) + 2
+        ]
     if not prey:
         return 0.0
     before = min(k.dist[origin].get(e, 99) for e in prey)

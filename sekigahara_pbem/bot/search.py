@@ -40,7 +40,10 @@ HORIZON = 2  # movement phases begun before a rollout is scored
 FILE_STEPS = 4  # a turn file may take this many decisions' budgets in all
 MIN_ROUNDS = 2  # fewer rounds than this cannot overrule the heuristic
 MIN_GAIN = 0.25  # points: a smaller expected gain is not worth leaving the heuristic for
-NOISE = 1.0  # standard errors the gain must exceed
+# Standard errors the paired gain must exceed: Student's t at 95 % one-sided for the
+# rounds' degrees of freedom (1 to 10), then 1.7 to 30 and 1.645 beyond. At one standard
+# error, a candidate no better than the heuristic's overruled it one round pair in four.
+T95 = (6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812)
 
 
 class SearchPlayer:
@@ -129,7 +132,7 @@ class SearchPlayer:
 
 def _pick(results: list[list[float]]) -> int:
     """The index of the candidate to play: 0 (the heuristic's choice) unless another one's
-    gain over it, paired round by round, is above MIN_GAIN and NOISE standard errors."""
+    gain over it, paired round by round, is above MIN_GAIN and significant (T95)."""
     n = len(results)
     if n < MIN_ROUNDS:
         return 0
@@ -140,9 +143,16 @@ def _pick(results: list[list[float]]) -> int:
             continue
         mean = sum(gains) / n
         spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
-        if mean > max(MIN_GAIN, NOISE * spread) and mean > best_gain:
+        if mean > max(MIN_GAIN, _critical(n - 1) * spread) and mean > best_gain:
             best, best_gain = i, mean
     return best
+
+
+def _critical(df: int) -> float:
+    """Student's t at 95 % one-sided for `df` degrees of freedom (T95)."""
+    if df <= len(T95):
+        return T95[df - 1]
+    return 1.7 if df <= 30 else 1.645
 
 
 def _steps_left(v: dict) -> int:

@@ -188,7 +188,8 @@ def _starts(lines: list[str]) -> list[tuple[int, str]]:
 
 def _unquoted(lines: list[str], start: int, prefix: str) -> list[str]:
     """The canonical lines from `start` to the first END SIGNATURE line (or to the end),
-    `prefix` taken off each. Canonical lines end in no space or tab, nor do their ends."""
+    `prefix` taken off each. A canonical line ends in no space or tab, nor does what is
+    left of it once the prefix is off: nothing is left to strip."""
     if not prefix:  # the document as seki writes it: the lines as they are
         try:
             return lines[start : lines.index(END_SIGNATURE, start) + 1]

@@ -46,6 +46,19 @@ def test_deep_nesting_never_reaches_libyaml(text):
         assert str(exc).startswith("deep.txt: ")
 
 
+_LINES = st.tuples(st.integers(0, 520), st.sampled_from(" ?-"), st.text("[{a -?\r", max_size=60))
+
+
+@settings(max_examples=200)
+@given(st.lists(_LINES, max_size=6), st.integers(0, 900))
+def test_the_loader_is_picked_by_the_deepest_nesting_the_text_allows(lines, flows):
+    text = "[" * flows + "\n".join(char * n + tail for n, char, tail in lines)
+    lead = max(map(len, docs._LEAD.findall(text)), default=0)
+    bound = text.count("[") + text.count("{") + 2 * (lead + 1)
+    expected = docs._FAST if docs._FAST is not None and bound <= docs.FAST_DEPTH else docs._Safe
+    assert docs.safe_loader(text) is expected
+
+
 _TOKENS = [  # scalars YAML 1.1 reads as something other than text, and some that look so
     "0",
     "-0",

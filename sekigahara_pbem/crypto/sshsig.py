@@ -13,6 +13,7 @@ writes it. `string` is a 4-byte big-endian length and the bytes (RFC 4251).
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import struct
 
@@ -96,9 +97,12 @@ class _Reader:
         return self.take(n)
 
 
+@functools.lru_cache(maxsize=8)
 def parse(armoured: str) -> tuple[bytes, str, bytes, bytes]:
     """(the signer's 32-byte Ed25519 public key, namespace, hash name, signature) of an
-    armoured SSHSIG; SshsigError if it is anything but a well-formed Ed25519 one."""
+    armoured SSHSIG; SshsigError if it is anything but a well-formed Ed25519 one. The last
+    few are kept: a document's signature is parsed when its block is read (signing.split)
+    and again when it is checked, and the answer is the same (a refusal is not kept)."""
     lines = armoured.removesuffix("\n").split("\n")  # LF only: a stray VT is no line break
     if len(armoured) > MAX_ARMOUR or len(lines) < 3 or lines[0] != BEGIN or lines[-1] != END:
         raise SshsigError(N_("SSHSIG: expected the lines {begin} ... {end}"), begin=BEGIN, end=END)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import operator
 import re
 from typing import NamedTuple
 
@@ -37,7 +38,12 @@ class Leaf(NamedTuple):  # a tuple: tens of thousands are made in a verify
     key: tuple  # (kind, item): what is opened
     value: list  # [kind, item, place]
     salt: bytes
-    commitment: str
+    digest: bytes  # the commitment's SHA-256, kept raw: it is hashed again in the tree
+
+    @property
+    def commitment(self) -> str:
+        """The commitment as it is written (crypto/commitments.commit): hex."""
+        return self.digest.hex()
 
 
 def _plain(name: object) -> bool:
@@ -89,42 +95,66 @@ def leaves(state: State, key: bytes, seq: int) -> list[Leaf]:
     items = hidden_items(state)
     if _LAST and _LAST[0] == (key, seq, items):
         return list(_LAST[1])
+    mac = _keyed(key)
+    head = f"[{seq},".encode()  # how the salt's message starts (salt_for) for a whole seq
+    whole = type(seq) is int
     out = []
     for kind, item, place in items:
-        salt = salt_for(key, seq, kind, item)
-        value = [kind, item, place]
-        out.append(Leaf((kind, item), value, salt, _commit(value, salt)))
-    out.sort(key=lambda leaf: leaf.commitment)
+        framed = _framed(kind, item, place) if whole else None
+        if framed is None:
+            salt = salt_for(key, seq, kind, item)
+            digest = bytes.fromhex(commit(canonical_json([kind, item, place]), salt))
+        else:
+            salted = mac.copy()
+            salted.update(head + framed[0])
+            salt = salted.digest()
+            digest = hashlib.sha256(_FRAME + salt + framed[1]).digest()
+        out.append(Leaf((kind, item), [kind, item, place], salt, digest))
+    out.sort(key=_DIGEST)  # the order of their hex: raw bytes sort as their hex does
     _LAST[:] = [(key, seq, items), tuple(out)]
     return out
 
 
 _LAST: list = []  # [(key, seq, hidden items), leaves] of the last `leaves` computed
+_DIGEST = operator.attrgetter("digest")
 
 
-def _commit(value: list, salt: bytes) -> str:
-    """`commit(canonical_json(value), salt)`, the framing written out for the common case
-    of plain names (verify makes one per hidden item per record: tens of thousands)."""
-    if not (_plain(value[0]) and _plain(value[1]) and _plain(value[2])):
-        return commit(canonical_json(value), salt)
-    text = ('["' + '","'.join(value) + '"]').encode()
-    framed = _FRAME + salt + len(text).to_bytes(4, "big") + text
-    return hashlib.sha256(framed).hexdigest()
+def _framed(kind: str, item: str, place: str) -> tuple[bytes, bytes] | None:
+    """For an item of plain names (None otherwise), what `salt_for` and `commit` frame of
+    it, written out: the salt's message after `[seq,` (`"kind","item"]`) and the length
+    prefixed canonical JSON of [kind, item, place]. Kept: verify frames the same few
+    hundred items in every record, tens of thousands of times."""
+    names = (kind, item, place)
+    framed = _FRAMED.get(names)
+    if framed is None:
+        if not (_plain(kind) and _plain(item) and _plain(place)):
+            return None
+        text = f'["{kind}","{item}","{place}"]'.encode()
+        framed = (f'"{kind}","{item}"]'.encode(), len(text).to_bytes(4, "big") + text)
+        if len(_FRAMED) < 100_000:
+            _FRAMED[names] = framed
+    return framed
 
 
+_FRAMED: dict[tuple[str, str, str], tuple[bytes, bytes]] = {}
 _FRAME = COMMIT_DOMAIN + (32).to_bytes(4, "big")  # before a 32-byte salt (crypto/commitments.py)
 
 
-def _leaf_hash(commitment: str) -> bytes:
-    return hashlib.sha256(b"\x00" + bytes.fromhex(commitment)).digest()
+def _leaf_hash(digest: bytes) -> bytes:
+    return hashlib.sha256(b"\x00" + digest).digest()
 
 
 def _node(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-def _levels(commitments: list[str]) -> list[list[bytes]]:
-    level = [_leaf_hash(c) for c in commitments] or [hashlib.sha256(b"").digest()]
+def _tree(leaf_list: list[Leaf]) -> list[list[bytes]]:
+    """The Merkle tree's levels over the leaves, leaves first. The last tree is kept: a
+    record's root and the next record's openings of the same leaves both need it."""
+    digests = tuple(leaf.digest for leaf in leaf_list)
+    if _TREE and _TREE[0] == digests:
+        return _TREE[1]
+    level = [_leaf_hash(d) for d in digests] or [hashlib.sha256(b"").digest()]
     levels = [level]
     while len(level) > 1:
         level = [
@@ -132,11 +162,15 @@ def _levels(commitments: list[str]) -> list[list[bytes]]:
             for i in range(0, len(level), 2)
         ]
         levels.append(level)
+    _TREE[:] = [digests, levels]
     return levels
 
 
+_TREE: list = []  # [leaf digests, their tree's levels] of the last `_tree` built
+
+
 def root(leaf_list: list[Leaf]) -> str:
-    return _levels([leaf.commitment for leaf in leaf_list])[-1][0].hex()
+    return _tree(leaf_list)[-1][0].hex()
 
 
 def _path(levels: list[list[bytes]], index: int) -> list[str]:
@@ -150,7 +184,7 @@ def _path(levels: list[list[bytes]], index: int) -> list[str]:
 
 def root_from_path(commitment: str, index: int, path: list[str]) -> str:
     """The root a leaf and its path lead to (an empty step: no sibling at that level)."""
-    node = _leaf_hash(commitment)
+    node = _leaf_hash(bytes.fromhex(commitment))
     for step in path:
         if step:
             sibling = bytes.fromhex(step)
@@ -172,7 +206,7 @@ def openings(before: list[Leaf], after_state: State, public_events: list) -> lis
         kind, item = leaf.key
         opened = item in shown if kind != "sealed" else item not in still_sealed
         if opened:
-            levels = levels or _levels([leaf.commitment for leaf in before])
+            levels = levels or _tree(before)
             out.append(
                 {
                     "value": leaf.value,

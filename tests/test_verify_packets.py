@@ -5,6 +5,9 @@ process finds, wherever the failures fall against the replay's."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -108,3 +111,36 @@ def test_packets_are_checked_here_when_the_second_process_dies(demo, tmp_path, m
     shared = _first_discrepancy(target, monkeypatch, parallel=True)
     assert shared == _first_discrepancy(target, monkeypatch, parallel=False)
     assert shared.startswith("packets/000050-ishida.txt: bad signature")
+
+
+def test_the_second_process_imports_only_what_it_reads_with():
+    """The second process imports this module for `_run` alone: records, signatures,
+    packets and turn files, not the rules engine, the component sets, the kinds of record
+    or the command line it never runs (issue 38: they were most of its start); nor does a
+    short archive's one process import multiprocessing."""
+    code = "import sys, sekigahara_pbem.referee.read_ahead; print(*sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    unneeded = {
+        "sekigahara_pbem.rules.engine",
+        "sekigahara_pbem.rules.components",
+        "sekigahara_pbem.referee.records",
+        "sekigahara_pbem.cli",
+        "multiprocessing",
+    }
+    assert not unneeded & set(done.stdout.split())
+
+
+def test_the_second_process_does_not_run_the_main_script_again(monkeypatch):
+    """Spawn runs the first process's main script again in the second (the `seki` script
+    imports the whole command line): not while the pool starts its process."""
+    from multiprocessing import spawn
+
+    main = types.ModuleType("__main__")
+    main.__file__ = "/somewhere/bin/seki"
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert "init_main_from_path" in spawn.get_preparation_data("x")
+    with read_ahead._no_main_script():
+        assert not {"init_main_from_path", "init_main_from_name"} & set(
+            spawn.get_preparation_data("x")
+        )
+    assert sys.modules["__main__"] is main

@@ -12,17 +12,20 @@ import base64
 import json
 import zlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity
 from ..refusal import N_
-from ..rules.components import Components
 from ..rules.state import canonical
 from ..rules.state_types import State
 from . import commitments
 from . import documents as docs
 from .game import Definition, Secrets
 from .store import GameDir
+
+if TYPE_CHECKING:  # reading a record needs no component set (verify's second process)
+    from ..rules.components import Components
 
 RECORD_FORMAT = "seki-record/1"
 STATE_RECIPIENT = "referee-state"

@@ -25,7 +25,6 @@ from ..rules.vocab import SIDES
 from . import clock as clocks
 from . import documents as docs
 from .commitments import KEY_BYTES
-from .component_files import carry, set_named
 from .store import GameDir, git_commit, git_init, write_atomic
 
 GAME_FORMAT = "seki-game/1"
@@ -125,6 +124,9 @@ def create(
     """Write game.txt, the sealed referee secrets and the game's copy of its component
     set, start the git archive. `components` is the hash of the set in `component_dir`
     (default: the packaged set), which the directory carries (component_files.carry)."""
+    # the component sets' reader and checker: for making a game, not for reading one
+    from .component_files import carry, set_named
+
     check_game_id(game_id)
     carried = set_named(components, game_id, component_dir)
     _languages(languages, "--lang", shipped_only=True)

@@ -43,10 +43,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity, PublicKey
 from ..refusal import N_, Code
-from ..rules.engine import ANYTIME
+from ..rules.vocab import ANYTIME_ACTIONS
 from . import binding, headers
 from . import documents as docs
-from .component_files import components_hash
 from .game import Definition, tool_version
 
 TURN_FORMAT = "seki-turn/1"
@@ -77,6 +76,9 @@ def body(
     """The unsigned YAML of a turn file for the game of `definition` (bound to it,
     protocol/binding.py), naming this tool's version and the component set its actions were
     chosen with (`components`, a hash; default: the packaged set)."""
+    # the component sets' reader and checker: for writing a turn file, not for reading one
+    from .component_files import components_hash
+
     return docs.dump(
         {
             "format": TURN_FORMAT,
@@ -163,7 +165,7 @@ def shown(turn: Turn, definition: Definition) -> Envelope:
     return Envelope(
         turn.side,
         turn.answers,
-        all(a.get("type") in ANYTIME for a in turn.actions),
+        all(a.get("type") in ANYTIME_ACTIONS for a in turn.actions),
         turn.actions == [EXTENSION],
         definition.players[turn.side],
         {},

@@ -18,9 +18,9 @@ import os
 import signal
 import sys
 import threading
+import types
 from collections.abc import Iterator
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor, Future  # .process: only where a pool starts
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -28,14 +28,13 @@ from typing import NamedTuple
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..crypto import signing
-from ..protocol import chain
+from ..protocol import chain, turns
 from ..protocol import documents as docs
 from ..protocol.game import Definition, load
 from ..protocol.store import GameDir
 from ..refusal import N_, Refusal, UserError
 from ..rules.vocab import SIDES
 from .discrepancy import Discrepancy, wrapped
-from .records.turn import archived
 
 PARALLEL_FROM = 64  # records: below, starting a second process costs more than it saves
 RUN = 16  # records the second process reads per job
@@ -46,7 +45,7 @@ UNREAD = "unread"  # a turn file the second process could not open: opened here 
 class Ahead(NamedTuple):
     """What the second process read of one record: the record, whether its packets hold,
     and for a turn file's record (its body names no kind) the file opened as
-    `records.turn.archived` opens it (UNREAD: it refused; None: no turn file)."""
+    `archived` opens it (UNREAD: it refused; None: no turn file)."""
 
     record: chain.Record
     packets_hold: bool
@@ -103,7 +102,7 @@ class ReadAhead:
             # and its imports are done before the replay needs the packets checked; it
             # and the resource tracker the pool starts with it run with a safe path
             spawn = multiprocessing.get_context("spawn")
-            with _interrupts_ignored(), _no_current_directory_on_path():
+            with _interrupts_ignored(), _no_current_directory_on_path(), _no_main_script():
                 self._pool = ProcessPoolExecutor(
                     max_workers=1, mp_context=spawn, initializer=_deaf_to_interrupts
                 )
@@ -116,7 +115,7 @@ class ReadAhead:
     def _submit(self, first: int, last: int) -> Future | None:
         try:
             return self._pool.submit(_run, str(self.gd.root), first, last, self.state_key)
-        except (BrokenProcessPool, OSError):  # boundary: no second process to be had
+        except (BrokenExecutor, OSError):  # boundary: no second process to be had
             return None
 
     def _ahead(self, seq: int) -> Ahead | None:
@@ -140,7 +139,7 @@ class ReadAhead:
         return entry.record
 
     def turn_file(self, where: str, seq: int, body: dict) -> tuple:
-        """The turn file of record `seq` opened, as `records.turn.archived` (raising as it)."""
+        """The turn file of record `seq` opened, as `archived` (raising as it)."""
         entry = self._read.get(seq)
         if entry is None or entry.turn is None or entry.turn == UNREAD:
             return archived(self.gd, self.definition, where, body, self._key)
@@ -161,13 +160,36 @@ class ReadAhead:
         if job is not None:
             try:
                 return job.result()
-            except (BrokenProcessPool, OSError):  # boundary: the second process died
+            except (BrokenExecutor, OSError):  # boundary: the second process died
                 pass
         return []
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+
+def archived(gd: GameDir, definition: Definition, where: str, body: dict, key) -> tuple:
+    """A record's turn file: what it shows in the clear (a sealed file's envelope), the
+    turn itself once the state key is revealed (or for a clear file), and its text."""
+    inputs = body.get("inputs") or []
+    if len(inputs) != 1 or not isinstance(inputs[0], dict):
+        raise Discrepancy(N_("expected one input"), at=where)
+    name = str(inputs[0].get("file", ""))
+    path = gd.root / name
+    if path.parent.name != "turns" or not path.is_file():
+        raise Discrepancy(N_("input {name} is missing"), at=where, name=name)
+    try:
+        text = docs.read_capped(path)
+        if not turns.is_sealed(text):  # archives from before turn files were sealed
+            turn = turns.parse(definition, text, name, archived=True)
+            return turns.shown(turn, definition), turn, text
+        if key is None:
+            return turns.envelope(definition, text, name, archived=True), None, text
+        shown, turn, _ = turns.opened(definition, text, key, name, archived=True)
+    except Refusal as exc:
+        raise wrapped(name, exc) from None
+    return shown, turn, text
 
 
 def _key(raw: bytes) -> X25519PrivateKey:
@@ -197,6 +219,21 @@ def _no_current_directory_on_path() -> Iterator[None]:
             del os.environ["PYTHONSAFEPATH"]
         else:
             os.environ["PYTHONSAFEPATH"] = before
+
+
+@contextmanager
+def _no_main_script() -> Iterator[None]:
+    """The second process started without running this one's main script again: spawn
+    runs it there (as `__mp_main__`) for what it might define, and the `seki` script
+    imports the whole command line, while the second process runs `_run` alone. A main
+    module with neither a file nor a module name is not run; the pool starts its process
+    at the first `submit`, inside this."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 @contextmanager

@@ -23,10 +23,10 @@ from .state import clone
 from .state_types import State
 from .victory import forfeit as victory_forfeit
 from .victory import resign
-from .vocab import N_, OVER, SIDES, Malformed, Phrase, RuleViolation, Unknown
+from .vocab import ANYTIME_ACTIONS, N_, OVER, SIDES, Malformed, Phrase, RuleViolation, Unknown
 
-# Actions a side may take whether or not a decision is asked of it.
-ANYTIME: dict[str, Handler] = {"resign": resign, "plan": file_plan}
+# Actions a side may take whether or not a decision is asked of it, with their handlers.
+ANYTIME: dict[str, Handler] = dict(zip(ANYTIME_ACTIONS, (resign, file_plan), strict=True))
 
 MAX_ANSWERS = 1000  # answers by plan after one decision; each one moves the combat on
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 import json
 import marshal
 from collections.abc import Container, Mapping
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from .components import Components
 from .state_types import Combat, Fight, Phase, State
 from .vocab import BAG, N_, Malformed
+
+if TYPE_CHECKING:  # a state's readers (canonical, game_options) need no component set
+    from .components import Components
 
 FORMAT = "sekigahara-state/1"
 

@@ -45,6 +45,10 @@ CHALLENGE = "challenge"  # 8.6 the opponent may challenge the deployment just ma
 LOSSES = "losses"  # 8.7.2, 8.9.4 C a side picks the units it loses
 RETREAT = "retreat"  # 8.8 the loser picks where its force goes
 
+# Actions a side may take whether or not a decision is asked of it (their handlers:
+# engine.ANYTIME); named here for the protocol, which reads a turn file without the engine.
+ANYTIME_ACTIONS = ("resign", "plan")
+
 # Movement levels bought with cards (7.1): name -> (cards spent, stack moves or None=all).
 LEVELS = {
     "none": (0, 0),

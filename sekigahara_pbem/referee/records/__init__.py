@@ -53,7 +53,7 @@ class Walk(Protocol):
     bound_since: int | None  # the first record whose turn file names its game's definition
 
     def turn_file(self, where: str, seq: int, body: dict) -> tuple:
-        """Record `seq`'s turn file opened (`turn.archived`), perhaps read ahead."""
+        """Record `seq`'s turn file opened (`read_ahead.archived`), perhaps read ahead."""
 
     def check_inputs(self, where: str, body: dict, expected: list[tuple[str, str]]) -> None:
         """The record's inputs are these (name, text) files, by hash."""

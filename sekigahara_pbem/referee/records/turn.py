@@ -10,12 +10,11 @@ from ...i18n import gettext as _
 from ...i18n import ngettext
 from ...protocol import documents as docs
 from ...protocol import turns
-from ...protocol.game import Definition, tool_version
-from ...protocol.store import GameDir
+from ...protocol.game import tool_version
 from ...refusal import N_, Code, Phrase, Refusal
 from ...rules.engine import pending
 from .. import steps
-from ..discrepancy import Discrepancy, wrapped
+from ..discrepancy import Discrepancy
 from ..steps import Refused
 from . import writer
 from .context import Game, read_turn, started
@@ -164,25 +163,3 @@ def _check_bound(walk: Walk, where: str, seq: int, bound: bool, report: Report) 
     if note not in report.notes:
         report.notes.append(note)
 
-
-def archived(gd: GameDir, definition: Definition, where: str, body: dict, key):
-    """A record's turn file: what it shows in the clear (a sealed file's envelope), the
-    turn itself once the state key is revealed (or for a clear file), and its text."""
-    inputs = body.get("inputs") or []
-    if len(inputs) != 1 or not isinstance(inputs[0], dict):
-        raise Discrepancy(N_("expected one input"), at=where)
-    name = str(inputs[0].get("file", ""))
-    path = gd.root / name
-    if path.parent.name != "turns" or not path.is_file():
-        raise Discrepancy(N_("input {name} is missing"), at=where, name=name)
-    try:
-        text = docs.read_capped(path)
-        if not turns.is_sealed(text):  # archives from before turn files were sealed
-            turn = turns.parse(definition, text, name, archived=True)
-            return turns.shown(turn, definition), turn, text
-        if key is None:
-            return turns.envelope(definition, text, name, archived=True), None, text
-        shown, turn, _ = turns.opened(definition, text, key, name, archived=True)
-    except Refusal as exc:
-        raise wrapped(name, exc) from None
-    return shown, turn, text

@@ -162,4 +162,3 @@ def _check_bound(walk: Walk, where: str, seq: int, bound: bool, report: Report) 
     )
     if note not in report.notes:
         report.notes.append(note)
-

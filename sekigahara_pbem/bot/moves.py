@@ -8,6 +8,8 @@ so that idle blocks walk towards the resources and castles they can take.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .cards import card_value
 from .knowledge import Knowledge
 
@@ -146,6 +148,9 @@ def guard_shortfall(k: Knowledge, loc: str, blocks: list[str], need: float) -> f
     return max(0.0, need - k.strength(blocks))
 
 
+Part = Callable[[Knowledge, str, list[str]], float]  # a move's arrival or leaving
+
+
 def score_move(k: Knowledge, action: dict) -> float:
     """7.3: one group along one path (the options list whole stacks and single blocks).
     What the group brings to its destination and what its leaving costs the place it
@@ -169,7 +174,8 @@ def score_move(k: Knowledge, action: dict) -> float:
     return score
 
 
-def _memo(k: Knowledge, key: tuple, part, where: str, moving: list[str]) -> float:  # noqa: ANN001
+def _memo(k: Knowledge, key: tuple, part: Part, where: str, moving: list[str]) -> float:
+    """`part(k, where, moving)`, kept in `k.memo` under `key`."""
     known = k.memo.get(key)
     if known is None:
         known = k.memo[key] = part(k, where, moving)

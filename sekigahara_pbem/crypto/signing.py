@@ -191,10 +191,8 @@ def _unquoted(lines: list[str], start: int, prefix: str) -> list[str]:
     `prefix` taken off each. A canonical line ends in no space or tab, nor does what is
     left of it once the prefix is off: nothing is left to strip."""
     if not prefix:  # the document as seki writes it: the lines as they are
-        try:
-            return lines[start : lines.index(END_SIGNATURE, start) + 1]
-        except ValueError:
-            return lines[start:]
+        tail = lines[start:]
+        return tail[: tail.index(END_SIGNATURE) + 1] if END_SIGNATURE in tail else tail
     bare = prefix.rstrip(" ")
     out: list[str] = []
     for number, line in enumerate(lines[start:], start=start + 1):

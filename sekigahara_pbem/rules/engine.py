@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from ..refusal import side_words, sides_waiting
+from ..refusal import quoted, side_words, sides_waiting
 from .components import Components
 from .decisions import STEP_ACTIONS, Handler, Kind, advance, current, step_rule, turn_rule
 from .notation import normalise
@@ -93,7 +93,7 @@ def asked_kind(state: State, side: str, kind: str) -> Kind:
         raise RuleViolation(
             step_rule(step),
             N_("'{kind}' is not possible now: the game is at the {step} step (expected {allowed})"),
-            kind=kind,
+            kind=quoted(kind)[1:-1],  # the message quotes it: its repr, escapes kept (a LF)
             step=step,
             allowed=allowed,
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import time
 
 from webdoor import Solo, door, enter, post, request
 
@@ -23,6 +24,17 @@ def _moment(solo: Solo, cookie: dict) -> dict:
     status, _, data = request(port, "GET", "/state", cookie)
     assert status == 200
     return json.loads(data)
+
+
+def _asked(solo: Solo, cookie: dict) -> dict:
+    """The page's data once its first question is there: the page opens while the
+    command may still be making it ("waiting"), and polls, as this does."""
+    deadline = time.monotonic() + 60
+    now = _moment(solo, cookie)
+    while now.get("waiting") and time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = _moment(solo, cookie)
+    return now
 
 
 def _stopped_quietly(solo: Solo, cookie: dict) -> None:
@@ -84,7 +96,7 @@ def test_a_body_past_the_cap_is_refused_before_it_is_all_sent(tmp_path):
 def test_a_choice_picked_twice_is_refused_and_the_question_stays(tmp_path):
     with Solo(tmp_path) as solo:
         cookie = enter(solo.address)
-        now = _moment(solo, cookie)
+        now = _asked(solo, cookie)
         assert now["question"]["choices"], now
         for picks in ([0, 0], [0] * 1_000):
             body = json.dumps({"seq": now["seq"], "picks": picks}).encode()

@@ -8,6 +8,7 @@ import contextlib
 from pathlib import Path
 
 from click.testing import CliRunner, Result
+from snapshots import copied
 
 from sekigahara_pbem import cli
 
@@ -27,7 +28,12 @@ def ok(root: Path, who: str, *args: str) -> str:
 
 
 def started(root: Path) -> None:
-    """Keys ref, alice (Ishida) and bob (Tokugawa); game g made, joined, seeded, set up."""
+    """Keys ref, alice (Ishida) and bob (Tokugawa); game g made, joined, seeded, set up
+    (made once per test process: tests/snapshots.py)."""
+    copied(_start, root)
+
+
+def _start(root: Path) -> None:
     ok(root, "ref", "keys", "new", "ref")
     (root / "alice.pub").write_text(ok(root, "alice", "keys", "new", "alice"))
     (root / "bob.pub").write_text(ok(root, "bob", "keys", "new", "bob"))

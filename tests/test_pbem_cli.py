@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from reading import hand_in
+from snapshots import copied
 
 
 def seki(home: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -28,8 +29,13 @@ def ok(done: subprocess.CompletedProcess) -> str:
 
 
 def _started(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """Keys for a referee and two players, game g made, both joined, record 1 written;
-    returns their key directories."""
+    """Keys for a referee and two players, game g made, both joined, record 1 written
+    (made once per test process: tests/snapshots.py); returns their key directories."""
+    copied(_start, tmp_path)
+    return tmp_path / "ref", tmp_path / "alice", tmp_path / "bob"
+
+
+def _start(tmp_path: Path) -> None:
     ref, alice, bob = (tmp_path / n for n in ("ref", "alice", "bob"))
     ok(seki(ref, "keys", "new", "ref", cwd=tmp_path))
     (tmp_path / "alice.pub").write_text(ok(seki(alice, "keys", "new", "alice", cwd=tmp_path)))
@@ -41,7 +47,6 @@ def _started(tmp_path: Path) -> tuple[Path, Path, Path]:
     ok(seki(ref, "adjudicate", "g", "join-g-ishida.txt", "join-g-tokugawa.txt", "--key", "ref",
             cwd=tmp_path))  # fmt: skip
     _send_seeds(ref, alice, bob, tmp_path)
-    return ref, alice, bob
 
 
 def _send_seeds(ref: Path, alice: Path, bob: Path, tmp_path: Path) -> str:

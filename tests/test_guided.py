@@ -51,10 +51,14 @@ def _random_answer(question, chooser):
 
 
 def _drive(state, comp, side, answer) -> dict:
+    """The action the dialogue builds from `answer`'s answers. Each step it offers leaves
+    the movement it says, never less than none (the engine accepted the move so far)."""
     dialogue = current(state).dialogue(state, comp, side)
     question = next(dialogue)
     try:
         for _ in range(500):
+            left = [c.note["left"] for c in question.choices if "left" in c.note]
+            assert min(left, default=0) >= 0, (question.key, question.choices)
             question = dialogue.send(answer(question))
     except StopIteration as done:
         return done.value

@@ -60,7 +60,9 @@ class Stack:
         return out
 
     def left(self, others: list[Column], col: Column) -> int:
-        """7.3.3-7.3.6: the column's remaining movement after its path so far."""
+        """7.3.3-7.3.6: the column's remaining movement after its path so far. A column
+        whose path is another's joins its group (`action`), force march and all: a block
+        split off a force-marched group that catches it up again moves with its march."""
         first = sum(len(c.blocks) for c in [*others, col] if c.path and c.path[0] == col.path[0])
         highway, prev = True, self.origin
         for loc in col.path:
@@ -68,7 +70,8 @@ class Stack:
             prev = loc
         free = leadership(self.state, self.comp, self.side, self.origin, None) is not None
         lead = self.leader is not None or free
-        return capacity(highway, lead, col.march is not None, first) - len(col.path)
+        march = col.march is not None or any(o.march and o.path == col.path for o in others)
+        return capacity(highway, lead, march, first) - len(col.path)
 
     def action(self, columns: list[Column]) -> dict:
         """The move action: columns that ended at the same place form one group."""

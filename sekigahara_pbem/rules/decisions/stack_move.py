@@ -42,9 +42,9 @@ class Stack:
     origin: str
     leader: str | None = None
 
-    def steps(self, others: list[Column], col: Column) -> list[Choice]:
-        """The next locations the column may go on to, each with the movement it would
-        have left, or marked as needing a force march."""
+    def steps(self, others: list[Column], col: Column, counted: bool = True) -> list[Choice]:
+        """The next locations the column may go on to, each (if `counted`) with the steps
+        it could still take after it, or marked as needing a force march."""
         where = col.path[-1] if col.path else self.origin
         used = {o.march for o in others}
         spare = [c for c in self.state["cards"][self.side]["hand"] if c not in used]
@@ -52,12 +52,26 @@ class Stack:
         for nxt in self.comp.adjacent[where]:
             ahead = Column(col.blocks, col.path + [nxt], col.march)
             if self.legal(others + [ahead]):
-                out.append(Choice(nxt, {"left": self.left(others, ahead)}))
+                out.append(Choice(nxt, {"left": self.further(others, ahead)} if counted else {}))
             elif col.march is None and spare:
                 ahead.march = spare[0]
                 if self.legal(others + [ahead]):
                     out.append(Choice((nxt, True), {"force_march": True, "left": 0}))
         return out
+
+    def further(self, others: list[Column], col: Column) -> int:
+        """How many more steps the column could take after its path so far without another
+        card, each one asked of the engine: the reach left (`left`) where the roads on
+        keep the highway bonus, are not used yet (7.3.1) and no enemy stops it (7.3.2)."""
+        bound = self.left(others, col)
+        best = 0
+        for nxt in self.comp.adjacent[col.path[-1]] if bound > 0 else ():
+            ahead = Column(col.blocks, col.path + [nxt], col.march)
+            if self.legal(others + [ahead]):
+                best = max(best, 1 + self.further(others, ahead))
+                if best >= bound:
+                    break
+        return best
 
     def left(self, others: list[Column], col: Column) -> int:
         """7.3.3-7.3.6: the column's remaining movement after its path so far. A column
@@ -114,7 +128,7 @@ def movable_stacks(state: State, comp: Components, side: str) -> dict[str, list[
         loc: blocks
         for loc, blocks in sorted(stacks.items())
         if Stack(state, comp, side, loc, _any_leader(state, comp, side, loc)).steps(
-            [], Column(blocks[:1])
+            [], Column(blocks[:1]), counted=False
         )
     }
 

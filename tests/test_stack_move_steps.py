@@ -1,0 +1,49 @@
+"""The path menu's "(n more after)" (issue 41): the steps a column could still take after
+the one offered, each asked of the engine, so the number is never more than a signed turn
+could use: not past an enemy that stops the move (7.3.2), not along a road used already
+this phase (7.3.1), not off the highway that gave the bonus (7.3.3)."""
+
+from __future__ import annotations
+
+import yaml
+
+from sekigahara_pbem.rules.decisions.stack_move import Column, Stack
+from sekigahara_pbem.rules.position import build_position
+
+BESIDE = """
+week: 2
+step: movement
+first: ishida
+blocks:
+  minakuchi: [ukita-2a, ukita-2b]
+  ueda: [ishida-mitsunari]
+  edo: [tokugawa-leader]
+{more}
+phase: {{level: limited{roads}}}
+hands:
+  ishida: [ukita-1]
+"""
+
+
+def _more_after(comp, more: str = "", roads: str = "") -> dict:
+    """Each next step from Minakuchi of its two blocks, with the steps said to be left."""
+    spec = yaml.safe_load(BESIDE.format(more=more, roads=roads))
+    stack = Stack(build_position(comp, spec), comp, "ishida", "minakuchi")
+    return {c.value: c.note.get("left") for c in stack.steps([], Column(["ukita-2a", "ukita-2b"]))}
+
+
+def test_the_highway_on_is_counted(comp):
+    """Minakuchi-Kuwana-Kiyosu is highway all the way: one more after Kuwana (7.3.3)."""
+    assert _more_after(comp)["kuwana"] == 1
+
+
+def test_an_enemy_that_stops_the_move_leaves_no_step_after_it(comp):
+    """Two Tokugawa blocks at Kuwana (no overrun of two by two, 7.4.1): the stack stops
+    there (7.3.2); it was offered with one more after."""
+    assert _more_after(comp, "  kuwana: [tokugawa-2a, tokugawa-2b]")["kuwana"] == 0
+
+
+def test_a_road_used_already_is_not_a_step_after(comp):
+    """Kuwana-Kiyosu used this phase (7.3.1), Kuwana-Anotsu not highway (7.3.3): nothing
+    after Kuwana; it was offered with one more after."""
+    assert _more_after(comp, roads=", roads: ['kiyosu|kuwana']")["kuwana"] == 0

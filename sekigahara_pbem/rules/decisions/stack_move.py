@@ -205,11 +205,12 @@ def compose_move(state: State, comp: Components, side: str) -> Dialogue:
 
 
 def _step_question(stack: Stack, others: list[Column], col: Column, first: bool) -> Question:
-    """Where next: a location, stop, drop blocks off here, or split the column. The first
-    column must go somewhere; a split-off column may stay where it was left."""
-    choices = list(stack.steps(others, col))
-    if col.path or not first:
-        choices.append(Choice(STOP))
+    """Where next: stop, a location, drop blocks off here, or split the column. The first
+    column must go somewhere; a split-off column may stay where it was left. Stop comes
+    first whenever it is offered, so its number never moves (at the terminal, `1` stops;
+    it once moved behind the locations and `1` gave a force march)."""
+    choices = [Choice(STOP)] if col.path or not first else []
+    choices += stack.steps(others, col)
     if col.path and len(col.blocks) > 1:
         choices.append(Choice(DROP))
     if len(col.blocks) > 1:

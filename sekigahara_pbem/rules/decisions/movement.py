@@ -81,7 +81,10 @@ def guide(state: State, comp: Components, side: str) -> Dialogue:
     if mori:
         what.append(Choice("mori"))
     what.append(Choice("end_movement"))
-    answer = yield Question("movement", tuple(what), default=what[0].value)
+    # Enter moves or musters while it may; then it ends the phase, never spends cards on
+    # Mōri's blocks (issue 41: the default once the moves were spent)
+    default = what[0].value if what[0].value != "mori" else "end_movement"
+    answer = yield Question("movement", tuple(what), default=default)
     if answer == "move":
         return (yield from compose_move(state, comp, side))
     if answer == "muster":

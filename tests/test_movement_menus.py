@@ -1,7 +1,8 @@
-"""The path menu's "(n more after)" (issue 41): the steps a column could still take after
-the one offered, each asked of the engine, so the number is never more than a signed turn
-could use: not past an enemy that stops the move (7.3.2), not along a road used already
-this phase (7.3.1), not off the highway that gave the bonus (7.3.3)."""
+"""The movement dialogue's menus (issue 41). The path menu's "(n more after)": the steps
+a column could still take after the one offered, each asked of the engine, so the number
+is never more than a signed turn could use: not past an enemy that stops the move
+(7.3.2), not along a road used already this phase (7.3.1), not off the highway that gave
+the bonus (7.3.3). And what Enter answers once the moves are spent."""
 
 from __future__ import annotations
 
@@ -47,3 +48,29 @@ def test_a_road_used_already_is_not_a_step_after(comp):
     """Kuwana-Kiyosu used this phase (7.3.1), Kuwana-Anotsu not highway (7.3.3): nothing
     after Kuwana; it was offered with one more after."""
     assert _more_after(comp, roads=", roads: ['kiyosu|kuwana']")["kuwana"] == 0
+
+
+SPENT = """
+week: 2
+step: movement
+first: ishida
+blocks:
+  osaka: [ukita-2a, ukita-2b]
+  ueda: [ishida-mitsunari]
+  edo: [tokugawa-leader]
+  mori: [mori-leader, mori-3a]
+phase: {level: minimal, moves_left: 0}
+hands:
+  ishida: [mori-1, ukita-1]
+"""
+
+
+def test_once_the_moves_are_spent_enter_ends_the_phase_not_spends_cards(comp):
+    """Moves spent, Mōri blocks in their box (9.3): Enter's answer ends the Movement
+    Phase; bringing Mōri blocks spends cards and is chosen, never defaulted to."""
+    from sekigahara_pbem.rules.decisions.movement import guide
+
+    state = build_position(comp, yaml.safe_load(SPENT))
+    question = next(guide(state, comp, "ishida"))
+    assert [c.value for c in question.choices] == ["mori", "end_movement"]
+    assert question.default == "end_movement"

@@ -39,11 +39,14 @@ def make_player(
     seed: str,
     plans: bool = False,
     budget: float = BUDGET,
+    movement: bool = False,
+    workers: int = 2,
 ) -> Player:
     """A player of the named kind (KINDS); a heuristic player with `plans` files battle
-    plans (plan.py); a search player thinks `budget` seconds per decision (search.py); a
-    simple one is the heuristic without partial stack moves (the easy level). A kind,
-    plans or budget that does not fit is refused (the options a person typed)."""
+    plans (plan.py); a search player thinks `budget` seconds per decision, searches
+    movement decisions if `movement`, in `workers` processes (search.py); a simple one
+    is the heuristic without partial stack moves (the easy level). A kind, plans or
+    budget that does not fit is refused (the options a person typed)."""
     if kind in ("heuristic", "simple"):
         return HeuristicPlayer(comp, game_options, seed, plans, partial=kind == "heuristic")
     if kind == "search":
@@ -51,7 +54,9 @@ def make_player(
             raise Refusal(N_("the search bot files no battle plan: it decides every combat"))
         if not budget > 0:
             raise Refusal(N_("the search bot needs a positive budget, not {budget}"), budget=budget)
-        return SearchPlayer(comp, game_options, seed, budget=budget)
+        return SearchPlayer(
+            comp, game_options, seed, budget=budget, movement=movement, workers=workers
+        )
     if kind == "random":
         return RandomPlayer(rng.new(hashlib.sha256(seed.encode()).hexdigest()))
     raise Refusal(

@@ -39,8 +39,9 @@ def play(
     on_action: OnAction | None = None,
 ) -> Game:
     """Play one game from setup; each turn file is the asked side's `actions`, timed on
-    the process clock and the wall's (a search in two processes spends both cores). `on_decision(state, side)` is called before each (for tests), and
-    `on_action` after each action applied (bench/blunders.py counts blunders by it)."""
+    the process clock and the wall's (a search in two processes spends both cores).
+    `on_decision(state, side)` is called before each (for tests), and `on_action` after
+    each action applied (bench/blunders.py counts blunders by it)."""
     state, _ = setup(comp, seed_hex)
     seconds: dict[str, list[float]] = {}
     wall: dict[str, list[float]] = {}

@@ -81,9 +81,7 @@ def one_game(task: tuple) -> tuple:
     comp = components()
     hero = SIDES[i % 2]
     chosen = {s: hero_kind if s == hero else against for s in SIDES}
-    players = {
-        s: _player(chosen[s], comp, f"bench-{i}-{s}", plans, budget, search) for s in SIDES
-    }
+    players = {s: _player(chosen[s], comp, f"bench-{i}-{s}", plans, budget, search) for s in SIDES}
     tally = Tally(comp)
     game = play(comp, f"{i:032x}", players, on_action=tally.action)
     for player in players.values():

@@ -86,13 +86,13 @@ class SecondProcess:
 
     def begin(self, v: dict, candidates: list[dict], digest: str, rounds: int | None) -> None:
         """Start the odd rounds below `rounds` (all until stopped if None)."""
-        self.conn.send(("search", v, candidates, digest, rounds))
+        self._send(("search", v, candidates, digest, rounds))
 
     def finish(self, stop: bool) -> dict[int, list[float]]:
         """The rows of the rounds it completed, by round index; with `stop` it is told to
         stop first (the deadline has passed), else it is waited for."""
         if stop:
-            self.conn.send(("stop",))
+            self._send(("stop",))
         rows: dict[int, list[float]] = {}
         while True:
             message = self._receive()
@@ -101,14 +101,23 @@ class SecondProcess:
             _, k, row = message
             rows[k] = row
 
+    def _send(self, message: tuple) -> None:
+        try:
+            self.conn.send(message)
+        except (BrokenPipeError, ConnectionResetError) as exc:  # boundary: its end of the
+            # pipe closes only when the process ends
+            raise self._died() from exc
+
     def _receive(self) -> tuple:
         try:
             return self.conn.recv()
         except (EOFError, ConnectionResetError) as exc:  # boundary: its end of the pipe
             # closes only when the process ends (EOF, or a reset if it died mid-message)
-            self.process.join()
-            code = self.process.exitcode
-            raise WorkerDied(f"the search's second process died (exit code {code})") from exc
+            raise self._died() from exc
+
+    def _died(self) -> WorkerDied:
+        self.process.join()
+        return WorkerDied(f"the search's second process died (exit code {self.process.exitcode})")
 
     def close(self) -> None:
         """Stop the process and wait for it (a second call does nothing)."""

@@ -133,6 +133,14 @@ def play_computer(solo: Solo, now: str, say: Callable[[str], None]) -> Packet | 
     player (opened with its key), or None when the game is over."""
     bot = Bot(solo.computer, solo.definition, solo.definition.game_id, kind=solo.bot_kind,
               budget=solo.budget)  # fmt: skip
+    try:
+        return _answer_all(solo, bot, now, say)
+    finally:
+        bot.close()  # a search player's second process
+
+
+def _answer_all(solo: Solo, bot: Bot, now: str, say: Callable[[str], None]) -> Packet | None:
+    """The computer's turn files while it is asked (play_computer)."""
     gd = solo.gd
     while True:
         seq = gd.last_seq()

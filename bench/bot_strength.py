@@ -220,6 +220,9 @@ def against_baseline(args: argparse.Namespace) -> None:
     if times:
         print(timing(args.hero, times, bare_start()))
         print(wall_timing(args.hero, waits))
+    if args.waits:
+        with open(args.waits, "a", encoding="utf-8") as out:  # a series in parts adds up
+            out.writelines(f"{t:.4f}\n" for t in waits)
     if rounds:
         print(rounds_table(rounds))
 
@@ -293,6 +296,9 @@ def main() -> None:
     parser.add_argument("--hero", default="search", help="the kind played against it")
     parser.add_argument(
         "--movement", action="store_true", help="the search player searches movement too"
+    )
+    parser.add_argument(
+        "--waits", help="add each turn file's wall-clock seconds to this file, one a line"
     )
     parser.add_argument(
         "--workers", type=int, default=1, choices=(1, 2),

@@ -84,11 +84,14 @@ class Watched(SearchPlayer):
 
 def test_the_engine_accepts_every_action_of_the_search_player(comp):
     """Two games against the heuristic, sides alternated: every action applies, both games
-    end, and the search overrules the heuristic's choice somewhere."""
+    end, and the search overrules the heuristic's choice somewhere (movement left to the
+    heuristic: two whole games of searched movement take minutes; the two-process test
+    and the real files below search it)."""
+    calm = dict(budget=None, rounds=2, width=2, horizon=1, movement=False, workers=1)
     for i in range(2):
         hero = SIDES[i % 2]
         players = {
-            s: Watched(comp, {}, f"a{i}", budget=None, rounds=2, width=2, horizon=1, workers=1)
+            s: Watched(comp, {}, f"a{i}", **calm)
             if s == hero
             else HeuristicPlayer(comp, {}, f"b{i}")
             for s in SIDES
@@ -150,7 +153,6 @@ def test_two_processes_answer_as_one(comp, decisions):
         pytest.skip("one core: the search plays in one process")
     one = _quick(comp, "pair", workers=1, rounds=3)
     two = _quick(comp, "pair", workers=2, rounds=3)
-    one.movement = two.movement = True
     for state, side in _spread(decisions, 6):
         v, offered = view(state, comp, side), options(state, comp, side)
         assert two.actions(v, offered) == one.actions(v, offered)
@@ -169,7 +171,6 @@ def test_a_dead_second_process_is_raised(comp, decisions):
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core: the search plays in one process")
     bot = _quick(comp, "dies", workers=2)
-    bot.movement = True
     movement = [(st, s) for st, s in decisions if st["step"] == "movement"]
     state, side = movement[len(movement) // 2]
     v, offered = view(state, comp, side), options(state, comp, side)

@@ -50,8 +50,8 @@ def play_round(
     stopped: Callable[[], bool],
 ) -> list[float] | None:
     """Each candidate's value on round `k`'s sampled state; None if `stopped()` said so
-    before a rollout (a round cut short is not counted: its candidates would not share
-    their luck)."""
+    before or during a rollout (a round cut short is not counted: its candidates would
+    not share their luck)."""
     side = v["own"]["side"]
     chooser = rng.new(hashlib.sha256(f"{digest}:{k}".encode()).hexdigest())
     sample = shadow_state(comp, v, game_options, chooser)
@@ -64,7 +64,9 @@ def play_round(
         except (RuleViolation, Malformed):  # cannot happen with listed options
             row.append(-math.inf)
             continue
-        end = rollout(comp, start, policy, horizon)
+        end = rollout(comp, start, policy, horizon, stopped)
+        if stopped():
+            return None
         row.append(value(comp, end, side))
     return row
 

@@ -55,10 +55,11 @@ class SearchPlayer:
     what the player waits for, whatever each process spends); with one, it is this
     process's processor time. The second process loads the packaged component set, so a
     player of any other set searches in one process. Call `close()` when done (or let
-    the player be collected). Movement decisions are the heuristic's unless `movement`:
-    a round of four movement candidates takes longer than hard's half second on one
-    core (bench/rollout_speed.py), and one or two rounds overruled the heuristic on
-    noise (hard won 4 of 12 games against normal so)."""
+    the player be collected). Movement decisions are searched too unless told
+    `movement=False`: in one process at hard's old half second they overruled the
+    heuristic on noise (hard won 4 of 12 games against normal so), in two at 0.7 s of
+    the wall's clock hard won more with them searched than without (docs/bot.md,
+    "Both cores")."""
 
     def __init__(
         self,
@@ -70,7 +71,7 @@ class SearchPlayer:
         width: int = WIDTH,
         horizon: int = HORIZON,
         clock: Callable[[], float] | None = None,
-        movement: bool = False,
+        movement: bool = True,
         workers: int = 2,
     ):
         if budget is None and rounds is None:

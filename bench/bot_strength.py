@@ -20,7 +20,10 @@ on average. With
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero KIND]
 [--against baseline|baseline-heuristic|KIND] [--fixed] [--sprt P0 P1] [--budget SECONDS] [--jobs J]
-[--first K] [--quick] (defaults 200, 50, 0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
+[--first K] [--movement] [--workers 1|2] [--waits FILE] [--quick] (--movement: the search
+player searches movement too; --workers 2: in two processes, on the wall's clock, with
+--jobs 1 only; --waits: each turn file's wall seconds added to FILE; defaults 200, 50,
+0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
 0 games skip a series; J processes play the search games; the search series takes seeds
 K..K+N-1, so a long measurement can be played in parts and its per-game lines added up.
 Targets: the heuristic wins >= 95 % against random; the search >= 65 % against the

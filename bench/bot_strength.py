@@ -20,7 +20,10 @@ on average. With
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero KIND]
 [--against baseline|baseline-heuristic|KIND] [--fixed] [--sprt P0 P1] [--budget SECONDS] [--jobs J]
-[--first K] [--quick] (defaults 200, 50, 0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
+[--first K] [--movement] [--workers 1|2] [--waits FILE] [--quick] (--movement: the search
+player searches movement too; --workers 2: in two processes, on the wall's clock, with
+--jobs 1 only; --waits: each turn file's wall seconds added to FILE; defaults 200, 50,
+0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
 0 games skip a series; J processes play the search games; the search series takes seeds
 K..K+N-1, so a long measurement can be played in parts and its per-game lines added up.
 Targets: the heuristic wins >= 95 % against random; the search >= 65 % against the
@@ -64,25 +67,29 @@ def components() -> Components:
     return load_components()
 
 
-def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float):  # noqa: ANN202
-    """A player of seki's kinds, or the frozen baseline (bench/baseline_v1) at `budget`,
-    or the baseline's own heuristic ("baseline-heuristic": quick games, for a first look)."""
+def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float, search: dict):  # noqa: ANN202
+    """A player of seki's kinds (a search player with the `search` options: movement,
+    workers), or the frozen baseline (bench/baseline_v1) at `budget`, or the baseline's
+    own heuristic ("baseline-heuristic": quick games, for a first look)."""
     if kind == "baseline":
         return make_baseline(comp, {}, seed, budget)
     if kind == "baseline-heuristic":
         return FrozenHeuristic(comp, {}, seed, plans)
-    return make_player(kind, comp, {}, seed, plans, budget)
+    return make_player(kind, comp, {}, seed, plans, budget, **search)
 
 
 def one_game(task: tuple) -> tuple:
     """Game `i` of a series (see `series`): its outcome, length and decision times."""
-    i, hero_kind, against, plans, budget = task
+    i, hero_kind, against, plans, budget, search = task
     comp = components()
     hero = SIDES[i % 2]
     chosen = {s: hero_kind if s == hero else against for s in SIDES}
-    players = {s: _player(chosen[s], comp, f"bench-{i}-{s}", plans, budget) for s in SIDES}
+    players = {s: _player(chosen[s], comp, f"bench-{i}-{s}", plans, budget, search) for s in SIDES}
     tally = Tally(comp)
     game = play(comp, f"{i:032x}", players, on_action=tally.action)
+    for player in players.values():
+        if hasattr(player, "close"):
+            player.close()  # a search player's second process
     counts = tally.finish()
     blunders = (counts[hero], counts[SIDES[1 - i % 2]])  # the player under test's first
     if game.refused:
@@ -92,16 +99,20 @@ def one_game(task: tuple) -> tuple:
     if against != hero_kind:  # name the player, and the side it played
         won = f"{hero_kind if won == hero else against} ({won})"
     times = [t for s in SIDES if chosen[s] == hero_kind for t in game.seconds.get(s, [])]
+    waits = [t for s in SIDES if chosen[s] == hero_kind for t in game.wall.get(s, [])]
+    rounds = getattr(players[hero], "searched", [])
     if hero_kind == "search":  # minutes per game: show the way
         print(
             f"  game {i}: {hero} {how(result)} for {result['winner']}, median decision "
-            f"{1000 * statistics.median(times):.0f} ms",
+            f"{1000 * statistics.median(times):.0f} ms, on the wall "
+            f"{1000 * statistics.median(waits):.0f} ms (longest {max(waits):.2f} s)",
             file=sys.stderr,
             flush=True,
         )
     seat = result["winner"] == hero  # the player under test won
     outcome = (won, how(result))
-    return outcome, game.state["week"], game.turn_files, game.actions, times, seat, blunders
+    played = game.state["week"], game.turn_files, game.actions, times, seat, blunders
+    return outcome, *played, waits, rounds
 
 
 def series(
@@ -113,6 +124,9 @@ def series(
     jobs: int = 1,
     first: int = 0,
     blunders: list | None = None,
+    search: dict | None = None,
+    waits: list | None = None,
+    rounds: list | None = None,
 ) -> tuple[Counter, Counter, list]:
     """Play `games` games of `hero_kind` (heuristic or search) against `against` (random
     or heuristic); the player under test takes ishida in even games and tokugawa in odd
@@ -121,20 +135,27 @@ def series(
     play at once (decision times are each process's own clock); seeds start at `first`.
     Decision times are the player under test's (both players' when they are of one
     kind). Each game's blunder counts (the player under test's, its opponent's) are
-    added to `blunders` if given."""
+    added to `blunders` if given, its wall-clock turn file times to `waits` and a search
+    player's (step, rounds) per decision searched to `rounds`; `search` holds the search
+    players' options (movement, workers)."""
     outcomes: Counter = Counter()
     lengths: Counter = Counter()
     times: list[float] = []
     files, actions = [], []
-    tasks = [(i, hero_kind, against, plans, budget) for i in range(first, first + games)]
+    search = search or {}
+    tasks = [(i, hero_kind, against, plans, budget, search) for i in range(first, first + games)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             played = pool.map(one_game, tasks, chunksize=1)
     else:
         played = [one_game(t) for t in tasks]
-    for outcome, week, n_files, n_actions, seconds, seat, counted in played:
+    for outcome, week, n_files, n_actions, seconds, seat, counted, waited, searched in played:
         if blunders is not None:
             blunders.append(counted)
+        if waits is not None:
+            waits += waited
+        if rounds is not None:
+            rounds += searched
         lengths["seat"] += seat
         outcomes[outcome] += 1
         lengths[week] += 1
@@ -179,12 +200,15 @@ def against_baseline(args: argparse.Namespace) -> None:
     wins = played = 0
     times: list[float] = []
     counted: list = []
+    waits: list[float] = []
+    rounds: list[tuple[str, int]] = []
     verdict = ""
     while played < args.baseline and (args.fixed or not verdict.startswith("H")):
         size = min(2 * args.jobs, args.baseline - played)
         out, lengths, seconds = series(
             size, args.against, hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
-            first=args.first + played, blunders=counted,
+            first=args.first + played, blunders=counted, search=_search_options(args),
+            waits=waits, rounds=rounds,
         )  # fmt: skip
         wins, played, times = wins + lengths["seat"], played + size, times + seconds
         low, high = wilson(wins, played)
@@ -198,6 +222,47 @@ def against_baseline(args: argparse.Namespace) -> None:
     print(blunder_table(args.hero, args.against, counted))
     if times:
         print(timing(args.hero, times, bare_start()))
+        print(wall_timing(args.hero, waits))
+    if args.waits:
+        with open(args.waits, "a", encoding="utf-8") as out:  # a series in parts adds up
+            out.writelines(f"{t:.4f}\n" for t in waits)
+    if rounds:
+        print(rounds_table(rounds))
+
+
+def _search_options(args: argparse.Namespace) -> dict:
+    """The search player's options the flags give (--movement, --workers)."""
+    if args.workers > 1 and args.jobs > 1:
+        raise SystemExit("--workers 2 needs --jobs 1: a pool's processes cannot start their own")
+    return {"movement": args.movement, "workers": args.workers}
+
+
+def wall_timing(who: str, waits: list[float]) -> str:
+    """A turn file's time on the wall's clock: what a person playing it waits."""
+    waits = sorted(waits)
+    median, p95 = statistics.median(waits), waits[int(0.95 * (len(waits) - 1))]
+    return (
+        f"{who} turn file on the wall's clock: median {median * 1000:.0f} ms, 95th "
+        f"percentile {p95 * 1000:.0f} ms, longest {waits[-1] * 1000:.0f} ms over {len(waits)}"
+    )
+
+
+def rounds_table(rounds: list[tuple[str, int]]) -> str:
+    """Rounds per decision searched, movement and the rest apart (the median, the mean
+    and the share with fewer than two, which cannot overrule the heuristic)."""
+    lines = []
+    for name, picked in (
+        ("movement", [n for step, n in rounds if step == "movement"]),
+        ("other", [n for step, n in rounds if step != "movement"]),
+    ):
+        if picked:
+            short = sum(n < 2 for n in picked) / len(picked)
+            lines.append(
+                f"rounds per {name} decision searched: median {statistics.median(picked):g}, "
+                f"mean {statistics.mean(picked):.2f}, fewer than two {100 * short:.0f} % "
+                f"over {len(picked)}"
+            )
+    return "\n".join(lines)
 
 
 def report(title: str, games: int, outcomes: Counter, lengths: Counter) -> None:
@@ -233,6 +298,17 @@ def main() -> None:
     )
     parser.add_argument("--hero", default="search", help="the kind played against it")
     parser.add_argument(
+        "--movement", action="store_true", help="the search player searches movement too"
+    )
+    parser.add_argument(
+        "--waits", help="add each turn file's wall-clock seconds to this file, one a line"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, choices=(1, 2),
+        help="processes per search player (2: a second one plays half its rounds; needs "
+        "--jobs 1)",
+    )  # fmt: skip
+    parser.add_argument(
         "--fixed", action="store_true",
         help="play all --baseline games whatever the SPRT says (a fixed series)",
     )  # fmt: skip
@@ -254,7 +330,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.games, args.demo, args.search, args.budget = 2, 1, 1, 0.05
-        args.baseline = 1
+        args.baseline, args.workers, args.movement = 1, 2, True  # the parallel search too
     start = time.perf_counter()
     times: list[float] = []
     if args.games:
@@ -278,6 +354,7 @@ def main() -> None:
             budget=args.budget,
             jobs=args.jobs,
             first=args.first,
+            search=_search_options(args),
         )
         title = f"search (budget {args.budget:g} s per decision) vs heuristic"
         report(title, args.search, s_out, s_len)

@@ -5,6 +5,7 @@ turn file the referee accepts. Budgets are tiny here; bench/bot_strength.py meas
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -12,6 +13,7 @@ from test_bot import _hide_differently, ok, seki
 
 from sekigahara_pbem.bot import HeuristicPlayer, SearchPlayer
 from sekigahara_pbem.bot.match import play
+from sekigahara_pbem.bot.rounds import WorkerDied
 from sekigahara_pbem.bot.search import FILE_STEPS
 from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules import rng
@@ -23,10 +25,13 @@ from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import BAG, SIDES, other
 
 
-def _quick(comp, seed: str) -> SearchPlayer:
+def _quick(comp, seed: str, workers: int = 1, rounds: int = 2) -> SearchPlayer:
     """Two rounds over two candidates, one phase ahead: enough to overrule the heuristic
-    now and then, cheap enough for a test."""
-    return SearchPlayer(comp, {}, seed, budget=None, rounds=2, width=2, horizon=1)
+    now and then, cheap enough for a test; in one process unless said (a second one
+    answers the same: test_two_processes_answer_as_one)."""
+    return SearchPlayer(
+        comp, {}, seed, budget=None, rounds=rounds, width=2, horizon=1, workers=workers
+    )
 
 
 @pytest.fixture(scope="module")
@@ -79,11 +84,14 @@ class Watched(SearchPlayer):
 
 def test_the_engine_accepts_every_action_of_the_search_player(comp):
     """Two games against the heuristic, sides alternated: every action applies, both games
-    end, and the search overrules the heuristic's choice somewhere."""
+    end, and the search overrules the heuristic's choice somewhere (movement left to the
+    heuristic: two whole games of searched movement take minutes; the two-process test
+    and the real files below search it)."""
+    calm = dict(budget=None, rounds=2, width=2, horizon=1, movement=False, workers=1)
     for i in range(2):
         hero = SIDES[i % 2]
         players = {
-            s: Watched(comp, {}, f"a{i}", budget=None, rounds=2, width=2, horizon=1)
+            s: Watched(comp, {}, f"a{i}", **calm)
             if s == hero
             else HeuristicPlayer(comp, {}, f"b{i}")
             for s in SIDES
@@ -130,10 +138,48 @@ def test_a_time_budget_bounds_a_turn_file(comp, decisions):
     """With a budget (processor seconds per decision) a turn file takes about that long:
     at most FILE_STEPS budgets, and one rollout more."""
     state, side = decisions[len(decisions) // 2]
-    bot = SearchPlayer(comp, {}, "t", budget=0.05)
+    bot = SearchPlayer(comp, {}, "t", budget=0.05, workers=1)
     start = time.process_time()
     bot.actions(view(state, comp, side), options(state, comp, side))
     assert time.process_time() - start < FILE_STEPS * 0.05 + 1.0
+
+
+def test_two_processes_answer_as_one(comp, decisions):
+    """With a number of rounds (no budget), the search in two processes (the odd rounds
+    played by the second, bot/rounds.py) answers exactly as in one, decision by decision,
+    movement searched too: each round's sample depends on the decision and its index
+    alone. Closing the player ends its second process."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: the search plays in one process")
+    one = _quick(comp, "pair", workers=1, rounds=3)
+    two = _quick(comp, "pair", workers=2, rounds=3)
+    for state, side in _spread(decisions, 6):
+        v, offered = view(state, comp, side), options(state, comp, side)
+        assert two.actions(v, offered) == one.actions(v, offered)
+    assert two.searched == one.searched and {n for _, n in one.searched} == {3}
+    process = two._second.process
+    assert process.is_alive()
+    two.close()
+    assert not process.is_alive() and process.exitcode == 0
+    assert two._second is None
+    two.close()  # twice: nothing to do
+
+
+def test_a_dead_second_process_is_raised(comp, decisions):
+    """A second process that died is a bug, raised as one; the search does not carry on
+    alone as if nothing had happened."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: the search plays in one process")
+    bot = _quick(comp, "dies", workers=2)
+    movement = [(st, s) for st, s in decisions if st["step"] == "movement"]
+    state, side = movement[len(movement) // 2]
+    v, offered = view(state, comp, side), options(state, comp, side)
+    bot.actions(v, offered)
+    bot._second.process.kill()
+    bot._second.process.join()
+    with pytest.raises(WorkerDied, match="died"):
+        bot.actions(v, offered)
+    bot.close()
 
 
 def test_seki_bot_turn_with_the_search_bot_is_accepted_by_the_referee(tmp_path):

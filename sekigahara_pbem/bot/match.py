@@ -28,6 +28,7 @@ class Game:
     actions: int = 0
     refused: list[str] = field(default_factory=list)
     seconds: dict[str, list[float]] = field(default_factory=dict)  # decision times per side
+    wall: dict[str, list[float]] = field(default_factory=dict)  # the same on the wall's clock
 
 
 def play(
@@ -38,18 +39,21 @@ def play(
     on_action: OnAction | None = None,
 ) -> Game:
     """Play one game from setup; each turn file is the asked side's `actions`, timed on
-    the process clock. `on_decision(state, side)` is called before each (for tests), and
-    `on_action` after each action applied (bench/blunders.py counts blunders by it)."""
+    the process clock and the wall's (a search in two processes spends both cores).
+    `on_decision(state, side)` is called before each (for tests), and `on_action` after
+    each action applied (bench/blunders.py counts blunders by it)."""
     state, _ = setup(comp, seed_hex)
     seconds: dict[str, list[float]] = {}
+    wall: dict[str, list[float]] = {}
 
     def decide(state: dict, side: str, offered: list[dict]) -> list[dict]:
         if on_decision is not None:
             on_decision(state, side)
-        start = time.process_time()
+        start, waited = time.process_time(), time.monotonic()
         chosen = players[side].actions(view(state, comp, side), offered)
         seconds.setdefault(side, []).append(time.process_time() - start)
+        wall.setdefault(side, []).append(time.monotonic() - waited)
         return chosen
 
     played = play_on(comp, state, decide, MAX_TURN_FILES, on_action=on_action)
-    return Game(played.state, played.turn_files, played.actions, played.refused, seconds)
+    return Game(played.state, played.turn_files, played.actions, played.refused, seconds, wall)

@@ -11,6 +11,8 @@ round the protagonist and Hideyori still lack (the danger the horizon cut off).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rules.components import Components
 from ..rules.victory import points
 from ..rules.views import view
@@ -27,14 +29,24 @@ GUARD = 1.0  # points per unit of strength missing from a guard (as the heuristi
 MAX_ACTIONS = 600  # a safety bound; a phase of the heuristic takes a few dozen
 
 
-def rollout(comp: Components, state: dict, policy: HeuristicPlayer, horizon: int) -> dict:
+def rollout(
+    comp: Components,
+    state: dict,
+    policy: HeuristicPlayer,
+    horizon: int,
+    stopped: Callable[[], bool] | None = None,
+) -> dict:
     """Play on from `state` with `policy` deciding for both sides, each from its own view,
-    until `horizon` new movement phases have begun (or the game ends); the state then."""
+    until `horizon` new movement phases have begun (or the game ends), or until
+    `stopped()` (the search's deadline: checked before each turn file, so a long rollout
+    cannot hold the player past it; the caller then drops the round); the state then."""
     seen = {_phase_key(state)} - {None}
     begun = 0
 
     def over(state: dict) -> bool:
         nonlocal begun
+        if stopped is not None and stopped():
+            return True
         key = _phase_key(state)
         if key is None or key in seen:
             return False

@@ -22,18 +22,16 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 
-from ..rules import rng
 from ..rules.components import Components
-from ..rules.engine import apply
-from ..rules.shadow import shadow_state
 from ..rules.state import DEFAULT_OPTIONS
-from ..rules.vocab import MOVEMENT, Malformed, RuleViolation
+from ..rules.vocab import MOVEMENT
 from .chain import turn_file
 from .heuristic import HeuristicPlayer
-from .rollout import rollout, value
+from .rounds import SecondProcess, play_round
 
 WIDTH = 4  # candidates searched per decision
 HORIZON = 2  # movement phases begun before a rollout is scored
@@ -47,13 +45,21 @@ class SearchPlayer:
     """Answers like the heuristic player (one turn file per packet, played on its shadow
     while nothing unforeseeable happens), but chooses each action by search.
 
-    `budget` is the seconds of processor time (`clock`) per decision, a turn file taking
-    at most FILE_STEPS budgets; `rounds` bounds the rounds per decision. With `rounds` and
-    no budget, the same packet and seed always get the same answer; a time budget makes
-    the answer depend on how many rounds the machine fits in it. Movement decisions are
-    the heuristic's unless `movement`: a round of four movement candidates takes longer
-    than hard's half second (bench/rollout_speed.py), and one or two rounds overruled the
-    heuristic on noise (hard won 4 of 12 games against normal so)."""
+    `budget` is the seconds per decision on `clock`, a turn file taking at most
+    FILE_STEPS budgets; `rounds` bounds the rounds per decision. With `rounds` and no
+    budget, the same packet and seed always get the same answer, in one process or two
+    (each round's sample is drawn from the decision and the round's index alone); a time
+    budget makes the answer depend on how many rounds the machine fits in it. With
+    `workers` 2 (and two cores) a second process plays the odd rounds while this one
+    plays the even ones (bot/rounds.py), and the clock is the wall's (time.monotonic:
+    what the player waits for, whatever each process spends); with one, it is this
+    process's processor time. The second process loads the packaged component set, so a
+    player of any other set searches in one process. Call `close()` when done (or let
+    the player be collected). Movement decisions are searched too unless told
+    `movement=False`: in one process at hard's old half second they overruled the
+    heuristic on noise (hard won 4 of 12 games against normal so), in two at 0.7 s of
+    the wall's clock hard won more with them searched than without (docs/bot.md,
+    "Both cores")."""
 
     def __init__(
         self,
@@ -64,11 +70,14 @@ class SearchPlayer:
         rounds: int | None = None,
         width: int = WIDTH,
         horizon: int = HORIZON,
-        clock: Callable[[], float] = time.process_time,
-        movement: bool = False,
+        clock: Callable[[], float] | None = None,
+        movement: bool = True,
+        workers: int = 2,
     ):
         if budget is None and rounds is None:
             raise ValueError("the search needs a time budget or a number of rounds")
+        if workers not in (1, 2):
+            raise ValueError(f"the search plays in one process or two, not {workers}")
         self.comp = comp
         self.game_options = {**DEFAULT_OPTIONS, **game_options}
         self.seed = seed
@@ -76,9 +85,13 @@ class SearchPlayer:
         self.rounds = rounds
         self.width = width
         self.horizon = horizon
-        self.clock = clock
         self.movement = movement
+        self.workers = workers if (os.cpu_count() or 1) >= 2 and _packaged(comp) else 1
+        default = time.monotonic if self.workers == 2 else time.process_time
+        self.clock = clock or default
         self.policy = HeuristicPlayer(comp, game_options, seed)
+        self.searched: list[tuple[str, int]] = []  # per decision searched: its step, rounds
+        self._second: SecondProcess | None = None
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """The actions of one turn file answering the decision `v` asks for."""
@@ -102,34 +115,47 @@ class SearchPlayer:
         if len(candidates) == 1 or (v["step"] == MOVEMENT and not self.movement):
             return candidates[0]
         text = json.dumps([self.seed, v, candidates], sort_keys=True)
-        chooser = rng.new(hashlib.sha256(text.encode()).hexdigest())
-        results: list[list[float]] = []  # per round, the value of each candidate
-        while self.rounds is None or len(results) < self.rounds:
-            row = self._round(v, candidates, chooser, until)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        second = self._started()
+        if second is not None:
+            second.begin(v, candidates, digest, self.rounds)
+
+        def stopped() -> bool:
+            return until is not None and self.clock() >= until
+
+        rows: dict[int, list[float]] = {}  # per round, the value of each candidate
+        k, step = 0, 1 if second is None else 2
+        while self.rounds is None or k < self.rounds:
+            row = play_round(self.comp, self.game_options, self.policy, self.horizon, v,
+                             candidates, digest, k, stopped)  # fmt: skip
             if row is None:
                 break
-            results.append(row)
-        return candidates[_pick(results)]
+            rows[k] = row
+            k += step
+        if second is not None:
+            rows.update(second.finish(stop=until is not None))
+        self.searched.append((v["step"], len(rows)))
+        return candidates[_pick([rows[k] for k in sorted(rows)])]
 
-    def _round(
-        self, v: dict, candidates: list[dict], chooser: dict, until: float | None
-    ) -> list[float] | None:
-        """Each candidate's value on one sampled state; None if the clock ran out first (a
-        round cut short is not counted: its candidates would not share their luck)."""
-        side = v["own"]["side"]
-        sample = shadow_state(self.comp, v, self.game_options, chooser)
-        row = []
-        for action in candidates:
-            if until is not None and self.clock() >= until:
-                return None
-            try:
-                start, _ = apply(sample, self.comp, side, action)
-            except (RuleViolation, Malformed):  # cannot happen with listed options
-                row.append(-math.inf)
-                continue
-            end = rollout(self.comp, start, self.policy, self.horizon)
-            row.append(value(self.comp, end, side))
-        return row
+    def _started(self) -> SecondProcess | None:
+        """The second process, started at the first decision searched; None in one."""
+        if self.workers == 2 and self._second is None:
+            self._second = SecondProcess(self.game_options, self.seed, self.horizon)
+        return self._second
+
+    def close(self) -> None:
+        """Stop the second process, if one was started; the player may still be used
+        (a new one is started when needed)."""
+        if self._second is not None:
+            self._second.close()
+            self._second = None
+
+
+def _packaged(comp: Components) -> bool:
+    """Whether `comp` is the packaged component set, which the second process loads."""
+    from ..protocol.component_files import load_components
+
+    return comp == load_components()
 
 
 def _pick(results: list[list[float]]) -> int:

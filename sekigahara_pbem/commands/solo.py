@@ -104,20 +104,24 @@ def _play(game, choose: str | None, board: bool) -> None:
 
     comp = load_components()
     ask = None if board else console.script(choose) if choose is not None else console.terminal()
-    while (packet := solos.play_computer(game, utc_now(), click.echo)) is not None:
-        earlier = solos.story(game, packet.seq)
-        try:
-            actions = ask_turn(
-                game.definition, packet, comp, earlier, ask, home=game.root, board=board
-            )
-        except console.Stopped as stopped:
-            tell(str(stopped))
-            abort(_kept(game.root), ExitStatus.STOPPED)
-        except KeyboardInterrupt:  # Ctrl-C at a question: interrupted (130), yet kept too
-            tell(_kept(game.root))
-            raise
-        turn = signed_turn(game.definition, packet, actions, game.player, comp)
-        solos.submit(game, packet.seq, turn, utc_now())
+    bot = solos.computer(game)
+    try:
+        while (packet := solos.play_computer(game, utc_now(), click.echo, bot)) is not None:
+            earlier = solos.story(game, packet.seq)
+            try:
+                actions = ask_turn(
+                    game.definition, packet, comp, earlier, ask, home=game.root, board=board
+                )
+            except console.Stopped as stopped:
+                tell(str(stopped))
+                abort(_kept(game.root), ExitStatus.STOPPED)
+            except KeyboardInterrupt:  # Ctrl-C at a question: interrupted (130), yet kept too
+                tell(_kept(game.root))
+                raise
+            turn = signed_turn(game.definition, packet, actions, game.player, comp)
+            solos.submit(game, packet.seq, turn, utc_now())
+    finally:
+        bot.close()  # a search player's second process
 
 
 def _kept(directory: Path) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bot import BUDGET, RandomPlayer, make_player
+from ..bot import BUDGET, RandomPlayer, SearchPlayer, make_player
 from ..crypto import signing
 from ..crypto.keys import Identity, generate
 from ..crypto.keystore import write_identity
@@ -86,6 +86,11 @@ class Bot:
                 f"{seed}:{identity.name}", plans, budget,
             )
         )  # fmt: skip
+
+    def close(self) -> None:
+        """End what the player keeps running: a search player's second process."""
+        if isinstance(self.player, SearchPlayer):
+            self.player.close()
 
     def answer(self, packet_text: str, where: str) -> str | None:
         """A signed turn file answering the packet, or None if nothing is asked of it."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sekigahara_pbem import second_process
 from sekigahara_pbem.referee import read_ahead
 from sekigahara_pbem.referee import verify as checks
 
@@ -139,7 +140,7 @@ def test_the_second_process_does_not_run_the_main_script_again(monkeypatch):
     main.__file__ = "/somewhere/bin/seki"
     monkeypatch.setitem(sys.modules, "__main__", main)
     assert "init_main_from_path" in spawn.get_preparation_data("x")
-    with read_ahead._no_main_script():
+    with second_process.no_main_script():
         assert not {"init_main_from_path", "init_main_from_name"} & set(
             spawn.get_preparation_data("x")
         )

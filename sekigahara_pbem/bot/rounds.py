@@ -8,7 +8,8 @@ same whatever the number of processes. The main process plays the even rounds, t
 second the odd ones; the rows are merged by round index.
 
 The second process is started lazily with the `spawn` context (a clean interpreter: no
-state of the parent's copied, the same on every platform), loads the packaged component
+state of the parent's copied, the same on every platform), with nothing imported from
+the current directory, which may be one seki reads (second_process.py), loads the packaged component
 set itself with the normal loader, and lives as long as its player: closed by
 `close()`, when the player is collected, or at exit. A second process that dies is a
 bug and is raised as one (`WorkerDied`), never papered over by playing on alone.
@@ -19,11 +20,11 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
-import signal
 import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
+from .. import second_process
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.engine import apply
@@ -82,7 +83,8 @@ class SecondProcess:
             target=serve, args=(theirs, game_options, seed, horizon), daemon=True,
             name="seki-search-rounds",
         )  # fmt: skip
-        self.process.start()
+        with second_process.starting():  # nothing imported from the current directory
+            self.process.start()
         theirs.close()  # ours only: its death then ends our reads (EOFError)
         self._closer = weakref.finalize(self, _close, self.process, self.conn)
 
@@ -141,7 +143,7 @@ def serve(conn: Connection, game_options: dict, seed: str, horizon: int) -> None
     (it closes this process), so a Ctrl-C prints one traceback, not two."""
     from ..protocol.component_files import load_components
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    second_process.deaf_to_interrupts()
     comp = load_components()
     policy = HeuristicPlayer(comp, game_options, seed)
     while True:

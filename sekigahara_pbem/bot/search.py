@@ -26,6 +26,7 @@ import os
 import time
 from collections.abc import Callable
 
+from .. import second_process
 from ..rules.components import Components
 from ..rules.state import DEFAULT_OPTIONS
 from ..rules.vocab import MOVEMENT
@@ -86,7 +87,8 @@ class SearchPlayer:
         self.width = width
         self.horizon = horizon
         self.movement = movement
-        self.workers = workers if (os.cpu_count() or 1) >= 2 and _packaged(comp) else 1
+        two = (os.cpu_count() or 1) >= 2 and second_process.possible() and _packaged(comp)
+        self.workers = workers if two else 1
         default = time.monotonic if self.workers == 2 else time.process_time
         self.clock = clock or default
         self.policy = HeuristicPlayer(comp, game_options, seed)

@@ -15,18 +15,13 @@ anything the replay finds in a later record).
 from __future__ import annotations
 
 import os
-import signal
-import sys
-import threading
-import types
-from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor, Future  # .process: only where a pool starts
-from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
+from .. import second_process
 from ..crypto import signing
 from ..protocol import chain, turns
 from ..protocol import documents as docs
@@ -94,7 +89,7 @@ class ReadAhead:
         self._jobs: dict[int, tuple[int, Future | None]] = {}  # first -> (last, the reading)
         self._read: dict[int, Ahead] = {}  # read ahead, not yet taken by the walk
         self._pool = None
-        if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 and _safe_path_possible():
+        if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 and second_process.possible():
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
@@ -102,9 +97,11 @@ class ReadAhead:
             # and its imports are done before the replay needs the packets checked; it
             # and the resource tracker the pool starts with it run with a safe path
             spawn = multiprocessing.get_context("spawn")
-            with _interrupts_ignored(), _no_current_directory_on_path(), _no_main_script():
+            with second_process.starting():
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=spawn, initializer=_deaf_to_interrupts
+                    max_workers=1,
+                    mp_context=spawn,
+                    initializer=second_process.deaf_to_interrupts,
                 )
                 # from the last run back: the walk comes up from the first, and reads
                 # itself each run the second process has not begun when it gets there
@@ -194,66 +191,6 @@ def archived(gd: GameDir, definition: Definition, where: str, body: dict, key) -
 
 def _key(raw: bytes) -> X25519PrivateKey:
     return X25519PrivateKey.from_private_bytes(raw)
-
-
-def _safe_path_possible() -> bool:
-    """Whether the second process can be kept from importing from the current directory:
-    it starts as `python -c ...`, which puts that directory first on its path, and
-    `seki verify` is often run inside a received archive, whose files are hostile (a
-    `multiprocessing/` folder there would run as our code). PYTHONSAFEPATH keeps it off
-    the path, unless this interpreter ignores the environment (-E): then one process
-    checks everything."""
-    return not sys.flags.ignore_environment
-
-
-@contextmanager
-def _no_current_directory_on_path() -> Iterator[None]:
-    """PYTHONSAFEPATH=1 (-P) in the environment the second process (and the pool's
-    resource tracker) is started with, and only there."""
-    before = os.environ.get("PYTHONSAFEPATH")
-    os.environ["PYTHONSAFEPATH"] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["PYTHONSAFEPATH"]
-        else:
-            os.environ["PYTHONSAFEPATH"] = before
-
-
-@contextmanager
-def _no_main_script() -> Iterator[None]:
-    """The second process started without running this one's main script again: spawn
-    runs it there (as `__mp_main__`) for what it might define, and the `seki` script
-    imports the whole command line, while the second process runs `_run` alone. A main
-    module with neither a file nor a module name is not run; the pool starts its process
-    at the first `submit`, inside this."""
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
-
-
-@contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl-C ignored while the second process is started: a process started so keeps
-    ignoring it (POSIX) from its first instruction, and the first process alone stops
-    (`seki: interrupted`), rather than both with a traceback from the second."""
-    if threading.current_thread() is not threading.main_thread():  # nothing to protect
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _deaf_to_interrupts() -> None:
-    """The second process ignores Ctrl-C (where it did not inherit that: Windows)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run(root: str, first: int, last: int, state_key: bytes | None) -> list[Ahead]:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from .. import second_process
+from ..refusal import SekiError
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.engine import apply
@@ -34,9 +35,10 @@ from .heuristic import HeuristicPlayer
 from .rollout import rollout, value
 
 
-class WorkerDied(RuntimeError):
-    """The search's second process ended while the search needed it: a bug (its own
-    traceback, if it raised, is on standard error)."""
+class WorkerDied(SekiError):
+    """The search's second process ended while the search needed it: a bug, never the
+    player's to fix, so an internal error (exit 70; its own traceback, if it raised, is
+    on standard error)."""
 
 
 def play_round(

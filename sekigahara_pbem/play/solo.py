@@ -135,24 +135,11 @@ def computer(solo: Solo) -> Bot:
                budget=solo.budget)  # fmt: skip
 
 
-def play_computer(
-    solo: Solo, now: str, say: Callable[[str], None], bot: Bot | None = None
-) -> Packet | None:
-    """The computer answers while the game waits for it; then the packet that asks the
-    player (opened with its key), or None when the game is over. `bot` (`computer`)
-    is kept by a caller that plays on, so a search player starts its second process
-    once a game, not once a turn; without it one is made and closed here."""
-    if bot is not None:
-        return _answer_all(solo, bot, now, say)
-    made = computer(solo)
-    try:
-        return _answer_all(solo, made, now, say)
-    finally:
-        made.close()
-
-
-def _answer_all(solo: Solo, bot: Bot, now: str, say: Callable[[str], None]) -> Packet | None:
-    """The computer's turn files while it is asked (play_computer)."""
+def play_computer(solo: Solo, now: str, say: Callable[[str], None], bot: Bot) -> Packet | None:
+    """The computer (`computer`, kept by the caller for the whole game, so a search
+    player starts its second process once a game, not once a turn) answers while the
+    game waits for it; then the packet that asks the player (opened with its key), or
+    None when the game is over."""
     gd = solo.gd
     while True:
         seq = gd.last_seq()

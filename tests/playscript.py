@@ -56,12 +56,14 @@ def script(pairs: list) -> str:
 
 
 def keys(text: str, question) -> str:
-    """What a person types at the terminal for this answer: a number no other choice
-    begins with is taken at once; otherwise Enter ends the answer."""
+    """What a person types at the terminal for this answer: the number as shown (two
+    digits in a list numbered past 9); one no other choice begins with is taken at once;
+    otherwise Enter ends the answer."""
     if text == "-":
         return "\r"
     if console.single(question):
-        shown = [str(n) for n in console.numbers(question)]
-        alone = not any(n != text and n.startswith(text) for n in shown)
-        return text if alone else text + "\r"
+        shown = console.keys(question)
+        typed = shown[console.numbers(question).index(int(text))]
+        alone = not any(n != typed and n.startswith(typed) for n in shown)
+        return typed if alone else typed + "\r"
     return text.replace("+", " ") + "\r"

@@ -4,7 +4,9 @@ option of every kind, and moves the packet cannot list (splits, drop-offs, subse
 stack, force marches), generated at random and checked against the engine first.
 
 The dialogue never spends a force-march card a group does not need, so legal moves that
-waste one are left out of "every legal move" (docs/rulings.md, "Guided moves")."""
+waste one are left out of "every legal move"; of cards alike it deploys with the first, so
+a deployment is built with the card alike to the one listed (docs/rulings.md, "Guided
+choices")."""
 
 from __future__ import annotations
 
@@ -97,6 +99,11 @@ def _steer(target: dict, state: dict, comp):
 def _wanted(q, target, values, path_of, marches, state, comp):
     t = target["type"]
     key = q.key
+    if key == "deploy_card":
+        return target if target.get("card") is None else _alike(target["card"], values, comp)
+    if key == "deploy" and target["type"] == "deploy" and target.get("card"):
+        card = _alike(target["card"], [v.get("card") for v in values], comp)
+        return {**target, "card": card}
     if key in ("option", "deploy", "challenge", "challenge_none", "castle"):
         return target
     if key == "movement":
@@ -135,6 +142,18 @@ def _wanted(q, target, values, path_of, marches, state, comp):
     return _step(q, values, path_of)
 
 
+def _alike(card: str, offered: list, comp) -> str | None:
+    """The card offered that the rules cannot tell from `card` (the dialogue offers one
+    of cards alike): the same clan, kind and bid."""
+    alike = [c for c in offered if isinstance(c, str) and _face(c, comp) == _face(card, comp)]
+    return alike[0] if alike else None
+
+
+def _face(card: str, comp) -> tuple:
+    spec = comp.cards[card]
+    return (spec.deck, spec.kind, spec.bid, spec.clan)
+
+
 q_part: list = [None]  # the blocks the last step answer decided to drop or split off
 
 
@@ -155,10 +174,13 @@ def _step(q, values, path_of):
     return nexts[0] if nexts[0] in values else (nexts[0], True)
 
 
-def _same(a: dict, b: dict) -> bool:
-    """Two actions alike but for the order of lists and which card pays a force march."""
+def _same(a: dict, b: dict, comp) -> bool:
+    """Two actions alike but for the order of lists, which card pays a force march and
+    which of cards alike deploys."""
 
     def norm(x: dict):
+        if x["type"] == "deploy" and x.get("card"):
+            x = {**x, "card": _face(x["card"], comp)}
         if x["type"] == "move":
             groups = {(frozenset(g["blocks"]), tuple(g["path"])) for g in x["groups"]}
             marches = sum(1 for g in x["groups"] if g.get("force_march"))
@@ -176,7 +198,7 @@ def test_every_listed_option_can_be_built_by_the_guided_choices(comp, seed):
     for state, side in _positions(comp, seed, every=4):
         for target in options(state, comp, side)[:40]:
             action = _drive(state, comp, side, _steer(target, state, comp))
-            assert _same(action, target), (target, action)
+            assert _same(action, target, comp), (target, action)
             built += 1
     assert built > 100
 
@@ -253,6 +275,6 @@ def test_every_legal_move_can_be_built_by_the_guided_choices(comp, seed):
             if target is None:
                 continue
             action = _drive(state, comp, side, _steer(target, state, comp))
-            assert _same(action, target), (target, action)
+            assert _same(action, target, comp), (target, action)
             built += 1
     assert built > 20

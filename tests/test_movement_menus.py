@@ -74,3 +74,30 @@ def test_once_the_moves_are_spent_enter_ends_the_phase_not_spends_cards(comp):
     question = next(guide(state, comp, "ishida"))
     assert [c.value for c in question.choices] == ["mori", "end_movement"]
     assert question.default == "end_movement"
+
+
+OSAKA = """
+week: 2
+step: movement
+first: ishida
+blocks:
+  osaka: [ishida-mitsunari, ukita-2a, ukita-2b]
+  edo: [tokugawa-leader]
+phase: {level: limited, moves_left: 2}
+hands:
+  ishida: [ukita-1]
+"""
+
+
+def test_enter_moves_a_stack_without_its_protagonist(comp):
+    """Osaka's army with Mitsunari (2.1: his loss loses the game): Enter at "which blocks
+    go" took him along; the default is every block but him."""
+    from sekigahara_pbem.rules.decisions.stack_move import compose_move
+
+    state = build_position(comp, yaml.safe_load(OSAKA))
+    dialogue = compose_move(state, comp, "ishida")
+    assert next(dialogue).key == "stack"
+    question = dialogue.send("osaka")
+    assert question.key == "blocks"
+    assert [c.value for c in question.choices] == ["ishida-mitsunari", "ukita-2a", "ukita-2b"]
+    assert question.default == ["ukita-2a", "ukita-2b"]

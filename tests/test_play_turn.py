@@ -4,6 +4,7 @@ one answer."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -17,11 +18,13 @@ import yaml
 from sekigahara_pbem.play import console, labels
 from sekigahara_pbem.play.session import TurnSession
 from sekigahara_pbem.rules.decisions import Choice, Question
+from sekigahara_pbem.rules.decisions.stack_move import STOP
 from sekigahara_pbem.rules.engine import apply
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
+from sekigahara_pbem.rules.state import DEFAULT_OPTIONS
 from sekigahara_pbem.rules.views import view
-from sekigahara_pbem.web import desk
+from sekigahara_pbem.web import desk, moment
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -367,3 +370,125 @@ def test_7_3_a_stack_keeps_its_number_for_the_whole_movement_phase():
             assert all(before[loc] == n for loc, n in after.items() if loc in before)
             checked += any(n != i for i, n in enumerate(after.values(), 1))
     assert checked >= 3, checked  # turns where the old numbering would have shifted
+
+
+UKITA_AT_SUWA = {
+    "week": 2, "step": "movement", "first": "ishida", "active": "ishida",
+    "phase": {"level": "none", "entered": {"suwa": ["kofu"]}},
+    "blocks": {"suwa": ["ukita-2a", "ukita-2b", "ukita-3a", "ukita-leader", "ukita-gun-a",
+                        "tokugawa-2a"]},
+    "hands": {"ishida": ["ukita-1", "ukita-2", "ukita-double-1", "ukita-swords-1"],
+              "tokugawa": ["tokugawa-1"]},
+}  # fmt: skip
+
+
+def _ukita_battle(comp) -> dict:
+    """Ishida attacks Suwa with five Ukita blocks and four cards: 32 deployments listed."""
+    state, _ = apply(build_position(comp, UKITA_AT_SUWA), comp, "ishida", {"type": "end_movement"})
+    return state
+
+
+def test_8_2_2_a_long_battle_is_asked_card_first_and_cards_alike_once(comp):
+    """Issue 41: a battle listed every block with every card (here 32 rows, ukita-1 and
+    ukita-2 alike in clan, kind and bid). Now the card comes first, one of cards alike,
+    then the blocks it deploys; a list past 9 is numbered with two digits."""
+    state = _ukita_battle(comp)
+    session = TurnSession(state, comp, "ishida")
+    question = session.question
+    assert question.key == "deploy_card"
+    values = [c.value for c in question.choices]
+    assert values[1:4] == ["ukita-1", "ukita-double-1", "ukita-swords-1"]  # not ukita-2
+    assert values[0] == {"type": "deploy", "blocks": ["ukita-leader"]}  # 8.2.4: no card
+    assert values[-1] == {"type": "finish"}
+    assert _hint(question, comp) == "    (a number; u undo, q stop)"
+    session.answer("ukita-double-1")
+    question = session.question
+    assert question.key == "deploy" and len(question.choices) == 5 + 10  # one block or two
+    assert console.keys(question)[:2] == ["01", "02"] and console.keys(question)[-1] == "15"
+    assert _hint(question, comp) == "    (two digits; u undo, q stop)"
+    session.answer(question.choices[6].value)
+    action = session.done[-1][1]
+    assert action == {"type": "deploy", "card": "ukita-double-1",
+                      "blocks": ["ukita-2a", "ukita-3a"]}  # fmt: skip
+    apply(state, comp, "ishida", action)
+
+
+CHILD = """
+import json, sys
+from sekigahara_pbem.play import console
+from sekigahara_pbem.play.session import TurnSession
+from sekigahara_pbem.protocol.component_files import load_components
+from sekigahara_pbem.rules.engine import apply
+from sekigahara_pbem.rules.position import build_position
+from sekigahara_pbem.rules.views import view
+comp = load_components()
+state = build_position(comp, json.loads(sys.argv[1]))
+state, _ = apply(state, comp, "ishida", {"type": "end_movement"})
+session = TurnSession(state, comp, "ishida")
+console.run(session, comp, view(state, comp, "ishida"), console.terminal(), print)
+print("built", json.dumps(session.done[-1][1]))
+"""
+
+
+def test_a_list_past_9_takes_two_digits_at_once_in_a_real_terminal(tmp_path):
+    """Issue 41: in a list of 16, `1` waited for a second digit and, with the next
+    answer's key, became 11. Past 9 the numbers are two digits, each answer taken at once
+    as its second digit is typed."""
+    env = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    child = pexpect.spawn(sys.executable, ["-c", CHILD, json.dumps(UKITA_AT_SUWA)],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60,
+                          dimensions=(50, 200))  # fmt: skip
+    child.expect("deploy with which card")
+    child.expect(r"\(a number; u undo, q stop\)")
+    child.send("3")  # ukita-double-1, one key
+    child.expect(" 07. Deploy ukita-2a")
+    child.expect(r"\(two digits; u undo, q stop\)")
+    child.send("07")  # no Enter
+    child.expect(r'built \{"type": "deploy", "card": "ukita-double-1", '
+                 r'"blocks": \["ukita-2a", "ukita-3a"\]\}')  # fmt: skip
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_7_1_the_summary_names_the_cards_discarded_to_redraw(comp):
+    """Issue 41: before signing, a turn of no movement with cards cycled read "No
+    movement (you may instead name cards ...)", naming none of them."""
+    from sekigahara_pbem.reports.choices import describe_option
+
+    action = {"type": "level", "level": "none", "cards": ["ukita-1", "ukita-swords-1"]}
+    text = describe_option(action, comp, {}, "ishida")
+    assert text == "No movement: ukita-1 and ukita-swords-1 discarded, as many drawn (7.1)"
+
+
+def test_7_4_a_turn_file_cut_by_an_overrun_says_why_before_signing(comp):
+    """Issue 41: an overrun during a move went straight to "Sign" with the other moves of
+    the phase unmade and no word why. The summary before signing says the file ends
+    there, and why: the terminal's and the page's."""
+    spec = {
+        "week": 2, "step": "movement", "first": "ishida", "active": "ishida",
+        "phase": {"level": "total"},
+        "blocks": {"osaka": ["kobayakawa-3a", "kobayakawa-3b", "kobayakawa-2a",
+                             "kobayakawa-2b"], "kyoto": ["tokugawa-2a"],
+                   "gifu": ["ukita-2a"]},
+        "hands": {"ishida": ["mori-1"]},
+    }  # fmt: skip
+    state = build_position(comp, spec)
+    packet_view = view(state, comp, "ishida")
+    session = TurnSession(shadow_state(comp, packet_view, DEFAULT_OPTIONS), comp, "ishida")
+    army = ["kobayakawa-2a", "kobayakawa-2b", "kobayakawa-3a", "kobayakawa-3b"]
+    for key, answer in [("movement", "move"), ("stack", "osaka"), ("blocks", army),
+                        ("step", "kyoto"), ("step", STOP)]:  # fmt: skip
+        assert session.question.key == key
+        session.answer(answer)
+    assert session.question is None and session.cut == "overrun"
+    said: list[str] = []
+    assert console.confirm(session, comp, packet_view, lambda *_: "", said.append)
+    why = (
+        "Your turn file ends here: after an overrun (7.4) only the referee knows what "
+        "follows; your next packet goes on with your turn."
+    )
+    assert said[-2] == why
+    assert moment.turn(session, comp, packet_view)[-1] == {"text": why}
+    session.undo()
+    assert session.cut is None and session.question.key == "step"

@@ -141,6 +141,10 @@ def test_a_whole_solo_game_is_played_to_the_end_and_verified(tmp_path, monkeypat
     assert done.exit_code == 0, done.output[-3000:]
     assert "is over" in done.output and "verified" in done.output
     assert verify(tmp_path / "g/game").result is not None
+    # the last report, with the move that ended the game, comes before the closing words
+    # (issue 41: a game the computer ended went straight to them)
+    last = done.output.rindex("Nothing is asked of you now. Waiting for: nobody, the game is over")
+    assert done.output.rindex("GAME OVER: ") < last < done.output.index("is over.")
     # the closing words are a solo game's (issue 37: no mail, nothing "attached"): where
     # the secrets were written, and the command that checks the game, which does
     assert "attached" not in done.output

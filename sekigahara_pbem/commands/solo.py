@@ -122,6 +122,19 @@ def _play(game, choose: str | None, board: bool) -> None:
             solos.submit(game, packet.seq, turn, utc_now())
     finally:
         bot.close()  # a search player's second process
+    _last_report(game, comp)
+
+
+def _last_report(game, comp) -> None:
+    """The game's last report, with what the computer did since the player's last turn:
+    a game the computer ended (a 9-block overrun) went straight to its closing words."""
+    from ..play import solo as solos
+    from ..reports import render_text
+
+    last = game.gd.last_seq()
+    packet = solos.open_packet(game, last)
+    earlier = solos.story(game, last)
+    click.echo(render_text(game.definition.game_id, packet, comp, guided=True, earlier=earlier))
 
 
 def _kept(directory: Path) -> str:

@@ -4,7 +4,10 @@ script of answers (`--choose`), with the same parsing, checks and transcript eit
 An answer is a choice's number; several numbers (`1 3` or `1+3`) for a question that picks
 many; nothing for the default shown; `u` to undo the last answer; `q` to stop without
 writing anything. At a terminal a number that no other choice begins with is taken at
-once, without Enter, and so are `q` and `u`: most answers are one key.
+once, without Enter, and so are `q` and `u`: most answers are one key. A list numbered
+past 9 is numbered with two digits (`01` to `16`), so every answer to it is two keys,
+taken at once: a `1` that silently waits for a second digit became `11` with the next
+answer's key.
 """
 
 from __future__ import annotations
@@ -49,6 +52,13 @@ def numbers(question: Question) -> list[int]:
     """The number each choice is shown and typed with: the dialogue's stable ones (a stack
     keeps its number for the whole phase), else 1 to n."""
     return list(question.numbers) or list(range(1, len(question.choices) + 1))
+
+
+def keys(question: Question) -> list[str]:
+    """The numbers as shown and typed: padded with zeros to the widest (module docstring)."""
+    shown = numbers(question)
+    width = len(str(max(shown, default=1)))
+    return [f"{n:0{width}d}" for n in shown]
 
 
 def parse(raw: str, question: Question) -> list | object:
@@ -113,21 +123,34 @@ def render(question: Question, comp: Components, view: dict, side: str) -> list[
     text = labels.prompt(question, comp)
     lines = [text if text.endswith("?") else text + ":"]
     default = question.default
-    for i, choice in zip(numbers(question), question.choices, strict=True):
+    for key, choice in zip(keys(question), question.choices, strict=True):
         chosen = choice.value == default or (isinstance(default, list) and choice.value in default)
         mark = "*" if chosen and default not in (None, []) else " "
-        lines.append(f" {mark}{i:>2}. {labels.label(choice, question, comp, view, side)}")
-    multi = not single(question)
-    marked = default not in (None, [])
-    hints = {
-        (True, True): _("numbers separated by spaces, Enter for the marked; u undo, q stop"),
-        (True, False): _("numbers separated by spaces; u undo, q stop"),
-        (False, True): _("a number, Enter for the marked; u undo, q stop"),
-        (False, False): _("a number; u undo, q stop"),
-    }
-    count = how_many(question) if multi else ""
-    lines.append("    (" + "; ".join(filter(None, (count, hints[multi, marked]))) + ")")
+        lines.append(f" {mark}{key:>2}. {labels.label(choice, question, comp, view, side)}")
+    lines.append("    (" + "; ".join(filter(None, (_count(question), _hint(question)))) + ")")
     return lines
+
+
+def _count(question: Question) -> str:
+    """`how_many` where a question picks several; nothing for one (its hint says it)."""
+    return "" if single(question) else how_many(question)
+
+
+def _hint(question: Question) -> str:
+    """How to answer: a number (two digits in a list numbered past 9), or several; Enter
+    for the marked default where there is one."""
+    marked = question.default not in (None, [])
+    if not single(question):
+        if marked:
+            return _("numbers separated by spaces, Enter for the marked; u undo, q stop")
+        return _("numbers separated by spaces; u undo, q stop")
+    if any(len(key) > 1 for key in keys(question)):
+        if marked:
+            return _("two digits, Enter for the marked; u undo, q stop")
+        return _("two digits; u undo, q stop")
+    if marked:
+        return _("a number, Enter for the marked; u undo, q stop")
+    return _("a number; u undo, q stop")
 
 
 def run(
@@ -190,6 +213,8 @@ def confirm(
             continue
         shown = view_at(session, start.state, view)
         say(f"  {i}. {describe_option(action, comp, shown, session.side)}")
+    if session.cut is not None:
+        say(labels.cut(session.cut))
     while True:
         say(_("Sign it?  1. yes, sign and write the turn file    (u undo, q stop)"))
         raw = ask("> ", CONFIRM).strip().lower()
@@ -267,7 +292,7 @@ def terminal() -> Asker:
     session: PromptSession = PromptSession(key_bindings=bindings, output=_output())
 
     def ask(prompt: str, question: Question) -> str:
-        shown[:] = [str(n) for n in numbers(question)] if single(question) else []
+        shown[:] = keys(question) if single(question) else []
         try:
             return session.prompt(prompt)
         except EOFError:  # boundary: Ctrl-D at the prompt stops, as `q` does (exit 4)

@@ -21,7 +21,7 @@ PROMPTS = {
     "level_redraw": N_("Discard any cards to draw as many new ones (7.1), or none"),
     "movement": N_("What next in your Movement Phase"),
     "stack": N_("Move which stack (7.3)"),
-    "blocks": N_("Which blocks go (all by default)"),
+    "blocks": N_("Which blocks go (by default all but your protagonist, 2.1)"),
     "leader": N_("Claim a leader's +1 movement (7.3.4)"),
     "step": N_("{blocks} at {at}: where next (7.3)"),
     "drop": N_("Which blocks stay here"),
@@ -38,6 +38,9 @@ PROMPTS = {
     "mori_cards": N_("Discard which cards, one per Mōri block (9.3)"),
     "mori_blocks": N_("Which Mōri blocks come"),
     "deploy": N_("{fight} (8.5) — your impact {ours}, theirs {theirs}: deploy?"),
+    "deploy_card": N_(
+        "{fight} (8.5) — your impact {ours}, theirs {theirs}: deploy with which card?"
+    ),
     "challenge": N_(
         "{fight} (8.6) — your impact {ours}, theirs {theirs}: challenge the loyalty of the "
         "deployment just made?"
@@ -135,6 +138,23 @@ def prompt(question: Question, comp: Components) -> str:
     if question.key == "step" and ctx.get("path"):
         text += " " + _("(so far: {path})").format(path=n.path(comp, ctx["path"]))
     return text
+
+
+CUT_BY = {
+    "overrun": N_("an overrun (7.4)"),
+    "draw": N_("a card draw (3.3)"),
+    "reshuffle": N_("a reshuffle (3.3)"),
+    "challenge": N_("a Loyalty Challenge (8.6)"),
+}
+
+
+def cut(event_type: str) -> str:
+    """Why a turn file ends while its side still decides (play/session.py, `cut`)."""
+    what = _(CUT_BY[event_type]) if event_type in CUT_BY else _("what this action set off")
+    return _(
+        "Your turn file ends here: after {what} only the referee knows what follows; "
+        "your next packet goes on with your turn."
+    ).format(what=what)
 
 
 def _fight(kind: object, where: str) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..rules.components import Components
 from ..rules.decisions import Dialogue, Question, current
 from ..rules.engine import apply, pending
-from ..rules.shadow import foreseen
+from ..rules.shadow import unforeseen
 from .plan import plan_dialogue
 
 
@@ -42,6 +42,9 @@ class TurnSession:
         self.start = state  # the shadow state the turn starts from
         self.done: list[tuple[Step, dict, dict]] = []  # (where it started, action, after)
         self.step: Step | None = None
+        # the event that ended the turn file while the side still decides (an overrun,
+        # 7.4): the referee settles it and the next packet goes on (module docstring)
+        self.cut: str | None = None
         if plan:
             self.step = Step(state, opening=plan_dialogue)
         elif self._asked(state):
@@ -69,6 +72,7 @@ class TurnSession:
 
     def undo(self) -> bool:
         """Take back the last answer; False if there is none."""
+        self.cut = None
         if self.step is not None and self.step.answers:
             self.step.answers.pop()
         elif self.done:
@@ -104,7 +108,10 @@ class TurnSession:
         start = self.step
         after, events = apply(start.state, self.comp, self.side, action)
         self.done.append((start, action, after))
-        self.step = Step(after) if foreseen(after, events, self.side) else None
+        why = unforeseen(events, self.side)
+        still = self._asked(after)
+        self.step = Step(after) if still and why is None else None
+        self.cut = why if still else None
 
     def _asked(self, state: dict) -> bool:
         return any(d["side"] == self.side for d in pending(state))

@@ -144,6 +144,10 @@ def _choose_first(o: dict, comp: Components, view: dict, side: str) -> str:
 
 
 def _level(o: dict, comp: Components, view: dict, side: str) -> str:
+    if o["level"] == "none" and o.get("cards"):
+        return _("No movement: {cards} discarded, as many drawn (7.1)").format(
+            cards=n.listing(o["cards"])
+        )
     if o["level"] == "none":
         return _("No movement (you may instead name cards to discard and redraw as many)")
     text = level_text(o["level"])

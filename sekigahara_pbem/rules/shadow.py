@@ -41,10 +41,18 @@ def foreseen(after: State, events: list, side: str) -> bool:
     only foreseeable events happened (no draw, no sealed decision, no overrun, no
     challenge, no result), none of them by the enemy, and the decision is still its own.
     Otherwise the referee may see something the shadow cannot, and the next packet asks."""
-    enemy = other(side)
-    if any(e["type"] not in FORESEEN or e.get("side") == enemy for e in events):
+    if unforeseen(events, side) is not None:
         return False
     return any(d["side"] == side for d in pending(after))
+
+
+def unforeseen(events: list, side: str) -> str | None:
+    """The type of the first event the shadow of `side` can only guess (`foreseen`)."""
+    enemy = other(side)
+    for e in events:
+        if e["type"] not in FORESEEN or e.get("side") == enemy:
+            return str(e["type"])
+    return None
 
 
 def shadow_state(comp: Components, v: dict, options: dict, chooser: dict | None = None) -> State:

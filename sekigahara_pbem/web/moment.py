@@ -153,6 +153,8 @@ def turn(session: TurnSession, comp: Components, packet_view: dict) -> list[dict
         else:
             shown = view_at(session, start.state, packet_view)
             out.append({"text": describe_option(action, comp, shown, session.side)})
+    if session.cut is not None:
+        out.append({"text": labels.cut(session.cut)})
     return out
 
 

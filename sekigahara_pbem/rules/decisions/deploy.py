@@ -164,12 +164,52 @@ def options(state: State, comp: Components, side: str) -> list[dict]:
     return rules.legal_deployments(state, comp, side) + [{"type": "finish"}]
 
 
+SHORT = 9  # deployments asked in one list; more are asked card first (one key each)
+DEPLOY_CARD = "deploy_card"  # the first question of a long list: which card
+
+
+def _one_per_face(legal: list[dict], comp: Components) -> list[dict]:
+    """The deployments with only the first of the cards alike (`guide`)."""
+    first: dict[tuple, str] = {}
+    out = []
+    for a in legal:
+        card = a.get("card")
+        if card is not None:
+            spec = comp.cards[card]
+            if first.setdefault((spec.deck, spec.kind, spec.bid, spec.clan), card) != card:
+                continue
+        out.append(a)
+    return out
+
+
 def guide(state: State, comp: Components, side: str) -> Dialogue:
-    """One question: every deployment, or finish; titled with the fight and its impact."""
-    legal = options(state, comp, side)
+    """Every deployment, or finish, titled with the fight and its impact: in one list if
+    it is short; else the card first (or a leader without one, 8.2.4, or finish), then
+    the block or blocks it deploys (8.2.2, 8.4.2). A battle of four blocks and four cards
+    listed every block with every card: 32 rows, most alike. Of cards alike in all the
+    rules read (clan, kind, bid: ukita-1 and ukita-2), one is offered."""
+    legal = _one_per_face(options(state, comp, side), comp)
     context = standing(fight_of(state), side)
-    answer = yield Question(DEPLOY, tuple(Choice(a) for a in legal), context=context)
-    return answer
+    if len(legal) <= SHORT:
+        return (yield Question(DEPLOY, tuple(Choice(a) for a in legal), context=context))
+    by_card: dict[str, list[dict]] = {}
+    first: list[Choice] = []
+    for a in legal:
+        card = a.get("card")
+        if card is None:
+            first.append(Choice(a))  # a leader without a card, or finish
+        elif card not in by_card:
+            by_card[card] = [a]
+            first.append(Choice(card))
+        else:
+            by_card[card].append(a)
+    answer = yield Question(DEPLOY_CARD, tuple(first), context=context)
+    if isinstance(answer, dict):
+        return answer
+    with_card = by_card[answer]
+    if len(with_card) == 1:
+        return with_card[0]
+    return (yield Question(DEPLOY, tuple(Choice(a) for a in with_card), context=context))
 
 
 def forced(state: State, comp: Components, events: list) -> bool:

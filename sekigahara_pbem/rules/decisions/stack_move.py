@@ -171,7 +171,12 @@ def compose_move(state: State, comp: Components, side: str) -> Dialogue:
     )
     going = stacks[origin]
     if len(going) > 1:
-        going = list((yield Question("blocks", tuple(Choice(b) for b in going), "some", going)))
+        # Enter moves all but the protagonist (2.1: its loss loses the game): a player
+        # moving Osaka's army took Mitsunari along by pressing Enter
+        protagonist = comp.protagonist(side)
+        default = [b for b in going if b != protagonist]
+        blocks = tuple(Choice(b) for b in going)
+        going = list((yield Question("blocks", blocks, "some", default)))
     leader = None
     here = [b for b, w in sorted(state["blocks"].items()) if w == origin]
     leaders = [b for b in here if comp.blocks[b].side == side and comp.blocks[b].leader]

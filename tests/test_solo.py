@@ -141,6 +141,11 @@ def test_a_whole_solo_game_is_played_to_the_end_and_verified(tmp_path, monkeypat
     assert done.exit_code == 0, done.output[-3000:]
     assert "is over" in done.output and "verified" in done.output
     assert verify(tmp_path / "g/game").result is not None
+    # the next decision of the same step (a battle's deployments) is told briefly: what
+    # happened, the combat, the hand (issue 41: the whole report again each time buried
+    # "Since your last turn"); the first of a step has the whole report
+    assert "The situation and the map are as in the last report" in done.output
+    assert done.output.count("The situation\n---") > 10
     # the last report, with the move that ended the game, comes before the closing words
     # (issue 41: a game the computer ended went straight to them)
     last = done.output.rindex("Nothing is asked of you now. Waiting for: nobody, the game is over")

@@ -277,19 +277,23 @@ def ask_turn(
     plan: bool = False,
     home: Path | None = None,
     board: bool = False,
+    brief: bool = False,
 ) -> list[dict]:
     """One turn asked of the player: the packet's report with the story since its last
     turn (`earlier`), then the decision question by question on a shadow of the game
     (rules/shadow.py), at the terminal (`ask`) or with `board` on the page in the
     browser (web/), until the player confirms the whole turn; the actions ([] when
-    nothing is asked). `home`: where the packets' commitments are kept (view.show)."""
+    nothing is asked). `home`: where the packets' commitments are kept (view.show);
+    `brief`: the report without the situation and the map (the last one had them)."""
     from ..play import console
     from ..play.session import TurnSession
     from ..reports import render_text
     from ..rules.shadow import shadow_state
     from .view import show
 
-    report = render_text(definition.game_id, opened, comp, guided=True, earlier=earlier)
+    report = render_text(
+        definition.game_id, opened, comp, guided=True, earlier=earlier, brief=brief
+    )
     show(definition, opened, report, html, comp, earlier, home)
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)

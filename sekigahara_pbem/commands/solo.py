@@ -105,13 +105,15 @@ def _play(game, choose: str | None, board: bool) -> None:
     comp = load_components()
     ask = None if board else console.script(choose) if choose is not None else console.terminal()
     bot = solos.computer(game)
+    last_step = None  # the report of the next decision in the same step is brief
     try:
         while (packet := solos.play_computer(game, utc_now(), click.echo, bot)) is not None:
             earlier = solos.story(game, packet.seq)
+            step = tuple(packet.view.get(k) for k in ("week", "turn", "step"))
+            brief, last_step = step == last_step, step
             try:
-                actions = ask_turn(
-                    game.definition, packet, comp, earlier, ask, home=game.root, board=board
-                )
+                actions = ask_turn(game.definition, packet, comp, earlier, ask,
+                                   home=game.root, board=board, brief=brief)  # fmt: skip
             except console.Stopped as stopped:
                 tell(str(stopped))
                 abort(_kept(game.root), ExitStatus.STOPPED)

@@ -20,6 +20,7 @@ from ..rules.components import Components
 from ..rules.decisions import Dialogue, Question, current
 from ..rules.engine import apply, pending
 from ..rules.shadow import unforeseen
+from ..rules.vocab import MOVEMENT
 from .plan import plan_dialogue
 
 
@@ -42,8 +43,8 @@ class TurnSession:
         self.start = state  # the shadow state the turn starts from
         self.done: list[tuple[Step, dict, dict]] = []  # (where it started, action, after)
         self.step: Step | None = None
-        # the event that ended the turn file while the side still decides (an overrun,
-        # 7.4): the referee settles it and the next packet goes on (module docstring)
+        # the event that ended the turn file in the middle of the side's Movement Phase
+        # (an overrun, 7.4; a redraw, 7.1): the next packet goes on with it
         self.cut: str | None = None
         if plan:
             self.step = Step(state, opening=plan_dialogue)
@@ -111,7 +112,8 @@ class TurnSession:
         why = unforeseen(events, self.side)
         still = self._asked(after)
         self.step = Step(after) if still and why is None else None
-        self.cut = why if still else None
+        moving = after["step"] == start.state["step"] == MOVEMENT
+        self.cut = why if still and moving else None
 
     def _asked(self, state: dict) -> bool:
         return any(d["side"] == self.side for d in pending(state))

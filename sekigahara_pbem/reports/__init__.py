@@ -47,12 +47,14 @@ def render_text(
     all_options: bool = False,
     guided: bool = False,
     earlier: list[Packet] = (),
+    brief: bool = False,
 ) -> str:
     """The recipient's report of a packet: its view, its events and its options (not the
     options when `guided`: seki play asks for the decision); with `earlier`, the packets
-    since the reader's last turn, whose events are told first (the story so far)."""
+    since the reader's last turn, whose events are told first (the story so far);
+    `brief`, without the situation and the map (reports/text.py)."""
     report = _packet_report(game_id, packet, comp, earlier)
-    return text.render(report, all_options, guided=guided)
+    return text.render(report, all_options, guided=guided, brief=brief)
 
 
 def render_public_text(

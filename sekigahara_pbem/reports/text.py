@@ -24,10 +24,15 @@ def title(game_id: str, seq: int, side: str | None) -> str:
 
 
 def render(
-    report: dict, all_options: bool = False, footer: str | None = None, guided: bool = False
+    report: dict,
+    all_options: bool = False,
+    footer: str | None = None,
+    guided: bool = False,
+    brief: bool = False,
 ) -> str:
     """The report as text; `guided` leaves out the options and the turn template (seki
-    play asks for the decision itself)."""
+    play asks for the decision itself); `brief`, the situation and the map (the player
+    read them in the last report, of the same step: report.txt.j2)."""
     template = environment().get_template("report.txt.j2")
     return template.render(
         report=report,
@@ -37,4 +42,5 @@ def render(
         missing_view=_(MISSING_VIEW),
         footer=footer,
         guided=guided,
+        brief=brief,
     )

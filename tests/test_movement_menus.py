@@ -101,3 +101,19 @@ def test_enter_moves_a_stack_without_its_protagonist(comp):
     assert question.key == "blocks"
     assert [c.value for c in question.choices] == ["ishida-mitsunari", "ukita-2a", "ukita-2b"]
     assert question.default == ["ukita-2a", "ukita-2b"]
+
+
+def test_no_drop_off_or_split_where_an_enemy_stops_the_whole_column(comp):
+    """Issue 41: at Kuwana, where two enemy blocks stop the move (7.3.2), the path menu
+    offered dropping blocks off and splitting the column, though none of it may go on:
+    stop is the only choice."""
+    from sekigahara_pbem.rules.decisions.stack_move import STOP, compose_move
+
+    spec = yaml.safe_load(BESIDE.format(more="  kuwana: [tokugawa-2a, tokugawa-2b]", roads=""))
+    dialogue = compose_move(build_position(comp, spec), comp, "ishida")
+    next(dialogue)
+    assert dialogue.send("minakuchi").key == "blocks"
+    question = dialogue.send(["ukita-2a", "ukita-2b"])
+    assert question.key == "step" and "kuwana" in [c.value for c in question.choices]
+    question = dialogue.send("kuwana")
+    assert [c.value for c in question.choices] == [STOP]

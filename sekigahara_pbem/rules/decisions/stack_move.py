@@ -209,16 +209,31 @@ def compose_move(state: State, comp: Components, side: str) -> Dialogue:
     return stack.action(done)
 
 
+def _part_goes_on(stack: Stack, others: list[Column], col: Column) -> bool:
+    """Whether a block of a column that cannot go on whole may take a step alone, the
+    rest left where it is: a smaller group may move further (7.3.5)."""
+    for b in col.blocks:
+        rest = Column([x for x in col.blocks if x != b], list(col.path), col.march)
+        alone = Column([b], list(col.path), col.march)
+        if stack.steps([*others, rest], alone, counted=False):
+            return True
+    return False
+
+
 def _step_question(stack: Stack, others: list[Column], col: Column, first: bool) -> Question:
     """Where next: stop, a location, drop blocks off here, or split the column. The first
     column must go somewhere; a split-off column may stay where it was left. Stop comes
     first whenever it is offered, so its number never moves (at the terminal, `1` stops;
     it once moved behind the locations and `1` gave a force march)."""
     choices = [Choice(STOP)] if col.path or not first else []
-    choices += stack.steps(others, col)
-    if col.path and len(col.blocks) > 1:
+    ahead = stack.steps(others, col)
+    choices += ahead
+    # dropping blocks off or splitting the column only where some of it may go on: not
+    # where an enemy stops it (7.3.2) or no block has a road left (7.3.1, 7.3.3)
+    parted = len(col.blocks) > 1 and (bool(ahead) or _part_goes_on(stack, others, col))
+    if col.path and parted:
         choices.append(Choice(DROP))
-    if len(col.blocks) > 1:
+    if parted:
         choices.append(Choice(SPLIT))
     where = col.path[-1] if col.path else stack.origin
     context = {"at": where, "blocks": list(col.blocks), "path": list(col.path)}

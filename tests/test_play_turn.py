@@ -492,3 +492,23 @@ def test_7_4_a_turn_file_cut_by_an_overrun_says_why_before_signing(comp):
     assert moment.turn(session, comp, packet_view)[-1] == {"text": why}
     session.undo()
     assert session.cut is None and session.question.key == "step"
+
+
+def test_8_9_2_the_active_owner_is_asked_whether_to_come_out_not_told_it_is_attacked(comp):
+    """Issue 41: with its own blocks besieged at Aizu, Ishida's own combat phase asked
+    "Your castle at Aizu is attacked ... Stay inside" (a siege, only the attacker
+    deploys), though inside nothing happens there this phase (8.9.2)."""
+    spec = yaml.safe_load((SCENARIOS / "8_9_2_phasing_owner_inside_then_outside.yaml").read_text())[
+        "position"
+    ]
+    state = build_position(comp, spec)
+    for action in ({"type": "level", "level": "none", "cards": []}, {"type": "end_movement"}):
+        state, _ = apply(state, comp, "ishida", action)
+    session = TurnSession(state, comp, "ishida")
+    shown = console.render(session.question, comp, view(state, comp, "ishida"), "ishida")
+    assert shown[0] == (
+        "Your blocks are besieged in the castle at Aizu (8.9.2): come out and fight, or "
+        "stay inside?"
+    )
+    assert shown[1] == "   1. Stay inside the castle: no combat here this phase (8.9.2)"
+    assert shown[2] == "   2. Come out and fight a battle (8.2)"

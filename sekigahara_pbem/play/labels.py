@@ -50,6 +50,10 @@ PROMPTS = {
         "your opponent cannot tell whether you hold one"
     ),
     "castle": N_("Your castle at {at} is attacked (8.9.2): stay inside or come out?"),
+    "castle_sally": N_(
+        "Your blocks are besieged in the castle at {at} (8.9.2): come out and fight, or "
+        "stay inside?"
+    ),
     "losses": N_("{fight} (8.7.2) — your impact {ours}, theirs {theirs}: {lose}"),
     "castle_stay": N_("At most {most} may stay in the castle at {at} (8.8.4)"),
     "retreat_to": N_("Retreat from {at} to (8.8)"),

@@ -201,6 +201,8 @@ def _declare(o: dict, comp: Components, view: dict, side: str) -> str:
 
 
 def _castle(o: dict, comp: Components, view: dict, side: str) -> str:
+    if o["inside"] and view.get("active") == side:
+        return _("Stay inside the castle: no combat here this phase (8.9.2)")
     if o["inside"]:
         return _("Stay inside the castle: a siege, only the attacker deploys (8.9.4)")
     return _("Come out and fight a battle (8.2)")

@@ -21,11 +21,17 @@ def options(state: State, comp: Components, side: str) -> list[dict]:
     return [{"type": "castle", "inside": True}, {"type": "castle", "inside": False}]
 
 
+SALLY = "castle_sally"  # the question put to an active player that owns the castle
+
+
 def guide(state: State, comp: Components, side: str) -> Dialogue:
-    """One question, titled with the castle attacked."""
+    """One question, titled with the castle attacked; or, put to the active player (its
+    own blocks besieged there), whether to come out: inside, no combat happens there
+    this phase (8.9.2). It was asked as if its castle were attacked."""
     legal = options(state, comp, side)
     context = {"at": fight_of(state)["location"]}
-    answer = yield Question(CASTLE, tuple(Choice(a) for a in legal), context=context)
+    key = SALLY if side == state["active"] else CASTLE
+    answer = yield Question(key, tuple(Choice(a) for a in legal), context=context)
     return answer
 
 

@@ -104,7 +104,8 @@ def _wanted(q, target, values, path_of, marches, state, comp):
     if key == "deploy" and target["type"] == "deploy" and target.get("card"):
         card = _alike(target["card"], [v.get("card") for v in values], comp)
         return {**target, "card": card}
-    if key in ("option", "deploy", "challenge", "challenge_none", "castle", "castle_sally"):
+    plain = ("bid", "choose_first", "declare", "deploy", "challenge", "challenge_none")
+    if key in (*plain, "castle", "castle_sally"):
         return target
     if key == "movement":
         return MOVE_KEYS.get(t, t)

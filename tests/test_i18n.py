@@ -299,7 +299,7 @@ def test_seki_play_asks_in_hungarian(tmp_path):
     out = tmp_path / "turn.txt"
     args = ("play", str(packet), "--key", "alice", "--choose", "1", "--lang", "hu")
     text = _seki(tmp_path, "alice", *args, "--out", str(out))
-    assert "Válassz:" in text and "Licit: " in text and "A lépésed:" in text
+    assert "Licit a sorrendért (6.3)" in text and "Licit: " in text and "A lépésed:" in text
     assert f"kiírva: {out}; küldd el a játékvezetőnek" in text
     assert out.exists()
 

@@ -207,7 +207,7 @@ def test_a_turn_stops_where_the_side_can_no_longer_foresee(comp):
 
     state, _ = setup(comp, "ab" * 16)
     session = TurnSession(state, comp, "ishida")
-    assert session.question.key == "option"  # the bid
+    assert session.question.key == "bid"
     session.answer(session.question.choices[0].value)
     assert session.question is None and len(session.actions) == 1  # sealed: the turn ends
     assert session.undo() and session.question is not None and not session.actions

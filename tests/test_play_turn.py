@@ -512,3 +512,29 @@ def test_8_9_2_the_active_owner_is_asked_whether_to_come_out_not_told_it_is_atta
     )
     assert shown[1] == "   1. Stay inside the castle: no combat here this phase (8.9.2)"
     assert shown[2] == "   2. Come out and fight a battle (8.2)"
+
+
+def test_6_3_8_1_the_bid_the_first_player_and_the_next_combat_say_what_they_decide(comp):
+    """Issue 41: the bid, the first-player choice and the combat fought next were headed
+    "Choose", at the terminal and on the page alike (they share the prompt)."""
+    from sekigahara_pbem.rules.decisions import KINDS
+
+    session = TurnSession(_bid_state(comp), comp, "ishida")
+    assert session.question.key == KINDS["bid"].name
+    assert labels.prompt(session.question, comp) == (
+        "Bid for the turn order (6.3): the higher number chooses who moves first in both "
+        "turns this week; both bids are discarded"
+    )
+    for kind, words in (
+        ("choose_first", "You won the bid (6.3): who moves first in both turns this week?"),
+        ("declare", "Your Combat Phase (8.1): where to fight next (every place where both "
+                    "sides stand is fought, one at a time)"),
+    ):  # fmt: skip
+        assert labels.prompt(Question(KINDS[kind].name, ()), comp) == words
+
+
+def _bid_state(comp) -> dict:
+    """Week 2's bid (6.3), both hands dealt."""
+    spec = {"week": 2, "step": "bid", "hands": {"ishida": ["ukita-1", "ukita-swords-1"],
+                                                "tokugawa": ["tokugawa-1"]}}  # fmt: skip
+    return build_position(comp, spec)

@@ -584,7 +584,7 @@ def test_the_places_and_cards_that_answer_a_choice(comp):
     )
     places = [targets.place(step, c, comp) for c in step.choices]
     assert places == [("edo", False), ("oshi", True), ("mito", False), None]
-    declare = Question("option", (Choice({"type": "declare", "location": "gifu"}),))
+    declare = Question("declare", (Choice({"type": "declare", "location": "gifu"}),))
     assert targets.place(declare, declare.choices[0], comp) == ("gifu", False)
     retreat = Question("retreat_to", (Choice("kiso"),), context={"at": "gifu"})
     assert targets.place(retreat, retreat.choices[0], comp) == ("kiso", False)

@@ -14,7 +14,15 @@ from ..rules.decisions.stack_move import DROP, SPLIT, STOP
 from ..rules.vocab import LEVEL_WORDS, LEVELS
 
 PROMPTS = {
-    "option": N_("Choose"),
+    "bid": N_(
+        "Bid for the turn order (6.3): the higher number chooses who moves first in both "
+        "turns this week; both bids are discarded"
+    ),
+    "choose_first": N_("You won the bid (6.3): who moves first in both turns this week?"),
+    "declare": N_(
+        "Your Combat Phase (8.1): where to fight next (every place where both sides stand "
+        "is fought, one at a time)"
+    ),
     "discard": N_("Discard {cards}, face down (6.2)"),
     "level": N_("Movement level (7.1)"),
     "level_cards": N_("Spend {cards} for it (7.1)"),

@@ -92,9 +92,10 @@ class Listing(Sequence[dict], Generic[Entry]):
 
 
 def one_of_options(state: State, comp: Components, side: str, kind: Kind) -> Dialogue:
-    """The plain dialogue: one question listing every legal action."""
+    """The plain dialogue: one question listing every legal action, named for its kind
+    (the shell words it: the bid, the first player, the combat fought next)."""
     legal = kind.options(state, comp, side)
-    answer = yield Question("option", tuple(Choice(a) for a in legal))
+    answer = yield Question(kind.name, tuple(Choice(a) for a in legal))
     return answer
 
 

@@ -513,6 +513,9 @@ def test_losses_are_chosen_by_clicking_blocks_and_a_phone_shows_them_whole(brows
         ok.click()
         page.wait_for_selector('body[data-seq="1"]')
         assert session.question is None
+        # the Sign screen lists the turn once (issue 41: "your turn so far" beside it too)
+        assert page.locator("#turn-box").is_hidden()
+        assert page.locator("#ask ol li").count() == len(session.actions) == 1
         page.click("#ask button.primary")  # Sign
         page.wait_for_selector(".done")
     finally:

@@ -165,7 +165,7 @@
     if (!q) {
       box.append(el("p", { class: "prompt" }, now.record ? W.your_record : W.your_turn));
       const list = el("ol");
-      now.turn.forEach((t) => list.append(el("li", {}, t.text)));
+      now.turn.forEach((t) => list.append(turnItem(t)));
       box.append(list, el("p", { class: "hint" }, now.record ? W.record_hint : W.sign_hint));
       if (error) box.append(el("p", { class: "error" }, error));
       box.append(button(W.sign, "primary", () => send("sign", { seq: now.seq })));
@@ -279,16 +279,21 @@
     $("ok").disabled = !fits(q, picked.size);
   }
 
+  // One action of the turn (a battle plan with its orders).
+  function turnItem(t) {
+    const item = el("li", {}, t.text);
+    if (t.detail) item.append(el("pre", {}, t.detail));
+    return item;
+  }
+
+  // The turn so far, beside the question; the Sign screen lists it itself (it was shown
+  // twice there).
   function showTurn() {
     $("turn-title").textContent = W.so_far;
     const list = $("turn");
     list.replaceChildren();
-    now.turn.forEach((t) => {
-      const item = el("li", {}, t.text);
-      if (t.detail) item.append(el("pre", {}, t.detail));
-      list.append(item);
-    });
-    $("turn-box").hidden = !now.turn.length;
+    now.turn.forEach((t) => list.append(turnItem(t)));
+    $("turn-box").hidden = !now.turn.length || !question();
   }
 
   // What happened since the player's last turn, record by record (drawn on the map too).

@@ -484,3 +484,30 @@ def test_templates_compile_once_and_a_cache_that_cannot_be_written_is_no_cache(t
     blocked.write_text("")
     broken = Environment(loader=templates, bytecode_cache=compiled_cache(str(blocked)))
     assert broken.get_template("t.j2").render(a=7, b=8) == "7 and 8"
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* of an sRGB colour '#rrggbb' (D65), the space where a distance of a few
+    units is what the eye can just tell apart."""
+    rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (((c + 0.055) / 1.055) ** 2.4 if c > 0.04045 else c / 12.92 for c in rgb)
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_no_clan_colour_passes_for_a_sides_count_badge():
+    """Issue 41: an Ii block in dark gold (#b9770e, 31 from Ishida's fill) read as a count
+    of Ishida blocks, and the Mōri blocks in slate (#2e4053, 19 from Tokugawa's black)
+    as counts of Tokugawa's. Every clan colour is at least 35 (CIE76) from both fills:
+    a side sees its own blocks in clan colours beside the enemy's counts."""
+    from sekigahara_pbem.reports.svgmap import CLAN_PALETTE, SIDE_FILL
+
+    for clan in CLAN_PALETTE:
+        for fill in SIDE_FILL.values():
+            distance = sum((p - q) ** 2 for p, q in zip(_lab(clan), _lab(fill), strict=True))
+            assert distance**0.5 >= 35, (clan, fill)

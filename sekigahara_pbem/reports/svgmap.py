@@ -35,9 +35,12 @@ DISK_R = 6
 SIDE_FILL = {"ishida": "#e3b505", "tokugawa": "#222222"}
 SIDE_INK = {"ishida": "#222222", "tokugawa": "#ffffff"}
 ARROW = {"ishida": "#c48a00", "tokugawa": "#1b1b1b"}
+# A side sees its own blocks in their clan's colour and the enemy's as counts in the
+# enemy's SIDE_FILL: no clan colour may pass for either fill (an Ii block in dark gold
+# read as a count of Ishida blocks; tests/test_reports.py measures the distance).
 CLAN_PALETTE = (
-    "#a93226", "#1f618d", "#117a65", "#7d3c98", "#b9770e",
-    "#6e2c00", "#2e4053", "#196f3d", "#943126", "#5b2c6f",
+    "#a93226", "#1f618d", "#117a65", "#7d3c98", "#a3366f",
+    "#d35400", "#2874a6", "#196f3d", "#943126", "#5b2c6f",
 )  # fmt: skip
 # The legend is a band under the map, laid out in map.svg.j2 in four columns of this width.
 LEGEND_COLUMN = 330

@@ -654,6 +654,17 @@ def test_7_2_a_place_that_answers_at_the_maps_edge_is_scrolled_into_view(browser
         )  # the map does not fit: it scrolls
         ring = page.locator(target).bounding_box()
         assert frame["x"] <= ring["x"] and ring["x"] + ring["width"] <= frame["x"] + frame["width"]
+        # its name is drawn again over the ring (issue 41: the rings hid names, Kuwana's)
+        assert page.evaluate(
+            """() => {
+              const layer = document.querySelector('#board .overlay');
+              const ring = layer.querySelector('circle.target[data-loc="sendai"]');
+              const name = [...layer.querySelectorAll('text.label')]
+                .find((t) => t.textContent === 'Sendai');
+              return !!name && !!(ring.compareDocumentPosition(name)
+                & Node.DOCUMENT_POSITION_FOLLOWING);
+            }"""
+        )
         page.click(target)
         page.wait_for_selector('body[data-seq="1"]')
     finally:

@@ -368,6 +368,12 @@
         target.addEventListener("mouseleave", () => light(loc, false));
       }
     });
+    // The names of the ringed places again, over their rings (the rings hid them)
+    const ringed = [...layer.querySelectorAll("circle.here, circle.target")];
+    new Set(ringed.map((r) => r.dataset.loc)).forEach((loc) => {
+      const name = document.querySelector(`#loc-${loc} text.label`);
+      if (name) layer.append(name.cloneNode(true));
+    });
     // A block on the map answers as its tile or button does (which go, losses, a muster).
     Object.entries(byUnit()).forEach(([id, choices]) => {
       const block = board.querySelector(`g.block[data-block="${id}"]`);

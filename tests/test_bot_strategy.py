@@ -116,6 +116,34 @@ def test_no_block_walks_alone_next_to_a_stack_that_can_overrun_it(comp, player):
             assert len(near) < 4 * len(ours), f"{group['blocks']} left at {end}"
 
 
+GARRISON = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  gifu: [ukita-3a]
+  osaka: [ishida-mitsunari, ukita-2a, ukita-2b, ukita-gun-a]
+  kiyosu: [tokugawa-3a, tokugawa-3b, tokugawa-2a]
+  edo: [tokugawa-leader, tokugawa-3d]
+control: {kiso: ishida, takeda: ishida, tsuruga: ishida, kyoto: ishida}
+phase: {level: total}
+hands:
+  ishida: [ukita-1, ukita-2]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_castle_of_ours_beside_an_enemy_stack_is_not_left_empty(comp, player):
+    """Gifu, a gold castle, held by one block with three Tokugawa blocks at Kiyosu next
+    door: marched off to Minakuchi, it leaves a castle the enemy takes by walking in (4.3),
+    two points to him and two from us. In self-play Tokugawa lost its black castles this
+    way week after week (docs/bot.md, "Levels"); the previous heuristic marched it too."""
+    state, actions = _answer(comp, player, GARRISON)
+    after = _played(comp, state, actions)
+    assert any(loc == "gifu" for b, loc in after["blocks"].items() if b.startswith("ukita"))
+
+
 LAST_BID = """
 week: 7
 step: bid

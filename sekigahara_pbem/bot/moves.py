@@ -27,6 +27,7 @@ MOBILE = 8  # blocks: a larger stack moves only with a highway and leadership (7
 HUNT = 0.5  # per road closer to an enemy stack the moving group should beat
 HUNT_RANGE = 4  # roads: prey further away is not hunted
 CROWDING = 0.3  # points per block beyond MOBILE: an army too big to move holds nothing
+CAPTURE = 0.5  # the chance an empty castle of ours beside an enemy stack is walked into
 
 
 def objectives(k: Knowledge) -> list[str]:
@@ -102,6 +103,19 @@ def _around(k: Knowledge, loc: str) -> list[tuple[int, float]]:
             known.append((sum(k.enemy_at[e] for e in near), strongest))
         k.memo[("around", loc)] = known
     return known
+
+
+def capture_risk(k: Knowledge, loc: str) -> float:
+    """The points an empty castle of our colour may cost (4.3: empty, it counts for its
+    colour; an enemy that walks in alone takes it, a swing of both its points), by how
+    near the enemy stands (`doomed`'s reach). Self-play lost Tokugawa's black castles
+    this way week after week: leaving one empty cost nothing in the scores."""
+    spec = k.comp.locations[loc]
+    if spec.castle != k.side or k.last_move or k.view["stacks"].get(loc, {}).get("disks"):
+        return 0.0
+    (near, _), (far, _) = _around(k, loc)
+    share = 1.0 if near else FAR if far else 0.0
+    return CAPTURE * share * (k.castle_points(loc, k.side) - k.castle_points(loc, k.enemy))
 
 
 def doom(k: Knowledge, loc: str, blocks: list[str]) -> float:
@@ -192,6 +206,8 @@ def _arriving(k: Knowledge, dest: str, moving: list[str]) -> float:
     else:
         before = k.view["castles"].get(dest)
         score += k.castle_points(dest, k.side) - k.castle_points(dest, before)
+        if not k.blocks.get(dest):
+            score += capture_risk(k, dest)  # an empty castle of ours garrisoned
         score -= exposure(k, dest, arriving) - exposure(k, dest, k.blocks.get(dest, []))
         score -= crowding(k, dest, len(k.blocks.get(dest, [])), len(arriving))
         score -= doom(k, dest, arriving) - doom(k, dest, k.blocks.get(dest, []))
@@ -211,6 +227,7 @@ def _leaving(k: Knowledge, origin: str, moving: list[str]) -> float:
     if not staying and not k.enemy_at.get(origin):
         natural = k.comp.locations[origin].castle
         score += k.castle_points(origin, natural) - k.castle_points(origin, k.side)
+        score -= capture_risk(k, origin)
     score -= exposure(k, origin, staying) - exposure(k, origin, here)
     score -= doom(k, origin, staying) - doom(k, origin, here)
     need = k.guard_needed(origin)

@@ -489,7 +489,8 @@ def test_7_4_a_turn_file_cut_by_an_overrun_says_why_before_signing(comp):
         "follows; your next packet goes on with your turn."
     )
     assert said[-2] == why
-    assert moment.turn(session, comp, packet_view)[-1] == {"text": why}
+    page = moment.moment(session, comp, packet_view, 1, [], moment.Story([], []))
+    assert page["cut"] == why and page["question"] is None
     session.undo()
     assert session.cut is None and session.question.key == "step"
 

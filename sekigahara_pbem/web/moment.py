@@ -82,6 +82,7 @@ def moment(
         "story": told.parts,
         "question": None if question is None else ask(session, question, comp, packet_view),
         "move": building(session),
+        "cut": None if session.cut is None else labels.cut(session.cut),
     }
 
 
@@ -153,8 +154,6 @@ def turn(session: TurnSession, comp: Components, packet_view: dict) -> list[dict
         else:
             shown = view_at(session, start.state, packet_view)
             out.append({"text": describe_option(action, comp, shown, session.side)})
-    if session.cut is not None:
-        out.append({"text": labels.cut(session.cut)})
     return out
 
 

@@ -166,7 +166,9 @@
       box.append(el("p", { class: "prompt" }, now.record ? W.your_record : W.your_turn));
       const list = el("ol");
       now.turn.forEach((t) => list.append(turnItem(t)));
-      box.append(list, el("p", { class: "hint" }, now.record ? W.record_hint : W.sign_hint));
+      box.append(list);
+      if (now.cut) box.append(el("p", { class: "hint" }, now.cut));  // why the file ends here
+      box.append(el("p", { class: "hint" }, now.record ? W.record_hint : W.sign_hint));
       if (error) box.append(el("p", { class: "error" }, error));
       box.append(button(W.sign, "primary", () => send("sign", { seq: now.seq })));
       return;

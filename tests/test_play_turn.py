@@ -14,6 +14,7 @@ import cligame
 import pexpect
 import pytest
 import yaml
+from overrun_turn import overrun_turn
 
 from sekigahara_pbem.play import console, labels
 from sekigahara_pbem.play.session import TurnSession
@@ -22,7 +23,6 @@ from sekigahara_pbem.rules.decisions.stack_move import STOP
 from sekigahara_pbem.rules.engine import apply
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
-from sekigahara_pbem.rules.state import DEFAULT_OPTIONS
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.web import desk, moment
 
@@ -322,7 +322,6 @@ def test_7_3_a_stack_keeps_its_number_for_the_whole_movement_phase():
     from sekigahara_pbem.play import console
     from sekigahara_pbem.play.session import TurnSession
     from sekigahara_pbem.protocol.component_files import load_components
-    from sekigahara_pbem.rules.decisions.stack_move import STOP
     from sekigahara_pbem.rules.vocab import MOVEMENT
     from sekigahara_pbem.testing.random_player import playout
 
@@ -465,22 +464,7 @@ def test_7_4_a_turn_file_cut_by_an_overrun_says_why_before_signing(comp):
     """Issue 41: an overrun during a move went straight to "Sign" with the other moves of
     the phase unmade and no word why. The summary before signing says the file ends
     there, and why: the terminal's and the page's."""
-    spec = {
-        "week": 2, "step": "movement", "first": "ishida", "active": "ishida",
-        "phase": {"level": "total"},
-        "blocks": {"osaka": ["kobayakawa-3a", "kobayakawa-3b", "kobayakawa-2a",
-                             "kobayakawa-2b"], "kyoto": ["tokugawa-2a"],
-                   "gifu": ["ukita-2a"]},
-        "hands": {"ishida": ["mori-1"]},
-    }  # fmt: skip
-    state = build_position(comp, spec)
-    packet_view = view(state, comp, "ishida")
-    session = TurnSession(shadow_state(comp, packet_view, DEFAULT_OPTIONS), comp, "ishida")
-    army = ["kobayakawa-2a", "kobayakawa-2b", "kobayakawa-3a", "kobayakawa-3b"]
-    for key, answer in [("movement", "move"), ("stack", "osaka"), ("blocks", army),
-                        ("step", "kyoto"), ("step", STOP)]:  # fmt: skip
-        assert session.question.key == key
-        session.answer(answer)
+    session, packet_view = overrun_turn(comp)
     assert session.question is None and session.cut == "overrun"
     said: list[str] = []
     assert console.confirm(session, comp, packet_view, lambda *_: "", said.append)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from overrun_turn import overrun_turn
 from webdoor import door, enter, file_of
 
 from sekigahara_pbem import i18n
@@ -675,22 +676,7 @@ def test_7_2_a_place_that_answers_at_the_maps_edge_is_scrolled_into_view(browser
 def test_7_4_the_sign_screen_says_why_an_overrun_ends_the_turn_file(browser, comp):
     """Issue 41: an overrun in the middle of the Movement Phase went straight to Sign, the
     other moves unmade and no word why; the Sign screen says the file ends there."""
-    from sekigahara_pbem.rules.state import DEFAULT_OPTIONS
-
-    spec = {
-        "week": 2, "step": "movement", "first": "ishida", "active": "ishida",
-        "phase": {"level": "total"},
-        "blocks": {"osaka": ["kobayakawa-3a", "kobayakawa-3b", "kobayakawa-2a",
-                             "kobayakawa-2b"], "kyoto": ["tokugawa-2a"],
-                   "gifu": ["ukita-2a"]},
-        "hands": {"ishida": ["mori-1"]},
-    }  # fmt: skip
-    state = build_position(comp, spec)
-    packet_view = view(state, comp, "ishida")
-    session = TurnSession(shadow_state(comp, packet_view, DEFAULT_OPTIONS), comp, "ishida")
-    army = ["kobayakawa-2a", "kobayakawa-2b", "kobayakawa-3a", "kobayakawa-3b"]
-    for answer in ("move", "osaka", army, "kyoto", STOP):
-        session.answer(answer)
+    session, packet_view = overrun_turn(comp)
     assert session.question is None and session.cut == "overrun"
     served = Served(session, comp, packet_view)
     page = browser.new_page()

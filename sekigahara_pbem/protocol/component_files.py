@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from ..refusal import N_, Code, Refusal, quoted
 from ..rules.component_schema import At
 from ..rules.components import ComponentError, Components, build_components
-from .documents import PlainLoader, constructed, decode, safe_load
+from .documents import PlainLoader, decode, plain_load, safe_load
 from .store import write_atomic
 
 MANIFESTS = ("board", "blocks", "cards")
@@ -156,17 +157,32 @@ class Unread:
     text: str
 
 
-class _ManifestLoader(PlainLoader):
-    """The loader of a set from disk: without aliases (PlainLoader), and with integers
-    and dates that cannot be, or must not be, converted kept as `Unread`."""
+class _Unconverted:
+    """Constructors for a set from disk: integers and dates that cannot be, or must not
+    be, converted kept as `Unread`."""
 
     def construct_yaml_int(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
         if len(node.value) > MAX_NUMBER_CHARS:
             return Unread("long", node.value)
-        return _converted(super().construct_yaml_int, node, "integer")
+        return _converted(super().construct_yaml_int, node, "integer")  # type: ignore[misc]
 
     def construct_yaml_timestamp(self, node, values=None):  # noqa: ANN001, ANN201
-        return _converted(super().construct_yaml_timestamp, node, "date")
+        return _converted(super().construct_yaml_timestamp, node, "date")  # type: ignore[misc]
+
+
+class _ManifestLoader(_Unconverted, PlainLoader):
+    """PyYAML's own loader of a set from disk: without aliases (PlainLoader)."""
+
+
+_LOADERS: list[Any] = [_ManifestLoader]  # PyYAML has no types of its own
+_FAST: type | None = None
+if hasattr(yaml, "CSafeLoader"):  # libyaml, when PyYAML was built with it
+
+    class _CManifestLoader(_Unconverted, yaml.CSafeLoader):  # type: ignore[misc, name-defined]
+        """libyaml's loader of a set from disk: aliases refused by `plain_load`."""
+
+    _LOADERS.append(_CManifestLoader)
+    _FAST = _CManifestLoader
 
 
 def _converted(construct, node, kind: str) -> object:  # noqa: ANN001 - PyYAML's own
@@ -176,10 +192,9 @@ def _converted(construct, node, kind: str) -> object:  # noqa: ANN001 - PyYAML's
         return Unread(kind, node.value)
 
 
-_ManifestLoader.add_constructor("tag:yaml.org,2002:int", _ManifestLoader.construct_yaml_int)
-_ManifestLoader.add_constructor(
-    "tag:yaml.org,2002:timestamp", _ManifestLoader.construct_yaml_timestamp
-)
+for _loader in _LOADERS:
+    _loader.add_constructor("tag:yaml.org,2002:int", _loader.construct_yaml_int)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _loader.construct_yaml_timestamp)
 UNREAD = {
     "integer": N_("{value} is not an integer"),
     "date": N_("{value} is not a date"),
@@ -187,7 +202,7 @@ UNREAD = {
 
 
 def _manifest_load(text: str) -> object:
-    return constructed(text, _ManifestLoader)
+    return plain_load(text, _FAST, _ManifestLoader)
 
 
 def _parse(text: str, where: str, load) -> object:  # noqa: ANN001 - one of the two loaders

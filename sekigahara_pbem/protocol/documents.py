@@ -168,35 +168,39 @@ _LEAD = re.compile(r"^[ ?-]*", re.MULTILINE)
 
 
 def safe_loader(text: str) -> type:
-    """libyaml's safe loader (about ten times faster) when the text cannot nest deeper
-    than FAST_DEPTH, else PyYAML's own. libyaml composes nodes by recursion in C, so a
-    document nested a hundred thousand deep would crash the process instead of raising.
-    The bound: every flow bracket may open a level, and block nesting needs indentation
-    or `- `/`? ` indicators at the start of a line (a mapping's sequence may share its
-    indentation, hence twice). No line's lead is longer than the line: where the longest
-    line keeps within the bound, the leads are not measured (matching `_LEAD` everywhere
-    was a third of reading a document)."""
-    if _FAST is None:
-        return _Safe
+    """libyaml's safe loader (about ten times faster) when the text is `shallow`, else
+    PyYAML's own."""
+    return _FAST if _FAST is not None and shallow(text) else _Safe
+
+
+def shallow(text: str) -> bool:
+    """Whether the text cannot nest deeper than FAST_DEPTH: libyaml composes nodes by
+    recursion in C, so a document nested a hundred thousand deep would crash the process
+    instead of raising. The bound: every flow bracket may open a level, and block nesting
+    needs indentation or `- `/`? ` indicators at the start of a line (a mapping's sequence
+    may share its indentation, hence twice). No line's lead is longer than the line: where
+    the longest line keeps within the bound, the leads are not measured (matching `_LEAD`
+    everywhere was a third of reading a document)."""
     flows = text.count("[") + text.count("{")
     if flows + 2 * (max(map(len, text.split("\n"))) + 1) <= FAST_DEPTH:
-        return _FAST
+        return True
     lead = max(map(len, _LEAD.findall(text)), default=0)
-    return _FAST if flows + 2 * (lead + 1) <= FAST_DEPTH else _Safe
+    return flows + 2 * (lead + 1) <= FAST_DEPTH
 
 
 def safe_load(text: str) -> Any:
     """The text's YAML, read by the safe loader `safe_loader` picks: with `plain_load`,
     the one place seki parses a document or a component manifest (`load_yaml`,
     protocol/component_files.py)."""
-    return _load(text, safe_loader(text))
+    loader = safe_loader(text)
+    return constructed(text, loader) if loader is _Safe else _load(text, loader)
 
 
 def _load(text: str, loader: type) -> Any:
-    """`constructed(text, loader)`, its objects built by `_built` where libyaml composed
-    the nodes and the document is plain (no alias, no merge key): PyYAML's constructor
+    """`constructed(text, loader)` for one of libyaml's loaders, its objects built by
+    `_built` where the document is plain (no alias, no merge key): PyYAML's constructor
     was two thirds of reading a document, the rest being libyaml's."""
-    if loader is not _FAST or "*" in text or "<<" in text:
+    if "*" in text or "<<" in text:
         return constructed(text, loader)
     reader = loader(text)
     try:
@@ -281,20 +285,21 @@ class PlainLoader(_Safe):
         return super().compose_node(parent, index)
 
 
-def plain_load(text: str) -> Any:
+def plain_load(text: str, fast: type | None = _FAST, slow: type = PlainLoader) -> Any:
     """The text's YAML, refused (yaml.YAMLError) where it has an alias: for what another
     party wrote and seki walks whole (two-party documents, the component set a game
-    carries). libyaml's loader cannot be told to refuse aliases, so where `safe_loader`
-    picks it, the text's events are first read by libyaml's parser (which does not
-    recurse) and an alias refused; every alias begins with `*`, so a text without one
-    needs no such pass. PyYAML's own loader (PlainLoader) for the rest: eight times
-    slower, it was most of `seki verify`'s time."""
-    loader = safe_loader(text)
-    if loader is _Safe:
-        return constructed(text, PlainLoader)
+    carries). `fast` is a libyaml loader (None where PyYAML was built without it) and
+    `slow` the same constructors on PlainLoader, for a text that is not `shallow`.
+    libyaml's loader cannot be told to refuse aliases, so the text's events are first
+    read by libyaml's parser (which does not recurse) and an alias refused; every alias
+    begins with `*`, so a text without one needs no such pass. PlainLoader is eight to
+    fourteen times slower: it was most of `seki verify`'s time, then most of reading a
+    game's own component set (0.2 s)."""
+    if fast is None or not shallow(text):
+        return constructed(text, slow)
     if "*" in text:
-        _refuse_aliases(text, loader)
-    return _load(text, loader)
+        _refuse_aliases(text, fast)
+    return _load(text, fast)
 
 
 def _refuse_aliases(text: str, loader: type) -> None:

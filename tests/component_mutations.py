@@ -230,8 +230,7 @@ _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's: four times
 
 def _dumped(docs: dict) -> list[str]:
     return [
-        yaml.dump(docs[n], Dumper=_DUMPER, allow_unicode=True, sort_keys=False)
-        for n in MANIFESTS
+        yaml.dump(docs[n], Dumper=_DUMPER, allow_unicode=True, sort_keys=False) for n in MANIFESTS
     ]
 
 

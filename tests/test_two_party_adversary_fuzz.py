@@ -658,7 +658,8 @@ def test_a_modified_client_gets_no_lie_past_the_other_side(tmp_path):
     tally = Tally()
     for one in tallies:
         tally.add(one)
-    lines = [*tally.lines(), f"{JOBS} processes, {time.perf_counter() - start:.0f} s"]
+    seconds = time.perf_counter() - start
+    lines = [*tally.lines(), f"seed {SEED}, {JOBS} processes, {seconds:.0f} s"]
     print("\n".join(lines))
     assert tally.total >= COUNT
     assert not tally.tracebacks, "\n".join(lines)

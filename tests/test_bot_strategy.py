@@ -116,6 +116,45 @@ def test_no_block_walks_alone_next_to_a_stack_that_can_overrun_it(comp, player):
             assert len(near) < 4 * len(ours), f"{group['blocks']} left at {end}"
 
 
+SUICIDE = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  minakuchi: [mori-2a]
+  ueda: [ishida-mitsunari, ukita-gun-a, ukita-gun-b]
+  osaka: [ukita-3a, ukita-3b]
+  anotsu: [ukita-2a]
+  okazaki: [ukita-2b]
+  miyazu: [ukita-2c]
+  kyoto: [tokugawa-3a, tokugawa-3b, tokugawa-2a, tokugawa-2b, tokugawa-gun-a]
+  edo: [tokugawa-leader, tokugawa-3d]
+control: {kyoto: tokugawa, minakuchi: ishida, kuwana: ishida, sawayama: ishida, tsuruga: ishida}
+phase: {level: total}
+hands:
+  ishida: [ukita-1, ukita-2]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_no_block_walks_alone_into_a_stack_it_cannot_beat_for_a_point(comp, player):
+    """Kyoto (a Tokugawa resource) holds five Tokugawa blocks; one Mōri block stands at
+    Minakuchi next door. Walking in claims Kyoto (4.2) and loses the block in the battle;
+    Tokugawa claims Kyoto back with the first block he moves in. The wargamer saw six
+    blocks thrown away so (issue 39). No group may end where the enemy has more blocks
+    than it brings."""
+    state, actions = _answer(comp, player, SUICIDE)
+    for action in actions:
+        for group in action.get("groups", ()):
+            end = group["path"][-1]
+            enemy = [
+                b for b, loc in state["blocks"].items()
+                if loc == end and comp.blocks[b].side != ISHIDA
+            ]  # fmt: skip
+            assert len(enemy) <= len(group["blocks"]), f"{group['blocks']} into {end}"
+
+
 GARRISON = """
 week: 3
 step: movement

@@ -28,6 +28,7 @@ HUNT = 0.5  # per road closer to an enemy stack the moving group should beat
 HUNT_RANGE = 4  # roads: prey further away is not hunted
 CROWDING = 0.3  # points per block beyond MOBILE: an army too big to move holds nothing
 CAPTURE = 0.5  # the chance an empty castle of ours beside an enemy stack is walked into
+FLIP_BACK = 0.2  # the share of a claim kept when the claiming group dies in the battle
 
 
 def objectives(k: Knowledge) -> list[str]:
@@ -124,6 +125,21 @@ def doom(k: Knowledge, loc: str, blocks: list[str]) -> float:
     return share * sum(min(k.worth(b), 6.0) for b in blocks) if share else 0.0
 
 
+def kept(k: Knowledge, dest: str, moving: list[str]) -> float:
+    """The share of a resource claimed at the destination (4.2) that stays ours: a group
+    that moves onto an enemy stack it cannot beat claims the place and dies there, and
+    the stack's side claims it back with the first block it moves in (the wargamer's
+    suicide raids: six blocks lost, each flip undone at once). In the last movement
+    phase nothing can undo it."""
+    n = k.enemy_at.get(dest, 0)
+    if not n or k.last_move:
+        return 1.0
+    ours = k.blocks.get(dest, []) + moving
+    if len(ours) >= OVERRUN * n or k.strength(ours) >= k.enemy_strength(dest):
+        return 1.0
+    return FLIP_BACK
+
+
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:
     """Moving into an enemy stack: an overrun or a battle we should win is worth the enemy
     blocks and the place; an even fight a little; a weaker one costs our moving blocks.
@@ -175,7 +191,8 @@ def score_move(k: Knowledge, action: dict) -> float:
     dest = path[-1]
     if k.enemy_at.get(dest) and k.protagonist in moving:
         return -100.0
-    score = sum(k.resource_gain(loc) for loc in path)
+    score = sum(k.resource_gain(loc) for loc in path[:-1])
+    score += k.resource_gain(dest) * _memo(k, ("kept", dest, tuple(moving)), kept, dest, moving)
     if group.get("force_march"):
         score -= 0.3 + 0.5 * card_value(k, group["force_march"])
     group_key = tuple(moving)

@@ -38,7 +38,9 @@ from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.options import listing
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
+from sekigahara_pbem.rules.victory import points
 from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.rules.vocab import BAG, LAST_WEEK, RECRUIT
 from sekigahara_pbem.web import targets
 from sekigahara_pbem.web.app import page_words
 from sekigahara_pbem.web.turn import answer_in_browser
@@ -313,9 +315,9 @@ def _on_the_roads(comp, lines: dict) -> dict[str, list[tuple[str, ...]]]:
     at = positions(comp)
     out: dict[str, list[tuple[str, ...]]] = {}
     for kind, found in lines.items():
-        for locs, points in found:
-            xy = [tuple(float(v) for v in p.split(",")) for p in points.split()]
-            assert xy == [at[loc] for loc in locs], (locs, points)
+        for locs, drawn in found:
+            xy = [tuple(float(v) for v in p.split(",")) for p in drawn.split()]
+            assert xy == [at[loc] for loc in locs], (locs, drawn)
             assert all(b in comp.adjacent[a] for a, b in itertools.pairwise(locs)), locs
             out.setdefault(kind, []).append(tuple(locs))
     return out
@@ -618,6 +620,81 @@ def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):
         page.click("#tools button >> nth=0")  # Undo
         page.wait_for_selector('body[data-seq="2"]')
         assert session.actions == [] and session.question is not None
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert isinstance(served.ended(), console.Stopped)
+
+
+def _counts(page) -> dict[str, list[int]]:
+    """The panel's table: each side's hand, deck, discards, bag and Recruitment Box."""
+    rows = page.eval_on_selector_all(
+        "#situation tr", "rows => rows.map(r => [...r.children].map(c => c.textContent))"
+    )
+    return {row[0]: [int(x) for x in row[1:]] for row in rows[1:]}
+
+
+def test_the_state_of_the_game_is_beside_the_map(browser, comp):
+    """Issue 41 (3): beside the map, the week and turn, the victory points as the rules
+    count them (2.2), and each side's hand, deck, discards, bag and Recruitment Box (the
+    opponent's hand size decides a Loyalty Challenge, 8.6), as the turn so far leaves
+    them: a bid's card stays in the hand, face down, until both bids are opened (6.3).
+    They were only in the terminal."""
+    state, _ = setup(comp, "ab" * 16)
+    session, v = _session(comp, state, "ishida")
+    served = Served(session, comp, v)
+    page = browser.new_page()
+    try:
+        page.goto(served.address)
+        page.wait_for_selector("#situation table")
+        text = page.inner_text("#situation")
+        assert f"Week 1 of {LAST_WEEK}, turn A" in text
+        score = points(state, comp)
+        assert f"Victory points: Ishida {score['ishida']}, Tokugawa {score['tokugawa']}" in text
+        piles = {
+            name: [
+                len(state["cards"][side]["hand"]), len(state["cards"][side]["deck"]),
+                len(state["cards"][side]["discard"]),
+                *(
+                    sum(at == box and comp.blocks[b].side == side
+                        for b, at in state["blocks"].items())
+                    for box in (BAG, RECRUIT)
+                ),
+            ]
+            for side, name in (("ishida", "Ishida"), ("tokugawa", "Tokugawa"))
+        }  # fmt: skip
+        assert _counts(page) == piles
+        page.click(f'#hand [data-card="{sorted(state["cards"]["ishida"]["hand"])[0]}"]')
+        page.wait_for_selector('body[data-seq="1"]')
+        assert _counts(page) == piles
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert isinstance(served.ended(), console.Stopped)
+
+
+def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
+    """A discard at the hand limit (6.2) is followed by the week's draws, which only the
+    referee makes: the page shows the hand and the counts as they stand before them, and
+    the discard in the turn. (Old code: the Sign screen showed a hand of seven cards
+    drawn from the shadow's made-up deck, none of them the player's.)"""
+    state, side = _position(comp, _asked("discard"), 0)
+    session, v = _session(comp, state, side)
+    served = Served(session, comp, v)
+    page = browser.new_page()
+    try:
+        page.goto(served.address)
+        page.wait_for_selector("#situation table")
+        before = _counts(page)
+        question = session.question
+        _click(page, comp, question, list(range(question.pick)), [])
+        page.wait_for_selector('body[data-seq="1"]')
+        assert session.question is None and session.actions[0]["type"] == "discard"
+        shown = page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.dataset.card)")
+        assert set(shown) == set(state["cards"][side]["hand"])
+        assert _counts(page) == before
         page.click("#tools button >> nth=1")  # Stop
         page.wait_for_selector(".done")
     finally:

@@ -49,16 +49,12 @@ def build(
     if not view:
         return report
     report.update(
-        when=_when(view),
-        first=_first(view),
+        situation(view, comp),
         result=_result(view),
         phase=_phase(view, comp),
         combat=_combat(view, comp),
-        points=", ".join(f"{n.side(s)} {v}" for s, v in view["points"].items()),
         castles=_castles(view, comp),
         resources=_resources(view, comp),
-        counts=_counts(view),
-        boxes=_boxes(view, comp),
         own=_own(own, comp) if own else None,
         stacks=_stacks(view, comp, own),
         waiting=_waiting(view, comp),
@@ -67,6 +63,20 @@ def build(
     report["asked"] = _asked(asked, view, comp, side, options or []) if asked else None
     report["template"] = _template_header(template) if asked and template else None
     return report
+
+
+def situation(view: dict, comp: Components) -> dict:
+    """The game at a glance, from a view: the week, turn and step, the first player, the
+    points (2.2), each side's cards and blocks off the map (hand, deck, discards, bag,
+    Recruitment Box) and the Mōri Box and the eliminated; the report's words, and the
+    panel beside the page's map (web/moment.py)."""
+    return {
+        "when": _when(view),
+        "first": _first(view),
+        "points": ", ".join(f"{n.side(s)} {v}" for s, v in view["points"].items()),
+        "counts": _counts(view),
+        "boxes": _boxes(view, comp),
+    }
 
 
 ACTIVE_STEPS = {

@@ -48,10 +48,16 @@ def foreseen(after: State, events: list, side: str) -> bool:
 
 def unforeseen(events: list, side: str) -> str | None:
     """The type of the first event the shadow of `side` can only guess (`foreseen`)."""
+    at = unforeseen_at(events, side)
+    return None if at is None else str(events[at]["type"])
+
+
+def unforeseen_at(events: list, side: str) -> int | None:
+    """The index of the first event the shadow of `side` can only guess, if any."""
     enemy = other(side)
-    for e in events:
+    for i, e in enumerate(events):
         if e["type"] not in FORESEEN or e.get("side") == enemy:
-            return str(e["type"])
+            return i
     return None
 
 

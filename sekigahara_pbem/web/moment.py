@@ -21,8 +21,8 @@ from ..i18n import gettext as _
 from ..play import labels
 from ..play.console import how_many, view_at
 from ..play.session import TurnSession
+from ..reports import model, svgmap
 from ..reports import names as n
-from ..reports import svgmap
 from ..reports.choices import describe_option
 from ..reports.env import environment
 from ..reports.events import describe
@@ -31,6 +31,7 @@ from ..rules.decisions import Question, current
 from ..rules.decisions.movement import reach
 from ..rules.decisions.stack_move import STOP
 from ..rules.engine import apply
+from ..rules.shadow import unforeseen_at
 from ..rules.views import redact_event, view
 from . import targets
 
@@ -72,12 +73,14 @@ def moment(
     `drawn`: events of earlier actions (a two-party record's) to draw with the story's."""
     side = session.side
     question = session.question
-    events = [*told.events, *drawn, *done_events(session, comp)]
+    state, done = known(session, comp)
+    events = [*told.events, *drawn, *done]
     return {
         "seq": seq,
-        "map": board(session.state, events, comp, side),
+        "map": board(state, events, comp, side),
         "places": svgmap.positions(comp),
-        "hand": hand(session.state, comp, side),
+        "hand": hand(state, comp, side),
+        "situation": situation(state, comp, side),
         "turn": turn(session, comp, packet_view),
         "story": told.parts,
         "question": None if question is None else ask(session, question, comp, packet_view),
@@ -102,6 +105,7 @@ def record(
         "map": board(state, [*told.events, *drawn], comp, side),
         "places": svgmap.positions(comp),
         "hand": hand(state, comp, side),
+        "situation": situation(state, comp, side),
         "turn": [{"text": line} for line in lines],
         "story": told.parts,
         "question": None,
@@ -109,13 +113,22 @@ def record(
     }
 
 
-def done_events(session: TurnSession, comp: Components) -> list:
-    """The events of the actions chosen so far, as the side sees them."""
+def known(session: TurnSession, comp: Components) -> tuple[dict, list]:
+    """The state the page shows, and the events of the actions chosen so far drawn on it
+    (as the side sees them). Where the last action ran into what only the referee knows
+    (`shadow.unforeseen`: a card or block drawn, an overrun, a battle's result), the
+    state before that action, and its events up to that one: the shadow's guess is not
+    the game (the page showed a hand of cards drawn from a made-up deck after a discard
+    at the hand limit, 6.2)."""
     side = session.side
-    events = []
+    state, events = session.state, []
     for start, action, _after in session.done:
-        events += [redact_event(e, side) for e in apply(start.state, comp, side, action)[1]]
-    return events
+        raw = apply(start.state, comp, side, action)[1]
+        cut = unforeseen_at(raw, side)
+        if cut is not None:  # the session stops there: the last action of the turn
+            state, raw = start.state, raw[:cut]
+        events += [redact_event(e, side) for e in raw]
+    return state, events
 
 
 def board(state: dict, events: Sequence, comp: Components, side: str) -> str:
@@ -124,6 +137,24 @@ def board(state: dict, events: Sequence, comp: Components, side: str) -> str:
     m = svgmap.build(view(state, comp, side), list(events), comp, side)
     m["reach"] = {}  # the page draws its own rings, as clickable targets
     return environment().get_template("map.svg.j2").render(m=m)
+
+
+def situation(state: dict, comp: Components, side: str) -> dict:
+    """The game at a glance beside the map, as the turn's actions so far leave it and as
+    the report words it (reports/model.situation): the week, turn and step, the first
+    player, the victory points (2.2), each side's hand, deck, discards, bag and
+    Recruitment Box (the opponent's hand size decides a Loyalty Challenge, 8.6), the Mōri
+    Box and the eliminated."""
+    shown = model.situation(view(state, comp, side), comp)
+    lines = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
+    headers = [_("hand"), _("deck"), _("discards"), _("bag"), _("recruits")]
+    keys = ("hand", "deck", "discard", "bag", "recruit")
+    return {
+        "lines": [line for line in lines if line],
+        "headers": headers,
+        "counts": [[c["side"], *(c[k] for k in keys)] for c in shown["counts"]],
+        "boxes": [list(box) for box in shown["boxes"]],
+    }
 
 
 def clan_colours(comp: Components) -> dict[str, str]:

@@ -70,6 +70,7 @@
     const scrolled = frame() ? frame().scrollLeft : 0;
     $("board").innerHTML = data.map;
     frame().scrollLeft = scrolled; // the map stays where the player scrolled it
+    showSituation();
     showHand();
     showTurn();
     showStory();
@@ -279,6 +280,29 @@
     if (!q || !q.multi) return;
     $("chosen").textContent = W.chosen.replace("{n}", picked.size);
     $("ok").disabled = !fits(q, picked.size);
+  }
+
+  // The game at a glance (web/moment.situation): week, turn and step, the points, each
+  // side's cards and blocks off the map, the Mōri Box and the eliminated.
+  function showSituation() {
+    const s = now.situation;
+    const box = $("situation");
+    box.replaceChildren(...s.lines.map((line) => el("p", {}, line)));
+    const table = el("table", { class: "counts" });
+    const head = el("tr");
+    head.append(el("th"), ...s.headers.map((h) => el("th", { class: "num" }, h)));
+    table.append(head);
+    s.counts.forEach(([side, ...counts]) => {
+      const row = el("tr");
+      row.append(el("th", {}, side), ...counts.map((c) => el("td", { class: "num" }, String(c))));
+      table.append(row);
+    });
+    box.append(table);
+    s.boxes.forEach(([name, text]) => {
+      const p = el("p");
+      p.append(el("b", {}, name + ": "), text);
+      box.append(p);
+    });
   }
 
   // One action of the turn (a battle plan with its orders).

@@ -31,6 +31,7 @@ from sekigahara_pbem.play import console, labels
 from sekigahara_pbem.play.session import TurnSession
 from sekigahara_pbem.reports.svgmap import positions
 from sekigahara_pbem.rules import rng
+from sekigahara_pbem.rules.control import castle_counts, resource_counts
 from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.decisions import Choice, Question
 from sekigahara_pbem.rules.decisions.stack_move import DROP, SPLIT, STOP
@@ -638,7 +639,8 @@ def _counts(page) -> dict[str, list[int]]:
 def test_the_state_of_the_game_is_beside_the_map(browser, comp):
     """Issue 41 (3): beside the map, the week and turn, the victory points as the rules
     count them (2.2), and each side's hand, deck, discards, bag and Recruitment Box (the
-    opponent's hand size decides a Loyalty Challenge, 8.6), as the turn so far leaves
+    opponent's hand size decides a Loyalty Challenge, 8.6) and the castles and resources
+    each side holds (4.2, 4.3), as the turn so far leaves
     them: a bid's card stays in the hand, face down, until both bids are opened (6.3).
     They were only in the terminal."""
     state, _ = setup(comp, "ab" * 16)
@@ -652,6 +654,11 @@ def test_the_state_of_the_game_is_beside_the_map(browser, comp):
         assert f"Week 1 of {LAST_WEEK}, turn A" in text
         score = points(state, comp)
         assert f"Victory points: Ishida {score['ishida']}, Tokugawa {score['tokugawa']}" in text
+        for name, held in (
+            ("Castles (2 points each)", castle_counts(state, comp)),
+            ("Resource locations (1 point each)", resource_counts(state, comp)),
+        ):
+            assert f"{name}: Ishida {held['ishida']}, Tokugawa {held['tokugawa']}" in text
         piles = {
             name: [
                 len(state["cards"][side]["hand"]), len(state["cards"][side]["deck"]),

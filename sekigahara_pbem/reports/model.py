@@ -8,6 +8,8 @@ An empty view (an old record whose public view is not kept) gives the events alo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .. import words
 from ..i18n import N_
 from ..i18n import gettext as _
@@ -67,13 +69,18 @@ def build(
 
 def situation(view: dict, comp: Components) -> dict:
     """The game at a glance, from a view: the week, turn and step, the first player, the
-    points (2.2), each side's cards and blocks off the map (hand, deck, discards, bag,
-    Recruitment Box) and the Mōri Box and the eliminated; the report's words, and the
-    panel beside the page's map (web/moment.py)."""
+    points (2.2) and the castles and resources each side holds, each side's cards and
+    blocks off the map (hand, deck, discards, bag, Recruitment Box) and the Mōri Box and
+    the eliminated; the report's words, and the panel beside the page's map
+    (web/moment.py)."""
     return {
         "when": _when(view),
         "first": _first(view),
         "points": ", ".join(f"{n.side(s)} {v}" for s, v in view["points"].items()),
+        "held": [
+            (_("Castles (2 points each)"), _tally(view["castles"].values())),
+            (_("Resource locations (1 point each)"), _tally(_controlled(view, comp))),
+        ],
         "counts": _counts(view),
         "boxes": _boxes(view, comp),
     }
@@ -215,6 +222,17 @@ def _by_side(items: dict, comp: Components) -> dict[str, list[str]]:
     for loc, s in sorted(items.items(), key=lambda kv: n.alphabetical(n.loc(comp, kv[0]))):
         out.setdefault(s, []).append(n.loc(comp, loc))
     return out
+
+
+def _tally(holders: Iterable[str]) -> str:
+    """'Ishida 3, Tokugawa 4': how many of the items each side holds."""
+    held = list(holders)
+    return ", ".join(f"{n.side(s)} {held.count(s)}" for s in n.SIDE_NAMES)
+
+
+def _controlled(v: dict, comp: Components) -> list[str]:
+    """The side controlling each resource location that has one (4.2)."""
+    return [s for loc, s in v["control"].items() if comp.locations[loc].resource]
 
 
 def _held(by_side: dict[str, list[str]]) -> list[str]:

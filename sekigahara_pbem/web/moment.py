@@ -147,6 +147,7 @@ def situation(state: dict, comp: Components, side: str) -> dict:
     Box and the eliminated."""
     shown = model.situation(view(state, comp, side), comp)
     lines = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
+    lines += [f"{name}: {counts}" for name, counts in shown["held"]]
     headers = [_("hand"), _("deck"), _("discards"), _("bag"), _("recruits")]
     keys = ("hand", "deck", "discard", "bag", "recruit")
     return {

@@ -33,6 +33,7 @@ COMMANDS = {
     "view": ("view", "view"),
     "play": ("play", "play"),
     "report": ("report", "report"),
+    "replay": ("replay", "replay"),
     "status": ("status", "status"),
     "takeback": ("takeback", "app"),
     "mail": ("mail", "app"),

@@ -53,6 +53,7 @@ class Report:
     revealed: bool = False
     result: dict | None = None
     notes: list[str] = field(default_factory=list)
+    states: dict[int, dict] = field(default_factory=dict)  # by seq, once revealed (replay)
 
 
 def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
@@ -123,6 +124,7 @@ def verify(root: Path) -> Report:
         ahead.close()
     if last:
         _check_last(gd, definition, last, revealed[2] if revealed else None)
+    report.states = replay.states
     if replay.state is not None:
         report.result = replay.state["result"]
         if report.result is None:

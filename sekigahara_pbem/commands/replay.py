@@ -1,0 +1,79 @@
+"""`seki replay`: a game's public records on its map, one page to step through."""
+
+from __future__ import annotations
+
+import tempfile
+import webbrowser
+from pathlib import Path
+
+import click
+
+from ..i18n import N_, explain
+from ..i18n import gettext as _
+from ..refusal import Code, ExitStatus, Refusal
+from .common import abort, lang_option, tell, use_language
+
+
+@click.command("replay")
+@click.argument(
+    "directory", type=click.Path(path_type=Path), help=N_("The game directory (or its archive).")
+)
+@click.option(
+    "--html",
+    type=click.Path(path_type=Path),
+    help=N_("Write the page here, to keep or publish (default: a temporary file, opened)."),
+)
+@lang_option
+def replay(directory: Path, html: Path | None, lang: str | None) -> None:
+    """Step through a game record by record, as a spectator sees it: each record's map
+    with its moves and battles, what happened in words and the game at a glance, on one
+    self-contained page (forward and back by button, slider or key). The archive is
+    verified first; the maps show what a spectator sees (hidden blocks as counts), from
+    the replayed states once the game is revealed, else from the public files."""
+    from ..protocol import chain, game
+    from ..protocol.component_files import game_components
+    from ..protocol.store import GameDir, game_root, write_atomic
+    from ..referee import verify as checks
+    from ..reports.archive import public_view
+    from ..reports.replay import Record, render
+    from ..rules.views import view
+    from ..twoparty import is_two_party
+
+    use_language(lang)
+    directory = game_root(directory)  # a `seki solo` folder: its game
+    if is_two_party(directory):
+        raise Refusal(
+            N_("{path}: a two-party game; seki replay reads a refereed game's archive"),
+            code=Code.STORE,
+            path=directory,
+        )
+    gd = GameDir(directory)
+    definition = game.load(gd)
+    last = gd.last_seq()
+    if last == 0:
+        raise Refusal(
+            N_("{path}: the game has not started (no records yet)"),
+            code=Code.NOT_STARTED,
+            path=directory,
+        )
+    try:  # the archive is checked first; a revealed one gives each record's state
+        states = checks.verify(directory).states
+    except checks.Discrepancy as exc:  # as `seki verify` says it (exit 3)
+        abort(_("does not verify: {reason}").format(reason=explain(exc)), ExitStatus.NOT_VERIFIED)
+    comp = game_components(directory, definition.components)
+    records = []
+    for seq in range(1, last + 1):
+        body = chain.read_record(gd, definition, seq).body
+        if seq in states:  # verified: its public view is the record's public_state
+            shown = view(states[seq], comp, None)
+        else:  # not revealed: the public files, and git's history of them
+            shown, _source = public_view(gd, seq, body["public_state"])
+        records.append(Record(seq, shown, body.get("events", [])))
+    page = render(definition.game_id, records, comp)
+    if html is None:
+        html = Path(tempfile.mkdtemp(prefix="seki-replay-")) / f"{definition.game_id}.html"
+        write_atomic(html, page)
+        webbrowser.open(html.resolve().as_uri())
+    else:
+        write_atomic(html, page)
+    tell(_("wrote {path}").format(path=html))

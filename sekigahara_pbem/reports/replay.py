@@ -1,0 +1,85 @@
+"""A game's public records as one self-contained page to step through like a film (`seki
+replay`): each record's map, drawn from its public view with its public events (the map
+of `seki report --seq N`, record by record), what happened in it in words, and the game
+at a glance after it; forward and back by button, slider or key. Built from public views
+and events alone, as every public report is: hidden blocks are counts, hands are sizes.
+
+The maps share most of their lines (the roads, the places, the legend): the page keeps
+each distinct line once and every record as the numbers of its lines, so two hundred
+records of a demo game weigh about what ten maps do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..i18n import current
+from ..i18n import gettext as _
+from ..rules.components import Components
+from . import model, svgmap, text
+from .env import environment
+from .events import describe
+
+
+class Record(NamedTuple):
+    """One record as the replay shows it: its number, its public view ({} where none is
+    kept) and its public events."""
+
+    seq: int
+    view: dict
+    events: list
+
+
+def render(game_id: str, records: Sequence[Record], comp: Components) -> str:
+    """The replay page of these records, in order: one HTML file, its script inline,
+    nothing fetched from anywhere."""
+    lines: dict[str, int] = {}
+    frames = [_frame(r, comp, lines) for r in records]
+    data = {"lines": list(lines), "frames": frames}
+    return (
+        environment()
+        .get_template("replay.html.j2")
+        .render(
+            title=_("Sekigahara, game {game}: the replay").format(game=game_id),
+            data=json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"),
+            words=json.dumps(_words(), ensure_ascii=False).replace("<", "\\u003c"),
+            lang=current(),
+        )
+    )
+
+
+def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
+    """A record's title, events in words, the game at a glance and its map's lines (as
+    numbers into `lines`, which gains the lines it did not hold)."""
+    told = [describe(e, comp, {}) for e in record.events] or [_("nothing new")]
+    if not record.view:
+        return {"seq": record.seq, "events": told, "situation": [_(text.MISSING_VIEW)]}
+    shown = model.situation(record.view, comp)
+    situation = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
+    situation += [f"{name}: {counts}" for name, counts in shown["held"]]
+    situation += [f"{name}: {items}" for name, items in shown["boxes"]]
+    m = svgmap.build(record.view, record.events, comp, None)
+    m["reach"] = {}
+    svg = environment().get_template("map.svg.j2").render(m=m)
+    return {
+        "seq": record.seq,
+        "events": told,
+        "situation": [line for line in situation if line],
+        "map": [lines.setdefault(line, len(lines)) for line in svg.split("\n")],
+    }
+
+
+def _words() -> dict[str, str]:
+    """The page's own words, in the reader's language."""
+    return {
+        "record": _("Record {seq} of {last}"),
+        "first": _("First"),
+        "back": _("Back"),
+        "next": _("Next"),
+        "last": _("Last"),
+        "keys": _("Keys: ← and → step, Home and End go to the first and the last record."),
+        "what": _("What happened"),
+        "situation": _("The situation"),
+    }

@@ -1,0 +1,87 @@
+"""`seki replay` (issue 41): a game's records stepped through on one self-contained page,
+in a real Chromium. Each record's map is the map `seki report --seq N` draws of it from
+the public files (the replay draws it from the verified replay's states), the keys,
+the buttons and the slider step through the records, the page fetches nothing, and an
+archive that does not verify, or has no records, is refused in one line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+
+def seki(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sekigahara_pbem", *args],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def _board(page) -> str:
+    """The map as the browser holds it (one serialisation for both pages compared)."""
+    return page.eval_on_selector("svg.board", "svg => svg.outerHTML")
+
+
+def test_a_revealed_game_is_replayed_record_by_record(browser, short_game, tmp_path):
+    root, records = short_game
+    out = tmp_path / "replay.html"
+    done = seki("replay", str(root / "game"), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    outside: list[str] = []
+    page.on("request", lambda r: r.url.startswith("file://") or outside.append(r.url))
+    page.on("pageerror", lambda e: outside.append(str(e)))
+    reports = browser.new_page()
+    try:
+        page.goto(out.as_uri())
+        assert page.get_attribute("body", "data-seq") == "1"
+        for seq in (1, 2, records // 2, records):
+            report = tmp_path / f"report-{seq}.html"
+            assert seki("report", str(root / "game"), "--seq", str(seq), "--html", str(report))
+            reports.goto(report.as_uri())
+            page.locator("#slider").fill(str(seq - 1))
+            assert page.get_attribute("body", "data-seq") == str(seq)
+            assert _board(page) == _board(reports), f"record {seq}"
+            assert f"Record {seq} of {records}" in page.inner_text("#where")
+        page.keyboard.press("Home")
+        assert page.get_attribute("body", "data-seq") == "1"
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute("body", "data-seq") == "3"
+        page.keyboard.press("ArrowLeft")
+        assert page.get_attribute("body", "data-seq") == "2"
+        page.keyboard.press("End")
+        assert page.get_attribute("body", "data-seq") == str(records)
+        page.click("#next")  # past the last record: it stays
+        assert page.get_attribute("body", "data-seq") == str(records)
+        page.click("#first")
+        page.click("#next")
+        assert page.get_attribute("body", "data-seq") == "2"
+        assert page.inner_text("#what").strip()  # the record's events in words
+        assert "Victory points:" in page.inner_text("#situation")
+    finally:
+        page.close()
+        reports.close()
+    assert not outside, outside
+
+
+@pytest.mark.parametrize("broken", ["a changed record", "no records"])
+def test_an_archive_that_does_not_verify_is_refused(short_game, tmp_path, broken):
+    """A record changed after the fact is not replayed (exit 3, the discrepancy named);
+    a game without records is refused (exit 1): one line each, no page written."""
+    target = tmp_path / "game"
+    shutil.copytree(short_game[0] / "game", target)
+    if broken == "a changed record":
+        record = target / "records" / "000003.txt"
+        record.write_text(record.read_text().replace("time:", "time: ", 1))
+    else:
+        for path in (target / "records").iterdir():
+            path.unlink()
+    out = tmp_path / "replay.html"
+    done = seki("replay", str(target), "--html", str(out))
+    assert done.returncode == (3 if broken == "a changed record" else 1), done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert not out.exists()

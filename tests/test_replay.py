@@ -1,6 +1,7 @@
 """`seki replay` (issue 41): a game's records stepped through on one self-contained page,
 in a real Chromium. Each record's map is the map `seki report --seq N` draws of it from
-the public files (the replay draws it from the verified replay's states), the keys,
+the public files (the replay draws it from the verified replay's states); once revealed,
+each side's map holds its blocks and its hand as the replayed state has them; the keys,
 the buttons and the slider step through the records, the page fetches nothing, and an
 archive that does not verify, or has no records, is refused in one line."""
 
@@ -11,6 +12,9 @@ import subprocess
 import sys
 
 import pytest
+
+from sekigahara_pbem.referee import verify as checks
+from sekigahara_pbem.rules.vocab import SIDES
 
 
 def seki(*args: str) -> subprocess.CompletedProcess:
@@ -25,7 +29,7 @@ def _board(page) -> str:
     return page.eval_on_selector("svg.board", "svg => svg.outerHTML")
 
 
-def test_a_revealed_game_is_replayed_record_by_record(browser, short_game, tmp_path):
+def test_a_revealed_game_is_replayed_record_by_record(browser, comp, short_game, tmp_path):
     root, records = short_game
     out = tmp_path / "replay.html"
     done = seki("replay", str(root / "game"), "--html", str(out))
@@ -62,6 +66,21 @@ def test_a_revealed_game_is_replayed_record_by_record(browser, short_game, tmp_p
         assert page.get_attribute("body", "data-seq") == "2"
         assert page.inner_text("#what").strip()  # the record's events in words
         assert "Victory points:" in page.inner_text("#situation")
+        assert not page.query_selector_all("#board g.block")  # a spectator's: counts
+        states = checks.verify(root / "game").states
+        for side in SIDES:  # revealed: each side's blocks and hand as it saw them then
+            page.click(f'#eyes button[data-eyes="{side}"]')
+            for seq in (2, records):
+                page.locator("#slider").fill(str(seq - 1))
+                shown = page.eval_on_selector_all(
+                    "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
+                )
+                state = states[seq]
+                mine = [b for b, at in state["blocks"].items()
+                        if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
+                assert sorted(shown) == sorted(mine), (side, seq)
+                hand = ", ".join(sorted(state["cards"][side]["hand"]))
+                assert hand in page.inner_text("#situation"), (side, seq)
     finally:
         page.close()
         reports.close()

@@ -37,6 +37,7 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
     from ..reports.archive import public_view
     from ..reports.replay import Record, render
     from ..rules.views import view
+    from ..rules.vocab import SIDES
     from ..twoparty import is_two_party
 
     use_language(lang)
@@ -66,9 +67,11 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
         body = chain.read_record(gd, definition, seq).body
         if seq in states:  # verified: its public view is the record's public_state
             shown = view(states[seq], comp, None)
+            sides = {side: view(states[seq], comp, side) for side in SIDES}
         else:  # not revealed: the public files, and git's history of them
             shown, _source = public_view(gd, seq, body["public_state"])
-        records.append(Record(seq, shown, body.get("events", [])))
+            sides = {}
+        records.append(Record(seq, shown, body.get("events", []), sides))
     page = render(definition.game_id, records, comp)
     if html is None:
         html = Path(tempfile.mkdtemp(prefix="seki-replay-")) / f"{definition.game_id}.html"

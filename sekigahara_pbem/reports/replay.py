@@ -1,8 +1,10 @@
 """A game's public records as one self-contained page to step through like a film (`seki
 replay`): each record's map, drawn from its public view with its public events (the map
 of `seki report --seq N`, record by record), what happened in it in words, and the game
-at a glance after it; forward and back by button, slider or key. Built from public views
-and events alone, as every public report is: hidden blocks are counts, hands are sizes.
+at a glance after it; forward and back by button, slider or key. Each map is drawn from a
+view and the record's public events, as every report is: the spectator's (hidden blocks
+as counts, hands as sizes), and once the game is revealed each side's own, with its
+blocks and hand as that side saw them then.
 
 The maps share most of their lines (the roads, the places, the legend): the page keeps
 each distinct line once and every record as the numbers of its lines, so two hundred
@@ -19,17 +21,20 @@ from ..i18n import current
 from ..i18n import gettext as _
 from ..rules.components import Components
 from . import model, svgmap, text
+from . import names as n
 from .env import environment
 from .events import describe
 
 
 class Record(NamedTuple):
     """One record as the replay shows it: its number, its public view ({} where none is
-    kept) and its public events."""
+    kept), its public events, and once the game is revealed each side's view of it
+    (side -> view), as that side saw the game then."""
 
     seq: int
     view: dict
     events: list
+    sides: dict[str, dict]
 
 
 def render(game_id: str, records: Sequence[Record], comp: Components) -> str:
@@ -60,15 +65,27 @@ def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
     situation = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
     situation += [f"{name}: {counts}" for name, counts in shown["held"]]
     situation += [f"{name}: {items}" for name, items in shown["boxes"]]
-    m = svgmap.build(record.view, record.events, comp, None)
-    m["reach"] = {}
-    svg = environment().get_template("map.svg.j2").render(m=m)
+    maps = {"public": _map(record.view, record.events, comp, None, lines)}
+    hands = {}
+    for side, seen in record.sides.items():
+        maps[side] = _map(seen, record.events, comp, side, lines)
+        cards = ", ".join(seen["own"]["hand"]) or _("empty")
+        hands[side] = _("{side}'s hand: {cards}").format(side=n.side(side), cards=cards)
     return {
         "seq": record.seq,
         "events": told,
         "situation": [line for line in situation if line],
-        "map": [lines.setdefault(line, len(lines)) for line in svg.split("\n")],
+        "maps": maps,
+        "hands": hands,
     }
+
+
+def _map(view: dict, events: list, comp: Components, side: str | None, lines: dict) -> list:
+    """The map of a view, as the numbers of its lines in `lines`."""
+    m = svgmap.build(view, events, comp, side)
+    m["reach"] = {}
+    svg = environment().get_template("map.svg.j2").render(m=m)
+    return [lines.setdefault(line, len(lines)) for line in svg.split("\n")]
 
 
 def _words() -> dict[str, str]:
@@ -82,4 +99,7 @@ def _words() -> dict[str, str]:
         "keys": _("Keys: ← and → step, Home and End go to the first and the last record."),
         "what": _("What happened"),
         "situation": _("The situation"),
+        "public": _("As a spectator saw it"),
+        "ishida": _("As Ishida saw it"),
+        "tokugawa": _("As Tokugawa saw it"),
     }

@@ -86,6 +86,14 @@ def situation(view: dict, comp: Components) -> dict:
     }
 
 
+def glance(shown: dict) -> list[str]:
+    """A `situation`'s lines of text: the moment, the first player, the points and what
+    each side holds (the page's panel and the replay's)."""
+    lines = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
+    lines += [f"{name}: {counts}" for name, counts in shown["held"]]
+    return [line for line in lines if line]
+
+
 ACTIVE_STEPS = {
     "movement": N_("{side}'s Movement Phase"),
     "combat": N_("{side}'s Combat Phase"),

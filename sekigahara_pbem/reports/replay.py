@@ -62,9 +62,7 @@ def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
     if not record.view:
         return {"seq": record.seq, "events": told, "situation": [_(text.MISSING_VIEW)]}
     shown = model.situation(record.view, comp)
-    situation = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
-    situation += [f"{name}: {counts}" for name, counts in shown["held"]]
-    situation += [f"{name}: {items}" for name, items in shown["boxes"]]
+    situation = model.glance(shown) + [f"{name}: {items}" for name, items in shown["boxes"]]
     maps = {"public": _map(record.view, record.events, comp, None, lines)}
     hands = {}
     for side, seen in record.sides.items():
@@ -74,7 +72,7 @@ def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
     return {
         "seq": record.seq,
         "events": told,
-        "situation": [line for line in situation if line],
+        "situation": situation,
         "maps": maps,
         "hands": hands,
     }

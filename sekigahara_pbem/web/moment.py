@@ -146,12 +146,10 @@ def situation(state: dict, comp: Components, side: str) -> dict:
     Recruitment Box (the opponent's hand size decides a Loyalty Challenge, 8.6), the Mōri
     Box and the eliminated."""
     shown = model.situation(view(state, comp, side), comp)
-    lines = [shown["when"], shown["first"], _("Victory points: %(points)s") % shown]
-    lines += [f"{name}: {counts}" for name, counts in shown["held"]]
     headers = [_("hand"), _("deck"), _("discards"), _("bag"), _("recruits")]
     keys = ("hand", "deck", "discard", "bag", "recruit")
     return {
-        "lines": [line for line in lines if line],
+        "lines": model.glance(shown),
         "headers": headers,
         "counts": [[c["side"], *(c[k] for k in keys)] for c in shown["counts"]],
         "boxes": [list(box) for box in shown["boxes"]],

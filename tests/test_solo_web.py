@@ -1,7 +1,8 @@
-"""A whole `seki solo --web` game, played to the end through the page in a real Chromium
-(issue 30): the command runs as a player runs it, says each turn's address, and the page
-is answered by clicks on legal choices at random until the game ends; the command then
-reveals and verifies the archive, and `seki verify` agrees."""
+"""A whole `seki solo --web` game, played to the end on one page in a real Chromium
+(issues 30, 41): the command runs as a player runs it and says the page's address once;
+each turn comes on the same page when the computer has played, and is answered by clicks
+on legal choices at random until the game ends; the command then reveals and verifies
+the archive, the page shows how the game ended, and `seki verify` agrees."""
 
 from __future__ import annotations
 
@@ -18,85 +19,132 @@ from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip
 from sekigahara_pbem.referee.verify import verify
 
 SEKI = Path(sys.executable).parent / "seki"
-ADDRESS = "your turn is on the board: "
+ADDRESS = "your game is on the board: "
 
 
-def click_a_turn(page, chooser: random.Random) -> None:
-    """Answer the page's questions with random legal clicks until the turn is signed."""
-    for _ in range(400):
-        page.wait_for_selector("#ask p.prompt, main p.done", timeout=30_000)
-        if page.query_selector("p.done"):
-            return
+def play_the_game(page, chooser: random.Random, turns: int | None = None) -> int:
+    """Answer the page's questions with random legal clicks and sign each turn, until the
+    page says the game is over (or `turns` are signed and the next question is on the
+    page); the turns signed."""
+    signed = 0
+    for _ in range(20_000):
+        page.wait_for_selector("#ask p.prompt, #ask button.primary, pre.over", timeout=120_000)
+        if page.query_selector("pre.over"):
+            return signed
         now = page.evaluate("() => fetch('state').then((r) => r.json())")
+        if "question" not in now:  # the computer is playing: the page waits, then asks
+            page.wait_for_timeout(50)
+            continue
         q = now["question"]
-        if q is None:
-            page.click("#ask button.primary")  # Sign
-            page.wait_for_selector("p.done", timeout=30_000)
-            return
-        choices = [c["i"] for c in q["choices"]]
-        if not q["multi"]:
-            with page.expect_response(lambda r: r.request.method == "POST"):
-                page.click(f"#choice-{chooser.choice(choices)}")
-        else:
-            n = q["pick"] if isinstance(q["pick"], int) else None
-            if n is None:
-                least = 0 if q["pick"] == "any" else 1
-                most = min(len(choices), q["limit"] or len(choices))
-                n = chooser.randint(least, most)
-            wanted = set(chooser.sample(choices, n))
-            for i in choices:
-                tick = page.locator(f"#choice-{i} input")
-                if tick.is_checked() != (i in wanted):
-                    tick.click()
-            with page.expect_response(lambda r: r.request.method == "POST"):
+        if signed == turns and q is not None:
+            return signed
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            if q is None:
+                page.click("#ask button.primary")  # Sign
+                signed += 1
+            elif not q["multi"]:
+                page.click(f"#choice-{chooser.choice([c['i'] for c in q['choices']])}")
+            else:
+                _tick(page, q, chooser)
                 page.click("#ask button.primary")  # OK
         page.wait_for_timeout(30)  # the page draws the answer's moment
-    raise AssertionError("the turn never ended")
+    raise AssertionError("the game never ended")
+
+
+def _tick(page, q: dict, chooser: random.Random) -> None:
+    """Tick a random legal number of a question's choices, as the player would."""
+    choices = [c["i"] for c in q["choices"]]
+    n = q["pick"] if isinstance(q["pick"], int) else None
+    if n is None:
+        least = 0 if q["pick"] == "any" else 1
+        most = min(len(choices), q["limit"] or len(choices))
+        n = chooser.randint(least, most)
+    wanted = set(chooser.sample(choices, n))
+    for i in choices:
+        tick = page.locator(f"#choice-{i} input")
+        if tick.is_checked() != (i in wanted):
+            tick.click()
+
+
+class Solo:
+    """`seki solo g --web` run as a player runs it (its browser never opened: BROWSER),
+    what it says read as it says it, and the page's addresses it gives."""
+
+    def __init__(self, tmp_path: Path):
+        env = dict(os.environ, SEKI_HOME=str(tmp_path / "home"), BROWSER="true")
+        self.process = subprocess.Popen(
+            [str(SEKI), "solo", "g", "--web", "--side", "ishida", "--bot", "random"],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self.addresses: list[str] = []
+        self.arrived = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            with self.arrived:
+                self.lines.append(line)
+                if line.startswith(ADDRESS):
+                    self.addresses.append(line[len(ADDRESS) :].strip())
+                self.arrived.notify_all()
+        with self.arrived:
+            self.arrived.notify_all()
+
+    def address(self) -> str:
+        with self.arrived:
+            self.arrived.wait_for(
+                lambda: self.addresses or self.process.poll() is not None, timeout=120
+            )
+        assert self.addresses, "".join(self.lines)
+        return self.addresses[0]
+
+    def ended(self) -> tuple[int, str]:
+        status = self.process.wait(timeout=120)
+        self.reader.join(timeout=10)
+        return status, "".join(self.lines)
+
+
+def test_the_next_turn_comes_on_the_same_page(tmp_path):
+    """After Sign the page waits while the computer plays, then asks the next turn on the
+    same page, without a reload (it was a new page, and a new server, for every turn);
+    Stop there writes nothing more and keeps the game to resume."""
+    sync_playwright = _browser_or_skip()
+    solo = Solo(tmp_path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        page = browser.new_page()
+        loads: list[str] = []
+        page.on("load", lambda: loads.append(page.url))
+        page.goto(solo.address())  # the door's file, its key, then the page itself
+        page.wait_for_selector("#ask p.prompt")
+        entered = list(loads)
+        assert play_the_game(page, random.Random(3), turns=2) == 2
+        assert loads == entered  # no page loaded again: every turn came on this one
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector("p.done")
+        browser.close()
+    status, said = solo.ended()
+    assert status == 4 and "the game is kept" in said, said[-2000:]
+    assert len(solo.addresses) == 1
 
 
 @pytest.mark.slow
 def test_a_whole_solo_game_through_the_page_is_verified(tmp_path):
     sync_playwright = _browser_or_skip()
-    env = dict(os.environ, SEKI_HOME=str(tmp_path / "home"), BROWSER="true")
-    game = subprocess.Popen(
-        [str(SEKI), "solo", "g", "--web", "--side", "ishida", "--bot", "random"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    lines: list[str] = []
-    addresses: list[str] = []
-    arrived = threading.Condition()
-
-    def read() -> None:
-        for line in game.stdout:
-            with arrived:
-                lines.append(line)
-                if line.startswith(ADDRESS):
-                    addresses.append(line[len(ADDRESS) :].strip())
-                arrived.notify_all()
-        with arrived:
-            arrived.notify_all()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    chooser = random.Random(7)
-    turns = 0
+    solo = Solo(tmp_path)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         page = browser.new_page()
-        while True:
-            with arrived:
-                arrived.wait_for(lambda n=turns: len(addresses) > n or game.poll() is not None,
-                                 timeout=120)  # fmt: skip
-                if len(addresses) <= turns:
-                    break
-                url = addresses[turns]
-            page.goto(url)
-            click_a_turn(page, chooser)
-            turns += 1
+        page.goto(solo.address())
+        turns = play_the_game(page, random.Random(7))
+        over = page.inner_text("pre.over")
         browser.close()
-    assert game.wait(timeout=120) == 0, "".join(lines[-40:])
-    reader.join(timeout=10)
-    said = "".join(lines)
+    status, said = solo.ended()
+    assert status == 0, said[-2000:]
     assert "is over" in said and "verified" in said, said[-2000:]
+    assert len(solo.addresses) == 1  # one page for the whole game
+    assert "is over" in over and "verified" in over, over[-2000:]
     assert turns >= 5
     assert verify(tmp_path / "g" / "game").result is not None

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
     from ..rules.components import Components
+    from ..web.turn import Board
 
 
 web_option = click.option(
@@ -278,13 +279,15 @@ def ask_turn(
     home: Path | None = None,
     board: bool = False,
     brief: bool = False,
+    page: Board | None = None,
 ) -> list[dict]:
     """One turn asked of the player: the packet's report with the story since its last
     turn (`earlier`), then the decision question by question on a shadow of the game
     (rules/shadow.py), at the terminal (`ask`) or with `board` on the page in the
     browser (web/), until the player confirms the whole turn; the actions ([] when
     nothing is asked). `home`: where the packets' commitments are kept (view.show);
-    `brief`: the report without the situation and the map (the last one had them)."""
+    `brief`: the report without the situation and the map (the last one had them);
+    `page`: a whole game's page (`seki solo --web`), asked instead of a page of its own."""
     from ..play import console
     from ..play.session import TurnSession
     from ..reports import render_text
@@ -300,7 +303,7 @@ def ask_turn(
     if session.question is None:
         return []
     if board or ask is None:
-        _on_the_board(definition, opened, comp, earlier, session)
+        _on_the_board(definition, opened, comp, earlier, session, page)
         return session.actions
     console.run(session, comp, opened.view, ask, click.echo)
     while not console.confirm(session, comp, opened.view, ask, click.echo):
@@ -319,16 +322,20 @@ def on_board(web: bool | None, choose: str | None) -> bool:
     return web if web is not None else board(default_dir()) == "web"
 
 
-def _on_the_board(definition, opened, comp, earlier, session) -> None:
+def _on_the_board(definition, opened, comp, earlier, session, board=None) -> None:
     """The turn's page: the session answered by clicks (web/turn.py), with the story since
     the last turn (the packet's own events last) drawn on its map and listed, and the
-    packet's report one click away."""
+    packet's report one click away; on `board` (a whole game's page) if given."""
     from ..reports import render_html
     from ..reports.text import title
+    from ..web.moment import story
     from ..web.turn import answer_in_browser
 
     page = render_html(definition.game_id, opened, comp, definition.options, earlier)
     told = [(p.seq, p.events) for p in [*earlier, opened]]
+    if board is not None:
+        board.answer(session, opened.view, story=story(told, comp, opened.view), report_html=page)
+        return
 
     def ready(url: str) -> None:
         tell(_("your turn is on the board: {url}").format(url=url))

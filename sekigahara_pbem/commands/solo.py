@@ -73,8 +73,29 @@ def solo(
         game = solos.start(directory, side or "ishida", bot, budget, utc_now())
         started = _("new game in {dir}: you play {side}")
         tell(started.format(dir=directory, side=n.side(game.side)))
-    _play(game, choose, on_board(web, choose))
-    _close(game)
+    if not on_board(web, choose):
+        _play(game, choose)
+        _close(game)
+        return
+    with _page(game) as page:  # one page for the whole game, turn after turn
+        last = _play(game, choose, page)
+        closing, verified = _close(game)
+        farewell = _("You may close this page.")
+        page.finish([*last.splitlines(), *closing.splitlines(), verified, "", farewell])
+
+
+def _page(game):  # noqa: ANN001, ANN202 - a solo game; a Board
+    """The whole game's page (web/turn.py, `stays`): its address said at the terminal and
+    given to the browser once; each turn comes on it when the computer has played."""
+    from ..reports import names as n
+    from ..web.turn import Board
+
+    title = _("Sekigahara, game {game}: you play {side} against the computer")
+    return Board(
+        title=title.format(game=game.definition.game_id, side=n.side(game.side)),
+        on_ready=lambda url: tell(_("your game is on the board: {url}").format(url=url)),
+        stays=True,
+    )
 
 
 def _opponent(level: str | None, bot: str, budget: float) -> tuple[str, float]:
@@ -94,8 +115,9 @@ def _opponent(level: str | None, bot: str, budget: float) -> tuple[str, float]:
     return kind, budget if given else level_budget
 
 
-def _play(game, choose: str | None, board: bool) -> None:
-    """The turns, until the game is over; stopping keeps the game to resume."""
+def _play(game, choose: str | None, page=None) -> str:  # noqa: ANN001 - a Board
+    """The turns, until the game is over, at the terminal or on `page`; stopping keeps
+    the game to resume. The game's last report, said at the terminal too."""
     from ..play import console
     from ..play import solo as solos
     from ..protocol.checking import signed_turn
@@ -103,7 +125,10 @@ def _play(game, choose: str | None, board: bool) -> None:
     from .play import ask_turn
 
     comp = load_components()
-    ask = None if board else console.script(choose) if choose is not None else console.terminal()
+    if page is not None:
+        ask = None
+    else:
+        ask = console.script(choose) if choose is not None else console.terminal()
     bot = solos.computer(game)
     last_step = None  # the report of the next decision in the same step is brief
     try:
@@ -113,7 +138,8 @@ def _play(game, choose: str | None, board: bool) -> None:
             brief, last_step = step == last_step, step
             try:
                 actions = ask_turn(game.definition, packet, comp, earlier, ask,
-                                   home=game.root, board=board, brief=brief)  # fmt: skip
+                                   home=game.root, board=page is not None, brief=brief,
+                                   page=page)  # fmt: skip
             except console.Stopped as stopped:
                 tell(str(stopped))
                 abort(_kept(game.root), ExitStatus.STOPPED)
@@ -124,10 +150,12 @@ def _play(game, choose: str | None, board: bool) -> None:
             solos.submit(game, packet.seq, turn, utc_now())
     finally:
         bot.close()  # a search player's second process
-    _last_report(game, comp)
+    last = _last_report(game, comp)
+    click.echo(last)
+    return last
 
 
-def _last_report(game, comp) -> None:
+def _last_report(game, comp) -> str:
     """The game's last report, with what the computer did since the player's last turn:
     a game the computer ended (a 9-block overrun) went straight to its closing words."""
     from ..play import solo as solos
@@ -136,7 +164,7 @@ def _last_report(game, comp) -> None:
     last = game.gd.last_seq()
     packet = solos.open_packet(game, last)
     earlier = solos.story(game, last)
-    click.echo(render_text(game.definition.game_id, packet, comp, guided=True, earlier=earlier))
+    return render_text(game.definition.game_id, packet, comp, guided=True, earlier=earlier)
 
 
 def _kept(directory: Path) -> str:
@@ -164,8 +192,9 @@ def resume_command(directory: Path) -> str:
     return shlex.join(words)
 
 
-def _close(game) -> None:
-    """The game is over: reveal it (once), verify the whole archive, say how it ended."""
+def _close(game) -> tuple[str, str]:
+    """The game is over: reveal it (once), verify the whole archive, say how it ended;
+    what was said (the closing report, the verification)."""
     from ..referee.closing import solo_closing_text, statistics
     from ..referee.verify import reveal, verify
 
@@ -173,9 +202,10 @@ def _close(game) -> None:
         reveal(game.gd.root, game.referee, utc_now())
     report = verify(game.gd.root)
     stats = statistics(game.gd, game.definition)
-    click.echo(solo_closing_text(game.definition.game_id, stats, game.root, game.gd.reveal))
-    tell(
-        _("verified {records} records: the archive is {dir}").format(
-            records=report.records, dir=game.gd.root
-        )
+    verified = _("verified {records} records: the archive is {dir}").format(
+        records=report.records, dir=game.gd.root
     )
+    closing = solo_closing_text(game.definition.game_id, stats, game.root, game.gd.reveal)
+    click.echo(closing)
+    tell(verified)
+    return closing, verified

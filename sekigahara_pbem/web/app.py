@@ -92,7 +92,7 @@ class Guard:
         return secrets.compare_digest(given.encode(), self.door.cookie.encode())
 
 
-def application(desk: Desk, door: Door, port: int, title: str, report_html: str | None) -> ASGIApp:
+def application(desk: Desk, door: Door, port: int, title: str) -> ASGIApp:
     """The server's application for one turn (or one two-party record)."""
     cookie = f"seki-{port}"  # a browser keeps one jar for every port of 127.0.0.1
 
@@ -110,7 +110,7 @@ def application(desk: Desk, door: Door, port: int, title: str, report_html: str 
         text = shell.substitute(
             title=escape(title),
             lang=current(),
-            report=link if report_html is not None else "",
+            report=link if desk.report_html is not None else "",
             words=json.dumps(page_words()).replace("<", "\\u003c"),
         )
         return HTMLResponse(text, headers=PAGE)
@@ -122,6 +122,7 @@ def application(desk: Desk, door: Door, port: int, title: str, report_html: str 
         return endpoint
 
     async def report(request: Request) -> Response:
+        report_html = desk.report_html  # the packet's of the question shown
         if report_html is None:
             return PlainTextResponse("no report", 404)
         return HTMLResponse(report_html, headers=REPORT)

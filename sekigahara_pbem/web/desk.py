@@ -22,7 +22,7 @@ from ..rules.components import Components
 from ..rules.decisions import Question
 from .moment import Story, moment, record
 
-SIGNED, STOPPED = "signed", "stopped"
+SIGNED, STOPPED, OVER = "signed", "stopped", "over"
 OUT_OF_DATE = N_("this page is out of date: reload it")
 
 
@@ -61,27 +61,41 @@ class Desk:
     (answered, taken back, signed or stopped); `taken_back` says it was taken back;
     `outcome` is SIGNED or STOPPED once the page is done."""
 
-    def __init__(self, story: Story):
+    def __init__(self, story: Story, stays: bool = False):
         self.story = story
+        self.stays = stays  # a whole game's page: a signed turn waits for the next one
+        self.report_html: str | None = None  # the report of the packet asked, linked
         self.seq = 0
+        self.seen = -1  # the last moment the page fetched
         self.task: Asking | Confirming | None = None
         self.outcome: str | None = None
+        self.closing: list[str] = []  # the game's end, in words, once it is OVER
         self.taken_back = False
         self.handed = threading.Event()
         self._lock = threading.Lock()
 
-    def put(self, task: Asking | Confirming) -> bool:
-        """Show `task` next; False if the player has stopped already."""
+    def put(self, task: Asking | Confirming, story: Story | None = None) -> bool:
+        """Show `task` next (with `story`, what happened since the player's last turn);
+        False if the player has stopped already."""
         with self._lock:
             if self.outcome is not None:
                 return False
             self.task, self.taken_back = task, False
+            if story is not None:
+                self.story = story
             self.handed.clear()
             return True
+
+    def finish(self, closing: list[str]) -> None:
+        """The game is over: the page shows how it ended, in words, and asks nothing."""
+        with self._lock:
+            self.closing = closing
+            self._end(OVER)
 
     def now(self) -> dict:
         """The page's data for the moment."""
         with self._lock:
+            self.seen = self.seq
             return self._now()
 
     def answer(self, seq: int, picks: list[int]) -> dict:
@@ -114,11 +128,16 @@ class Desk:
             return self._next()
 
     def sign(self, seq: int) -> dict:
-        """The whole turn, or the record, confirmed: the command signs it."""
+        """The whole turn, or the record, confirmed: the command signs it (on a whole
+        game's page, the page then waits for the next turn)."""
         with self._lock:
             self._current(seq)
             if isinstance(self.task, Asking) and self.task.session.question is not None:
                 raise Stale(_("the turn is not complete yet"))
+            if self.stays and isinstance(self.task, Asking):  # the game goes on here
+                self.task = None
+                self.handed.set()
+                return self._next()
             return self._end(SIGNED)
 
     def stop(self) -> dict:
@@ -144,7 +163,8 @@ class Desk:
     def _now(self) -> dict:
         task = self.task
         if self.outcome is not None:
-            return {"seq": self.seq, "ended": self.outcome, "record": isinstance(task, Confirming)}
+            ended = {"seq": self.seq, "ended": self.outcome, "record": isinstance(task, Confirming)}
+            return {**ended, "closing": self.closing} if self.outcome == OVER else ended
         if task is None:
             return {"seq": self.seq, "waiting": True}
         if isinstance(task, Confirming):

@@ -1,13 +1,15 @@
 """The page on the player's browser: a local server that lives only as long as the turn
 (app.py says who may use it), entered through a file only the player can read (door.py).
 `Board` serves one turn or one two-party record, however many sessions it takes, on one
-address and one tab; `answer_in_browser` is one turn of a referee's game on it."""
+address and one tab, or (`stays`) a whole game of `seki solo`, turn after turn;
+`answer_in_browser` is one turn of a referee's game on it."""
 
 from __future__ import annotations
 
 import contextvars
 import socket
 import threading
+import time
 import webbrowser
 from collections.abc import Callable, Sequence
 
@@ -23,6 +25,7 @@ from .door import Door
 from .moment import Story, story
 
 WAIT = 0.5  # seconds between looks at the server while the player answers
+FAREWELL = 10  # seconds a finished game's page is given to fetch its last moment
 
 
 class Board:
@@ -42,9 +45,11 @@ class Board:
         story: Story | None = None,
         open_browser: bool = True,
         on_ready: Callable[[str], None] | None = None,
+        stays: bool = False,
     ):
-        self.desk = Desk(story or Story([], []))
-        self.title, self.report_html = title, report_html
+        self.desk = Desk(story or Story([], []), stays)
+        self.desk.report_html = report_html
+        self.title = title
         self.open_browser, self.on_ready = open_browser, on_ready
 
     def __enter__(self) -> Board:
@@ -52,7 +57,7 @@ class Board:
         self._listener.bind(("127.0.0.1", 0))
         port = self._listener.getsockname()[1]
         self.door = Door(f"http://127.0.0.1:{port}")
-        app = application(self.desk, self.door, port, self.title, self.report_html)
+        app = application(self.desk, self.door, port, self.title)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
         self._server = uvicorn.Server(config)
         # The server's thread runs in this thread's context: the reader's language
@@ -94,14 +99,30 @@ class Board:
         before: Sequence[dict] = (),
         drawn: Sequence = (),
         back: bool = False,
+        story: Story | None = None,
+        report_html: str | None = None,
     ) -> bool:
         """Ask `session` on the page until it is complete: signed on the page (`sign`, a
         whole turn) or, without `sign`, as soon as its last answer is given (one action of
         a record; `before`, the record's actions so far in words, `drawn` their events).
         `view` is the packet's: the choices are worded from it, as at the terminal.
         False if, with `back` (answers were given before it), the player pressed Undo
-        with none of its answers left; Stopped (nothing written) if it pressed Stop."""
-        return self._wait(Asking(session, view, sign, list(before), list(drawn), back))
+        with none of its answers left; Stopped (nothing written) if it pressed Stop.
+        On a whole game's page (`stays`), `story` and `report_html` are the packet's."""
+        if report_html is not None:
+            self.desk.report_html = report_html
+        task = Asking(session, view, sign, list(before), list(drawn), back)
+        return self._wait(task, story)
+
+    def finish(self, closing: list[str]) -> None:
+        """A whole game's page shows how the game ended (`closing`, lines of text), and
+        the server stays until the page has fetched it (at most FAREWELL seconds)."""
+        self.desk.finish(closing)
+        deadline = time.monotonic() + FAREWELL
+        while self.desk.seen < self.desk.seq and time.monotonic() < deadline:
+            if not self._thread.is_alive():
+                return
+            self._thread.join(0.05)
 
     def confirm(
         self, state: dict, comp: Components, side: str, lines: list[str], drawn: Sequence = ()
@@ -111,10 +132,10 @@ class Board:
         takes its last answer back (Undo); Stopped if it stops."""
         return self._wait(Confirming(state, comp, side, lines, list(drawn)))
 
-    def _wait(self, task: Asking | Confirming) -> bool:
+    def _wait(self, task: Asking | Confirming, story: Story | None = None) -> bool:
         """Put `task` on the page and wait until it is done: False if taken back."""
         desk = self.desk
-        if not desk.put(task):
+        if not desk.put(task, story):
             raise Stopped(_("stopped: nothing written"))
         while not desk.handed.wait(WAIT) and self._thread.is_alive():
             pass

@@ -56,6 +56,10 @@
     now = data;
     document.body.dataset.seq = data.seq; // the moment shown, for whoever waits on it
     if (!keepError) error = "";
+    if (data.ended === "over") { // a whole game's page: how the game ended
+      document.querySelector("main").replaceChildren(el("pre", { class: "done over" }, data.closing.join("\n")));
+      return;
+    }
     if (data.ended) {
       const signed = data.record ? W.signed_record : W.signed;
       document.querySelector("main").replaceChildren(

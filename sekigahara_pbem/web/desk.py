@@ -59,7 +59,8 @@ class Confirming(NamedTuple):
 class Desk:
     """What the page shows and answers. `handed` is set when the task put last is done
     (answered, taken back, signed or stopped); `taken_back` says it was taken back;
-    `outcome` is SIGNED or STOPPED once the page is done."""
+    `outcome` is SIGNED or STOPPED once the page is done, or OVER once a whole game's
+    page (`stays`) has shown how the game ended."""
 
     def __init__(self, story: Story, stays: bool = False):
         self.story = story

@@ -6,20 +6,14 @@ the archive, the page shows how the game ended, and `seki verify` agrees."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-import threading
-from pathlib import Path
 
 import pytest
 from test_reports import BROWSER_ARGS, CHROMIUM, _browser_or_skip
+from webdoor import ADDRESS, Solo
 
 from sekigahara_pbem.referee.verify import verify
-
-SEKI = Path(sys.executable).parent / "seki"
-ADDRESS = "your game is on the board: "
+from sekigahara_pbem.refusal import ExitStatus
 
 
 def play_the_game(page, chooser: random.Random, turns: int | None = None) -> int:
@@ -66,58 +60,17 @@ def _tick(page, q: dict, chooser: random.Random) -> None:
             tick.click()
 
 
-class Solo:
-    """`seki solo g --web` run as a player runs it (its browser never opened: BROWSER),
-    what it says read as it says it, and the page's addresses it gives."""
-
-    def __init__(self, tmp_path: Path):
-        env = dict(os.environ, SEKI_HOME=str(tmp_path / "home"), BROWSER="true")
-        self.process = subprocess.Popen(
-            [str(SEKI), "solo", "g", "--web", "--side", "ishida", "--bot", "random"],
-            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
-        self.lines: list[str] = []
-        self.addresses: list[str] = []
-        self.arrived = threading.Condition()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            with self.arrived:
-                self.lines.append(line)
-                if line.startswith(ADDRESS):
-                    self.addresses.append(line[len(ADDRESS) :].strip())
-                self.arrived.notify_all()
-        with self.arrived:
-            self.arrived.notify_all()
-
-    def address(self) -> str:
-        with self.arrived:
-            self.arrived.wait_for(
-                lambda: self.addresses or self.process.poll() is not None, timeout=120
-            )
-        assert self.addresses, "".join(self.lines)
-        return self.addresses[0]
-
-    def ended(self) -> tuple[int, str]:
-        status = self.process.wait(timeout=120)
-        self.reader.join(timeout=10)
-        return status, "".join(self.lines)
-
-
 def test_the_next_turn_comes_on_the_same_page(tmp_path):
     """After Sign the page waits while the computer plays, then asks the next turn on the
     same page, without a reload (it was a new page, and a new server, for every turn);
     Stop there writes nothing more and keeps the game to resume."""
     sync_playwright = _browser_or_skip()
-    solo = Solo(tmp_path)
-    with sync_playwright() as p:
+    with Solo(tmp_path) as solo, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         page = browser.new_page()
         loads: list[str] = []
         page.on("load", lambda: loads.append(page.url))
-        page.goto(solo.address())  # the door's file, its key, then the page itself
+        page.goto(solo.address)  # the door's file, its key, then the page itself
         page.wait_for_selector("#ask p.prompt")
         entered = list(loads)
         assert play_the_game(page, random.Random(3), turns=2) == 2
@@ -125,26 +78,25 @@ def test_the_next_turn_comes_on_the_same_page(tmp_path):
         page.click("#tools button >> nth=1")  # Stop
         page.wait_for_selector("p.done")
         browser.close()
-    status, said = solo.ended()
-    assert status == 4 and "the game is kept" in said, said[-2000:]
-    assert len(solo.addresses) == 1
+        status, said = solo.ended()
+    assert status == ExitStatus.STOPPED and "the game is kept" in said, said[-2000:]
+    assert said.count(ADDRESS) == 1
 
 
 @pytest.mark.slow
 def test_a_whole_solo_game_through_the_page_is_verified(tmp_path):
     sync_playwright = _browser_or_skip()
-    solo = Solo(tmp_path)
-    with sync_playwright() as p:
+    with Solo(tmp_path) as solo, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         page = browser.new_page()
-        page.goto(solo.address())
+        page.goto(solo.address)
         turns = play_the_game(page, random.Random(7))
         over = page.inner_text("pre.over")
         browser.close()
-    status, said = solo.ended()
+        status, said = solo.ended()
     assert status == 0, said[-2000:]
     assert "is over" in said and "verified" in said, said[-2000:]
-    assert len(solo.addresses) == 1  # one page for the whole game
+    assert said.count(ADDRESS) == 1  # one page for the whole game
     assert "is over" in over and "verified" in over, over[-2000:]
     assert turns >= 5
     assert verify(tmp_path / "g" / "game").result is not None

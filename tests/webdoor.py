@@ -11,12 +11,13 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 SEKI = Path(sys.executable).parent / "seki"
-ADDRESS = "your turn is on the board: "
+ADDRESS = "your game is on the board: "
 BROWSER_SAYS = "browser argv "
 FORWARD = re.compile(r'url=(http://127\.0\.0\.1:(\d+))(/enter\?key=[^"]+)"')
 
@@ -88,6 +89,14 @@ class Solo:
         except BaseException:
             self.__exit__()
             raise
+        # the rest is read as it comes: a whole game says more than a pipe holds, and a
+        # command blocked on its terminal would never ask its next turn
+        self._rest = threading.Thread(target=self._drain, daemon=True)
+        self._rest.start()
+
+    def _drain(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line)
 
     def _line(self, start: str) -> str:
         for line in self.process.stdout:
@@ -98,8 +107,9 @@ class Solo:
 
     def ended(self) -> tuple[int, str]:
         """Its exit status and all it said on its terminal."""
-        rest = self.process.stdout.read()
-        return self.process.wait(timeout=60), "".join(self.lines) + rest
+        status = self.process.wait(timeout=60)
+        self._rest.join(timeout=10)
+        return status, "".join(self.lines)
 
     def __enter__(self) -> Solo:
         return self

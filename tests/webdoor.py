@@ -83,27 +83,42 @@ class Solo:
             cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         self.lines: list[str] = []
+        # what it says is read as it comes, by a thread: a whole game says more than a
+        # pipe holds (a command blocked on its terminal never asks its next turn), and a
+        # line that never comes fails the test instead of hanging it
+        self._said = threading.Condition()
+        self._rest = threading.Thread(target=self._drain, daemon=True)
+        self._rest.start()
         try:
             self.address = self._line(ADDRESS)
             self.browser = self._line(BROWSER_SAYS)  # the browser is started once it is said
         except BaseException:
             self.__exit__()
             raise
-        # the rest is read as it comes: a whole game says more than a pipe holds, and a
-        # command blocked on its terminal would never ask its next turn
-        self._rest = threading.Thread(target=self._drain, daemon=True)
-        self._rest.start()
 
     def _drain(self) -> None:
         for line in self.process.stdout:
-            self.lines.append(line)
+            with self._said:
+                self.lines.append(line)
+                self._said.notify_all()
+        with self._said:
+            self._said.notify_all()
 
-    def _line(self, start: str) -> str:
-        for line in self.process.stdout:
-            self.lines.append(line)
-            if line.startswith(start):
-                return line[len(start) :].rstrip("\n")
-        raise AssertionError("".join(self.lines))
+    def _line(self, start: str, timeout: float = 60) -> str:
+        """The rest of the first line said that starts with `start`."""
+
+        def found() -> str | None:
+            return next((ln[len(start) :].rstrip("\n") for ln in self.lines
+                         if ln.startswith(start)), None)  # fmt: skip
+
+        with self._said:
+            self._said.wait_for(
+                lambda: found() is not None or not self._rest.is_alive(), timeout=timeout
+            )
+            line = found()
+        if line is None:
+            raise AssertionError("".join(self.lines))
+        return line
 
     def ended(self) -> tuple[int, str]:
         """Its exit status and all it said on its terminal."""
@@ -118,4 +133,5 @@ class Solo:
         if self.process.poll() is None:  # a test that failed midway leaves no seki behind
             self.process.kill()
             self.process.wait()
+        self._rest.join(timeout=10)
         self.process.stdout.close()

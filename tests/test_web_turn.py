@@ -40,7 +40,7 @@ from sekigahara_pbem.rules.options import listing
 from sekigahara_pbem.rules.position import build_position
 from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.victory import points
-from sekigahara_pbem.rules.views import view
+from sekigahara_pbem.rules.views import redact_event, view
 from sekigahara_pbem.rules.vocab import BAG, LAST_WEEK, RECRUIT
 from sekigahara_pbem.web import targets
 from sekigahara_pbem.web.app import page_words
@@ -85,8 +85,9 @@ class Served:
     says, the page's URL behind it, and how it ended (None once signed, else the
     exception it raised)."""
 
-    def __init__(self, session: TurnSession, comp, v: dict):
+    def __init__(self, session: TurnSession, comp, v: dict, told: list | None = None):
         self.urls: queue.Queue[str] = queue.Queue()
+        self.told = told or []
         self.raised: BaseException | None = None
         # the thread runs in the test's context, as the command runs the turn in its own:
         # the language set with i18n.using included
@@ -103,7 +104,7 @@ class Served:
         try:
             answer_in_browser(
                 session, comp, v, title="Sekigahara, test", report_html="<p>report</p>",
-                open_browser=False, on_ready=self.urls.put,
+                open_browser=False, on_ready=self.urls.put, told=self.told,
             )  # fmt: skip
         except BaseException as exc:  # the test reads what the thread raised
             self.raised = exc
@@ -702,6 +703,31 @@ def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
         shown = page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.dataset.card)")
         assert set(shown) == set(state["cards"][side]["hand"])
         assert _counts(page) == before
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert isinstance(served.ended(), console.Stopped)
+
+
+def test_on_a_phone_the_map_comes_before_the_story(browser, comp):
+    """Issue 41 (6): on a phone the page is one column; a question not answered on the
+    map had the map under the whole story since the player's last turn. The map now
+    comes under the question, its tools, the hand and the turn so far, and the game at a
+    glance and the story under the map."""
+    state, events = setup(comp, "ab" * 16)
+    session, v = _session(comp, state, "ishida")
+    served = Served(session, comp, v, told=[(1, [redact_event(e, "ishida") for e in events])])
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(served.address)
+        page.wait_for_selector("#story li")
+        top = {
+            name: page.eval_on_selector(name, "e => e.getBoundingClientRect().top")
+            for name in ("#ask", "#hand-box", "section.map", "#situation-box", "#story-box")
+        }
+        assert top["#ask"] < top["#hand-box"] < top["section.map"]
+        assert top["section.map"] < top["#situation-box"] < top["#story-box"]
         page.click("#tools button >> nth=1")  # Stop
         page.wait_for_selector(".done")
     finally:

@@ -511,3 +511,35 @@ def test_no_clan_colour_passes_for_a_sides_count_badge():
         for fill in SIDE_FILL.values():
             distance = sum((p - q) ** 2 for p, q in zip(_lab(clan), _lab(fill), strict=True))
             assert distance**0.5 >= 35, (clan, fill)
+
+
+def test_the_text_map_holds_every_castle_and_the_roads_from_each_place(comp):
+    """Issue 41 (7): the text map listed only the places with pieces, without roads. It
+    now holds every castle, an empty one too (4.3: it counts for its colour), and with
+    each place the roads that leave it, highways named (7.3.3)."""
+    from sekigahara_pbem.rules.cycle.setup import setup
+
+    state, _ = setup(comp, "ab" * 16)
+    public = view(state, comp, None)
+    text = render_public_text("g", 1, public, [], comp, footer="")
+    rows: dict[str, str] = {}  # each place's row, its wrapped lines joined
+    last = None
+    for line in text.split("The map", 1)[1].splitlines()[2:]:
+        if line.startswith("    ") and last:
+            rows[last] += " " + line.strip()
+        elif line.startswith("  "):
+            last = re.split(r" \[|: ", line.strip(), maxsplit=1)[0]
+            rows[last] = line.strip()
+    empty = [loc for loc, spec in comp.locations.items()
+             if spec.castle and loc not in public["stacks"]]  # fmt: skip
+    assert empty
+    for loc in {*empty, *public["stacks"]}:
+        name = comp.locations[loc].name
+        roads = sorted(
+            f"{comp.locations[b].name} (highway)" if comp.road(loc, b) else comp.locations[b].name
+            for b in comp.adjacent[loc]
+        )
+        pieces, shown = rows[name].split("; roads to ")
+        assert sorted(shown.split(", ")) == roads, (loc, rows[name])
+        if loc in empty:
+            assert pieces.endswith(": empty"), rows[name]

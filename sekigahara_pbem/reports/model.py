@@ -318,10 +318,14 @@ def _own(own: dict, comp: Components) -> dict:
 
 
 def _stacks(v: dict, comp: Components, own: dict | None) -> list[dict]:
+    """The map in words: every place with pieces, and every castle even empty (4.3: it
+    counts for its colour), each with the roads that leave it (the text map had none)."""
     mine = (own or {}).get("blocks", {})
     me = (own or {}).get("side")
     rows = []
-    for loc, counts in v["stacks"].items():
+    castles = [loc for loc, spec in comp.locations.items() if spec.castle]
+    for loc in [*v["stacks"], *(c for c in castles if c not in v["stacks"])]:
+        counts = v["stacks"].get(loc, {})
         spec = comp.locations.get(loc)
         tags = []
         if spec is not None and spec.castle:
@@ -341,8 +345,22 @@ def _stacks(v: dict, comp: Components, own: dict | None) -> list[dict]:
                 sides.append(f"{n.side(s)} {n.count(counts[s], 'block')}")
         if counts.get("disks"):
             sides.append(_("disks {disks}").format(disks=", ".join(counts["disks"])))
-        rows.append({"name": n.loc(comp, loc), "tags": tags, "sides": sides})
+        rows.append(
+            {"name": n.loc(comp, loc), "tags": tags, "sides": sides or [_("empty")],
+             "roads": _roads(comp, loc)}
+        )  # fmt: skip
     return sorted(rows, key=lambda r: n.alphabetical(r["name"]))
+
+
+def _roads(comp: Components, loc: str) -> str:
+    """'roads to Kyoto (highway), Minakuchi': where a stack there can step (7.3)."""
+    if loc not in comp.adjacent:
+        return ""
+    names = [
+        _("{place} (highway)").format(place=n.loc(comp, b)) if comp.road(loc, b) else n.loc(comp, b)
+        for b in sorted(comp.adjacent[loc], key=lambda b: n.alphabetical(n.loc(comp, b)))
+    ]
+    return _("roads to {places}").format(places=", ".join(names))
 
 
 def _short(comp: Components, block_id: str) -> str:

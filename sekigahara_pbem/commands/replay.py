@@ -34,7 +34,7 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
     from ..protocol.component_files import game_components
     from ..protocol.store import GameDir, game_root, write_atomic
     from ..referee import verify as checks
-    from ..reports.archive import public_view
+    from ..reports.archive import last_record, public_view
     from ..reports.replay import Record, render
     from ..rules.views import view
     from ..rules.vocab import SIDES
@@ -50,13 +50,7 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
         )
     gd = GameDir(directory)
     definition = game.load(gd)
-    last = gd.last_seq()
-    if last == 0:
-        raise Refusal(
-            N_("{path}: the game has not started (no records yet)"),
-            code=Code.NOT_STARTED,
-            path=directory,
-        )
+    last = last_record(gd)
     try:  # the archive is checked first; a revealed one gives each record's state
         states = checks.verify(directory).states
     except checks.Discrepancy as exc:  # as `seki verify` says it (exit 3)

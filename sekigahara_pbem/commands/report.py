@@ -8,7 +8,7 @@ import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import Code, Refusal
+from ..refusal import Refusal
 from .common import lang_option, tell, use_language
 
 
@@ -30,19 +30,13 @@ def report(directory: Path, seq: int | None, html: Path | None, lang: str | None
     from ..protocol.component_files import game_components
     from ..protocol.store import GameDir, game_root, write_atomic
     from ..reports import render_public_html, render_public_text
-    from ..reports.archive import public_view
+    from ..reports.archive import last_record, public_view
 
     use_language(lang)
     directory = game_root(directory)  # a `seki solo` folder: its game
     gd = GameDir(directory)
     definition = game.load(gd)
-    last = gd.last_seq()
-    if last == 0:
-        raise Refusal(
-            N_("{path}: the game has not started (no records yet)"),
-            code=Code.NOT_STARTED,
-            path=directory,
-        )
+    last = last_record(gd)
     number = last if seq is None else seq
     if not 1 <= number <= last:
         raise Refusal(

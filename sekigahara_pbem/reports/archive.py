@@ -16,10 +16,23 @@ import yaml
 from ..protocol import documents as docs
 from ..protocol.gitsafe import git_command
 from ..protocol.store import GameDir
-from ..refusal import N_, Refusal
+from ..refusal import N_, Code, Refusal
 from ..rules.state import canonical
 
 STATE_FILE = "public/state.yaml"
+
+
+def last_record(gd: GameDir) -> int:
+    """The number of the archive's last record; refused if it has none (`seki report`,
+    `seki replay`)."""
+    last = gd.last_seq()
+    if last == 0:
+        raise Refusal(
+            N_("{path}: the game has not started (no records yet)"),
+            code=Code.NOT_STARTED,
+            path=gd.root,
+        )
+    return last
 
 
 def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:

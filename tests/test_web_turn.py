@@ -685,8 +685,8 @@ def test_the_state_of_the_game_is_beside_the_map(browser, comp):
 
 def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
     """A discard at the hand limit (6.2) is followed by the week's draws, which only the
-    referee makes: the page shows the hand and the counts as they stand before them, and
-    the discard in the turn. (Old code: the Sign screen showed a hand of seven cards
+    referee makes: the page shows the hand and the counts as they stand before them, the
+    discard in the turn, and says why. (Old code: the Sign screen showed a hand of seven cards
     drawn from the shadow's made-up deck, none of them the player's.)"""
     state, side = _position(comp, _asked("discard"), 0)
     session, v = _session(comp, state, side)
@@ -703,6 +703,7 @@ def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
         shown = page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.dataset.card)")
         assert set(shown) == set(state["cards"][side]["hand"])
         assert _counts(page) == before
+        assert "as they stood before your last answer" in page.inner_text("#ask p.unseen")
         page.click("#tools button >> nth=1")  # Stop
         page.wait_for_selector(".done")
     finally:

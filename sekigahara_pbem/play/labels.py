@@ -169,6 +169,16 @@ def cut(event_type: str) -> str:
     ).format(what=what)
 
 
+def unseen(event_type: str) -> str:
+    """Why the page shows the game as it stood before the last answer (web/moment.known):
+    what followed it, only the referee knows."""
+    what = _(CUT_BY[event_type]) if event_type in CUT_BY else _("what this action set off")
+    return _(
+        "The map, your hand and the counts are as they stood before your last answer: "
+        "what follows it ({what}) only the referee knows, and your next packet shows it."
+    ).format(what=what)
+
+
 def _fight(kind: object, where: str) -> str:
     """'Battle at Gifu', 'Siege of Gifu' (8.9.4)."""
     if kind == "siege":

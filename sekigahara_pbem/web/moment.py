@@ -73,7 +73,7 @@ def moment(
     `drawn`: events of earlier actions (a two-party record's) to draw with the story's."""
     side = session.side
     question = session.question
-    state, done = known(session, comp)
+    state, done, unseen = known(session, comp)
     events = [*told.events, *drawn, *done]
     return {
         "seq": seq,
@@ -86,6 +86,7 @@ def moment(
         "question": None if question is None else ask(session, question, comp, packet_view),
         "move": building(session),
         "cut": None if session.cut is None else labels.cut(session.cut),
+        "unseen": None if unseen is None else labels.unseen(unseen),
     }
 
 
@@ -113,22 +114,22 @@ def record(
     }
 
 
-def known(session: TurnSession, comp: Components) -> tuple[dict, list]:
-    """The state the page shows, and the events of the actions chosen so far drawn on it
-    (as the side sees them). Where the last action ran into what only the referee knows
-    (`shadow.unforeseen`: a card or block drawn, an overrun, a battle's result), the
-    state before that action, and its events up to that one: the shadow's guess is not
-    the game (the page showed a hand of cards drawn from a made-up deck after a discard
-    at the hand limit, 6.2)."""
+def known(session: TurnSession, comp: Components) -> tuple[dict, list, str | None]:
+    """The state the page shows, the events of the actions chosen so far drawn on it (as
+    the side sees them), and the type of the event the page stops short of, if any.
+    Where the last action ran into what only the referee knows (`shadow.unforeseen`: a
+    card or block drawn, an overrun, a battle's result), the state before that action,
+    and its events up to that one: the shadow's guess is not the game (the page showed a
+    hand of cards drawn from a made-up deck after a discard at the hand limit, 6.2)."""
     side = session.side
-    state, events = session.state, []
+    state, events, unseen = session.state, [], None
     for start, action, _after in session.done:
         raw = apply(start.state, comp, side, action)[1]
         cut = unforeseen_at(raw, side)
         if cut is not None:  # the session stops there: the last action of the turn
-            state, raw = start.state, raw[:cut]
+            state, unseen, raw = start.state, str(raw[cut]["type"]), raw[:cut]
         events += [redact_event(e, side) for e in raw]
-    return state, events
+    return state, events, unseen
 
 
 def board(state: dict, events: Sequence, comp: Components, side: str) -> str:

@@ -173,6 +173,7 @@
       now.turn.forEach((t) => list.append(turnItem(t)));
       box.append(list);
       if (now.cut) box.append(el("p", { class: "hint" }, now.cut));  // why the file ends here
+      if (now.unseen) box.append(el("p", { class: "hint unseen" }, now.unseen));  // and the map stops
       box.append(el("p", { class: "hint" }, now.record ? W.record_hint : W.sign_hint));
       if (error) box.append(el("p", { class: "error" }, error));
       box.append(button(W.sign, "primary", () => send("sign", { seq: now.seq })));

@@ -20,6 +20,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -629,6 +630,21 @@ def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):
     assert isinstance(served.ended(), console.Stopped)
 
 
+@contextmanager
+def _stopped(browser, served: Served, **page_options):  # noqa: ANN202 - a page
+    """The served turn's page, opened; on leaving, the turn stopped on it (Stop: nothing
+    written) and the page closed."""
+    page = browser.new_page(**page_options)
+    try:
+        page.goto(served.address)
+        yield page
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector(".done")
+    finally:
+        page.close()
+    assert isinstance(served.ended(), console.Stopped)
+
+
 def _counts(page) -> dict[str, list[int]]:
     """The panel's table: each side's hand, deck, discards, bag and Recruitment Box."""
     rows = page.eval_on_selector_all(
@@ -641,15 +657,11 @@ def test_the_state_of_the_game_is_beside_the_map(browser, comp):
     """Issue 41 (3): beside the map, the week and turn, the victory points as the rules
     count them (2.2), and each side's hand, deck, discards, bag and Recruitment Box (the
     opponent's hand size decides a Loyalty Challenge, 8.6) and the castles and resources
-    each side holds (4.2, 4.3), as the turn so far leaves
-    them: a bid's card stays in the hand, face down, until both bids are opened (6.3).
-    They were only in the terminal."""
+    each side holds (4.2, 4.3), as the turn so far leaves them: a bid's card stays in the
+    hand, face down, until both bids are opened (6.3). They were only in the terminal."""
     state, _ = setup(comp, "ab" * 16)
     session, v = _session(comp, state, "ishida")
-    served = Served(session, comp, v)
-    page = browser.new_page()
-    try:
-        page.goto(served.address)
+    with _stopped(browser, Served(session, comp, v)) as page:
         page.wait_for_selector("#situation table")
         text = page.inner_text("#situation")
         assert f"Week 1 of {LAST_WEEK}, turn A" in text
@@ -676,11 +688,6 @@ def test_the_state_of_the_game_is_beside_the_map(browser, comp):
         page.click(f'#hand [data-card="{sorted(state["cards"]["ishida"]["hand"])[0]}"]')
         page.wait_for_selector('body[data-seq="1"]')
         assert _counts(page) == piles
-        page.click("#tools button >> nth=1")  # Stop
-        page.wait_for_selector(".done")
-    finally:
-        page.close()
-    assert isinstance(served.ended(), console.Stopped)
 
 
 def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
@@ -690,10 +697,7 @@ def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
     drawn from the shadow's made-up deck, none of them the player's.)"""
     state, side = _position(comp, _asked("discard"), 0)
     session, v = _session(comp, state, side)
-    served = Served(session, comp, v)
-    page = browser.new_page()
-    try:
-        page.goto(served.address)
+    with _stopped(browser, Served(session, comp, v)) as page:
         page.wait_for_selector("#situation table")
         before = _counts(page)
         question = session.question
@@ -704,11 +708,6 @@ def test_no_card_the_player_has_not_drawn_is_shown(browser, comp):
         assert set(shown) == set(state["cards"][side]["hand"])
         assert _counts(page) == before
         assert "as they stood before your last answer" in page.inner_text("#ask p.unseen")
-        page.click("#tools button >> nth=1")  # Stop
-        page.wait_for_selector(".done")
-    finally:
-        page.close()
-    assert isinstance(served.ended(), console.Stopped)
 
 
 def test_on_a_phone_the_map_comes_before_the_story(browser, comp):
@@ -719,9 +718,7 @@ def test_on_a_phone_the_map_comes_before_the_story(browser, comp):
     state, events = setup(comp, "ab" * 16)
     session, v = _session(comp, state, "ishida")
     served = Served(session, comp, v, told=[(1, [redact_event(e, "ishida") for e in events])])
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    try:
-        page.goto(served.address)
+    with _stopped(browser, served, viewport={"width": 390, "height": 844}) as page:
         page.wait_for_selector("#story li")
         top = {
             name: page.eval_on_selector(name, "e => e.getBoundingClientRect().top")
@@ -729,11 +726,6 @@ def test_on_a_phone_the_map_comes_before_the_story(browser, comp):
         }
         assert top["#ask"] < top["#hand-box"] < top["section.map"]
         assert top["section.map"] < top["#situation-box"] < top["#story-box"]
-        page.click("#tools button >> nth=1")  # Stop
-        page.wait_for_selector(".done")
-    finally:
-        page.close()
-    assert isinstance(served.ended(), console.Stopped)
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -30,14 +30,12 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
     self-contained page (forward and back by button, slider or key). The archive is
     verified first; the maps show what a spectator sees (hidden blocks as counts), from
     the replayed states once the game is revealed, else from the public files."""
-    from ..protocol import chain, game
+    from ..protocol import game
     from ..protocol.component_files import game_components
     from ..protocol.store import GameDir, game_root, write_atomic
     from ..referee import verify as checks
-    from ..reports.archive import last_record, public_view
-    from ..reports.replay import Record, render
-    from ..rules.views import view
-    from ..rules.vocab import SIDES
+    from ..reports.archive import last_record, replayed
+    from ..reports.replay import render
     from ..twoparty import is_two_party
 
     use_language(lang)
@@ -50,27 +48,17 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
         )
     gd = GameDir(directory)
     definition = game.load(gd)
-    last = last_record(gd)
+    last_record(gd)
     try:  # the archive is checked first; a revealed one gives each record's state
-        states = checks.verify(directory).states
+        checked = checks.verify(directory)
     except checks.Discrepancy as exc:  # as `seki verify` says it (exit 3)
         abort(_("does not verify: {reason}").format(reason=explain(exc)), ExitStatus.NOT_VERIFIED)
     comp = game_components(directory, definition.components)
-    records = []
-    for seq in range(1, last + 1):
-        body = chain.read_record(gd, definition, seq).body
-        if seq in states:  # verified: its public view is the record's public_state
-            shown = view(states[seq], comp, None)
-            sides = {side: view(states[seq], comp, side) for side in SIDES}
-        else:  # not revealed: the public files, and git's history of them
-            shown, _source = public_view(gd, seq, body["public_state"])
-            sides = {}
-        records.append(Record(seq, shown, body.get("events", []), sides))
-    page = render(definition.game_id, records, comp)
+    page = render(definition.game_id, replayed(gd, comp, checked.bodies, checked.states), comp)
+    opened = html is None
     if html is None:
         html = Path(tempfile.mkdtemp(prefix="seki-replay-")) / f"{definition.game_id}.html"
-        write_atomic(html, page)
+    write_atomic(html, page)
+    if opened:
         webbrowser.open(html.resolve().as_uri())
-    else:
-        write_atomic(html, page)
     tell(_("wrote {path}").format(path=html))

@@ -138,8 +138,7 @@ def _play(game, choose: str | None, page=None) -> str:  # noqa: ANN001 - a Board
             brief, last_step = step == last_step, step
             try:
                 actions = ask_turn(game.definition, packet, comp, earlier, ask,
-                                   home=game.root, board=page is not None, brief=brief,
-                                   page=page)  # fmt: skip
+                                   home=game.root, brief=brief, page=page)  # fmt: skip
             except console.Stopped as stopped:
                 tell(str(stopped))
                 abort(_kept(game.root), ExitStatus.STOPPED)

@@ -160,9 +160,14 @@ CUT_BY = {
 }
 
 
+def _set_off(event_type: str) -> str:
+    """What an action set off that only the referee knows, in words (`CUT_BY`)."""
+    return _(CUT_BY[event_type]) if event_type in CUT_BY else _("what this action set off")
+
+
 def cut(event_type: str) -> str:
     """Why a turn file ends while its side still decides (play/session.py, `cut`)."""
-    what = _(CUT_BY[event_type]) if event_type in CUT_BY else _("what this action set off")
+    what = _set_off(event_type)
     return _(
         "Your turn file ends here: after {what} only the referee knows what follows; "
         "your next packet goes on with your turn."
@@ -172,7 +177,7 @@ def cut(event_type: str) -> str:
 def unseen(event_type: str) -> str:
     """Why the page shows the game as it stood before the last answer (web/moment.known):
     what followed it, only the referee knows."""
-    what = _(CUT_BY[event_type]) if event_type in CUT_BY else _("what this action set off")
+    what = _set_off(event_type)
     return _(
         "The map, your hand and the counts are as they stood before your last answer: "
         "what follows it ({what}) only the referee knows, and your next packet shows it."

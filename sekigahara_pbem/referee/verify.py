@@ -54,6 +54,7 @@ class Report:
     result: dict | None = None
     notes: list[str] = field(default_factory=list)
     states: dict[int, dict] = field(default_factory=dict)  # by seq, once revealed (replay)
+    bodies: dict[int, dict] = field(default_factory=dict)  # each verified record's, by seq
 
 
 def reveal(root: Path, ref: Identity, now: str, force: bool = False) -> Path:
@@ -222,7 +223,7 @@ class _Replay:
         self.prev, self.asked = record.hash, body.get("asked", {})
         self.clock, self.previous = body.get("clock", {}), record
         self.previous_root = (body.get("commitments") or {}).get("root")
-        report.records = seq
+        report.records, report.bodies[seq] = seq, body
 
     def _check_whole(self, where: str, body: dict, before: dict | None, draft) -> None:
         """The record is the one the referee's writer makes of the replayed draft, field

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -18,6 +19,10 @@ from ..protocol.gitsafe import git_command
 from ..protocol.store import GameDir
 from ..refusal import N_, Code, Refusal
 from ..rules.state import canonical
+
+if TYPE_CHECKING:
+    from ..rules.components import Components
+    from .replay import Record
 
 STATE_FILE = "public/state.yaml"
 
@@ -33,6 +38,29 @@ def last_record(gd: GameDir) -> int:
             path=gd.root,
         )
     return last
+
+
+def replayed(
+    gd: GameDir, comp: Components, bodies: dict[int, dict], states: dict[int, dict]
+) -> list[Record]:
+    """Every record as `seki replay` shows it, from a verified archive's record bodies
+    and, once it is revealed, its replayed states: the public view and each side's of
+    the state (its public view is the record's public_state, which verify checked);
+    before, the public view from the public files and git's history of them."""
+    from ..rules.views import view  # the engine's tables: not for `seki report`
+    from ..rules.vocab import SIDES
+    from .replay import Record
+
+    out = []
+    for seq, body in sorted(bodies.items()):
+        if seq in states:
+            shown = view(states[seq], comp, None)
+            sides = {side: view(states[seq], comp, side) for side in SIDES}
+        else:
+            shown, _source = public_view(gd, seq, body["public_state"])
+            sides = {}
+        out.append(Record(seq, shown, body.get("events", []), sides))
+    return out
 
 
 def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:

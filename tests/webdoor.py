@@ -66,20 +66,28 @@ def post(address: str, what: str, body: bytes, headers: dict) -> tuple[int, dict
 
 
 class Solo:
-    """`seki solo --web` in `tmp`, its first turn on the page: the address it said, what
-    the browser was started with (a script that says its arguments), its terminal. A
-    context manager: the command is killed on leaving if it still runs."""
+    """`seki solo --web` in `tmp`, its first turn on the page (or, given, another seki
+    command with its page and the line that says the page's address, its key directory
+    `home`): the address it said, what the browser was started with (a script that says
+    its arguments), its terminal. A context manager: the command is killed on leaving if
+    it still runs."""
 
-    def __init__(self, tmp: Path):
+    def __init__(
+        self,
+        tmp: Path,
+        args: tuple[str, ...] = ("solo", "g", "--web", "--side", "ishida", "--bot", "random"),
+        said: str = ADDRESS,
+        home: Path | None = None,
+    ):
         run = tmp / "run"
         run.mkdir(mode=0o700)
         browser = tmp / "browser"
         browser.write_text(f'#!/bin/sh\necho "{BROWSER_SAYS}($#): $*"\n', encoding="utf-8")
         browser.chmod(0o755)
-        env = dict(os.environ, SEKI_HOME=str(tmp / "home"), BROWSER=str(browser),
+        env = dict(os.environ, SEKI_HOME=str(home or tmp / "home"), BROWSER=str(browser),
                    XDG_RUNTIME_DIR=str(run))  # fmt: skip
         self.process = subprocess.Popen(
-            [str(SEKI), "solo", "g", "--web", "--side", "ishida", "--bot", "random"],
+            [str(SEKI), *args],
             cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         self.lines: list[str] = []
@@ -90,7 +98,7 @@ class Solo:
         self._rest = threading.Thread(target=self._drain, daemon=True)
         self._rest.start()
         try:
-            self.address = self._line(ADDRESS)
+            self.address = self._line(said)
             self.browser = self._line(BROWSER_SAYS)  # the browser is started once it is said
         except BaseException:
             self.__exit__()

@@ -4,6 +4,8 @@ shown, the decision walked through with numbered choices, the turn file signed."
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -146,6 +148,8 @@ def play(
     numbered choices (every legal action can be built; u undoes) or on the board in your
     browser (--web), then sign the turn file and seal it for the referee's eyes only, ready
     to mail. No YAML to write."""
+    from ..play import console
+
     use_language(lang)
     board = on_board(web, choose)
     if packet is not None and packet.is_dir():
@@ -161,8 +165,16 @@ def play(
         packet = _find_packet(folder, mail, identity, send, choose, plan)
         if packet is None:
             return
-    definition, opened, actions, comp = _answer(packet, identity, choose, html, plan, named, board)
-    _sign(definition, opened, actions, identity, comp, out, mail if send else None)
+    definition, opened, comp, earlier = _open(packet, identity, plan, named)
+    signing = Signing(definition, opened, identity, comp, out, mail if send else None)
+    if board:
+        _on_one_page(signing, earlier, html, plan, packet)
+        return
+    ask = console.script(choose) if choose is not None else console.terminal()
+    actions = ask_turn(definition, opened, comp, earlier, ask, html, plan)
+    if not actions:
+        abort(_(NOTHING_ASKED).format(path=packet))
+    signing.sign(actions, tell)
 
 
 NO_TERMINAL = N_(
@@ -234,38 +246,27 @@ def _collect_mail(
     return folder, _opening(identity, mail if send else None, interactive)
 
 
-def _answer(
-    packet: Path,
-    identity: Identity,
-    choose: str | None,
-    html: Path | None,
-    plan: bool,
-    named: bool,
-    board: bool = False,
-) -> tuple[Definition, Packet, list[dict], Components]:
-    """The turn of a refereed game: the packet opened and its report shown, with the story
-    since the player's last turn (the packets beside it after the last one answered), then
-    the decision asked question by question on a shadow of the game (rules/shadow.py)
-    until the player confirms the whole turn. A packet named on the command line must be
-    one the player may still answer (play/inbox.py). The game, the opened packet, the
-    actions and the components, for signing."""
-    from ..play import console, inbox
+NOTHING_ASKED = N_("{path}: nothing is asked of you in this packet")
+
+
+def _open(
+    packet: Path, identity: Identity, plan: bool, named: bool
+) -> tuple[Definition, Packet, Components, list[Packet]]:
+    """The packet of a refereed game opened, with the packets since the player's last
+    turn (its story). A packet named on the command line must be one the player may still
+    answer (play/inbox.py)."""
+    from ..play import inbox
     from ..protocol.component_files import load_components
 
     definition, opened = open_own_packet(packet, identity)
     if named and not plan:  # a battle plan may be filed with any packet
         inbox.check_answerable(packet, definition.game_id, opened.seq, identity)
     tell(_("packet {path}").format(path=packet))
-    comp = load_components()
     earlier = [
         open_own_packet(path, identity)[1]
         for path in inbox.since_answered(packet.parent, identity, definition.game_id, opened.seq)
     ]
-    ask = None if board else console.script(choose) if choose is not None else console.terminal()
-    actions = ask_turn(definition, opened, comp, earlier, ask, html, plan, board=board)
-    if not actions:
-        abort(_("{path}: nothing is asked of you in this packet").format(path=packet))
-    return definition, opened, actions, comp
+    return definition, opened, load_components(), earlier
 
 
 def ask_turn(
@@ -277,17 +278,15 @@ def ask_turn(
     html: Path | None = None,
     plan: bool = False,
     home: Path | None = None,
-    board: bool = False,
     brief: bool = False,
     page: Board | None = None,
 ) -> list[dict]:
     """One turn asked of the player: the packet's report with the story since its last
     turn (`earlier`), then the decision question by question on a shadow of the game
-    (rules/shadow.py), at the terminal (`ask`) or with `board` on the page in the
-    browser (web/), until the player confirms the whole turn; the actions ([] when
-    nothing is asked). `home`: where the packets' commitments are kept (view.show);
-    `brief`: the report without the situation and the map (the last one had them);
-    `page`: a whole game's page (`seki solo --web`), asked instead of a page of its own."""
+    (rules/shadow.py), at the terminal (`ask`) or on `page`, the page in the browser
+    (web/), until the player confirms the whole turn; the actions ([] when nothing is
+    asked). `home`: where the packets' commitments are kept (view.show); `brief`: the
+    report without the situation and the map (the last one had them)."""
     from ..play import console
     from ..play.session import TurnSession
     from ..reports import render_text
@@ -302,7 +301,7 @@ def ask_turn(
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
         return []
-    if board or ask is None:
+    if page is not None:
         _on_the_board(definition, opened, comp, earlier, session, page)
         return session.actions
     console.run(session, comp, opened.view, ask, click.echo)
@@ -322,52 +321,111 @@ def on_board(web: bool | None, choose: str | None) -> bool:
     return web if web is not None else board(default_dir()) == "web"
 
 
-def _on_the_board(definition, opened, comp, earlier, session, board=None) -> None:
-    """The turn's page: the session answered by clicks (web/turn.py), with the story since
-    the last turn (the packet's own events last) drawn on its map and listed, and the
-    packet's report one click away; on `board` (a whole game's page) if given."""
+def _on_the_board(definition, opened, comp, earlier, session, page: Board) -> None:
+    """The turn on the page: the session answered by clicks (web/turn.py), with the story
+    since the last turn (the packet's own events last) drawn on its map and listed, and
+    the packet's report one click away."""
     from ..reports import render_html
-    from ..reports.text import title
     from ..web.moment import story
-    from ..web.turn import answer_in_browser
 
-    page = render_html(definition.game_id, opened, comp, definition.options, earlier)
+    report = render_html(definition.game_id, opened, comp, definition.options, earlier)
     told = [(p.seq, p.events) for p in [*earlier, opened]]
-    if board is not None:
-        board.answer(session, opened.view, story=story(told, comp, opened.view), report_html=page)
-        return
+    page.answer(session, opened.view, story=story(told, comp, opened.view), report_html=report)
+
+
+@dataclass(frozen=True)
+class Signing:
+    """What signing a refereed game's turn needs besides its actions: the game, the packet
+    answered, the player's key, where the file goes and, with --send, the mail settings."""
+
+    definition: Definition
+    opened: Packet
+    identity: Identity
+    comp: Components
+    out: Path | None
+    mail: MailSettings | None
+
+    @property
+    def path(self) -> Path:
+        """The turn file's name: --out, else one named for the game, packet and side."""
+        opened = self.opened
+        name = f"turn-{self.definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
+        return self.out or Path(name)
+
+    @property
+    def subject(self) -> str:
+        """The mail's subject (the referee's robot reads the file, not the subject)."""
+        return f"{self.opened.side}: answer to packet {self.opened.seq}"
+
+    def sign(self, actions: list[dict], say: Callable[[str], None]) -> None:
+        """The confirmed turn checked as `seki turn check` would, signed and sealed for
+        the referee into a new file; the packet remembered as answered (so the next run
+        finds the next one); the file mailed to the referee with --send, else left to
+        mail. Each outcome is said, in words, with `say`."""
+        from ..play import inbox, mailbox
+        from ..protocol.checking import signed_turn
+
+        definition, opened, path = self.definition, self.opened, self.path
+        write_new(path, signed_turn(definition, opened, actions, self.identity, self.comp))
+        inbox.remember(definition.game_id, opened.seq)
+        if self.mail is None:
+            say(_("wrote {path}: mail it to the referee").format(path=path))
+            return
+        say(_("wrote {path}").format(path=path))
+        say(mailbox.send(self.mail, definition, path, self.subject))
+
+
+def _on_one_page(
+    signing: Signing, earlier: list[Packet], html: Path | None, plan: bool, packet: Path
+) -> None:
+    """The turn answered on the page, which stays after Sign (issue 41): it waits while
+    seki signs, seals and (--send) mails the file, then says where the file is and what
+    became of it; a file left to mail comes with a link that starts the player's own mail
+    client, addressed to the referee where the game names one."""
+    from ..reports.text import title
+    from ..web.turn import Board
+
+    definition, opened = signing.definition, signing.opened
 
     def ready(url: str) -> None:
         tell(_("your turn is on the board: {url}").format(url=url))
 
-    answer_in_browser(session, comp, opened.view, title=title(definition.game_id, opened.seq,
-                      opened.side), report_html=page, told=told, on_ready=ready)  # fmt: skip
+    heading = title(definition.game_id, opened.seq, opened.side)
+    with Board(title=heading, on_ready=ready, stays=True) as page:
+        actions = ask_turn(definition, opened, signing.comp, earlier, None, html, plan, page=page)
+        said: list[str] = []
+        if not actions:
+            said.append(_(NOTHING_ASKED).format(path=packet))
+            page.finish(said)
+            abort(said[0])
+
+        def say(line: str) -> None:
+            tell(line)
+            said.append(line)
+
+        try:
+            signing.sign(actions, say)
+        except Refusal as exc:
+            page.finish([*said, explain(exc)])
+            raise
+        where = _("Your turn file, signed and sealed for the referee: {path}")
+        closing = [where.format(path=signing.path.resolve()), *said, "", _(CLOSE_PAGE)]
+        page.finish(closing, None if signing.mail else _mail_link(signing))
 
 
-def _sign(
-    definition: Definition,
-    opened: Packet,
-    actions: list[dict],
-    identity: Identity,
-    comp: Components,
-    out: Path | None,
-    mail: MailSettings | None,
-) -> None:
-    """The confirmed turn checked as `seki turn check` would, signed and sealed for the
-    referee into a new file; the packet remembered as answered (so the next run finds the
-    next one); the file mailed to the referee with `mail` (--send), else left to mail."""
-    from ..play import inbox, mailbox
-    from ..protocol.checking import signed_turn
+CLOSE_PAGE = N_("You may close this page.")
 
-    path = out or Path(f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt")
-    write_new(path, signed_turn(definition, opened, actions, identity, comp))
-    inbox.remember(definition.game_id, opened.seq)
-    if mail is None:
-        tell(_("wrote {path}: mail it to the referee").format(path=path))
-        return
-    tell(_("wrote {path}").format(path=path))
-    subject = f"{opened.side}: answer to packet {opened.seq}"
-    tell(mailbox.send(mail, definition, path, subject))
+
+def _mail_link(signing: Signing) -> tuple[str, str]:
+    """A mailto: link for the player's own mail client (the file must be attached by
+    hand: a link cannot carry it), to the referee's address where game.txt names one."""
+    from urllib.parse import quote
+
+    to = (signing.definition.addresses or {}).get("referee", "")
+    subject = f"[seki {signing.definition.game_id}] {signing.subject}"
+    body = _("My turn file is attached: {name}").format(name=signing.path.name)
+    href = f"mailto:{quote(to, safe='@')}?subject={quote(subject)}&body={quote(body)}"
+    return href, _("Write the mail to the referee (attach the file)")
 
 
 def _opening(identity, mail, interactive: bool) -> list[str]:

@@ -71,6 +71,7 @@ class Desk:
         self.task: Asking | Confirming | None = None
         self.outcome: str | None = None
         self.closing: list[str] = []  # the game's end, in words, once it is OVER
+        self.link: tuple[str, str] | None = None  # and a link under them (href, words)
         self.taken_back = False
         self.handed = threading.Event()
         self._lock = threading.Lock()
@@ -87,10 +88,11 @@ class Desk:
             self.handed.clear()
             return True
 
-    def finish(self, closing: list[str]) -> None:
-        """The game is over: the page shows how it ended, in words, and asks nothing."""
+    def finish(self, closing: list[str], link: tuple[str, str] | None = None) -> None:
+        """The game, or the turn on a page that stays, is over: the page shows how it
+        ended, in words (with `link`, an address and its words), and asks nothing."""
         with self._lock:
-            self.closing = closing
+            self.closing, self.link = closing, link
             self._end(OVER)
 
     def now(self) -> dict:
@@ -165,7 +167,10 @@ class Desk:
         task = self.task
         if self.outcome is not None:
             ended = {"seq": self.seq, "ended": self.outcome, "record": isinstance(task, Confirming)}
-            return {**ended, "closing": self.closing} if self.outcome == OVER else ended
+            if self.outcome != OVER:
+                return ended
+            link = {"href": self.link[0], "text": self.link[1]} if self.link else None
+            return {**ended, "closing": self.closing, "link": link}
         if task is None:
             return {"seq": self.seq, "waiting": True}
         if isinstance(task, Confirming):

@@ -114,10 +114,11 @@ class Board:
         task = Asking(session, view, sign, list(before), list(drawn), back)
         return self._wait(task, story)
 
-    def finish(self, closing: list[str]) -> None:
-        """A whole game's page shows how the game ended (`closing`, lines of text), and
-        the server stays until the page has fetched it (at most FAREWELL seconds)."""
-        self.desk.finish(closing)
+    def finish(self, closing: list[str], link: tuple[str, str] | None = None) -> None:
+        """The page shows how the game or the turn ended (`closing`, lines of text; `link`,
+        an address and its words, under them), and the server stays until the page has
+        fetched it (at most FAREWELL seconds)."""
+        self.desk.finish(closing, link)
         deadline = time.monotonic() + FAREWELL
         while self.desk.seen < self.desk.seq and time.monotonic() < deadline:
             if not self._thread.is_alive():

@@ -56,8 +56,14 @@
     now = data;
     document.body.dataset.seq = data.seq; // the moment shown, for whoever waits on it
     if (!keepError) error = "";
-    if (data.ended === "over") { // a whole game's page: how the game ended
-      document.querySelector("main").replaceChildren(el("pre", { class: "done over" }, data.closing.join("\n")));
+    if (data.ended === "over") { // a page that stays: how the game or the turn ended
+      const end = [el("pre", { class: "done over" }, data.closing.join("\n"))];
+      if (data.link) { // a turn file to mail: the player's own mail client, addressed
+        const p = el("p", { class: "done" });
+        p.append(el("a", { href: data.link.href, id: "mail" }, data.link.text));
+        end.push(p);
+      }
+      document.querySelector("main").replaceChildren(...end);
       return;
     }
     if (data.ended) {

@@ -56,7 +56,8 @@ def test_the_help_points_to_seki_docs_not_to_the_repository(tmp_path):
 
 def test_the_wheel_holds_the_documents(tmp_path):
     """`pip wheel` of a copy of the repository (built outside it: no build/ left in the
-    checkout); its files list every document under sekigahara_pbem/docs/."""
+    checkout); its files list every document under sekigahara_pbem/docs/, and the
+    computer player's weights (bot/weights.toml), which it reads when it is imported."""
     source = tmp_path / "source"
     shutil.copytree(ROOT, source, symlinks=True, ignore=LEFT_OUT)
     done = subprocess.run(
@@ -67,6 +68,8 @@ def test_the_wheel_holds_the_documents(tmp_path):
     [wheel] = (tmp_path / "w").glob("sekigahara_pbem-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         shipped = {n: archive.read(n) for n in archive.namelist() if "/docs/" in n}
+        weights = archive.read("sekigahara_pbem/bot/weights.toml")
+    assert weights == (ROOT / "sekigahara_pbem" / "bot" / "weights.toml").read_bytes()
     assert sorted(shipped) == [f"sekigahara_pbem/docs/{p.name}" for p in DOCS]
     for path in DOCS:
         assert shipped[f"sekigahara_pbem/docs/{path.name}"] == path.read_bytes()

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from ..rules.vocab import LAST_WEEK, LEVELS
 from .knowledge import Knowledge
+from .weights import WEIGHTS
 
-# A successful challenge swings twice a block's impact: kept for battle. At 2.5 (the
-# baseline) the heuristic spent 2.5 a game on movement and bids and played 1.2.
-LOYALTY_VALUE = 4.0
+LOYALTY_VALUE = WEIGHTS["cards.LOYALTY_VALUE"]  # a Loyalty Challenge: kept for battle (8.6)
 TOTAL_HAND = 7  # cards in hand from which total movement is bought (7.1)
 LIMITED_HAND = 3  # ... and limited movement
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 from .cards import card_value
 from .knowledge import Knowledge
 from .moves import exposure
+from .weights import WEIGHTS
 
 LOSS_STEP = 7  # 8.7.1, 8.9.4: one block lost for every 7 impact
-CHALLENGE_ODDS = 0.8  # our guess that the enemy cannot show a second matching card (8.6.1)
+CHALLENGE_ODDS = WEIGHTS["fights.CHALLENGE_ODDS"]  # the enemy shows no second match (8.6.1)
 
 
 def _fight(k: Knowledge) -> dict:

@@ -23,8 +23,9 @@ from .chain import turn_file
 from .groups import partial_moves
 from .knowledge import Knowledge
 from .plan import battle_plan
+from .weights import WEIGHTS
 
-THRESHOLD = 0.05  # a move must be worth more than this to be made rather than ending
+THRESHOLD = WEIGHTS["heuristic.THRESHOLD"]  # a move must be worth more than ending
 PARTIAL = 3  # partial stack moves (groups.py) checked and offered to the choice
 MOVEMENT = ("mori", "level", "move", "muster", "end_movement")
 SCORES = {

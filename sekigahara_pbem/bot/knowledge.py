@@ -11,8 +11,9 @@ from typing import Any
 
 from ..rules.components import Components
 from ..rules.vocab import ISHIDA, LAST_WEEK, other
+from .weights import WEIGHTS
 
-LEADER_WORTH = 2.0  # a clan leader moves its stack faster and deploys without a card (8.2.4)
+LEADER_WORTH = WEIGHTS["knowledge.LEADER_WORTH"]  # a leader's worth beyond its mon (8.2.4)
 
 
 _TABLES: list[tuple[Components, dict]] = []  # (component set, its distances), kept alive

@@ -12,23 +12,25 @@ from collections.abc import Callable
 
 from .cards import card_value
 from .knowledge import Knowledge
+from .weights import WEIGHTS
 
 OVERRUN = 4  # 7.4.1: four times as many blocks destroy the enemy outright
 SIEGE_LIMIT = 2  # 8.9.1: at most two blocks fit inside a castle
 SIEGE_STEP = 7  # 8.9.4 B: one defender lost per 7 impact
-PROGRESS = 0.5  # per road closer to an objective (0.2 in the baseline: 57 % of 200 games)
-# Share of the worth at risk counted against a move. Measured in self-play: 0.15 beat 0.3
-# (62 % of 120 games), which beat 0.5 (59 % of 120), which beat 0.8 (62 % of 60).
-EXPOSURE = 0.15
-RAID_LOSS = 0.6  # the chance a force the enemy can overrun next door is lost
+# The weights (weights.toml says what each is, and why it has its value):
+PROGRESS = WEIGHTS["moves.PROGRESS"]  # per road closer to an objective
+EXPOSURE = WEIGHTS["moves.EXPOSURE"]  # share of the worth at risk counted against a move
+RAID_LOSS = WEIGHTS["moves.RAID_LOSS"]  # the chance a force overrun next door is lost
 REACH = 2  # roads: most stacks move two (a highway or leadership, 7.3.3)
-FAR = 0.5  # the share of that chance when the enemy is two roads away
+FAR = WEIGHTS["moves.FAR"]  # the share of that chance when the enemy is two roads away
 MOBILE = 8  # blocks: a larger stack moves only with a highway and leadership (7.3.5)
-HUNT = 0.5  # per road closer to an enemy stack the moving group should beat
+HUNT = WEIGHTS["moves.HUNT"]  # per road closer to an enemy stack the group should beat
 HUNT_RANGE = 4  # roads: prey further away is not hunted
-CROWDING = 0.3  # points per block beyond MOBILE: an army too big to move holds nothing
-CAPTURE = 0.5  # the chance an empty castle of ours beside an enemy stack is walked into
-FLIP_BACK = 0.2  # the share of a claim kept when the claiming group dies in the battle
+CROWDING = WEIGHTS["moves.CROWDING"]  # points per block beyond MOBILE
+CAPTURE = WEIGHTS["moves.CAPTURE"]  # the chance an empty castle of ours is walked into
+FLIP_BACK = WEIGHTS["moves.FLIP_BACK"]  # a claim's share kept by a group that dies
+WIN_MARGIN = WEIGHTS["moves.WIN_MARGIN"]  # our strength against theirs a battle is won by
+WIN_EDGE = WEIGHTS["moves.WIN_EDGE"]  # ... and the impact beyond it (should_win)
 
 
 def objectives(k: Knowledge) -> list[str]:
@@ -157,11 +159,17 @@ def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> 
         if falls >= inside:
             return 1.5 * n + castle_gain
         return 0.8 * falls - 0.3 * len(moving)
-    if mine >= 1.4 * theirs + 2:
+    if should_win(mine, theirs):
         return 1.5 * n + castle_gain / 2
     if mine >= theirs:
         return 0.3 * n
     return -0.6 * sum(min(k.worth(b), 6.0) for b in moving)
+
+
+def should_win(mine: float, theirs: float) -> bool:
+    """Whether our strength should win a battle against theirs (8.5: impact decides, and
+    cards, leaders and defections make it uncertain): by WIN_MARGIN times and WIN_EDGE."""
+    return mine >= WIN_MARGIN * theirs + WIN_EDGE
 
 
 def crowding(k: Knowledge, loc: str, before: int, after: int) -> float:
@@ -263,7 +271,7 @@ def hunt(k: Knowledge, origin: str, dest: str, moving: list[str]) -> float:
     prey = k.memo.get(("prey", mine))
     if prey is None:
         prey = k.memo[("prey", mine)] = [
-            e for e in k.enemy_at if mine >= 1.4 * k.enemy_strength(e) + 2
+            e for e in k.enemy_at if should_win(mine, k.enemy_strength(e))
         ]
     if not prey:
         return 0.0

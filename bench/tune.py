@@ -6,8 +6,9 @@ side that won. Hundreds of pairs find a gradient no single game shows, for the p
 two games a step whatever the number of weights.
 
 Usage: python bench/tune.py [PAIRS] [--seed S] [--jobs J] [--write] [--quick]
-(default 400 pairs, from seed 0; --write: the fitted weights into weights.toml, in place
-of the values there, comments kept; --quick: CI's run, two pairs). The fitted weights
+(default 400 pairs, from seed 0; --write: the fitted weights, the mean over the second
+half of the pairs, into weights.toml in place of the values there, comments kept;
+--quick: CI's run, two pairs). The fitted weights
 are only a candidate: bench/bot_strength.py (or a series against the weights before)
 says whether they play better, and docs/bot.md keeps the figures.
 """
@@ -63,11 +64,14 @@ def pair(job: tuple[int, dict[str, float], dict[str, float]]) -> int:
 
 def tune(pairs: int, seed: int, jobs: int) -> dict[str, float]:
     """SPSA over `pairs` pairs of games from `seed`, `jobs` pairs at a time (their steps
-    are drawn from the same weights), from the weights in weights.toml."""
+    are drawn from the same weights), from the weights in weights.toml: the mean of the
+    weights over the second half of the pairs (a single step's weights wander by the
+    noise of its last few games; their mean does not)."""
     theta = dict(weights.load())
     bounds = weights.bounds()
     chooser = random.Random(seed)
     done = 0
+    kept: list[dict[str, float]] = []
     start = time.monotonic()
     with Pool(jobs) as pool:
         while done < pairs:
@@ -83,10 +87,12 @@ def tune(pairs: int, seed: int, jobs: int) -> dict[str, float]:
                 for n, d in delta.items():
                     theta[n] = _clip(theta[n] + STEP * score / 2 * d, bounds[n])
             done += batch
+            if 2 * done > pairs:
+                kept.append(dict(theta))
             if done % (10 * jobs) == 0 or done == pairs:
                 shown = ", ".join(f"{n} {v:.3g}" for n, v in theta.items())
                 print(f"pair {done} ({time.monotonic() - start:.0f} s): {shown}", flush=True)
-    return theta
+    return {n: sum(t[n] for t in kept) / len(kept) for n in theta}
 
 
 def _size(value: float) -> float:

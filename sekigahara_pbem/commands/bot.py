@@ -12,19 +12,9 @@ from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import Code, Refusal
 from .common import Group, key_option, load_identity, open_own_packet, tell, utc_now, write_new
+from .options import bot_option, budget_option
 
 app = Group(help=N_("A computer player for your side."), no_args_is_help=True)
-
-# The options `seki bot turn`, `seki bot run` and `seki solo` share, said once (as
-# common.key_option is).
-bot_option = click.option("--bot", default="heuristic", help=N_("heuristic, search or random."))
-
-budget_option = click.option(
-    "--budget",
-    type=float,
-    default=1.0,
-    help=N_("The search bot's seconds of thought per decision."),
-)
 
 seed_option = click.option(
     "--seed",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from .. import clickwords
-from ..i18n import N_
+from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import Code, ExitStatus, Refusal, UsageError, quoted
 
@@ -21,6 +21,7 @@ FC = TypeVar("FC", bound=Callable[..., Any])  # what an option decorates: a comm
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
+    from ..mail.outgoing import Delivery
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
 
@@ -355,3 +356,13 @@ def saved_definition(game_id: str) -> Definition:
             game=game_id,
         )
     return game.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def report_delivery(delivery: Delivery, say: Callable[[str], None]) -> None:
+    """How many messages were sent (said with `say`), and each that was not, on standard
+    error (`seki mail send`, `seki referee run`)."""
+    sent = len(delivery.sent)
+    say(ngettext("sent {n} message", "sent {n} messages", sent).format(n=sent))
+    for name, error in sorted(delivery.failed.items()):
+        failed = _("NOT SENT (kept in the outbox, retried next time): {name}: {error}")
+        tell(failed.format(name=name, error=error))

@@ -4,8 +4,6 @@ shown, the decision walked through with numbered choices, the turn file signed."
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +13,7 @@ from .. import words
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
+from .answering import NOTHING_ASKED, Signing, ask_turn, on_board, on_one_page
 from .common import (
     abort,
     chosen_key,
@@ -30,25 +29,14 @@ from .common import (
     utc_now,
     write_new,
 )
+from .options import web_option
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity
     from ..mail.settings import MailSettings
-    from ..play.console import Asker
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
     from ..rules.components import Components
-    from ..web.turn import Board
-
-
-web_option = click.option(
-    "--web/--terminal",
-    default=None,
-    help=N_(
-        "Answer on the board in your browser (a page on 127.0.0.1 for this turn), or at "
-        'the terminal. Default: board = "web" in config.toml, else the terminal.'
-    ),
-)
 
 
 @click.command("play")
@@ -168,7 +156,7 @@ def play(
     definition, opened, comp, earlier = _open(packet, identity, plan, named)
     signing = Signing(definition, opened, identity, comp, out, mail if send else None)
     if board:
-        _on_one_page(signing, earlier, html, plan, packet)
+        on_one_page(signing, earlier, html, plan, packet)
         return
     ask = console.script(choose) if choose is not None else console.terminal()
     actions = ask_turn(definition, opened, comp, earlier, ask, html, plan)
@@ -246,9 +234,6 @@ def _collect_mail(
     return folder, _opening(identity, mail if send else None, interactive)
 
 
-NOTHING_ASKED = N_("{path}: nothing is asked of you in this packet")
-
-
 def _open(
     packet: Path, identity: Identity, plan: bool, named: bool
 ) -> tuple[Definition, Packet, Components, list[Packet]]:
@@ -267,165 +252,6 @@ def _open(
         for path in inbox.since_answered(packet.parent, identity, definition.game_id, opened.seq)
     ]
     return definition, opened, load_components(), earlier
-
-
-def ask_turn(
-    definition: Definition,
-    opened: Packet,
-    comp: Components,
-    earlier: list[Packet],
-    ask: Asker | None,
-    html: Path | None = None,
-    plan: bool = False,
-    home: Path | None = None,
-    brief: bool = False,
-    page: Board | None = None,
-) -> list[dict]:
-    """One turn asked of the player: the packet's report with the story since its last
-    turn (`earlier`), then the decision question by question on a shadow of the game
-    (rules/shadow.py), at the terminal (`ask`) or on `page`, the page in the browser
-    (web/), until the player confirms the whole turn; the actions ([] when nothing is
-    asked). `home`: where the packets' commitments are kept (view.show); `brief`: the
-    report without the situation and the map (the last one had them)."""
-    from ..play import console
-    from ..play.session import TurnSession
-    from ..reports import render_text
-    from ..rules.shadow import shadow_state
-    from .view import show
-
-    report = render_text(
-        definition.game_id, opened, comp, guided=True, earlier=earlier, brief=brief
-    )
-    show(definition, opened, report, html, comp, earlier, home)
-    shadow = shadow_state(comp, opened.view, definition.options)
-    session = TurnSession(shadow, comp, opened.side, plan=plan)
-    if session.question is None:
-        return []
-    if page is not None:
-        _on_the_board(definition, opened, comp, earlier, session, page)
-        return session.actions
-    console.run(session, comp, opened.view, ask, click.echo)
-    while not console.confirm(session, comp, opened.view, ask, click.echo):
-        console.run(session, comp, opened.view, ask, click.echo)
-    return session.actions
-
-
-def on_board(web: bool | None, choose: str | None) -> bool:
-    """Whether the turn is answered on the page: --web/--terminal, else the key
-    directory's `board` setting (preferences.py); a --choose script is the terminal's."""
-    from ..crypto.keystore import default_dir
-    from ..preferences import board
-
-    if choose is not None:
-        return False
-    return web if web is not None else board(default_dir()) == "web"
-
-
-def _on_the_board(definition, opened, comp, earlier, session, page: Board) -> None:
-    """The turn on the page: the session answered by clicks (web/turn.py), with the story
-    since the last turn (the packet's own events last) drawn on its map and listed, and
-    the packet's report one click away."""
-    from ..reports import render_html
-    from ..web.moment import story
-
-    report = render_html(definition.game_id, opened, comp, definition.options, earlier)
-    told = [(p.seq, p.events) for p in [*earlier, opened]]
-    page.answer(session, opened.view, story=story(told, comp, opened.view), report_html=report)
-
-
-@dataclass(frozen=True)
-class Signing:
-    """What signing a refereed game's turn needs besides its actions: the game, the packet
-    answered, the player's key, where the file goes and, with --send, the mail settings."""
-
-    definition: Definition
-    opened: Packet
-    identity: Identity
-    comp: Components
-    out: Path | None
-    mail: MailSettings | None
-
-    @property
-    def path(self) -> Path:
-        """The turn file's name: --out, else one named for the game, packet and side."""
-        opened = self.opened
-        name = f"turn-{self.definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
-        return self.out or Path(name)
-
-    @property
-    def subject(self) -> str:
-        """The mail's subject (the referee's robot reads the file, not the subject)."""
-        return f"{self.opened.side}: answer to packet {self.opened.seq}"
-
-    def sign(self, actions: list[dict], say: Callable[[str], None]) -> None:
-        """The confirmed turn checked as `seki turn check` would, signed and sealed for
-        the referee into a new file; the packet remembered as answered (so the next run
-        finds the next one); the file mailed to the referee with --send, else left to
-        mail. Each outcome is said, in words, with `say`."""
-        from ..play import inbox, mailbox
-        from ..protocol.checking import signed_turn
-
-        definition, opened, path = self.definition, self.opened, self.path
-        write_new(path, signed_turn(definition, opened, actions, self.identity, self.comp))
-        inbox.remember(definition.game_id, opened.seq)
-        if self.mail is None:
-            say(_("wrote {path}: mail it to the referee").format(path=path))
-            return
-        say(_("wrote {path}").format(path=path))
-        say(mailbox.send(self.mail, definition, path, self.subject))
-
-
-def _on_one_page(
-    signing: Signing, earlier: list[Packet], html: Path | None, plan: bool, packet: Path
-) -> None:
-    """The turn answered on the page, which stays after Sign (issue 41): it waits while
-    seki signs, seals and (--send) mails the file, then says where the file is and what
-    became of it; a file left to mail comes with a link that starts the player's own mail
-    client, addressed to the referee where the game names one."""
-    from ..reports.text import title
-    from ..web.turn import Board
-
-    definition, opened = signing.definition, signing.opened
-
-    def ready(url: str) -> None:
-        tell(_("your turn is on the board: {url}").format(url=url))
-
-    heading = title(definition.game_id, opened.seq, opened.side)
-    with Board(title=heading, on_ready=ready, stays=True) as page:
-        actions = ask_turn(definition, opened, signing.comp, earlier, None, html, plan, page=page)
-        said: list[str] = []
-        if not actions:
-            said.append(_(NOTHING_ASKED).format(path=packet))
-            page.finish(said)
-            abort(said[0])
-
-        def say(line: str) -> None:
-            tell(line)
-            said.append(line)
-
-        try:
-            signing.sign(actions, say)
-        except Refusal as exc:
-            page.finish([*said, explain(exc)])
-            raise
-        where = _("Your turn file, signed and sealed for the referee: {path}")
-        closing = [where.format(path=signing.path.resolve()), *said, "", _(CLOSE_PAGE)]
-        page.finish(closing, None if signing.mail else _mail_link(signing))
-
-
-CLOSE_PAGE = N_("You may close this page.")
-
-
-def _mail_link(signing: Signing) -> tuple[str, str]:
-    """A mailto: link for the player's own mail client (the file must be attached by
-    hand: a link cannot carry it), to the referee's address where game.txt names one."""
-    from urllib.parse import quote
-
-    to = (signing.definition.addresses or {}).get("referee", "")
-    subject = f"[seki {signing.definition.game_id}] {signing.subject}"
-    body = _("My turn file is attached: {name}").format(name=signing.path.name)
-    href = f"mailto:{quote(to, safe='@')}?subject={quote(subject)}&body={quote(body)}"
-    return href, _("Write the mail to the referee (attach the file)")
 
 
 def _opening(identity, mail, interactive: bool) -> list[str]:

@@ -9,8 +9,15 @@ import click
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus
-from .common import Group, referee_identity, referee_key_option, tell, utc_now
-from .mail import config_option, fetcher, imap_option, maildir_option, mbox_option, report_delivery
+from .common import (
+    Group,
+    referee_identity,
+    referee_key_option,
+    report_delivery,
+    tell,
+    utc_now,
+)
+from .options import imap_option, maildir_option, mbox_option, spool_config_option
 
 app = Group(help=N_("The referee's robot."), no_args_is_help=True)
 
@@ -30,7 +37,7 @@ app = Group(help=N_("The referee's robot."), no_args_is_help=True)
 @maildir_option
 @mbox_option
 @imap_option
-@config_option
+@spool_config_option
 @click.option("--now", help=N_("The time to act at (UTC, 2026-11-22T10:00:00Z); default now."))
 @click.option("--no-send", is_flag=True, help=N_("Queue mail, do not send it."))
 def run(
@@ -48,13 +55,14 @@ def run(
     packets, reminders and replies, and send them."""
     from ..mail import robot
     from ..mail import settings as settings_
+    from ..mail.incoming import collector
     from ..protocol import clock
     from ..reports import mail_report
 
     moment = now or utc_now()
     clock.parse_time(moment, "--now")
     settings = settings_.load(mail_config, games)
-    collect = fetcher(maildir, mbox, imap, mail_config, games)
+    collect = collector(maildir, mbox, imap, mail_config, games)
     report = robot.run(spool, games, referee_identity(key, games), settings, moment, collect,
                        send=not no_send, public_report=mail_report)  # fmt: skip
     collected = ngettext(

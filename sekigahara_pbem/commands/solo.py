@@ -11,9 +11,9 @@ from click.core import ParameterSource
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, UsageError
-from .bot import bot_option, budget_option
+from .answering import CLOSE_PAGE, on_board
 from .common import ROOT_LANGUAGE, abort, lang_option, tell, use_language, utc_now
-from .play import on_board, web_option
+from .options import bot_option, budget_option, web_option
 
 BOTS = ("heuristic", "search", "random")
 LEVELS = ("easy", "normal", "hard")  # bot.LEVELS, named here without importing the bots
@@ -80,7 +80,7 @@ def solo(
     with _page(game) as page:  # one page for the whole game, turn after turn
         last = _play(game, choose, page)
         closing, verified = _close(game)
-        farewell = _("You may close this page.")
+        farewell = _(CLOSE_PAGE)
         page.finish([*last.splitlines(), *closing.splitlines(), verified, "", farewell])
 
 
@@ -122,7 +122,7 @@ def _play(game, choose: str | None, page=None) -> str:  # noqa: ANN001 - a Board
     from ..play import solo as solos
     from ..protocol.checking import signed_turn
     from ..protocol.component_files import load_components
-    from .play import ask_turn
+    from .answering import ask_turn
 
     comp = load_components()
     if page is not None:

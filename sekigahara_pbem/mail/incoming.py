@@ -38,6 +38,7 @@ from ..refusal import N_, Code, Refusal, UserError, quoted
 from .login import Login, login
 from .outgoing import Spool
 from .settings import Server
+from .settings import load as load_settings
 
 BEGIN = "-----BEGIN SEKI DOCUMENT-----"
 END = "-----END SEKI SIGNATURE-----"
@@ -758,3 +759,23 @@ def _leaves(msg: EmailMessage) -> list[EmailMessage]:
         else:
             leaves.append(part)
     return leaves
+
+
+def collector(
+    maildir: Path | None, mbox: Path | None, imap: bool, config: Path | None, dirs=()
+) -> Callable[[Spool], int] | None:
+    """The collection `--maildir`, `--mbox` or `--imap` asks for (at most one source), as
+    a callable(spool) (`seki mail fetch`, `seki referee run`); None for no source."""
+    sources = [s for s in (maildir, mbox, imap or None) if s is not None]
+    if len(sources) > 1:
+        raise Refusal(N_("give one source: --maildir, --mbox or --imap"))
+    if maildir is not None:
+        return lambda spool: from_maildir(spool, maildir)
+    if mbox is not None:
+        return lambda spool: from_mbox(spool, mbox)
+    if imap:
+        server = load_settings(config, list(dirs)).imap
+        if server is None:
+            raise Refusal(N_("the mail settings have no [imap] section"))
+        return lambda spool: from_imap(spool, server)
+    return None

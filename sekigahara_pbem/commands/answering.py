@@ -1,0 +1,251 @@
+"""A referee's packet answered, for `seki view`, `seki play` and `seki solo`: its report
+shown and what it opens checked against the commitments kept, the turn asked at the
+terminal or on the page in the browser, then signed, sealed for the referee and, with
+--send, mailed. Not a command: the commands that answer a packet share it, as they share
+common.py, so that no command imports another."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..i18n import N_, explain, ngettext
+from ..i18n import gettext as _
+from ..refusal import ExitStatus, Refusal
+from .common import abort, tell, write_new
+
+if TYPE_CHECKING:
+    from ..crypto.keys import Identity
+    from ..mail.settings import MailSettings
+    from ..play.console import Asker
+    from ..protocol.game import Definition
+    from ..protocol.packets import Packet
+    from ..rules.components import Components
+    from ..web.turn import Board
+
+NOTHING_ASKED = N_("{path}: nothing is asked of you in this packet")
+
+
+def ask_turn(
+    definition: Definition,
+    opened: Packet,
+    comp: Components,
+    earlier: list[Packet],
+    ask: Asker | None,
+    html: Path | None = None,
+    plan: bool = False,
+    home: Path | None = None,
+    brief: bool = False,
+    page: Board | None = None,
+) -> list[dict]:
+    """One turn asked of the player: the packet's report with the story since its last
+    turn (`earlier`), then the decision question by question on a shadow of the game
+    (rules/shadow.py), at the terminal (`ask`) or on `page`, the page in the browser
+    (web/), until the player confirms the whole turn; the actions ([] when nothing is
+    asked). `home`: where the packets' commitments are kept (view.show); `brief`: the
+    report without the situation and the map (the last one had them)."""
+    from ..play import console
+    from ..play.session import TurnSession
+    from ..reports import render_text
+    from ..rules.shadow import shadow_state
+
+    report = render_text(
+        definition.game_id, opened, comp, guided=True, earlier=earlier, brief=brief
+    )
+    show(definition, opened, report, html, comp, earlier, home)
+    shadow = shadow_state(comp, opened.view, definition.options)
+    session = TurnSession(shadow, comp, opened.side, plan=plan)
+    if session.question is None:
+        return []
+    if page is not None:
+        _on_the_board(definition, opened, comp, earlier, session, page)
+        return session.actions
+    console.run(session, comp, opened.view, ask, click.echo)
+    while not console.confirm(session, comp, opened.view, ask, click.echo):
+        console.run(session, comp, opened.view, ask, click.echo)
+    return session.actions
+
+
+def on_board(web: bool | None, choose: str | None) -> bool:
+    """Whether the turn is answered on the page: --web/--terminal, else the key
+    directory's `board` setting (preferences.py); a --choose script is the terminal's."""
+    from ..crypto.keystore import default_dir
+    from ..preferences import board
+
+    if choose is not None:
+        return False
+    return web if web is not None else board(default_dir()) == "web"
+
+
+def _on_the_board(definition, opened, comp, earlier, session, page: Board) -> None:
+    """The turn on the page: the session answered by clicks (web/turn.py), with the story
+    since the last turn (the packet's own events last) drawn on its map and listed, and
+    the packet's report one click away."""
+    from ..reports import render_html
+    from ..web.moment import story
+
+    report = render_html(definition.game_id, opened, comp, definition.options, earlier)
+    told = [(p.seq, p.events) for p in [*earlier, opened]]
+    page.answer(session, opened.view, story=story(told, comp, opened.view), report_html=report)
+
+
+@dataclass(frozen=True)
+class Signing:
+    """What signing a refereed game's turn needs besides its actions: the game, the packet
+    answered, the player's key, where the file goes and, with --send, the mail settings."""
+
+    definition: Definition
+    opened: Packet
+    identity: Identity
+    comp: Components
+    out: Path | None
+    mail: MailSettings | None
+
+    @property
+    def path(self) -> Path:
+        """The turn file's name: --out, else one named for the game, packet and side."""
+        opened = self.opened
+        name = f"turn-{self.definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
+        return self.out or Path(name)
+
+    @property
+    def subject(self) -> str:
+        """The mail's subject (the referee's robot reads the file, not the subject)."""
+        return f"{self.opened.side}: answer to packet {self.opened.seq}"
+
+    def sign(self, actions: list[dict], say: Callable[[str], None]) -> None:
+        """The confirmed turn checked as `seki turn check` would, signed and sealed for
+        the referee into a new file; the packet remembered as answered (so the next run
+        finds the next one); the file mailed to the referee with --send, else left to
+        mail. Each outcome is said, in words, with `say`."""
+        from ..play import inbox, mailbox
+        from ..protocol.checking import signed_turn
+
+        definition, opened, path = self.definition, self.opened, self.path
+        write_new(path, signed_turn(definition, opened, actions, self.identity, self.comp))
+        inbox.remember(definition.game_id, opened.seq)
+        if self.mail is None:
+            say(_("wrote {path}: mail it to the referee").format(path=path))
+            return
+        say(_("wrote {path}").format(path=path))
+        say(mailbox.send(self.mail, definition, path, self.subject))
+
+
+def on_one_page(
+    signing: Signing, earlier: list[Packet], html: Path | None, plan: bool, packet: Path
+) -> None:
+    """The turn answered on the page, which stays after Sign (issue 41): it waits while
+    seki signs, seals and (--send) mails the file, then says where the file is and what
+    became of it; a file left to mail comes with a link that starts the player's own mail
+    client, addressed to the referee where the game names one."""
+    from ..reports.text import title
+    from ..web.turn import Board
+
+    definition, opened = signing.definition, signing.opened
+
+    def ready(url: str) -> None:
+        tell(_("your turn is on the board: {url}").format(url=url))
+
+    heading = title(definition.game_id, opened.seq, opened.side)
+    with Board(title=heading, on_ready=ready, stays=True) as page:
+        actions = ask_turn(definition, opened, signing.comp, earlier, None, html, plan, page=page)
+        said: list[str] = []
+        if not actions:
+            said.append(_(NOTHING_ASKED).format(path=packet))
+            page.finish(said)
+            abort(said[0])
+
+        def say(line: str) -> None:
+            tell(line)
+            said.append(line)
+
+        try:
+            signing.sign(actions, say)
+        except Refusal as exc:
+            page.finish([*said, explain(exc)])
+            raise
+        where = _("Your turn file, signed and sealed for the referee: {path}")
+        closing = [where.format(path=signing.path.resolve()), *said, "", _(CLOSE_PAGE)]
+        page.finish(closing, None if signing.mail else _mail_link(signing))
+
+
+CLOSE_PAGE = N_("You may close this page.")
+
+
+def _mail_link(signing: Signing) -> tuple[str, str]:
+    """A mailto: link for the player's own mail client (the file must be attached by
+    hand: a link cannot carry it), to the referee's address where game.txt names one."""
+    from urllib.parse import quote
+
+    to = (signing.definition.addresses or {}).get("referee", "")
+    subject = f"[seki {signing.definition.game_id}] {signing.subject}"
+    body = _("My turn file is attached: {name}").format(name=signing.path.name)
+    href = f"mailto:{quote(to, safe='@')}?subject={quote(subject)}&body={quote(body)}"
+    return href, _("Write the mail to the referee (attach the file)")
+
+
+def show(
+    definition, opened, text: str, html: Path | None, comp, earlier: list = (),
+    home: Path | None = None,
+) -> None:  # fmt: skip
+    """Print a packet's report (and write its page), then check what it opens, and what
+    each of the `earlier` packets told in it opened, in order, saying how on standard
+    error: a packet that opens items the referee had not committed to stops the command
+    here (exit 3). `home`: the key directory
+    where the commitments are kept (default: the player's)."""
+    from ..protocol.store import write_atomic
+    from ..reports import render_html
+
+    if html is not None:
+        page = render_html(definition.game_id, opened, comp, definition.options, earlier)
+        write_atomic(html, page)
+    click.echo(text, nl=False)
+    if html is not None:
+        tell(_("wrote {path} (open it in any browser)").format(path=html))
+    for packet in [*earlier, opened]:
+        ok, message = check_openings(definition.game_id, packet, home)
+        if not ok or packet is opened:
+            tell(message)
+        if not ok:
+            broken = _("this packet opens items the referee had not committed to")
+            abort(broken, ExitStatus.NOT_VERIFIED)
+
+
+def check_openings(game_id: str, packet, home: Path | None = None) -> tuple[bool, str]:
+    """Check what this packet opens against the commitments of the packet before it (if
+    you have viewed it), and remember this packet's commitments for the next one, in the
+    key directory `home` (default: the player's)."""
+    from ..crypto.keystore import default_dir
+    from ..protocol.commitments import check_opening
+    from ..protocol.store import write_atomic
+
+    path = (home or default_dir()) / "games" / f"{game_id}.roots.json"
+    roots = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if packet.root:
+        roots[str(packet.seq)] = packet.root
+        write_atomic(path, json.dumps(roots, sort_keys=True))
+    if not packet.openings:
+        return True, _("commitments: nothing opened in this packet")
+    previous = roots.get(str(packet.seq - 1))
+    if previous is None:
+        text = ngettext(
+            "commitments: {n} opening not checked: view packet {seq} first",
+            "commitments: {n} openings not checked: view packet {seq} first",
+            len(packet.openings),
+        )
+        return True, text.format(n=len(packet.openings), seq=packet.seq - 1)
+    bad = [o["value"] for o in packet.openings if not check_opening(o, previous)]
+    if bad:
+        text = _("COMMITMENTS BROKEN: {items} were not committed in packet {seq}")
+        return False, text.format(items=bad, seq=packet.seq - 1)
+    text = ngettext(
+        "commitments: the {n} item shown here was committed in packet {seq}",
+        "commitments: all {n} items shown here were committed in packet {seq}",
+        len(packet.openings),
+    )
+    return True, text.format(n=len(packet.openings), seq=packet.seq - 1)

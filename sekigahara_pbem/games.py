@@ -47,7 +47,10 @@ class Verified:
 
 
 class Game(Protocol):
-    root: Path
+    @property
+    def root(self) -> Path:
+        """The game's directory."""
+        ...
 
     def status(self, now: str) -> Status:
         """The last record and what the game waits for, from whom (public information)."""

@@ -9,7 +9,7 @@ while the text is wrapped, and written back as it was.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -26,7 +26,7 @@ class HelpFormatter(click.HelpFormatter):
     def write_text(self, text: str) -> None:
         super().write_text(_held(text))
 
-    def write_dl(self, rows: Sequence[tuple[str, str]], *args: Any, **kwargs: Any) -> None:
+    def write_dl(self, rows: Iterable[tuple[str, str]], *args: Any, **kwargs: Any) -> None:
         super().write_dl([(term, _held(words)) for term, words in rows], *args, **kwargs)
 
     def getvalue(self) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import ast
 import io
-from collections.abc import Collection, Iterator, Mapping
-from typing import IO, Any
+from collections.abc import Callable, Collection, Iterator, Mapping
+from typing import IO, Any, cast
 
 from babel.messages.extract import extract_python
 
@@ -25,6 +25,17 @@ from .commands.common import shown_help
 
 COMMAND_DECORATORS = frozenset({"command", "group"})
 COUNTED = "COUNTED_MESSAGES"  # a module's counted messages, listed as data
+
+# (lineno, funcname, message, comments): what an extractor yields, as babel calls it
+Extracted = tuple[int, str | None, str | tuple[str, ...], list[str]]
+Extractor = Callable[
+    [IO[bytes], Mapping[str, Any], Collection[str], Mapping[str, Any]], Iterator[Extracted]
+]
+# Babel's Python extractor, typed as babel calls it. A cast: babel 2.19 annotates it as
+# yielding what `extract` yields (lineno, message, comments, context) and as taking a
+# TypedDict of options, but it yields (lineno, funcname, message, comments), as its
+# docstring says, and babel hands every extractor a plain mapping of options.
+_extract_python = cast(Extractor, extract_python)
 
 
 def _makes_command(decorator: ast.expr) -> bool:
@@ -56,13 +67,15 @@ def counted_messages(source: bytes) -> Iterator[tuple[int, tuple[str, str]]]:
     tuple named COUNTED_MESSAGES: counted messages another library asks for through
     ngettext, listed as data (clickwords.py)."""
     for node in ast.parse(source).body:
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if not any(isinstance(t, ast.Name) and t.id == COUNTED for t in targets):
+        if not isinstance(node, ast.Assign):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == COUNTED for t in node.targets):
             continue
         for pair in getattr(node.value, "elts", []):
             words = [e.value for e in getattr(pair, "elts", []) if isinstance(e, ast.Constant)]
-            if len(words) == 2 and all(isinstance(w, str) for w in words):
-                yield pair.lineno, (words[0], words[1])
+            texts = [w for w in words if isinstance(w, str)]
+            if len(words) == 2 and len(texts) == 2:
+                yield pair.lineno, (texts[0], texts[1])
 
 
 def extract(
@@ -70,11 +83,11 @@ def extract(
     keywords: Mapping[str, Any],
     comment_tags: Collection[str],
     options: Mapping[str, Any],
-) -> Iterator[tuple[int, str | None, str | tuple[str, ...], list[str]]]:
+) -> Iterator[Extracted]:
     """Babel's Python extraction, then the commands' descriptions (funcname None: the
     message is taken whole)."""
     source = fileobj.read()
-    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
+    yield from _extract_python(io.BytesIO(source), keywords, comment_tags, options)
     for lineno, doc in command_docstrings(source):
         yield lineno, None, doc, []
     for lineno, pair in counted_messages(source):

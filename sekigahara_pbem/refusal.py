@@ -19,7 +19,7 @@ marks its template with the no-op `N_` that message extractors know.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import IntEnum, StrEnum
 
 
@@ -112,7 +112,7 @@ class Phrase:
         self.params = params
 
     @classmethod
-    def listed(cls, parts: list[Phrase | str]) -> Phrase:
+    def listed(cls, parts: Sequence[object]) -> Phrase:
         """Parts joined with commas, each put in words on its own."""
         return cls(
             ", ".join(f"{{p{i}}}" for i in range(len(parts))),
@@ -150,6 +150,7 @@ def side_words(side: object) -> Phrase | object:
 def sides_waiting(asked: list[dict], decisions: bool = False) -> Phrase:
     """The sides a decision is asked of, as a refusal lists them: 'ishida, tokugawa', or
     with `decisions` 'ishida (bid), tokugawa (bid)'."""
+    parts: list[object]
     if decisions:
         parts = [Phrase("{side} ({decision})", side=side_words(d["side"]),
                         decision=d["decision"]) for d in asked]  # fmt: skip

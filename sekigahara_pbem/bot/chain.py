@@ -19,17 +19,18 @@ from ..rules.components import Components
 from ..rules.engine import apply, pending
 from ..rules.options import options
 from ..rules.shadow import foreseen, shadow_state
+from ..rules.state_types import State
 from ..rules.views import view
 from ..rules.vocab import Malformed, RuleViolation
 
 MAX_CHAIN = 60  # actions in one turn file (protocol/turns.py allows 200)
 
 # choose(view, offered, shadow): one action among those offered for the decision in view
-Choose = Callable[[dict, list[dict], dict], dict]
+Choose = Callable[[dict, list[dict], State], dict]
 # decide(state, side, offered): the actions of the turn file `side` sends (a view's answer)
-Decide = Callable[[dict, str, list[dict]], list[dict]]
+Decide = Callable[[State, str, list[dict]], list[dict]]
 # on_action(before, side, action, after): an action the engine applied (bench counters)
-OnAction = Callable[[dict, str, dict, dict], None]
+OnAction = Callable[[State, str, dict, State], None]
 
 
 def turn_file(
@@ -69,7 +70,7 @@ class Played:
     """A game played on by `play_on`: its state, the turn files sent and actions applied,
     and what the engine refused (each replaced by the first option)."""
 
-    state: dict
+    state: State
     turn_files: int = 0
     actions: int = 0
     refused: list[str] = field(default_factory=list)
@@ -77,10 +78,10 @@ class Played:
 
 def play_on(
     comp: Components,
-    state: dict,
+    state: State,
     decide: Decide,
     limit: int,
-    stop: Callable[[dict], bool] | None = None,
+    stop: Callable[[State], bool] | None = None,
     on_action: OnAction | None = None,
 ) -> Played:
     """Play from `state` while the game waits (and `stop(state)` is not true), at most

@@ -16,7 +16,8 @@ from ..rules import rng
 from ..rules.components import Components
 from ..rules.engine import apply
 from ..rules.options import options
-from ..rules.state import DEFAULT_OPTIONS
+from ..rules.state import DEFAULT_OPTIONS, fight_of
+from ..rules.state_types import State
 from ..rules.vocab import LEVELS, Malformed, RuleViolation
 from . import cards, fights, moves
 from .chain import turn_file
@@ -74,11 +75,11 @@ class HeuristicPlayer:
             plan.append({"type": "plan", "plan": battle_plan(k)})
         return turn_file(self.comp, self.game_options, v, offered, self.choose, plan)
 
-    def choose(self, v: dict, offered: list[dict], shadow: dict) -> dict:
+    def choose(self, v: dict, offered: list[dict], shadow: State) -> dict:
         """The best of the options offered for the decision in `v`."""
         return self._pick(Knowledge(self.comp, v, v["own"]["side"]), offered, shadow)
 
-    def ranked(self, v: dict, offered: list[dict], shadow: dict, width: int) -> list[dict]:
+    def ranked(self, v: dict, offered: list[dict], shadow: State, width: int) -> list[dict]:
         """Up to `width` options worth a closer look (the search player's candidates,
         bot/search.py): this player's own choice first, then the others by their score."""
         k = Knowledge(self.comp, v, v["own"]["side"])
@@ -90,7 +91,7 @@ class HeuristicPlayer:
                 out.append(a)
         return out
 
-    def _pick(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
+    def _pick(self, k: Knowledge, offered: list[dict], shadow: State) -> dict:
         kind = offered[0]["type"]
         if kind in ("deploy", "finish"):
             return self._deploy(k, offered, shadow)
@@ -102,7 +103,7 @@ class HeuristicPlayer:
             scored = [(s, a) for s, a in scored if a["type"] == "level"]
         return self._best(k.view, scored)
 
-    def _scored(self, k: Knowledge, offered: list[dict], shadow: dict) -> list[tuple[float, dict]]:
+    def _scored(self, k: Knowledge, offered: list[dict], shadow: State) -> list[tuple[float, dict]]:
         """Every option this player can score, with its score (an estimate in points)."""
         kind = offered[0]["type"]
         if kind in ("deploy", "finish"):
@@ -123,7 +124,7 @@ class HeuristicPlayer:
             return scored
         return [(SCORES[kind](k, a), a) for a in offered]
 
-    def _partial(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[tuple]:
+    def _partial(self, k: Knowledge, shadow: State, offered: list[dict]) -> list[tuple]:
         """The parts of stacks worth moving (groups.py), each checked on the shadow: one
         the engine would refuse is never proposed. Kept in `k.memo`: `ranked` scores the
         options twice (its pick, then the others), and the checks apply moves."""
@@ -132,10 +133,10 @@ class HeuristicPlayer:
             known = k.memo[("partial",)] = self._checked_partial(k, shadow, offered)
         return known
 
-    def _checked_partial(self, k: Knowledge, shadow: dict, offered: list[dict]) -> list[tuple]:
+    def _checked_partial(self, k: Knowledge, shadow: State, offered: list[dict]) -> list[tuple]:
         scored = [(moves.score_move(k, a), a) for a in partial_moves(k, offered)]
         best = max((s for s, _ in scored), default=0.0)
-        out = []
+        out: list[tuple[float, dict]] = []
         for s, a in sorted(scored, key=lambda sa: -sa[0]):
             if s < best - 1.0 or len(out) >= PARTIAL:
                 break
@@ -158,7 +159,7 @@ class HeuristicPlayer:
             return cards.score_level(k, a, k.memo.get(("planned",), 0))
         return THRESHOLD
 
-    def _planned(self, k: Knowledge, shadow: dict, offered: list[dict]) -> int:
+    def _planned(self, k: Knowledge, shadow: State, offered: list[dict]) -> int:
         """How many stacks (and a muster, 7.2) have a move worth making, counted up to
         one more than limited movement buys (7.1: that is all a level needs to know), as
         listed once the free level is chosen: the moves on offer are the same whatever is
@@ -184,7 +185,7 @@ class HeuristicPlayer:
                     break
         return len(worth)
 
-    def _deploy(self, k: Knowledge, offered: list[dict], shadow: dict) -> dict:
+    def _deploy(self, k: Knowledge, offered: list[dict], shadow: State) -> dict:
         finish = next((a for a in offered if a["type"] == "finish"), None)
         scored = []
         for a in offered:
@@ -212,9 +213,9 @@ class HeuristicPlayer:
         return ties[rng.below(chooser, len(ties))]
 
 
-def _impact_gain(comp: Components, shadow: dict, side: str, action: dict) -> int | None:
+def _impact_gain(comp: Components, shadow: State, side: str, action: dict) -> int | None:
     """The impact a deployment adds, as the engine counts it (8.3, 8.4)."""
-    before = shadow["combat"]["fight"]["impact"][side]
+    before = fight_of(shadow)["impact"][side]
     try:
         _, events = apply(shadow, comp, side, action)
     except (RuleViolation, Malformed):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
+from ..rules.state_types import State
 from ..rules.views import view
 from . import Player
 from .chain import OnAction, play_on
@@ -23,7 +24,7 @@ MAX_TURN_FILES = 5000
 
 @dataclass
 class Game:
-    state: dict
+    state: State
     turn_files: int = 0
     actions: int = 0
     refused: list[str] = field(default_factory=list)
@@ -35,7 +36,7 @@ def play(
     comp: Components,
     seed_hex: str,
     players: dict[str, Player],
-    on_decision: Callable[[dict, str], None] | None = None,
+    on_decision: Callable[[State, str], None] | None = None,
     on_action: OnAction | None = None,
 ) -> Game:
     """Play one game from setup; each turn file is the asked side's `actions`, timed on
@@ -46,7 +47,7 @@ def play(
     seconds: dict[str, list[float]] = {}
     wall: dict[str, list[float]] = {}
 
-    def decide(state: dict, side: str, offered: list[dict]) -> list[dict]:
+    def decide(state: State, side: str, offered: list[dict]) -> list[dict]:
         if on_decision is not None:
             on_decision(state, side)
         start, waited = time.process_time(), time.monotonic()

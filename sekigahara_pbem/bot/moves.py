@@ -9,6 +9,7 @@ so that idle blocks walk towards the resources and castles they can take.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from .cards import card_value
 from .knowledge import Knowledge
@@ -300,13 +301,16 @@ def score_mori(k: Knowledge, action: dict) -> float:
     """9.3: Mōri blocks to Osaka cost a card each; worth it with spare cards or when Osaka
     needs a stronger guard."""
     blocks = action["blocks"]
-    here = k.blocks.get(k.comp.mori_entry, [])
-    need = k.guard_needed(k.comp.mori_entry)
+    # a cast, not a check: the engine lists a Mōri option only on a board with an entry
+    # (rules/decisions/movement._mori), and this only scores listed options
+    entry = cast(str, k.comp.mori_entry)
+    here = k.blocks.get(entry, [])
+    need = k.guard_needed(entry)
     gain = 0.45 * sum(k.comp.blocks[b].mon for b in blocks)
     if need:
-        gain += guard_shortfall(k, k.comp.mori_entry, here, need) - guard_shortfall(
-            k, k.comp.mori_entry, here + blocks, need
+        gain += guard_shortfall(k, entry, here, need) - guard_shortfall(
+            k, entry, here + blocks, need
         )
-    gain -= crowding(k, k.comp.mori_entry, len(here), len(here) + len(blocks))
+    gain -= crowding(k, entry, len(here), len(here) + len(blocks))
     spare = len(k.hand) - len(action["cards"]) >= 4
     return gain - sum(card_value(k, c) for c in action["cards"]) - (0 if spare else 2.0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..rules.components import Components
+from ..rules.state_types import State
 from ..rules.victory import points
 from ..rules.views import view
 from ..rules.vocab import ELIMINATED, MOVEMENT, other
@@ -31,11 +32,11 @@ MAX_ACTIONS = 600  # a safety bound; a phase of the heuristic takes a few dozen
 
 def rollout(
     comp: Components,
-    state: dict,
+    state: State,
     policy: HeuristicPlayer,
     horizon: int,
     stopped: Callable[[], bool] | None = None,
-) -> dict:
+) -> State:
     """Play on from `state` with `policy` deciding for both sides, each from its own view,
     until `horizon` new movement phases have begun (or the game ends), or until
     `stopped()` (the search's deadline: checked before each turn file, so a long rollout
@@ -43,7 +44,7 @@ def rollout(
     seen = {_phase_key(state)} - {None}
     begun = 0
 
-    def over(state: dict) -> bool:
+    def over(state: State) -> bool:
         nonlocal begun
         if stopped is not None and stopped():
             return True
@@ -54,19 +55,19 @@ def rollout(
         begun += 1
         return begun >= horizon
 
-    def decide(state: dict, side: str, offered: list[dict]) -> list[dict]:
+    def decide(state: State, side: str, offered: list[dict]) -> list[dict]:
         return [policy.choose(view(state, comp, side), offered, state)]
 
     return play_on(comp, state, decide, MAX_ACTIONS, over).state
 
 
-def _phase_key(state: dict) -> tuple | None:
+def _phase_key(state: State) -> tuple | None:
     if state["step"] != MOVEMENT:
         return None
     return (state["week"], state["turn"], state["active"])
 
 
-def value(comp: Components, state: dict, side: str) -> float:
+def value(comp: Components, state: State, side: str) -> float:
     """The state's worth to `side` in points: the game's result if it is over; otherwise
     the point difference (2.2), the enemy's eliminated blocks less ours, the cards in
     hand against the enemy's, less what our guards lack (`unguarded`)."""
@@ -86,7 +87,7 @@ def value(comp: Components, state: dict, side: str) -> float:
     return worth - GUARD * unguarded(comp, state, side)
 
 
-def unguarded(comp: Components, state: dict, side: str) -> float:
+def unguarded(comp: Components, state: State, side: str) -> float:
     """How far the guards the heuristic keeps (round the protagonist, and for Ishida at
     Hideyori's Osaka: Knowledge.guard_needed) fall short, seen from our view: the danger
     a rollout cut off at its horizon has not met yet (2.1). Without it the search may

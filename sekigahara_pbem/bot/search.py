@@ -29,6 +29,7 @@ from collections.abc import Callable
 from .. import second_process
 from ..rules.components import Components
 from ..rules.state import DEFAULT_OPTIONS
+from ..rules.state_types import State
 from ..rules.vocab import MOVEMENT
 from .chain import turn_file
 from .heuristic import HeuristicPlayer
@@ -99,18 +100,22 @@ class SearchPlayer:
         """The actions of one turn file answering the decision `v` asks for."""
         if not offered:
             return []
-        file_end = None if self.budget is None else self.clock() + FILE_STEPS * self.budget
+        # the file's deadline with the budget it was set by: none without a time budget
+        limit = None
+        if self.budget is not None:
+            limit = (self.clock() + FILE_STEPS * self.budget, self.budget)
 
-        def choose(v: dict, offered: list[dict], shadow: dict) -> dict:
+        def choose(v: dict, offered: list[dict], shadow: State) -> dict:
             until = None
-            if file_end is not None:
+            if limit is not None:
+                file_end, budget = limit
                 share = (file_end - self.clock()) / _steps_left(v)
-                until = self.clock() + min(self.budget, share)
+                until = self.clock() + min(budget, share)
             return self.choose(v, offered, shadow, until)
 
         return turn_file(self.comp, self.game_options, v, offered, choose)
 
-    def choose(self, v: dict, offered: list[dict], shadow: dict, until: float | None) -> dict:
+    def choose(self, v: dict, offered: list[dict], shadow: State, until: float | None) -> dict:
         """The candidate the rounds find best, or the heuristic's own choice (the first)
         when the rounds cannot tell (module docstring). `until` is the clock's deadline."""
         candidates = self.policy.ranked(v, offered, shadow, self.width)

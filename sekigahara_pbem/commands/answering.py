@@ -7,7 +7,7 @@ common.py, so that no command imports another."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,6 +65,7 @@ def ask_turn(
     if page is not None:
         _on_the_board(definition, opened, comp, earlier, session, page)
         return session.actions
+    assert ask is not None  # without a page, the callers give the terminal or a script
     console.run(session, comp, opened.view, ask, click.echo)
     while not console.confirm(session, comp, opened.view, ask, click.echo):
         console.run(session, comp, opened.view, ask, click.echo)
@@ -190,7 +191,7 @@ def _mail_link(signing: Signing) -> tuple[str, str]:
 
 
 def show(
-    definition, opened, text: str, html: Path | None, comp, earlier: list = (),
+    definition, opened, text: str, html: Path | None, comp, earlier: Sequence[Packet] = (),
     home: Path | None = None,
 ) -> None:  # fmt: skip
     """Print a packet's report (and write its page), then check what it opens, and what

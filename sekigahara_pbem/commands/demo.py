@@ -68,6 +68,7 @@ def demo(
     start = time.perf_counter()
     result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
     elapsed = time.perf_counter() - start
+    assert result.result is not None  # a demo is played to its end (referee/demo.py)
     over = _(
         "demo game over after {records} records ({turn_files} turn files) in {seconds} s: "
         "{result}; revealed and verified"
@@ -99,6 +100,7 @@ def _two_party(directory: Path, bot: str, seed: str) -> None:
         abort(_("--two-party: the demo plays heuristic or random bots"))
     start = time.perf_counter()
     result = run(directory, bot, seed)
+    assert result.result is not None  # a demo is played to its end (twoparty/demo.py)
     over = _(
         "two-party demo game over after {records} records in {seconds} s: {result}, week "
         "{week}; both sides revealed and each verified the whole exchange ({entries} entries "

@@ -159,7 +159,7 @@ def _option(text: str) -> tuple[str, bool]:
     return name, value.lower() == "true"
 
 
-def _options(option: list[str] | None, rules: str) -> dict:
+def _options(option: tuple[str, ...], rules: str) -> dict:
     """The options given: each --option, and --rules as the option `edition` (written only
     when it is not the 2016 rulebook, which a game without the option follows)."""
     options: dict = dict(_option(o) for o in option or [])

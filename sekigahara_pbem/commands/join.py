@@ -72,14 +72,14 @@ def join(
     mail = mailbox.for_sending(mail_config) if send else None
     if f"format: {game.GAME_FORMAT}" in body.splitlines():
         definition = game.parse(text, str(request))
-        side = definition.side_of(identity.public)
+        side = joins.player_side(definition, identity)
         answer = joins.make_join(definition, identity)
         write_atomic(default_dir() / "games" / f"{definition.game_id}.txt", text)
         what, name = "join", f"join-{definition.game_id}-{side}.txt"
     else:
         game_id = docs.peek_game(text, str(request))
         definition = _definition(game_file, default_dir() / "games" / f"{game_id}.txt")
-        side = definition.side_of(identity.public)
+        side = joins.player_side(definition, identity)
         name, answer = _seed(definition, identity, text, str(request))
         what = "seed"
     kept = _kept(default_dir() / mailbox.SENT / name, answer)
@@ -169,6 +169,8 @@ def _two_party(text: str, identity, out: Path | None) -> None:
 
     game = files.read_game(text, "game.txt")
     side = game.side_of(identity.public)
+    if side is None:  # as sides.create refuses it, before a directory is named for it
+        raise Refusal(sides.NOT_A_PLAYER, code=Code.WRONG_SIDE)
     root = out or Path(f"{game.game_id}-{side}")
     joined = sides.create(root, text, identity, utc_now())
     other = next(s for s in game.players if s != side)

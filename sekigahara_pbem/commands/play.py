@@ -142,7 +142,7 @@ def play(
     board = on_board(web, choose)
     if packet is not None and packet.is_dir():
         endings = (resign, claim_forfeit, takeback, agree_takeback)
-        _two_party(packet, key, receive or [], choose, mail_config, endings, html, board)
+        _two_party(packet, key, list(receive), choose, mail_config, endings, html, board)
         return
     if not board:
         _need_answers(choose)
@@ -206,14 +206,14 @@ def _find_packet(
     from ..play import inbox
 
     opened_games: list[str] = []
-    from_mail = folder is None and mail is not None
-    if from_mail:
-        folder, opened_games = _collect_mail(mail, identity, send, interactive=choose is None)
+    mailed = mail if folder is None else None  # the packets come by mail
+    if mailed is not None:
+        folder, opened_games = _collect_mail(mailed, identity, send, interactive=choose is None)
     where = folder or Path(".")
     try:
         return inbox.newest(where, identity, asked_only=not plan)
     except Refusal:
-        if not opened_games and not (from_mail and inbox.not_started(where, identity)):
+        if not opened_games and not (mailed is not None and inbox.not_started(where, identity)):
             raise
     tell(_("no packet yet: the game starts when both sides have sent their seeds"))
     return None

@@ -61,9 +61,10 @@ def run(
 
     moment = now or utc_now()
     clock.parse_time(moment, "--now")
-    settings = settings_.load(mail_config, games)
-    collect = collector(maildir, mbox, imap, mail_config, games)
-    report = robot.run(spool, games, referee_identity(key, games), settings, moment, collect,
+    folders = list(games)
+    settings = settings_.load(mail_config, folders)
+    collect = collector(maildir, mbox, imap, mail_config, folders)
+    report = robot.run(spool, folders, referee_identity(key, folders), settings, moment, collect,
                        send=not no_send, public_report=mail_report)  # fmt: skip
     collected = ngettext(
         "{time}: collected {n} message", "{time}: collected {n} messages", report.fetched

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from cryptography.exceptions import UnsupportedAlgorithm
@@ -35,6 +36,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..refusal import N_, Code, Phrase, Refusal, quoted
+
+if TYPE_CHECKING:
+    from .ssh_signer import SshKeygenSigner
 
 PUBLIC_PREFIX = "seki1"
 IDENTITY_FORMAT = "seki-identity/1"
@@ -156,10 +160,11 @@ def parse_public_line(text: str) -> PublicKey:
 
 @dataclass(frozen=True)
 class Identity:
-    """A private identity: name, signing key and encryption key."""
+    """A private identity: name, signing key and encryption key. The signing key is
+    seki's own, or one OpenSSH holds and signs with (crypto/ssh_signer.py)."""
 
     name: str
-    signing: Ed25519PrivateKey
+    signing: Ed25519PrivateKey | SshKeygenSigner
     encryption: X25519PrivateKey
 
     @property

@@ -16,12 +16,16 @@ import base64
 import functools
 import hashlib
 import struct
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..refusal import N_, Code, Refusal, quoted
 from .b64 import is_base64
+
+if TYPE_CHECKING:
+    from .ssh_signer import SshKeygenSigner
 
 MAGIC = b"SSHSIG"
 SIG_VERSION = 1
@@ -63,7 +67,7 @@ def armour(blob: bytes) -> str:
     return "\n".join([BEGIN, *lines, END]) + "\n"
 
 
-def sign(key: Ed25519PrivateKey, namespace: str, message: bytes) -> str:
+def sign(key: Ed25519PrivateKey | SshKeygenSigner, namespace: str, message: bytes) -> str:
     """The armoured SSHSIG signature of `message` in `namespace`. A key seki does not
     hold (crypto/ssh_signer.py) makes it itself."""
     if hasattr(key, "sshsig"):

@@ -28,6 +28,7 @@ from email.policy import default
 from email.utils import parseaddr
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import cast
 
 from ..crypto import signing, sshsig
 from ..crypto.canonical import split_lines
@@ -444,7 +445,8 @@ def _text(part: EmailMessage) -> str | None:
     """A leaf part's text in its charset (UTF-8 where it names none or one Python does
     not know), or None where the email package cannot decode it."""
     try:
-        payload = part.get_payload(decode=True) or b""
+        # a cast: decoded, a leaf's payload is bytes (a multipart's is None)
+        payload = cast(bytes, part.get_payload(decode=True) or b"")
         charset = part.get_content_charset() or "utf-8"
     # boundary: the email package, on a stranger's part
     except (ValueError, LookupError, UnicodeError, TypeError, AttributeError):
@@ -755,7 +757,10 @@ def _leaves(msg: EmailMessage) -> list[EmailMessage]:
         part = stack.pop()
         if part.is_multipart():
             payload = part.get_payload()
-            stack.extend(reversed(payload if isinstance(payload, list) else []))
+            # a cast: a multipart's payload lists its parts, each made by the policy that
+            # made `msg`, so an EmailMessage like it
+            parts = cast(list[EmailMessage], payload) if isinstance(payload, list) else []
+            stack.extend(reversed(parts))
         else:
             leaves.append(part)
     return leaves

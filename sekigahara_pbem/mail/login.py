@@ -60,19 +60,19 @@ def login(server: Server, where: str) -> Login | None:
         return Login(server.user, _first_line(server.password_command, where))
     if server.password is not None:
         return Login(server.user, server.password)
-    return Login(server.user, keyring_password(server, where))
+    return Login(server.user, keyring_password(server, server.user, where))
 
 
-def keyring_password(server: Server, where: str) -> str:
-    """The password the system keyring holds for this server and user. None held is
-    refused naming every way to give one, `keyring set` among them; no keyring on this
-    system at all (`keyring set` fails there too) is refused pointing at
-    `password_command`."""
+def keyring_password(server: Server, user: str, where: str) -> str:
+    """The password the system keyring holds for this server and its `user` (passed on
+    its own: only a server that names its user is asked for one). None held is refused
+    naming every way to give one, `keyring set` among them; no keyring on this system at
+    all (`keyring set` fails there too) is refused pointing at `password_command`."""
     import keyring
     from keyring.errors import NoKeyringError
 
     try:
-        found = keyring.get_password(KEYRING_SERVICE.format(host=server.host), server.user)
+        found = keyring.get_password(KEYRING_SERVICE.format(host=server.host), user)
     except NoKeyringError:  # boundary: keyring says "no backend here" only by raising
         raise UserError(
             N_(
@@ -82,7 +82,7 @@ def keyring_password(server: Server, where: str) -> str:
             ),
             code=Code.MAIL,
             at=where,
-            user=server.user,
+            user=user,
             env=server.password_env,
         ) from None
     if found is None:
@@ -93,10 +93,10 @@ def keyring_password(server: Server, where: str) -> str:
             ),
             code=Code.MAIL,
             at=where,
-            user=server.user,
+            user=user,
             env=server.password_env,
             command=shlex.join(["keyring", "set", KEYRING_SERVICE.format(host=server.host),
-                                server.user]),
+                                user]),
         )  # fmt: skip
     return found
 

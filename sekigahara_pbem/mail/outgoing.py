@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import smtplib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -54,7 +54,7 @@ def message(
     to: str,
     subject: str,
     body: str,
-    attachments: list[tuple[str, str]] = (),
+    attachments: Sequence[tuple[str, str]] = (),
     in_reply_to: str | None = None,
     automatic: str = "auto-generated",
 ) -> EmailMessage:
@@ -89,15 +89,16 @@ def send_outbox(
 ) -> Delivery:
     """Deliver every queued message; retry transient failures; keep what fails."""
     result = Delivery()
-    if settings.smtp is None:
+    server = settings.smtp
+    if server is None:
         raise Refusal(N_("the mail settings have no [smtp] section; cannot send"))
     queued = sorted(spool.folder("outbox").glob("*.eml"))
     if not queued:
         return result
     # once for the whole outbox: a password command may ask for a passphrase
-    credentials = login(settings.smtp, f"SMTP {settings.smtp.host}:{settings.smtp.port}")
+    credentials = login(server, f"SMTP {server.host}:{server.port}")
     for path in queued:
-        error = _deliver(path, settings, credentials, sleep)
+        error = _deliver(path, server, settings, credentials, sleep)
         name = path.stem
         error_path = path.with_suffix(".error")
         if error is None:
@@ -111,16 +112,21 @@ def send_outbox(
 
 
 def _deliver(
-    path: Path, settings: MailSettings, credentials: Login | None, sleep: Callable[[float], None]
+    path: Path,
+    server: Server,
+    settings: MailSettings,
+    credentials: Login | None,
+    sleep: Callable[[float], None],
 ) -> str | None:
-    """None when delivered, else the last error (after the configured attempts)."""
+    """None when delivered to `server` (the settings' SMTP server), else the last error
+    (after the configured attempts)."""
     msg = message_from_bytes(path.read_bytes(), policy=default)
     error = "not tried"
     for attempt in range(settings.attempts):
         if attempt:
             sleep(settings.delay_seconds * attempt)
         try:
-            with _connect(settings.smtp, credentials) as smtp:
+            with _connect(server, credentials) as smtp:
                 refused = smtp.send_message(msg)
             if refused:
                 return f"recipients refused: {_refusals(refused)}"

@@ -15,7 +15,7 @@ that pbem does not import reports; the words both show are in words.py.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -304,8 +304,10 @@ def _reply(spool, games: Games, ref, settings, name, msg, answer: Answer, report
     who = mail_in.sender(msg)
     subject = mail_in.header(msg, "Subject")
     if mail_in.automatic(msg) or who.lower() not in games.players():  # never a stranger
-        first = (answer.public or [f"a file for {g} was refused" for g in answer.refusals]
-                 or [f"{g}: {m}" for g, _, m, _ in answer.taken] or ["already in"])[0]  # fmt: skip
+        reasons: Sequence[Exception | str] = (
+            answer.public or [f"a file for {g} was refused" for g in answer.refusals]
+            or [f"{g}: {m}" for g, _, m, _ in answer.taken] or ["already in"])  # fmt: skip
+        first = reasons[0]
         report.ignored.append(f"{name}: from {who or 'nobody'}: not answered ({first})")
         return
     with i18n.using(games.language_of(who)):

@@ -25,6 +25,7 @@ from ..reports.choices import describe_option
 from ..rules import views
 from ..rules.components import Components
 from ..rules.decisions import Choice, Question
+from ..rules.state_types import State
 from . import labels
 from .session import TurnSession
 
@@ -190,7 +191,7 @@ def run(
         session.answer(value)
 
 
-def view_at(session: TurnSession, state: dict, view: dict) -> dict:
+def view_at(session: TurnSession, state: State, view: dict) -> dict:
     """The view the words of a choice read at `state`: the packet's `view` where the turn
     starts, else the view of the shadow state the actions chosen so far lead to, so that
     a number shown before a choice (an impact, 8.3) is the engine's on the turn so far."""

@@ -3,6 +3,8 @@ plain English, naming blocks, cards and locations as the reports do (reports/nam
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..reports import names as n
@@ -82,7 +84,8 @@ PROMPTS = {
     ),
 }
 
-PLAN_WORDS = {
+# by a plan question's answer, which may be a word or a number (`_plan_word`)
+PLAN_WORDS: dict[str, dict[object, str]] = {
     "plan_declare": {"any": N_("fight every location in turn, by name")},
     "plan_castle": {
         "inside": N_("stay inside (a siege)"),
@@ -129,7 +132,8 @@ def prompt(question: Question, comp: Components) -> str:
     """The question as a sentence."""
     ctx = dict(question.context)
     at = ctx.get("at")
-    blocks = ctx.get("blocks", [])
+    # a step's moving blocks and its path so far, lists (rules/decisions/stack_move.py)
+    blocks = cast(list, ctx.get("blocks", []))
     words = {
         "pick": question.pick,
         "limit": question.limit,
@@ -148,7 +152,7 @@ def prompt(question: Question, comp: Components) -> str:
     known = PROMPTS.get(question.key)
     text = _(known).format(**words) if known else question.key
     if question.key == "step" and ctx.get("path"):
-        text += " " + _("(so far: {path})").format(path=n.path(comp, ctx["path"]))
+        text += " " + _("(so far: {path})").format(path=n.path(comp, cast(list, ctx["path"])))
     return text
 
 
@@ -199,23 +203,26 @@ def label(choice: Choice, question: Question, comp: Components, view: dict, side
     if question.key in PLAN_WORDS:
         return _plan_word(question.key, value)
     if question.key == "level":
-        cost, moves = LEVELS[value]
+        name = cast(str, value)  # the question offers the levels by name (7.1)
+        cost, moves = LEVELS[name]
         moves_text = _("every stack") if moves is None else n.count(moves, "stack move")
-        level = _(LEVEL_WORDS[value]) if value in LEVEL_WORDS else value
+        level = _(LEVEL_WORDS[name]) if name in LEVEL_WORDS else name
         return f"{level}: {n.count(cost, 'card')}, {moves_text}"
     if question.key == "leader":
         if value is None:
             return _("no leader bonus")
-        return _("leader {block}").format(block=n.block(comp, value))
+        leader = cast(str, value)  # but None, the question offers the stack's leaders' ids
+        return _("leader {block}").format(block=n.block(comp, leader))
     if isinstance(value, tuple):  # a location only a force march reaches
         return _("{where} (force march: spends a card)").format(where=n.loc(comp, value[0]))
     if question.key == "clan":  # the Mōri daimyo mustered (7.2), not the Mōri Box (9.3)
-        return comp.clan_names.get(value, value)
+        clan = cast(str, value)  # the question offers the daimyo by id (7.2)
+        return comp.clan_names.get(clan, clan)
     if isinstance(value, str) and value in WORDS:
         text = _(WORDS[value])
         if value == "move" and note.get("moves_left") is not None:
-            moves = n.count(note["moves_left"], "move")
-            text += " " + _("({moves} left)").format(moves=moves)
+            left = cast(int, note["moves_left"])  # the Movement Phase's moves left (7.1)
+            text += " " + _("({moves} left)").format(moves=n.count(left, "move"))
         return text
     return _named(value, note, comp)
 

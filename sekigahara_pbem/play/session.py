@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..rules.components import Components
-from ..rules.decisions import Dialogue, Question, current
+from ..rules.decisions import Dialogue, Kind, Question, current
 from ..rules.engine import apply, pending
 from ..rules.shadow import unforeseen
+from ..rules.state_types import State
 from ..rules.vocab import MOVEMENT
 from .plan import plan_dialogue
 
@@ -29,7 +31,7 @@ class Step:
     """An action being built: the state it starts from, the answers given so far, and the
     dialogue that builds it when it is not the decision asked (a battle plan)."""
 
-    state: dict
+    state: State
     answers: list = field(default_factory=list)
     opening: Callable[[], Dialogue] | None = None
 
@@ -37,11 +39,11 @@ class Step:
 class TurnSession:
     """The actions of one turn, with the question to answer next."""
 
-    def __init__(self, state: dict, comp: Components, side: str, plan: bool = False):
+    def __init__(self, state: State, comp: Components, side: str, plan: bool = False):
         """`plan`: the turn opens with a battle plan (play/plan.py), asked or not."""
         self.comp, self.side = comp, side
         self.start = state  # the shadow state the turn starts from
-        self.done: list[tuple[Step, dict, dict]] = []  # (where it started, action, after)
+        self.done: list[tuple[Step, dict, State]] = []  # (where it started, action, after)
         self.step: Step | None = None
         # the event that ended the turn file in the middle of the side's Movement Phase
         # (an overrun, 7.4; a redraw, 7.1): the next packet goes on with it
@@ -58,7 +60,7 @@ class TurnSession:
         return [action for _, action, _ in self.done]
 
     @property
-    def state(self) -> dict:
+    def state(self) -> State:
         """The shadow state after the actions chosen so far."""
         if self.step is not None:
             return self.step.state
@@ -93,7 +95,10 @@ class TurnSession:
             if self.step.opening is not None:
                 dialogue = self.step.opening()
             else:
-                dialogue = current(state).dialogue(state, self.comp, self.side)
+                # not None: a step without an opening is made only where the side is
+                # asked (`_asked`), so the game is not over
+                kind = cast(Kind, current(state))
+                dialogue = kind.dialogue(state, self.comp, self.side)
             try:
                 question = next(dialogue)
                 for given in self.step.answers:
@@ -106,7 +111,7 @@ class TurnSession:
         self.question = None
 
     def _finish(self, action: dict) -> None:
-        start = self.step
+        start = cast(Step, self.step)  # not None: `_advance` finishes the step it is on
         after, events = apply(start.state, self.comp, self.side, action)
         self.done.append((start, action, after))
         why = unforeseen(events, self.side)
@@ -115,5 +120,5 @@ class TurnSession:
         moving = after["step"] == start.state["step"] == MOVEMENT
         self.cut = why if still and moving else None
 
-    def _asked(self, state: dict) -> bool:
+    def _asked(self, state: State) -> bool:
         return any(d["side"] == self.side for d in pending(state))

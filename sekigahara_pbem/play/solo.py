@@ -120,7 +120,12 @@ def _settings(path: Path) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:  # boundary: json reports bad text only by raising
         raise SoloError(N_("{path} is not JSON: {reason}"), path=path, reason=exc.msg) from None
-    shapes = {"side": str, "bot": str, "budget": (int, float), "answered": int}
+    shapes: dict[str, type | tuple[type, ...]] = {
+        "side": str,
+        "bot": str,
+        "budget": (int, float),
+        "answered": int,
+    }
     if not isinstance(data, dict) or any(not isinstance(data.get(k), t) for k, t in shapes.items()):
         raise SoloError(N_("{path} is not a solo game's settings"), path=path)
     if data["side"] not in SIDES:

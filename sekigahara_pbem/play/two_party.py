@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, cast
 
 from ..crypto import signing
 from ..crypto.keystore import default_dir
@@ -30,6 +30,7 @@ from ..reports import render_html, render_text
 from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.engine import handle
+from ..rules.state_types import State
 from ..rules.views import redact_event, view
 from ..rules.vocab import Unknown, other
 from ..twoparty import files
@@ -37,7 +38,7 @@ from ..twoparty import knowledge as kn
 from ..twoparty.exchange import Chooser, Rewind
 from ..twoparty.side import Side
 from . import console, filing, mailbox
-from .session import TurnSession
+from .session import Step, TurnSession
 
 if TYPE_CHECKING:
     from ..twoparty.exchange import Party
@@ -51,7 +52,8 @@ class OneAction(TurnSession):
     """One decision's action: the session ends when the dialogue completes it."""
 
     def _finish(self, action: dict) -> None:
-        self.done.append((self.step, action, self.step.state))
+        step = cast(Step, self.step)  # not None: `_advance` finishes the step it is on
+        self.done.append((step, action, step.state))
         self.step = None
 
     @property
@@ -61,27 +63,27 @@ class OneAction(TurnSession):
         return list(step.answers)
 
 
-def side_view(state: dict, kc: Components, side: str) -> dict:
+def side_view(state: State, kc: Components, side: str) -> dict:
     """The side's view of its copy, as a packet would hold it: its bag is only counted."""
     v = view(state, kc, side)
     v["own"]["bag"] = []
     return v
 
 
-def _packet(n: int, state: dict, kc: Components, side: str, seen: list) -> Packet:
+def _packet(n: int, state: State, kc: Components, side: str, seen: list) -> Packet:
     """The side's copy as a packet would show it: its view, and what it saw happen (the
     events that name only what it knows)."""
     events = [e for e in seen if not any(map(kn.is_handle, kn.names_in(e)))]
     return Packet(n, side, "", side_view(state, kc, side), events, [], None, [])
 
 
-def report(game_id: str, n: int, state: dict, kc: Components, side: str, seen: list) -> str:
+def report(game_id: str, n: int, state: State, kc: Components, side: str, seen: list) -> str:
     """The side's report, as text."""
     return render_text(game_id, _packet(n, state, kc, side, seen), kc, guided=True)
 
 
 def page(
-    game_id: str, n: int, state: dict, kc: Components, side: str, seen: list, options: dict
+    game_id: str, n: int, state: State, kc: Components, side: str, seen: list, options: dict
 ) -> str:
     """The side's report as an HTML page with the map (reports/html.py)."""
     return render_html(game_id, _packet(n, state, kc, side, seen), kc, options)
@@ -103,7 +105,7 @@ class Answers(ABC):
         self.at = 0  # the decision the build is at
         self.kc: Components | None = None  # the build's components: each load makes its own
 
-    def choose(self, state: dict, kc: Components, side: str) -> dict:
+    def choose(self, state: State, kc: Components, side: str) -> dict:
         """One decision: the answers kept for it given again, then asked for the rest."""
         i, self.at, self.kc = self.at, self.at + 1, kc
         session = OneAction(state, kc, side)
@@ -120,7 +122,7 @@ class Answers(ABC):
         self.drawn[i:] = [_events(state, kc, side, action)]
         return action
 
-    def confirm(self, actions: list[dict], state: dict) -> None:
+    def confirm(self, actions: list[dict], state: State) -> None:
         """The record's actions, each worded on the copy it was chosen on, to sign (this
         returns), take the last answer back, or stop (console.Stopped)."""
         lines = [words for _action, words in zip(actions, self.words, strict=True)]  # one each
@@ -141,7 +143,7 @@ class Answers(ABC):
         action is complete; an undo with nothing left of it calls `back(i)`."""
 
     @abstractmethod
-    def sign(self, lines: list[str], state: dict) -> bool:
+    def sign(self, lines: list[str], state: State) -> bool:
         """Show the record (`lines`) leaving the copy `state`: True to sign, False to take
         the last answer back (there is one only where `lines` names an action); Stopped to
         stop."""
@@ -159,7 +161,7 @@ class AtTheTerminal(Answers):
     def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
         console.run(session, kc, v, self.asker, self.say, (lambda: self.back(i)) if i else None)
 
-    def sign(self, lines: list[str], state: dict) -> bool:
+    def sign(self, lines: list[str], state: State) -> bool:
         """A script that answered every question signs, as in a referee's game."""
         self.say(_("Your record:"))
         for n, line in enumerate(lines, 1):
@@ -202,12 +204,13 @@ class OnTheBoard(Answers):
         if not self.board.answer(session, v, sign=False, before=before, drawn=drawn, back=i > 0):
             self.back(i)
 
-    def sign(self, lines: list[str], state: dict) -> bool:
+    def sign(self, lines: list[str], state: State) -> bool:
         drawn = [e for events in self.drawn for e in events]
-        return self.board.confirm(_known(state, self.side), self.kc, self.side, lines, drawn)
+        kc = cast(Components, self.kc)  # not None: a record is confirmed after its choices
+        return self.board.confirm(_known(state, self.side), kc, self.side, lines, drawn)
 
 
-def _known(state: dict, side: str) -> dict:
+def _known(state: State, side: str) -> dict:
     """The copy as the page shows it: the cards the side drew after its last decision
     are left out of its hand until they are bound with the other side's randomness (the
     copy holds them as handles, twoparty/knowledge.py)."""
@@ -216,7 +219,7 @@ def _known(state: dict, side: str) -> dict:
     return {**state, "cards": {**cards, side: {**cards[side], "hand": hand}}}
 
 
-def _events(state: dict, kc: Components, side: str, action: dict) -> list:
+def _events(state: State, kc: Components, side: str, action: dict) -> list:
     """The events of the action itself on the copy, for the page's map, as far as the
     copy computes them: none where the action's rule reads what only the other side
     holds (the party holds the action for it, twoparty/exchange.py), and none that names
@@ -293,7 +296,7 @@ def _staged(side: Side, folder: Path, said: list[str]) -> list[tuple[int | None,
     mailbox, each signed by the other side, in the order they are taken: the records by
     n, then the reveal. Everything else there is dropped: a stranger's file (said), this
     side's own records mailed back, what is no record or reveal of this game."""
-    found = []
+    found: list[tuple[int | None, str, str, Path]] = []
     for path in sorted(folder.glob("*.txt")):
         try:
             text = docs.read_capped(path)

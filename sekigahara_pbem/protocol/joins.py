@@ -72,7 +72,8 @@ def _context(definition: Definition, side: str) -> sealing.SealContext:
     return sealing.SealContext(definition.game_id, 0, definition.referee.name, f"seed-{side}")
 
 
-def _side(definition: Definition, identity: Identity) -> str:
+def player_side(definition: Definition, identity: Identity) -> str:
+    """The side `identity` plays in the game; refused if it plays none."""
     side = definition.side_of(identity.public)
     if side is None:
         raise Refusal(
@@ -86,7 +87,7 @@ def _side(definition: Definition, identity: Identity) -> str:
 def player_seed(definition: Definition, identity: Identity) -> bytes:
     """The player's secret seed for this game: HKDF of its key's signature over the
     definition (only that key can make it; the same every time)."""
-    side = _side(definition, identity)
+    side = player_side(definition, identity)
     message = frame(definition.game_id, definition.hash, side)
     signature = sshsig.sign(identity.signing, DERIVATION, message)
     hkdf = HKDF(hashes.SHA256(), SEED_BYTES, salt=DERIVATION_SALT, info=message)
@@ -95,7 +96,7 @@ def player_seed(definition: Definition, identity: Identity) -> bytes:
 
 def make_join(definition: Definition, identity: Identity) -> str:
     """The player's signed join: a commitment to its seed, and nothing of the seed."""
-    side = _side(definition, identity)
+    side = player_side(definition, identity)
     body = {
         "format": JOIN_FORMAT,
         "game": definition.game_id,
@@ -118,7 +119,7 @@ def parse_join(definition: Definition, text: str, where: str) -> Join:
 def make_seed(definition: Definition, identity: Identity, other_join: str, where: str) -> str:
     """The player's seed file, once it holds the other side's signed join: the seed sealed
     to the referee, naming that join (so every commitment was in before this seed left)."""
-    side = _side(definition, identity)
+    side = player_side(definition, identity)
     theirs = parse_join(definition, other_join, where)
     if theirs.side != other(side):
         raise docs.DocumentError(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import BrokenExecutor, Future  # .process: only where a pool starts
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
@@ -30,6 +30,9 @@ from ..protocol.store import GameDir
 from ..refusal import N_, Refusal, UserError
 from ..rules.vocab import SIDES
 from .discrepancy import Discrepancy, wrapped
+
+if TYPE_CHECKING:  # annotations only: imported where a pool starts (`ReadAhead`)
+    from concurrent.futures import ProcessPoolExecutor
 
 PARALLEL_FROM = 64  # records: below, starting a second process costs more than it saves
 RUN = 16  # records the second process reads per job
@@ -88,7 +91,7 @@ class ReadAhead:
         self._key = None if state_key is None else _key(state_key)  # for the files read here
         self._jobs: dict[int, tuple[int, Future | None]] = {}  # first -> (last, the reading)
         self._read: dict[int, Ahead] = {}  # read ahead, not yet taken by the walk
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
         if records >= PARALLEL_FROM and (os.cpu_count() or 1) > 1 and second_process.possible():
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -110,8 +113,9 @@ class ReadAhead:
                     self._jobs[first] = (last, self._submit(first, last))
 
     def _submit(self, first: int, last: int) -> Future | None:
+        pool = cast("ProcessPoolExecutor", self._pool)  # not None: called once it has started
         try:
-            return self._pool.submit(_run, str(self.gd.root), first, last, self.state_key)
+            return pool.submit(_run, str(self.gd.root), first, last, self.state_key)
         except (BrokenExecutor, OSError):  # boundary: no second process to be had
             return None
 

@@ -17,6 +17,7 @@ from ..refusal import N_, Phrase, Refusal, side_words, sides_waiting
 from ..rules.components import Components
 from ..rules.defaults import passive_action
 from ..rules.engine import ANYTIME, apply, pending
+from ..rules.state_types import State
 from ..rules.vocab import Malformed, RuleViolation
 
 MAX_POLICY_ACTIONS = 200
@@ -28,7 +29,7 @@ class Refused(Refusal):
 
 @dataclass(frozen=True)
 class Step:
-    state: dict
+    state: State
     events: list
     actor: str | None  # the side whose decision was answered (it is asked anew)
     extended: str | None = None  # the side whose deadline was extended
@@ -66,13 +67,13 @@ def stale(
     )
 
 
-def _asked(state: dict, side: str) -> bool:
+def _asked(state: State, side: str) -> bool:
     return any(d["side"] == side for d in pending(state))
 
 
 def turn_step(
     comp: Components,
-    state: dict,
+    state: State,
     turn: Turn,
     name: str,
     settings: clocks.Settings | None,
@@ -111,7 +112,7 @@ def turn_step(
 
 
 def _extension(
-    state: dict, side: str, name: str, settings: clocks.Settings | None, clock: dict
+    state: State, side: str, name: str, settings: clocks.Settings | None, clock: dict
 ) -> Step:
     if settings is None:
         raise Refused(
@@ -140,7 +141,7 @@ def _extension(
     return Step(state, [event], None, extended=side)
 
 
-def deadline_step(comp: Components, state: dict, side: str, due: str, policy: str) -> Step:
+def deadline_step(comp: Components, state: State, side: str, due: str, policy: str) -> Step:
     """A missed deadline: the game's declared policy answers for the side."""
     events: list = [{"type": "deadline_missed", "side": side, "due": due, "policy": policy}]
     if policy == "forfeit":
@@ -156,7 +157,7 @@ def deadline_step(comp: Components, state: dict, side: str, due: str, policy: st
     return Step(state, events, side)
 
 
-def takeback_step(restored: dict, undone: int, requester: str) -> Step:
+def takeback_step(restored: State, undone: int, requester: str) -> Step:
     """The state before the undone record, with an event saying so."""
     event = {"type": "takeback", "undone": undone, "requested_by": requester}
     return Step(restored, [event], None)

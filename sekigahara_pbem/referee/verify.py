@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ..crypto import signing
 from ..crypto.keys import Identity
@@ -33,6 +35,7 @@ from ..protocol.store import GameDir, StoreError, locked, write_atomic
 from ..refusal import N_, Refusal, UserError, quoted
 from ..rules.cycle.setup import setup
 from ..rules.state import canonical
+from ..rules.state_types import State
 from ..rules.views import VIEW_FORMAT
 from ..rules.vocab import SIDES
 from . import adjudication as referee
@@ -53,7 +56,7 @@ class Report:
     revealed: bool = False
     result: dict | None = None
     notes: list[str] = field(default_factory=list)
-    states: dict[int, dict] = field(default_factory=dict)  # by seq, once revealed (replay)
+    states: dict[int, State] = field(default_factory=dict)  # by seq, once revealed (replay)
     bodies: dict[int, dict] = field(default_factory=dict)  # each verified record's, by seq
 
 
@@ -106,7 +109,8 @@ def verify(root: Path) -> Report:
     report.revealed = revealed is not None
     if not report.revealed:
         report.notes.append(_("not revealed yet: states, draws and sealed parts not checked"))
-    state, events = None, []
+    state: State | None = None
+    events: list = []
     if revealed is not None:
         seeds, secrets, _pin = revealed
         seed = game_seed(
@@ -173,17 +177,23 @@ class _Replay:
     the secrets are revealed, against the replayed game."""
 
     def __init__(
-        self, gd, definition: Definition, comp, secrets, state: dict | None, events, ahead
+        self, gd, definition: Definition, comp, secrets, state: State | None, events, ahead
     ):
         self.gd, self.definition, self.comp, self.secrets = gd, definition, comp, secrets
         self.ahead: ReadAhead = ahead
         self.state, self.events = state, events
-        self.states: dict[int, dict] = {}
+        self.states: dict[int, State] = {}
         self.extended: str | None = None  # who asked for an extension in this record
-        self.prev, self.asked, self.clock = definition.hash, {}, {}
+        self.prev = definition.hash
+        # the record before's `asked` as it says: checked (`_check_whole`) once revealed only
+        self.asked: Any = {}
+        # the record before's `clock`: `_check_clock` found it the deadlines' (or none)
+        self.clock: dict = {}
         self.answered: dict[str, int] = {}  # side -> the packet its last file answered
         self.bound_since: int | None = None  # the first record whose turn file is bound
-        self.previous_root, self.previous, self.time = None, None, None
+        self.previous_root = None
+        self.previous: chain.Record | None = None
+        self.time: datetime | None = None
 
     def record(self, seq: int, start_files: list, report: Report) -> None:
         where = f"records/{seq:06d}.txt"
@@ -215,9 +225,11 @@ class _Replay:
         step = None if draft is None else draft.step
         self._check_clock(where, seq, body, step)
         if draft is not None:
-            self.state, self.events = step.state, step.events
-            _check_state(self.gd, self.definition, self.secrets, where, body, seq, self.state)
-            self._check_whole(where, body, before_state, draft)
+            self.state, self.events = draft.step.state, draft.step.events
+            sealed_hash = _check_state(
+                self.gd, self.definition, self.secrets, where, body, seq, self.state
+            )
+            self._check_whole(where, body, before_state, draft, sealed_hash)
             self.states[seq] = self.state
         report.packets += self.ahead.check(where, seq, record)
         self.prev, self.asked = record.hash, body.get("asked", {})
@@ -225,12 +237,15 @@ class _Replay:
         self.previous_root = (body.get("commitments") or {}).get("root")
         report.records, report.bodies[seq] = seq, body
 
-    def _check_whole(self, where: str, body: dict, before: dict | None, draft) -> None:
+    def _check_whole(
+        self, where: str, body: dict, before: State | None, draft: writer.Draft, sealed_hash: str
+    ) -> None:
         """The record is the one the referee's writer makes of the replayed draft, field
-        for field (writer.record_body): nothing in it goes unchecked."""
+        for field (writer.record_body): nothing in it goes unchecked. `sealed_hash`: the
+        record's `sealed_state`, which `_check_state` found to be its sealed file's."""
         want = writer.record_body(
             self.definition, self.comp, self.secrets.commit_key, self.previous, before, draft,
-            body.get("sealed_state"),
+            sealed_hash,
         )  # fmt: skip
         unlike = sorted(k for k in body.keys() | want.keys() if body.get(k) != want.get(k))
         if len(unlike) == 1:
@@ -362,9 +377,10 @@ def _check_inputs(where: str, body: dict, expected: list[tuple[str, str]]) -> No
         raise Discrepancy(N_("inputs do not match the files they name"), at=where)
 
 
-def _check_state(gd, definition, secrets, where, body, seq, state) -> None:
+def _check_state(gd, definition, secrets, where, body, seq, state) -> str:
     """The record's view format is this tool's, and its sealed state is the file beside it
-    and opens to the replayed state (the rest: `_Replay._check_whole`)."""
+    and opens to the replayed state (the rest: `_Replay._check_whole`); the file's hash,
+    which is the record's `sealed_state`."""
     if body.get("view_format") != VIEW_FORMAT:
         raise Discrepancy(
             N_(
@@ -379,7 +395,8 @@ def _check_state(gd, definition, secrets, where, body, seq, state) -> None:
         sealed_text = docs.read_capped(gd.sealed(seq))
     except Refusal as exc:
         raise _wrapped(f"sealed/{seq:06d}.txt", exc) from None
-    if body.get("sealed_state") != docs.sha256(sealed_text):
+    sealed_hash = docs.sha256(sealed_text)
+    if body.get("sealed_state") != sealed_hash:
         raise Discrepancy(N_("does not match its record"), at=f"sealed/{seq:06d}.txt")
     try:
         sealed = chain.open_state_bytes(definition, secrets, seq, sealed_text)
@@ -389,6 +406,7 @@ def _check_state(gd, definition, secrets, where, body, seq, state) -> None:
         raise Discrepancy(
             N_("the sealed state differs from the replay"), at=f"sealed/{seq:06d}.txt"
         )
+    return sealed_hash
 
 
 def _unlike_replay(where: str, field: str) -> Discrepancy:

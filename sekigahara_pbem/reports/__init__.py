@@ -10,6 +10,7 @@ packet attached.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..i18n import gettext as _
@@ -46,7 +47,7 @@ def render_text(
     comp: Components,
     all_options: bool = False,
     guided: bool = False,
-    earlier: list[Packet] = (),
+    earlier: Sequence[Packet] = (),
     brief: bool = False,
 ) -> str:
     """The recipient's report of a packet: its view, its events and its options (not the
@@ -71,7 +72,7 @@ def render_html(
     packet: Packet,
     comp: Components,
     options: dict | None = None,
-    earlier: list[Packet] = (),
+    earlier: Sequence[Packet] = (),
 ) -> str:
     """The recipient's report as one self-contained HTML page with the SVG map; in its
     Movement Phase, where each of its stacks can go (computed on its shadow state, with
@@ -102,7 +103,7 @@ def render_public_html(game_id: str, seq: int, view: dict, events: list, comp: C
 
 
 def _packet_report(
-    game_id: str, packet: Packet, comp: Components, earlier: list[Packet] = ()
+    game_id: str, packet: Packet, comp: Components, earlier: Sequence[Packet] = ()
 ) -> dict:
     from dataclasses import replace
 

@@ -22,6 +22,7 @@ from ..rules.state import canonical
 
 if TYPE_CHECKING:
     from ..rules.components import Components
+    from ..rules.state_types import State
     from .replay import Record
 
 STATE_FILE = "public/state.yaml"
@@ -41,7 +42,7 @@ def last_record(gd: GameDir) -> int:
 
 
 def replayed(
-    gd: GameDir, comp: Components, bodies: dict[int, dict], states: dict[int, dict]
+    gd: GameDir, comp: Components, bodies: dict[int, dict], states: dict[int, State]
 ) -> list[Record]:
     """Every record as `seki replay` shows it, from a verified archive's record bodies
     and, once it is revealed, its replayed states: the public view and each side's of
@@ -70,13 +71,13 @@ def public_view(gd: GameDir, seq: int, expected_hash: str) -> tuple[dict, str]:
     if seq == gd.last_seq():
         text = docs.read_capped(gd.public_state)
         return _checked(text, expected_hash, STATE_FILE), STATE_FILE
-    text = _from_git(gd.root, gd.record(seq))
-    if text is None:
+    kept = _from_git(gd.root, gd.record(seq))
+    if kept is None:
         return {}, (
             f"the public view of record {seq} is not available: {STATE_FILE} holds the last "
             "record's, and the directory has no git history of it"
         )
-    return _checked(text, expected_hash, f"{STATE_FILE} (git)"), f"{STATE_FILE} in git history"
+    return _checked(kept, expected_hash, f"{STATE_FILE} (git)"), f"{STATE_FILE} in git history"
 
 
 def _checked(text: str, expected_hash: str, where: str) -> dict:

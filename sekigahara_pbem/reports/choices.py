@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict
+from typing import cast
 
 from ..i18n import N_, ngettext
 from ..i18n import gettext as _
 from ..rules.combat.deploy import deployment_impacts
 from ..rules.components import Components
+from ..rules.state_types import Fight
 from . import names as n
 from .events import impact_sum, level_text
 from .shapes import ANY, BLOCK, OPTIONS, fits, list_of, record
@@ -219,7 +221,9 @@ def _deploy(o: dict, comp: Components, view: dict, side: str) -> str:
         "kind": fight.get("kind"),
         "deployments": [d for d in fight.get("deployments", []) if DEPLOYMENT(d, comp)],
     }
-    impacts = deployment_impacts(comp, table, side, o.get("card"), o["blocks"])
+    # a cast: the table is no whole fight, only the parts of one deployment_impacts reads
+    # (its kind and deployments, rules/combat/deploy.py), which is all the view shows
+    impacts = deployment_impacts(comp, cast(Fight, table), side, o.get("card"), o["blocks"])
     words = {
         "blocks": n.blocks(comp, o["blocks"]),
         "impact": impact_sum([asdict(imp) for imp in impacts]),

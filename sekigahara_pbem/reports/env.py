@@ -83,11 +83,14 @@ def environment() -> Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=lambda name: bool(name) and name.endswith((".html.j2", ".svg.j2")),
+        autoescape=lambda name: bool(name and name.endswith((".html.j2", ".svg.j2"))),
         extensions=["jinja2.ext.i18n"],
     )
     # gettext in templates reads the reader's language at render time (i18n.using)
-    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
+    # the i18n extension named above adds this method to the environment (Environment.extend)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True
+    )
     env.filters["wrap"] = wrap
     env.filters["numbered"] = numbered
     env.filters["underline"] = underline

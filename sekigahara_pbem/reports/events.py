@@ -107,10 +107,11 @@ def _reinforcements(e: dict, comp: Components) -> str:
 
 
 def _sealed(e: dict, comp: Components) -> str:
-    text = {
+    texts: dict[str | None, str] = {
         "bid": N_("{side} has sealed its bid"),
         "discard": N_("{side} has sealed its discard"),
-    }.get(e.get("step"), N_("{side} has sealed its choice"))
+    }
+    text = texts.get(e.get("step"), N_("{side} has sealed its choice"))
     return _(text).format(side=n.side(e["side"]))
 
 

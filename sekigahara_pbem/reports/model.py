@@ -8,7 +8,7 @@ An empty view (an old record whose public view is not kept) gives the events alo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .. import words
 from ..i18n import N_
@@ -31,7 +31,7 @@ def build(
     side: str | None = None,
     options: list | None = None,
     template: str | None = None,
-    earlier: list[tuple[int, list]] = (),
+    earlier: Sequence[tuple[int, list]] = (),
 ) -> dict:
     """The report of record `seq` for `side` (None: the public); `earlier`: (seq, events)
     of the records before it since the reader's last turn, told first, in order."""
@@ -62,7 +62,8 @@ def build(
         waiting=_waiting(view, comp),
     )
     asked = next((d for d in view["pending"] if d["side"] == side), None) if side else None
-    report["asked"] = _asked(asked, view, comp, side, options or []) if asked else None
+    # `and side` changes nothing (`asked` is looked for only with a side): it says so to mypy
+    report["asked"] = _asked(asked, view, comp, side, options or []) if asked and side else None
     report["template"] = _template_header(template) if asked and template else None
     return report
 

@@ -83,14 +83,16 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
     _arrange(locations, marks, _lines(roads, arrows))
     left, top, right, bottom = _extent(locations, marks)
     width = max(right - left, LEGEND_SIZE[0] + 12)
+    legend_y = bottom + 4
+    columns = [12 + i * LEGEND_COLUMN for i in range(4)]
     legend = {
         "x": left + 6,
-        "y": bottom + 4,
+        "y": legend_y,
         "width": width - 12,
         "height": LEGEND_SIZE[1],
-        "columns": [12 + i * LEGEND_COLUMN for i in range(4)],
+        "columns": columns,
     }
-    height = legend["y"] + LEGEND_SIZE[1] + 6 - top
+    height = legend_y + LEGEND_SIZE[1] + 6 - top
     return {
         "box": {"x": left, "y": top, "width": width, "height": height},
         "min_width": round(width * LABEL_MIN_PX / LABEL),
@@ -109,7 +111,7 @@ def build(view: dict, events: list, comp: Components, side: str | None) -> dict:
             if comp.clans[c] == side
         ],
         "own_side": side,
-        "legend_star": star(legend["columns"][2] + 22, 37, 9),
+        "legend_star": star(columns[2] + 22, 37, 9),
         "names": {loc.id: loc.name for loc in comp.locations.values()},
     }
 
@@ -223,12 +225,12 @@ def _stack(
     x = 0.0
     badges = []
     for s, count in others.items():
-        width = 9 + 6 * len(str(count))
+        badge = 9 + 6 * len(str(count))  # its width
         badges.append(
-            {"side": s, "count": count, "x": x, "y": y, "width": width,
+            {"side": s, "count": count, "x": x, "y": y, "width": badge,
              "title": f"{n.side(s)}: {n.count(count, 'block')}"}
         )  # fmt: skip
-        x += width + GAP
+        x += badge + GAP
     placed = []
     for d in disks:
         placed.append({**d, "x": x + DISK_R, "y": y + DISK_R})
@@ -354,9 +356,9 @@ def _marks(view: dict, events: list, comp: Components, own_at: dict, at: dict) -
     if isinstance(fight.get("location"), str) and fight["location"] in comp.locations:
         mark = marks.setdefault(fight["location"], {"kind": "battle", "lines": []})
         mark["now"] = True
-        kind = fight.get("kind")
-        kind = _(FIGHT_KINDS[kind]) if kind in FIGHT_KINDS else kind or _("starting")
-        mark["lines"].append(_("combat in progress: {kind}").format(kind=kind))
+        what = fight.get("kind")
+        what = _(FIGHT_KINDS[what]) if what in FIGHT_KINDS else what or _("starting")
+        mark["lines"].append(_("combat in progress: {kind}").format(kind=what))
     out = []
     for loc, mark in marks.items():
         x, y = at[loc]
@@ -478,7 +480,7 @@ def _lines(roads: list[dict], arrows: list[dict]) -> list[Line]:
     out = [(r["x1"], r["y1"], r["x2"], r["y2"], ROAD[bool(r["highway"])]) for r in roads]
     for a in arrows:
         points = [tuple(map(float, p.split(","))) for p in a["points"].split()]
-        out += [(*one, *two, ARROWED) for one, two in pairwise(points)]
+        out += [(one[0], one[1], two[0], two[1], ARROWED) for one, two in pairwise(points)]
         (x1, y1), (x2, y2) = points[-2:]
         length = max(math.hypot(x2 - x1, y2 - y1), 1)
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
@@ -490,7 +492,7 @@ def _pieces(loc: dict) -> list[_Piece]:
     """A location's name and, if it has one, its stack, each with its spots."""
     x, y, (r, d) = loc["x"], loc["y"], _radius(loc)
     width = _text_width(loc["name"], LABEL)
-    spots = []
+    spots: list[tuple[Box, tuple]] = []
     for anchor, offset, rank in NAME_SPOTS:
         dx, dy = offset(r, d)
         left = x + dx - {"middle": width / 2, "start": 0, "end": width}[anchor]

@@ -15,6 +15,7 @@ from ..rules.components import Components
 from ..rules.engine import pending
 from ..rules.invariants import check_all, plan_answers
 from ..rules.options import options
+from ..rules.state_types import State
 from ..rules.vocab import Malformed, RuleViolation
 from .random_player import playout
 
@@ -57,7 +58,7 @@ class _Stop(Exception):
 def _checks(comp: Components, summary: Summary, check: bool):
     """The hook run after every action: count events, then check the invariants."""
 
-    def hook(before: dict, after: dict, side: str, action: dict, events: list) -> None:
+    def hook(before: State, after: State, side: str, action: dict, events: list) -> None:
         summary.actions += 1
         for e in events:
             name = COUNTED.get(e["type"])

@@ -10,18 +10,21 @@ decisions in the middle of random play.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.engine import apply, pending, play
 from ..rules.options import listing
+from ..rules.state_types import State
 from ..rules.vocab import SIDES, Malformed, other
 
 PLAN_ODDS = 12  # about one action in 12 is a battle plan filed by a random side
 
-StepHook = Callable[[dict, dict, str, dict, list], None]
+StepHook = Callable[[State, State, str, dict, list], None]
 ActionHook = Callable[[str, dict], None]
+T = TypeVar("T")
 
 
 def playout(
@@ -31,7 +34,7 @@ def playout(
     on_step: StepHook | None = None,
     plans: bool = True,
     on_action: ActionHook | None = None,
-) -> dict:
+) -> State:
     """Play one random legal game from setup; call on_step(before, after, side, action,
     events) after every action, or the lighter on_action(side, action). Returns the last
     state. Without on_step the game is played on one state changed in place (no copy per
@@ -64,7 +67,7 @@ def playout(
     return state
 
 
-def _refused(state: dict, comp: Components, side: str, action: dict) -> None:
+def _refused(state: State, comp: Components, side: str, action: dict) -> None:
     try:
         apply(state, comp, side, action)
     except Malformed:
@@ -72,11 +75,11 @@ def _refused(state: dict, comp: Components, side: str, action: dict) -> None:
     raise AssertionError(f"a broken battle plan was accepted: {action['plan']!r}")
 
 
-def random_plan(state: dict, comp: Components, side: str, chooser: dict) -> tuple[object, bool]:
+def random_plan(state: State, comp: Components, side: str, chooser: dict) -> tuple[object, bool]:
     """A battle plan for `side` made of random pieces of what it has, now and then a
     withdrawal (None), and one time in four a broken plan; True if it is well formed."""
 
-    def pick(items: list) -> object:
+    def pick(items: list[T]) -> T:
         return items[rng.below(chooser, len(items))]
 
     def some(items: list) -> list:
@@ -125,7 +128,7 @@ def random_plan(state: dict, comp: Components, side: str, chooser: dict) -> tupl
         plan["at"] = {pick(places): section()}
     if roll < 6:
         return plan, True
-    broken = pick(
+    broken: dict[str, object] = pick(
         [
             {"bogus": 1},
             {"castle": "maybe"},

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..i18n import explain
 from ..i18n import gettext as _
@@ -19,6 +19,7 @@ from ..rules.control import castles
 from ..rules.cycle.setup import setup
 from ..rules.engine import apply, pending
 from ..rules.position import build_position
+from ..rules.state_types import State
 from ..rules.victory import points
 from ..rules.views import redact_event, view
 from ..rules.vocab import N_, OFF_MAP, SIDES, Malformed, RuleViolation
@@ -62,7 +63,7 @@ def matches(expected: Any, actual: Any) -> bool:
     return expected == actual
 
 
-def _start(comp: Components, doc: dict) -> tuple[dict, list]:
+def _start(comp: Components, doc: dict) -> tuple[State, list]:
     if "setup" in doc:
         spec = doc["setup"] or {}
         if not isinstance(spec, dict):
@@ -115,8 +116,8 @@ def _line(event: dict) -> str:
 
 
 def _run_step(
-    comp: Components, state: dict, step: Any, i: int, result: ScenarioResult
-) -> tuple[dict, list]:
+    comp: Components, state: State, step: Any, i: int, result: ScenarioResult
+) -> tuple[State, list]:
     where = f"step {i}"
     if not isinstance(step, dict) or "side" not in step or "action" not in step:
         result.failures.append(f"{where}: " + _("expected a mapping with side and action"))
@@ -147,7 +148,7 @@ def _run_step(
     return new, events
 
 
-def _check(comp: Components, state: dict, events: list, expect: Any, where: str) -> list[str]:
+def _check(comp: Components, state: State, events: list, expect: Any, where: str) -> list[str]:
     """Each expectation checked by its key's check, once its value has the shape that check
     takes: a value of another shape is the scenario file's mistake, said as the shape the
     key takes. A check that then fails on a value of its own shape is a bug, and is left
@@ -167,7 +168,7 @@ def _check(comp: Components, state: dict, events: list, expect: Any, where: str)
     return fails
 
 
-def _check_blocks(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+def _check_blocks(comp: Components, state: State, events: list, want: dict) -> list[str]:
     out = []
     for loc, ids in want.items():
         if loc not in comp.locations and loc not in OFF_MAP:
@@ -183,7 +184,7 @@ def _check_blocks(comp: Components, state: dict, events: list, want: dict) -> li
     return out
 
 
-def _check_stacks(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+def _check_stacks(comp: Components, state: State, events: list, want: dict) -> list[str]:
     out = []
     for loc, counts in want.items():
         have = {
@@ -197,8 +198,14 @@ def _check_stacks(comp: Components, state: dict, events: list, want: dict) -> li
     return out
 
 
-def _check_map(field_name: str):
-    def check(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+# The keys of the state (or, for castles, what control.castles reads from it) that the
+# expectations of the same names compare: a key the state does not have is a type error.
+MapKey = Literal["control", "castles", "besieged", "disks"]
+ScalarKey = Literal["step", "week", "turn", "active", "first", "bid_winner", "result"]
+
+
+def _check_map(field_name: MapKey):
+    def check(comp: Components, state: State, events: list, want: dict) -> list[str]:
         have = castles(state, comp) if field_name == "castles" else state[field_name]
         return [
             _("{where} is {have}, expected {wanted}").format(
@@ -211,8 +218,8 @@ def _check_map(field_name: str):
     return check
 
 
-def _check_scalar(name: str):
-    def check(comp: Components, state: dict, events: list, want: Any) -> list[str]:
+def _check_scalar(name: ScalarKey):
+    def check(comp: Components, state: State, events: list, want: Any) -> list[str]:
         return (
             []
             if matches(want, state[name])
@@ -225,7 +232,7 @@ def _check_scalar(name: str):
 
 
 def _check_cards(pile: str, count: bool):
-    def check(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+    def check(comp: Components, state: State, events: list, want: dict) -> list[str]:
         out = []
         for side, value in want.items():
             have = state["cards"][side][pile]
@@ -246,7 +253,7 @@ def _check_cards(pile: str, count: bool):
     return check
 
 
-def _check_events(comp: Components, state: dict, events: list, want: list) -> list[str]:
+def _check_events(comp: Components, state: State, events: list, want: list) -> list[str]:
     return [
         _("no event matches {event}").format(event=w)
         for w in want
@@ -254,7 +261,7 @@ def _check_events(comp: Components, state: dict, events: list, want: list) -> li
     ]
 
 
-def _check_no_events(comp: Components, state: dict, events: list, want: list) -> list[str]:
+def _check_no_events(comp: Components, state: State, events: list, want: list) -> list[str]:
     return [
         _("an event matches {event}").format(event=w)
         for w in want
@@ -262,7 +269,7 @@ def _check_no_events(comp: Components, state: dict, events: list, want: list) ->
     ]
 
 
-def _check_phase(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+def _check_phase(comp: Components, state: State, events: list, want: dict) -> list[str]:
     return (
         []
         if matches(want, state["phase"])
@@ -270,7 +277,7 @@ def _check_phase(comp: Components, state: dict, events: list, want: dict) -> lis
     )
 
 
-def _check_fight(comp: Components, state: dict, events: list, want: Any) -> list[str]:
+def _check_fight(comp: Components, state: State, events: list, want: Any) -> list[str]:
     fight = state["combat"]["fight"] if state["combat"] else None
     return (
         []
@@ -279,7 +286,7 @@ def _check_fight(comp: Components, state: dict, events: list, want: Any) -> list
     )
 
 
-def _check_pending(comp: Components, state: dict, events: list, want: Any) -> list[str]:
+def _check_pending(comp: Components, state: State, events: list, want: Any) -> list[str]:
     have = pending(state)
     return (
         []
@@ -288,7 +295,7 @@ def _check_pending(comp: Components, state: dict, events: list, want: Any) -> li
     )
 
 
-def _check_points(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+def _check_points(comp: Components, state: State, events: list, want: dict) -> list[str]:
     have = points(state, comp)
     return (
         []
@@ -297,7 +304,7 @@ def _check_points(comp: Components, state: dict, events: list, want: dict) -> li
     )
 
 
-def _check_view(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+def _check_view(comp: Components, state: State, events: list, want: dict) -> list[str]:
     out = []
     for who, partial in want.items():
         v = view(state, comp, None if who == "public" else who)
@@ -306,7 +313,7 @@ def _check_view(comp: Components, state: dict, events: list, want: dict) -> list
     return out
 
 
-def _check_hidden(comp: Components, state: dict, events: list, want: dict) -> list[str]:
+def _check_hidden(comp: Components, state: State, events: list, want: dict) -> list[str]:
     """Names that must not appear in a side's view or its redacted events."""
     out = []
     for who, names in want.items():
@@ -335,7 +342,7 @@ class Check:
     `matches`), and the check run on a value of that shape, which returns its failures."""
 
     shape: Shape | None
-    run: Callable[[Components, dict, list, Any], list[str]]
+    run: Callable[[Components, State, list, Any], list[str]]
 
 
 def _text(value: Any) -> bool:

@@ -11,10 +11,12 @@ Two checks, each naming the first record that fails it:
 from __future__ import annotations
 
 import copy
+from typing import cast
 
 from ..refusal import N_, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.engine import carry_on, handle
+from ..rules.state_types import State
 from ..rules.vocab import SIDES, other
 from . import knowledge as kn
 from .exchange import (
@@ -24,6 +26,7 @@ from .exchange import (
     TAKEBACKS,
     THE_END,
     Cheat,
+    Chooser,
     Entry,
     Party,
     Record,
@@ -79,7 +82,7 @@ class Audit:
         missing = [s for s in SIDES if s not in self.parties]
         return missing[0] if missing else None
 
-    def base(self, author: str) -> dict:
+    def base(self, author: str) -> State:
         reader = self.parties.get(other(author))
         return (reader if reader is not None else self.parties[author]).agreed
 
@@ -150,12 +153,13 @@ class Audit:
                 rule=THE_END,
                 record=where,
             )
-        kinds = [e.action.get("type") for e in record.entries if isinstance(e.action, dict)]
+        actions = [e.action for e in record.entries if isinstance(e.action, dict)]
+        kinds = [a.get("type") for a in actions]
         try:
             if kinds == [RESIGN] and len(record.entries) == 1:
                 made = author.resign()
             elif kinds == [FORFEIT] and len(record.entries) == 1:
-                made = author.forfeit(record.entries[0].action.get("record"))
+                made = author.forfeit(actions[0].get("record"))
             else:
                 made = author.write(recorded(record, author))
         except Refusal as refused:
@@ -174,11 +178,11 @@ class Audit:
             self.parties[other(record.side)].read(record)
 
 
-def recorded(record: Record, party: Party):
+def recorded(record: Record, party: Party) -> Chooser:
     """A chooser that makes the recorded choices again, in order."""
     actions = [e.action for e in record.entries if e.action is not None]
 
-    def choose(state: dict, comp: Components, side: str) -> dict:
+    def choose(state: State, comp: Components, side: str) -> dict:
         if not actions:
             raise Cheat(
                 N_("{record} stops before its engine would"), rule=THE_END, record=_named(record)
@@ -250,12 +254,12 @@ class Observer:
     """A copy that knows both sides' items as the sides bind them, retracing each entry
     without ever taking a claim on trust."""
 
-    def __init__(self, comp: Components, books: dict[str, kn.Book], public: dict):
+    def __init__(self, comp: Components, books: dict[str, kn.Book], public: State):
         self.comp = comp
         self.kc = kn.knowing(comp)
         self.books = books
         self.public = public
-        self.held: tuple[str, dict] | None = None
+        self.held: tuple[str, dict | None] | None = None  # None: a held entry naming none
         self.opened: set[str] = set()
 
     def retrace(self, e: Entry, where: Phrase) -> None:
@@ -265,7 +269,8 @@ class Observer:
             self.held = (e.author, e.action)
             return
         if isinstance(e.action, dict) and e.action.get("type") == FORFEIT:
-            self.public = e.public  # the honesty replay checked it is the forfeited game
+            # the honesty replay checked it is the forfeited game (`_same`: not None)
+            self.public = cast(State, e.public)
             return
         piled = kn.in_piles(self.public)  # not bound yet, whatever they become later
         reals = {h: r for b in self.books.values() for r, h in b.own.items() if h not in piled}
@@ -293,7 +298,7 @@ class Observer:
             kn.conceal(run.state, self.comp, kn.Book("both", b"", shown=reals)), hidden
         )
         diff = first_difference(mine, e.public)
-        if diff is not None:
+        if diff is not None or e.public is None:  # (None differs from `mine` at "/")
             raise Cheat(
                 N_("{entry}: with both sides' secrets the result differs at {where}"),
                 rule=THE_END,

@@ -4,12 +4,13 @@ states (a whole public form is about 6 KB; the change of one entry, a few lines)
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from ..refusal import N_, Refusal
 
 
-def diff(before: dict, after: dict) -> list[list]:
+def diff(before: Mapping[str, object], after: Mapping[str, object]) -> list[list]:
     """[path..., value] to set, or [path...] to delete, in key order; lists are set whole."""
     out: list[list] = []
     _diff(before, after, [], out)
@@ -29,7 +30,7 @@ def _diff(a: Any, b: Any, path: list, out: list[list]) -> None:
         out.append([*path, {"=": b}])
 
 
-def patch(before: dict, changes: list[list]) -> dict:
+def patch(before: Mapping[str, object], changes: list[list]) -> Mapping[str, object]:
     """The public form `changes` (from `diff`) make of `before`; a Refusal (a ValueError)
     if one does not fit."""
     out = copy.deepcopy(before)
@@ -60,7 +61,7 @@ def _key(key: object) -> str:
     return key
 
 
-def _at(value: dict, path: list) -> dict:
+def _at(value: object, path: list) -> dict:
     for step in path:
         if not isinstance(value, dict) or _key(step) not in value:
             where = "/".join(map(str, path))

@@ -24,12 +24,13 @@ from __future__ import annotations
 from ..rules.components import Components
 from ..rules.decisions import current
 from ..rules.engine import carry_on, handle
-from ..rules.state import clone
+from ..rules.state import clone, fight_of
+from ..rules.state_types import State
 from ..rules.vocab import CHALLENGE, DEPLOY, Unknown
 from . import knowledge as kn
 
 
-def forced_step(state: dict, kc: Components, author: str) -> tuple[dict, list] | None:
+def forced_step(state: State, kc: Components, author: str) -> tuple[State, list] | None:
     """The forced step the reader's copy cannot take, as the author's record claims it
     (8.5: the author, with the initiative, has no legal deployment): the state after it
     and its events; None if the step asks the author no such question, or if what the
@@ -47,8 +48,8 @@ def forced_step(state: dict, kc: Components, author: str) -> tuple[dict, list] |
 
 
 def refutation(
-    state: dict, kc: Components, challenger: str, action: dict, author: str
-) -> tuple[dict, list] | None:
+    state: State, kc: Components, challenger: str, action: dict, author: str
+) -> tuple[State, list] | None:
     """The reader's own Loyalty Challenge, held for the author (the deployer) to compute,
     as the author's record claims it (8.6.1): refuted by the card it opened, or by none;
     the state after it and its events. None if the action is no challenge of the reader's
@@ -70,23 +71,23 @@ def _unseen(names: list[str], author: str) -> list[str]:
     return [n for n in names if kn.is_handle(n) and kn.handle_side(n) == author]
 
 
-def _set_aside(state: dict, author: str) -> tuple[dict, dict[str, list[str]]]:
+def _set_aside(state: State, author: str) -> tuple[State, dict[str, list[str]]]:
     """A copy of the state without the author's cards in hand and blocks in the fight
     that the reader has not seen (handles still in its working copy), and those."""
     trial = clone(state)
     hand = trial["cards"][author]["hand"]
-    forces = trial["combat"]["fight"]["forces"][author]
+    forces = fight_of(trial)["forces"][author]
     aside = {"hand": _unseen(hand, author), "forces": _unseen(forces, author)}
     trial["cards"][author]["hand"] = [c for c in hand if c not in aside["hand"]]
-    trial["combat"]["fight"]["forces"][author] = [b for b in forces if b not in aside["forces"]]
+    fight_of(trial)["forces"][author] = [b for b in forces if b not in aside["forces"]]
     return trial, aside
 
 
-def _put_back(state: dict, author: str, aside: dict[str, list[str]]) -> dict:
+def _put_back(state: State, author: str, aside: dict[str, list[str]]) -> State:
     """The items set aside back where they were (both steps leave the fight in place);
     lists that hold handles are kept sorted, as every public form keeps them."""
     pile = state["cards"][author]
     pile["hand"] = sorted(pile["hand"] + aside["hand"])
-    forces = state["combat"]["fight"]["forces"]
+    forces = fight_of(state)["forces"]
     forces[author] = sorted(forces[author] + aside["forces"])
     return state

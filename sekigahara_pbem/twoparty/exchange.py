@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import cast
 
 from ..crypto.commitments import commit
 from ..refusal import N_, Code, Phrase, Refusal, quoted
@@ -22,6 +23,7 @@ from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.decisions import ACTION_KINDS, current
 from ..rules.engine import Run, carry_on, forfeit, handle, pending
+from ..rules.state_types import State
 from ..rules.views import redact_event, view
 from ..rules.vocab import SIDES, Unknown, other
 from . import claims
@@ -46,7 +48,7 @@ def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
     return kind.shows(action) + (kind.sealed if last_sealed else ())
 
 
-Chooser = Callable[[dict, Components, str], dict]  # (working copy, comp, side) -> action
+Chooser = Callable[[State, Components, str], dict]  # (working copy, comp, side) -> action
 
 
 class Rewind(Exception):
@@ -70,12 +72,22 @@ PLAYING = "two-party: Playing"
 class Cheat(Refusal):
     """A record the receiver's copy proves wrong: a bad opening or a different result. The
     message is a template filled with `params`, as any refusal's (refusal.py); `rule`
-    names the section of docs/two-party.md it breaks (RECEIVING unless told)."""
+    names the section of docs/two-party.md it breaks (RECEIVING unless told); `code` and
+    `at` are the refusal's own, passed on."""
 
     code = Code.CHEAT
 
-    def __init__(self, message: str, /, *, rule: str = RECEIVING, **params: object):
-        super().__init__(message, rule=rule, **params)
+    def __init__(
+        self,
+        message: str,
+        /,
+        *,
+        code: Code | None = None,
+        rule: str = RECEIVING,
+        at: str | None = None,
+        **params: object,
+    ):
+        super().__init__(message, code=code, rule=rule, at=at, **params)
 
 
 @dataclasses.dataclass
@@ -84,7 +96,7 @@ class Entry:
     action: dict | None  # public form; None: carry on (after the held action, if any)
     steps: int  # forced steps after; -1: the action's own rule needs the other side
     opened: dict[str, tuple[str, str]]  # own handle -> (real id, salt hex)
-    public: dict | None  # public form after the entry (None when steps == -1)
+    public: State | None  # public form after the entry (None when steps == -1)
 
 
 @dataclasses.dataclass
@@ -97,10 +109,13 @@ class Record:
 
 
 def first_difference(a: object, b: object, path: str = "") -> str | None:
-    """The path of the first place two public forms differ, None if they are equal."""
+    """The path of the first place two public forms differ, None if they are equal (a
+    key one lacks differs, even where the other holds null)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
-            found = first_difference(a.get(k), b.get(k), f"{path}/{k}")
+            if (k in a) != (k in b):
+                return f"{path}/{k}"
+            found = first_difference(a[k], b[k], f"{path}/{k}")
             if found is not None:
                 return found
         return None
@@ -115,11 +130,12 @@ def aside(record: Record) -> str | None:
     return kind if kind in ASIDES else None
 
 
-def forfeited(public: dict, winner: str, last: int, missing: str | None = None) -> dict:
+def forfeited(public: State, winner: str, last: int | None, missing: str | None = None) -> State:
     """The public form of a game won by forfeit (docs/two-party.md, "Deadlines"), as the
     engine ends it (engine.forfeit): the other side sent nothing after record `last`
     within the game's deadline, or, with `missing` REVEAL, it did not reveal its secret
-    within the deadline after the game ended with record `last`."""
+    within the deadline after the game ended with record `last` (None: a replayed claim
+    that names none, `Party.forfeit`)."""
     loser = other(winner)
     if missing == REVEAL:
         rule, reason = (
@@ -132,7 +148,7 @@ def forfeited(public: dict, winner: str, last: int, missing: str | None = None) 
     return state
 
 
-def forfeit_missing(public: dict) -> str | None:
+def forfeit_missing(public: State) -> str | None:
     """What a forfeit claimed now would say is missing: the other side's record while the
     game goes on, its reveal once it ended by the rules; None: no forfeit can be claimed
     (the game already ended by forfeit)."""
@@ -147,7 +163,7 @@ def contribution(secret: bytes, seq: int) -> bytes:
     return kn.prf(secret, b"contribution", str(seq).encode())
 
 
-def start(comp: Components, books: dict[str, kn.Book], options: dict | None = None) -> dict:
+def start(comp: Components, books: dict[str, kn.Book], options: dict | None = None) -> State:
     """The public form of the set-up game: slots everywhere the setup draws, and each
     side's chart-placed blocks under handles it dealt (both sides at once, in memory)."""
     public = start_half(comp, books[SIDES[0]], options)
@@ -155,7 +171,7 @@ def start(comp: Components, books: dict[str, kn.Book], options: dict | None = No
     return adopt_dealt(public, comp, SIDES[1], second)
 
 
-def start_half(comp: Components, book: kn.Book, options: dict | None = None) -> dict:
+def start_half(comp: Components, book: kn.Book, options: dict | None = None) -> State:
     """The set-up game with the book's side's chart-placed blocks under its handles; the
     other side's are still named (the chart shows them) until its join deals them.
     `options`: the game's (game.txt), which the engine reads as play goes on."""
@@ -165,7 +181,7 @@ def start_half(comp: Components, book: kn.Book, options: dict | None = None) -> 
     return kn.replace(state, book.own)
 
 
-def dealt(public: dict, side: str) -> dict[str, str]:
+def dealt(public: State, side: str) -> dict[str, str]:
     """Where each of a side's dealt handles stands (its join shows this)."""
     return {
         h: w
@@ -174,7 +190,7 @@ def dealt(public: dict, side: str) -> dict[str, str]:
     }
 
 
-def adopt_dealt(public: dict, comp: Components, side: str, handles: dict[str, str]) -> dict:
+def adopt_dealt(public: State, comp: Components, side: str, handles: dict[str, str]) -> State:
     """The other side's chart-placed blocks under the handles its join deals: at each
     place as many handles as it has blocks there (Refusal otherwise)."""
     named = {
@@ -204,14 +220,15 @@ def adopt_dealt(public: dict, comp: Components, side: str, handles: dict[str, st
 class Party:
     """One side: its book, the agreed public form, and its commitments and the other's."""
 
-    def __init__(self, side: str, comp: Components, book: kn.Book, public: dict):
+    def __init__(self, side: str, comp: Components, book: kn.Book, public: State):
         self.side = side
         self.comp = comp
         self.kc = kn.knowing(comp)
         self.book = book
         self.public = public
         self.seq = 0
-        self.held: tuple[str, dict] | None = None  # an action whose rule needs the reader
+        # an action whose rule needs the reader (None: a held entry that names none)
+        self.held: tuple[str, dict | None] | None = None
         self.theirs: dict[str, str] = {}  # the other side's commitments
         self.opened: set[str] = set()  # own handles shown so far
         self.fresh: set[str] = set(book.own.values())  # own handles not yet committed
@@ -265,14 +282,14 @@ class Party:
 
     # -- the working copy --------------------------------------------------------------
 
-    def copy(self) -> dict:
+    def copy(self) -> State:
         return kn.working(self.public, self.book)
 
-    def _hide_fresh(self, public: dict) -> dict:
+    def _hide_fresh(self, public: State) -> State:
         """`public` with own items not yet shown as handles (as the other side writes it)."""
         return kn.replace(public, {r: h for r, h in self.book.own.items() if h not in self.opened})
 
-    def _open(self, state: dict, events: list) -> dict[str, tuple[str, str]]:
+    def _open(self, state: State, events: list) -> dict[str, tuple[str, str]]:
         """Own items the rules now show (in public places or public events), not yet opened."""
         shown = kn.names_in(self._conceal(state))
         for e in events:
@@ -284,12 +301,12 @@ class Party:
                 self.opened.add(h)
         return out
 
-    def _unopened(self, state: dict) -> list[str]:
+    def _unopened(self, state: State) -> list[str]:
         """The other side's handles in public places of the copy: it owes their opening."""
         public = kn.names_in(view(state, self.kc, None))
         return sorted(h for h in public if kn.is_handle(h) and kn.handle_side(h) != self.side)
 
-    def _conceal(self, state: dict) -> dict:
+    def _conceal(self, state: State) -> State:
         return kn.conceal(state, self.comp, self.book)
 
     # -- writing a record --------------------------------------------------------------
@@ -308,7 +325,9 @@ class Party:
                     self.copy(), self.kc, author, kn.replace(action, self.book.reals())
                 )
             except Unknown as lack:  # the rules need both sides' secrets at once: a bug
-                raise RuntimeError(f"neither side can compute {action['type']}: {lack}") from None
+                # a mapping with a type: `handle` refuses anything else before it reads more
+                kind = cast(dict, action)["type"]
+                raise RuntimeError(f"neither side can compute {kind}: {lack}") from None
             entries.append(self._entry(None, new, events, opened)[0])
             opened = {}
         decided = False
@@ -342,7 +361,7 @@ class Party:
         return self._record(entries)
 
     def _entry(
-        self, action: dict | None, new: dict, events: list, opened: dict
+        self, action: dict | None, new: State, events: list, opened: dict
     ) -> tuple[Entry, bool]:
         """The entry of an action just handled and the forced steps after it; True if the
         copy stopped for want of the other side's values."""
@@ -354,12 +373,17 @@ class Party:
         opened = {**opened, **self._declared(action), **self._open(run.state, run.events)}
         self.public = self._conceal(run.state)
         steps = run.steps
-        return Entry(self.side, self._public_action(action), steps, opened, self.public)
+        public_action = None if action is None else self._public_action(action)
+        return Entry(self.side, public_action, steps, opened, self.public)
 
-    def _declared(self, action: dict | None, last_sealed: bool = False) -> dict:
+    def _declared(
+        self, action: dict | None, last_sealed: bool = False
+    ) -> dict[str, tuple[str, str]]:
         """Openings of the own items the rules show with `action` (`shown_fields`)."""
-        opened = {}
-        for name in shown_fields(action, last_sealed) if action is not None else ():
+        opened: dict[str, tuple[str, str]] = {}
+        if action is None:
+            return opened
+        for name in shown_fields(action, last_sealed):
             for real in kn.names_in(action.get(name)):
                 h = self.book.own.get(real)
                 if h is not None and h not in self.opened:
@@ -376,9 +400,7 @@ class Party:
         self.public = kn.open_in(self.public, self.comp, opened)
         return Entry(self.side, self._public_action(action), -1, opened, None)
 
-    def _public_action(self, action: dict | None) -> dict | None:
-        if action is None:
-            return None
+    def _public_action(self, action: dict) -> dict:
         return kn.replace(action, {r: h for r, h in self.book.own.items() if h not in self.opened})
 
     def resign(self) -> Record:
@@ -389,18 +411,19 @@ class Party:
         new, events = handle(self.copy(), self.kc, self.side, action)
         return self._record([self._entry(action, new, events, opened)[0]])
 
-    def forfeit(self, last: int) -> Record:
+    def forfeit(self, last: int | None) -> Record:
         """This side's claim that the other forfeits: while the game goes on, it sent
         nothing after record `last` (this side's) within the game's deadline; once the
         game has ended (with record `last`), it did not reveal its secret within the
-        deadline. The side's files check the times and the reveals."""
+        deadline. The side's files check the times and the reveals. (A claim replayed
+        from a record may name no record, None: the record made then differs from it.)"""
         missing = forfeit_missing(self.public)
         if missing is None:
             raise Refusal(
                 N_("the game has already ended by forfeit"), code=Code.NOT_ASKED, rule=DEADLINES
             )
         self.seq += 1
-        action = {"type": FORFEIT, "record": last}
+        action: dict = {"type": FORFEIT, "record": last}
         if missing == REVEAL:
             action["missing"] = REVEAL
         opened, self.owed = self.owed, {}  # the other side opens them in the form it holds
@@ -439,7 +462,8 @@ class Party:
         if record.side != other(self.side):
             raise Cheat(N_("the record is not the other side's"))
         if aside(record) is not None:
-            theirs = kn.open_in(record.entries[0].public, self.comp, self.owed)
+            claimed = record.entries[0].public  # None: a held entry (steps -1), no form
+            theirs = None if claimed is None else kn.open_in(claimed, self.comp, self.owed)
             if record.commitments or record.contribution or theirs != self.public:
                 raise Cheat(
                     N_("{side}'s takeback record is not the game as it stands"),
@@ -462,7 +486,7 @@ class Party:
             self.public = kn.open_in(self.public, self.comp, self.owed)
         self._contributed(record)
         if self.held is not None and self.public["result"] is None:
-            self._check_held()
+            self._check_held(self.held)
         self._answerable(record)
 
     def _follows(self, record: Record) -> None:
@@ -535,13 +559,13 @@ class Party:
             )
         self.theirs.update(record.commitments)
 
-    def _check_held(self) -> None:
+    def _check_held(self, held: tuple[str, dict | None]) -> None:
         """The action held for this side to compute, tried now as this side's next record
         will take it: an action the rules refuse, or one that needs what only its author
         knows, is refused with the record that holds it, or it would stop every later
         record of this side. A held action of this side's own that the other side's
         record left uncomputed is refused too (its author cannot compute it)."""
-        author, action = self.held
+        author, action = held
         if author == self.side:
             raise Cheat(
                 N_("{side}'s record does not compute the action this side held"),
@@ -659,7 +683,7 @@ class Party:
         self.seen += [redact_event(x, self.side) for x in events + found]
         mine = self._hide_fresh(self._conceal(state))
         where = first_difference(mine, e.public)
-        if where is not None:
+        if where is not None or e.public is None:  # (None differs from `mine` at "/")
             raise Cheat(
                 N_("{side}'s result differs from this side's engine at {where}"),
                 side=e.author,
@@ -667,7 +691,7 @@ class Party:
             )
         self.public = e.public
 
-    def _strays(self, state: dict, action: dict | None, author: str) -> None:
+    def _strays(self, state: State, action: dict | None, author: str) -> None:
         """An action names only items in the game as this side's copy holds them: a
         handle it does not hold, or the id of an item it holds under a handle (one not
         opened to it), is refused here, before a rule looks it up."""
@@ -683,7 +707,7 @@ class Party:
                 handle=min(strays),
             )
 
-    def _take(self, state: dict, e: Entry, author: str, action: dict) -> tuple[dict, list]:
+    def _take(self, state: State, e: Entry, author: str, action: dict) -> tuple[State, list]:
         """The entry's action (or the held one it computes) on this side's copy; where the
         copy lacks the entry's author's values, only as a claim the rules allow it
         (twoparty/claims.py: a Loyalty Challenge of this side's, refuted or not)."""
@@ -695,7 +719,7 @@ class Party:
                 raise _claims_nothing(e.author, lack.what) from None
             return answered
 
-    def _forced(self, state: dict, e: Entry) -> tuple[dict, list]:
+    def _forced(self, state: State, e: Entry) -> tuple[State, list]:
         """The entry's forced steps, exactly as many as it says, taken by this side's
         engine; a step the copy lacks the author's values for only as a claim the rules
         allow (twoparty/claims.py: it has no legal deployment)."""

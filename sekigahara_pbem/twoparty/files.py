@@ -28,9 +28,10 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -44,6 +45,7 @@ from ..protocol.clock import MAX_HOURS
 from ..protocol.game import check_address, check_game_id
 from ..refusal import N_, Code, Refusal, quoted, type_words
 from ..rules.state import canonical, game_options
+from ..rules.state_types import State
 from ..rules.vocab import SIDES
 from . import GAME_FORMAT
 from .changes import diff, patch
@@ -137,7 +139,7 @@ def make_game(
         raise Refusal(
             N_("the creator of a two-party game must be one of its players"), code=Code.WRONG_SIDE
         )
-    body = {
+    body: dict[str, object] = {
         "format": GAME_FORMAT,
         "game": game_id,
         "nonce": os.urandom(32).hex(),
@@ -219,7 +221,7 @@ def record_text(
     record: Record,
     n: int,
     prev: str,
-    base: dict,
+    base: Mapping[str, object],
     identity: Identity,
     extra: dict,
     written: str,
@@ -251,7 +253,7 @@ def record_text(
     return signing.sign(docs.dump(json.loads(json.dumps(body))), identity)  # no shared objects
 
 
-def public_hash(public: dict) -> str:
+def public_hash(public: Mapping[str, object]) -> str:
     return hashlib.sha256(canonical(public).encode("utf-8")).hexdigest()
 
 
@@ -265,7 +267,7 @@ class Received:
 
 
 def read_record(
-    game: Game, text: str, where: str, base_for: Callable[[str, int], dict]
+    game: Game, text: str, where: str, base_for: Callable[[str, int], Mapping[str, object]]
 ) -> Received:
     """A record of either side, signature checked, its public forms rebuilt from
     `base_for(side, seq)`, the public form its reader holds. Raises a Refusal naming the
@@ -298,11 +300,14 @@ def read_record(
             )
         _only_fields(item, ENTRY_FIELDS if steps < 0 else COMPUTED_FIELDS, at)
         opened = _opened(docs.field(item, "opened", dict, at), at)
-        public = None
+        public: State | None = None
         if steps >= 0:
             whole = isinstance(action, dict) and action.get("type") in ASIDES
             try:
-                public = patch({} if whole else base, docs.field(item, "change", list, at))
+                changed = patch({} if whole else base, docs.field(item, "change", list, at))
+                # a public form as its author claims it, which the reader's engine checks
+                # against its own (exchange.Party.read)
+                public = cast(State, changed)
             except Refusal as exc:
                 raise docs.DocumentError(at, N_("change: {problem}"), problem=exc) from None
             if public_hash(public) != docs.field(item, "public", str, at):
@@ -383,8 +388,9 @@ class Reveal:
     last: tuple[int, str]  # the last record its author held: n, hash
 
 
-def read_reveal(game: Game, text: str, where: str, commitment: str) -> Reveal:
-    """A side's revealed secret, checked against the commitment in its join."""
+def read_reveal(game: Game, text: str, where: str, commitment: str | None) -> Reveal:
+    """A side's revealed secret, checked against the commitment in its join (None: the
+    join names none, which no secret matches)."""
     verified = signing.verify(text, game.players.values())
     data = _load(verified.body, where, REVEAL_FORMAT)
     side = docs.field(data, "side", str, where)

@@ -19,19 +19,21 @@ import dataclasses
 import hashlib
 import hmac
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeGuard, overload
 
 from ..crypto.commitments import commit
 from ..rules import rng
 from ..rules.components import Components
 from ..rules.slots import SLOT
+from ..rules.state_types import State
 from ..rules.views import SECRET_PARTS, hidden_items, view
 from ..rules.vocab import BAG, Unknown
 
 _SLOT_NAME = re.compile(r"\?[a-z]+-s\d+")  # rules/slots.py's names; dealt handles end -f<n>
 
 
-def is_handle(value: object) -> bool:
+def is_handle(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and value.startswith(SLOT)
 
 
@@ -160,7 +162,7 @@ def names_in(value: object) -> set[str]:
     return found
 
 
-def shown_names(state: dict, comp: Components, events: list = ()) -> set[str]:
+def shown_names(state: State, comp: Components, events: Iterable[dict] = ()) -> set[str]:
     """Every name the public view of `state` and the public part of `events` show."""
     found = names_in(view(state, knowing(comp), None))
     for e in events:
@@ -168,7 +170,7 @@ def shown_names(state: dict, comp: Components, events: list = ()) -> set[str]:
     return found
 
 
-def hidden_reals(state: dict, comp: Components, shown: set[str]) -> set[str]:
+def hidden_reals(state: State, comp: Components, shown: set[str]) -> set[str]:
     """The real ids (of either side) among the hidden items of `state` (views.hidden_items)
     and in its sealed decisions, but those in `shown`."""
     kc = knowing(comp)
@@ -183,7 +185,7 @@ def hidden_reals(state: dict, comp: Components, shown: set[str]) -> set[str]:
     return out - shown
 
 
-def conceal(state: dict, comp: Components, book: Book) -> dict:
+def conceal(state: State, comp: Components, book: Book) -> State:
     """The public form of a working copy: every item in a hidden place as its handle.
     Own items and shown ones keep the handle they had; an item seen by both sides before
     it went to a hidden place without one (a Mōri block, 9.3) stays named."""
@@ -195,16 +197,28 @@ def conceal(state: dict, comp: Components, book: Book) -> dict:
     return out
 
 
-def open_in(public: dict, comp: Components, opened: dict[str, tuple[str, str]]) -> dict:
+@overload
+def open_in(public: State, comp: Components, opened: dict[str, tuple[str, str]]) -> State: ...
+
+
+@overload
+def open_in(public: None, comp: Components, opened: dict[str, tuple[str, str]]) -> None: ...
+
+
+def open_in(
+    public: State | None, comp: Components, opened: dict[str, tuple[str, str]]
+) -> State | None:
     """The public form once handles are opened: their ids where the place is public; a
-    handle in a hidden place stays (the side that saw the opening keeps it in its book)."""
+    handle in a hidden place stays (the side that saw the opening keeps it in its book).
+    None (the form a held entry lacks, as a takeback record may claim) comes back as it
+    is when nothing is opened."""
     if not opened:
         return public
     shown = {h: real for h, (real, _) in opened.items()}
     return conceal(replace(public, shown), comp, Book("public", b"", shown=shown))
 
 
-def working(public: dict, book: Book) -> dict:
+def working(public: State, book: Book) -> State:
     """A side's working copy: the public form with what the side knows put back. It has
     no battle plan: in a two-party game every decision is its side's record."""
     return replace(public, book.reals())
@@ -225,7 +239,7 @@ def replace(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
-def in_piles(state: dict) -> set[str]:
+def in_piles(state: State) -> set[str]:
     """The slots still in a draw pile or a bag: no one has drawn them yet."""
     piled = {b for b, w in state["blocks"].items() if is_handle(b) and w == BAG}
     for pile in state["cards"].values():
@@ -233,7 +247,7 @@ def in_piles(state: dict) -> set[str]:
     return piled
 
 
-def unbound_out(state: dict, side: str) -> list[str]:
+def unbound_out(state: State, side: str) -> list[str]:
     """`side`'s slots that have left its pile or bag: drawn, not yet bound."""
     out = [
         b
@@ -245,7 +259,7 @@ def unbound_out(state: dict, side: str) -> list[str]:
     return sorted(h for h in out if _SLOT_NAME.fullmatch(h))
 
 
-def bind(state: dict, comp: Components, book: Book, contribution: bytes) -> list[str]:
+def bind(state: State, comp: Components, book: Book, contribution: bytes) -> list[str]:
     """Bind the side's drawn slots in its working copy (in place): each becomes a card
     or block picked from those not yet in play, by randomness from the side's secret and
     the other side's contribution, which neither could steer. Returns the handles bound."""

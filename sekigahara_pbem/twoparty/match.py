@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from ..rules.components import Components
 from ..rules.options import options
+from ..rules.state_types import State
 from ..rules.views import view
 from ..rules.vocab import ISHIDA, SIDES, other
 from . import knowledge as kn
@@ -78,7 +79,7 @@ def take_turns(
 def player_chooser(player) -> Chooser:
     """A bot of bot/ deciding from its side's view of the working copy, as from a packet."""
 
-    def choose(state: dict, kc: Components, side: str) -> dict:
+    def choose(state: State, kc: Components, side: str) -> dict:
         return player.actions(view(state, kc, side), options(state, kc, side))[0]
 
     return choose

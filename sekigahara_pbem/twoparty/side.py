@@ -14,7 +14,7 @@ directory as it was or one record ahead, which the next run notices.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -29,6 +29,7 @@ from ..protocol.component_files import carry, game_components, set_named
 from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal, side_words
 from ..rules.components import Components
+from ..rules.state_types import State
 from ..rules.vocab import SIDES, other
 from . import audit, deadlines, files
 from . import knowledge as kn
@@ -48,6 +49,7 @@ from .exchange import (
     Cheat,
     Chooser,
     Party,
+    Record,
     Rewind,
     adopt_dealt,
     aside,
@@ -131,8 +133,8 @@ class Side:
             party.takeback(kind)
         elif kind == RESIGN:
             party.resign()
-        elif kind == FORFEIT:
-            party.forfeit(record.entries[0].action.get("record"))
+        elif kind == FORFEIT and isinstance(only, dict):  # (always: `kind` is `only`'s type)
+            party.forfeit(only.get("record"))
         else:
             party.write(audit.recorded(record, party))
         return party
@@ -168,8 +170,16 @@ class Side:
         return Party.from_data(self.comp, json.loads(data))
 
     def _write_record(
-        self, party: Party, record, base: dict, extra: dict, now: str, join: bool = False
+        self,
+        party: Party,
+        record: Record,
+        base: Mapping[str, object],
+        extra: dict,
+        now: str,
+        join: bool = False,
     ) -> str:
+        """`base`: the public form the record's changes start from ({} for a takeback,
+        whose entry holds the whole form)."""
         n = SIDES.index(self.side) if join else len(self.records())
         prev = self.game.hash if join else self.last_hash()
         now = now if join else self._dated(now)
@@ -271,7 +281,7 @@ class Side:
         ):
             raise _not_last(asker, where)
 
-    def _adopt_join(self, party: Party, received, where: str) -> None:
+    def _adopt_join(self, party: Party, received: files.Received, where: str) -> None:
         handles = received.body.get("dealt")
         if not isinstance(handles, dict) or received.body.get("definition") != self.game.hash:
             raise docs.DocumentError(where, N_("a join names the game and the handles it deals"))
@@ -280,7 +290,10 @@ class Side:
         )
 
     def turn(
-        self, choose: Chooser, now: str, confirm: Callable[[list[dict], dict], None] | None = None
+        self,
+        choose: Chooser,
+        now: str,
+        confirm: Callable[[list[dict], State], None] | None = None,
     ) -> str:
         """This side's next record, as far as its copy knows; its text, to send. A
         chooser or `confirm` that raises Rewind has it built again from the knowledge

@@ -20,6 +20,7 @@ from ..play.session import TurnSession
 from ..refusal import UserError
 from ..rules.components import Components
 from ..rules.decisions import Question
+from ..rules.state_types import State
 from .moment import Story, moment, record
 
 SIGNED, STOPPED, OVER = "signed", "stopped", "over"
@@ -49,7 +50,7 @@ class Confirming(NamedTuple):
     """A two-party record to sign or stop: its actions in words, the copy it leaves (with
     the components that name its items), and the events its actions drew."""
 
-    state: dict
+    state: State
     comp: Components
     side: str
     lines: list[str]

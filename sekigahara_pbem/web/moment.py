@@ -13,7 +13,7 @@ a packet with the story before it; the story's lines are listed beside it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import yaml
 
@@ -27,11 +27,12 @@ from ..reports.choices import describe_option
 from ..reports.env import environment
 from ..reports.events import describe
 from ..rules.components import Components
-from ..rules.decisions import Question, current
+from ..rules.decisions import Kind, Question, current
 from ..rules.decisions.movement import reach
 from ..rules.decisions.stack_move import STOP
 from ..rules.engine import apply
 from ..rules.shadow import unforeseen_at
+from ..rules.state_types import State
 from ..rules.views import redact_event, view
 from . import targets
 
@@ -91,7 +92,7 @@ def moment(
 
 
 def record(
-    state: dict,
+    state: State,
     comp: Components,
     side: str,
     lines: list[str],
@@ -114,7 +115,7 @@ def record(
     }
 
 
-def known(session: TurnSession, comp: Components) -> tuple[dict, list, str | None]:
+def known(session: TurnSession, comp: Components) -> tuple[State, list, str | None]:
     """The state the page shows, the events of the actions chosen so far drawn on it (as
     the side sees them), and the type of the event the page stops short of, if any.
     Where the last action ran into what only the referee knows (`shadow.unforeseen`: a
@@ -132,7 +133,7 @@ def known(session: TurnSession, comp: Components) -> tuple[dict, list, str | Non
     return state, events, unseen
 
 
-def board(state: dict, events: Sequence, comp: Components, side: str) -> str:
+def board(state: State, events: Sequence, comp: Components, side: str) -> str:
     """The SVG map (templates/map.svg.j2) of the side's view of `state`, with `events`
     drawn on it."""
     m = svgmap.build(view(state, comp, side), list(events), comp, side)
@@ -140,7 +141,7 @@ def board(state: dict, events: Sequence, comp: Components, side: str) -> str:
     return environment().get_template("map.svg.j2").render(m=m)
 
 
-def situation(state: dict, comp: Components, side: str) -> dict:
+def situation(state: State, comp: Components, side: str) -> dict:
     """The game at a glance beside the map, as the turn's actions so far leave it and as
     the report words it (reports/model.situation): the week, turn and step, the first
     player, the victory points (2.2), each side's hand, deck, discards, bag and
@@ -163,15 +164,14 @@ def clan_colours(comp: Components) -> dict[str, str]:
     return {c: palette[i % len(palette)] for i, c in enumerate(comp.clans)}
 
 
-def hand(state: dict, comp: Components, side: str) -> list[dict]:
+def hand(state: State, comp: Components, side: str) -> list[dict]:
     """The side's cards now, each with its words and its daimyo's colour on the map."""
     colours = clan_colours(comp)
     out = []
     for c in sorted(state["cards"][side]["hand"]):
         spec = comp.cards[c]
-        out.append(
-            {"id": c, "traits": n.card_traits(comp, c), "colour": colours.get(spec.clan, "#555")}
-        )
+        colour = "#555" if spec.clan is None else colours.get(spec.clan, "#555")
+        out.append({"id": c, "traits": n.card_traits(comp, c), "colour": colour})
     return out
 
 
@@ -267,7 +267,7 @@ def building(session: TurnSession) -> dict | None:
         if q.key == "step":
             walking, going = dict(q.context), a
             if a == STOP:
-                done.append(list(q.context["path"]))
+                done.append(list(walking["path"]))
         elif q.key == "drop":  # the blocks dropped off stay where the column stood
             done.append(list(walking["path"]))
     if question.key == "step":
@@ -290,7 +290,10 @@ def _asked(session: TurnSession) -> list[tuple[Question, object]]:
     step = session.step
     if step is None or step.opening is not None:
         return []
-    dialogue = current(step.state).dialogue(step.state, session.comp, session.side)
+    # not None: a step without an opening is made only where the side is asked
+    # (play/session.py), so the game is not over
+    kind = cast(Kind, current(step.state))
+    dialogue = kind.dialogue(step.state, session.comp, session.side)
     question = next(dialogue)
     out: list[tuple[Question, object]] = []
     for given in step.answers:

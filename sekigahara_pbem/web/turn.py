@@ -12,6 +12,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import uvicorn
 
@@ -19,6 +20,7 @@ from ..i18n import gettext as _
 from ..play.console import Stopped
 from ..play.session import TurnSession
 from ..rules.components import Components
+from ..rules.state_types import State
 from .app import application
 from .desk import STOPPED, Asking, Confirming, Desk
 from .door import Door
@@ -131,7 +133,10 @@ class Board:
         """A two-party record's actions (`lines`, in words) on the map of `state`, the copy
         they lead to (`comp` names its items): True when the player signs, False when it
         takes its last answer back (Undo); Stopped if it stops."""
-        return self._wait(Confirming(state, comp, side, lines, list(drawn)))
+        # a cast: the copy is a whole state, though play/two_party hands it over as a dict
+        # (its hand without the cards not yet bound, `_known`)
+        copy = cast(State, state)
+        return self._wait(Confirming(copy, comp, side, lines, list(drawn)))
 
     def _wait(self, task: Asking | Confirming, story: Story | None = None) -> bool:
         """Put `task` on the page and wait until it is done: False if taken back."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...protocol import joins, takebacks, turns
 from . import deadline, opening, takeback, turn
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ...protocol.game import Definition, Secrets
     from ...protocol.store import GameDir
     from ...rules.components import Components
+    from ...rules.state_types import State
     from ..verify import Report
     from .context import Game
     from .writer import Draft
@@ -43,9 +44,9 @@ class Walk(Protocol):
     definition: Definition
     comp: Components
     secrets: Secrets | None  # None before the reveal
-    state: dict | None  # the replayed state before the record (None before the reveal)
-    states: dict[int, dict]  # the replayed state after each record, by seq
-    asked: dict  # the record before's `asked`
+    state: State | None  # the replayed state before the record (None before the reveal)
+    states: dict[int, State]  # the replayed state after each record, by seq
+    asked: Any  # the record before's `asked`, as it says (checked once revealed)
     clock: dict  # the record before's `clock`
     previous: Record | None  # the record before
     answered: dict[str, int]  # side -> the packet its last turn file answered

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from ...crypto.keys import Identity
 from ...protocol import chain, joins, turns
@@ -14,6 +15,7 @@ from ...protocol.game import Definition, Secrets, load, open_secrets
 from ...protocol.store import GameDir, StoreError, git_commit
 from ...refusal import N_, Code, Refusal
 from ...rules.components import Components
+from ...rules.state_types import State
 from ..steps import Refused
 
 
@@ -50,7 +52,7 @@ def open_game(root: Path, referee: Identity) -> Game:
     return Game(gd, definition, secrets, referee, comp)
 
 
-def current(game: Game) -> tuple[chain.Record, dict] | None:
+def current(game: Game) -> tuple[chain.Record, State] | None:
     """The last record and the state after it (None before the game has started)."""
     seq = game.gd.last_seq()
     if seq == 0:
@@ -61,10 +63,10 @@ def current(game: Game) -> tuple[chain.Record, dict] | None:
         raise StoreError(
             N_("{file} does not match record {seq}"), file=f"sealed/{seq:06d}.txt", seq=seq
         )
-    return record, chain.open_state(game.definition, game.secrets, seq, text)
+    return record, _opened(game, seq, text)
 
 
-def started(game: Game, name: str) -> tuple[chain.Record, dict]:
+def started(game: Game, name: str) -> tuple[chain.Record, State]:
     """The last record and state, or the input is refused: the game has not started."""
     now_at = current(game)
     if now_at is None:
@@ -76,10 +78,16 @@ def started(game: Game, name: str) -> tuple[chain.Record, dict]:
     return now_at
 
 
-def state_at(game: Game, seq: int) -> dict:
+def state_at(game: Game, seq: int) -> State:
     """The full state after record `seq` (the referee's secret)."""
     text = docs.read_capped(game.gd.sealed(seq))
-    return chain.open_state(game.definition, game.secrets, seq, text)
+    return _opened(game, seq, text)
+
+
+def _opened(game: Game, seq: int, text: str) -> State:
+    """A sealed state of the referee's own game directory opened: `writer.build` sealed it
+    from a `State`, so its JSON is one again (`cast`: `open_state` reads any JSON)."""
+    return cast(State, chain.open_state(game.definition, game.secrets, seq, text))
 
 
 def joined(game: Game) -> dict[str, joins.Join]:

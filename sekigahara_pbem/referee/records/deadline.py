@@ -5,13 +5,15 @@ deadline record."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ...crypto.keys import Identity
 from ...i18n import gettext as _
+from ...protocol import chain
 from ...protocol import clock as clocks
 from ...protocol.store import locked
 from ...refusal import N_, Refusal
+from ...rules.state_types import State
 from ...rules.vocab import SIDES
 from .. import steps
 from ..discrepancy import wrapped
@@ -27,9 +29,13 @@ if TYPE_CHECKING:
 KIND = "deadline"
 
 
-def check(spec: object, clock: dict, settings: clocks.Settings | None, time: str) -> str:
+def check(
+    spec: object, clock: dict, settings: clocks.Settings | None, time: str
+) -> tuple[object, clocks.Settings]:
     """The side whose deadline the record's input names, if the record before set that
-    deadline, the policy is the game's and the deadline has passed at `time`."""
+    deadline, the policy is the game's and the deadline has passed at `time`; with the
+    game's deadlines. The side is what the input names: a key of the record before's
+    clock, which in an archive not yet revealed is the record's word alone."""
     if settings is None or not isinstance(spec, dict):
         raise Refused(N_("a deadline record in a game without deadlines"))
     side, due = spec.get("deadline"), spec.get("due")
@@ -39,7 +45,7 @@ def check(spec: object, clock: dict, settings: clocks.Settings | None, time: str
         raise Refused(N_("applies another policy than game.txt declares"))
     if not clocks.overdue({side: clock[side]}, time):
         raise Refused(N_("applied the policy before the deadline had passed"))
-    return side
+    return side, settings
 
 
 def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
@@ -58,11 +64,11 @@ def enforce(root: Path, referee: Identity, now: str) -> list[Outcome]:
             late = clocks.overdue(record.body.get("clock", {}), now)
             if not late:
                 break
-            outcomes.append(_apply(game, record, state, late[0], now))
+            outcomes.append(_apply(game, settings, record, state, late[0], now))
     return outcomes
 
 
-def record_label(state: dict, side: str, due: str, policy: str) -> str:
+def record_label(state: State, side: str, due: str, policy: str) -> str:
     """The label of a missed deadline's record (verify recomputes it)."""
     return f"{decision_label(state, side)}: deadline {due} missed, policy {policy}"
 
@@ -71,14 +77,16 @@ def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writ
     """`seki verify` of a missed deadline's record: `check` against the record before;
     once the secrets are revealed, the draft of the record: the policy's answer replayed
     and labelled."""
-    settings = walk.definition.deadlines
     spec = (body.get("inputs") or [None])[0]
     try:
-        side = check(spec, walk.clock, settings, body["time"])
+        named, settings = check(spec, walk.clock, walk.definition.deadlines, body["time"])
     except Refusal as exc:
         raise wrapped(where, exc) from None
     if walk.state is None:
         return None
+    # revealed: the record before was the replay's (verify._Replay._check_whole), so the
+    # sides its clock names, one of which `check` found named, are sides
+    side = cast(str, named)
     label = record_label(walk.state, side, spec["due"], settings.policy)
     walk.check_label(where, body, label)
     step = steps.deadline_step(walk.comp, walk.state, side, spec["due"], settings.policy)
@@ -86,8 +94,14 @@ def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writ
     return writer.Draft(step, [spec], label, body["time"], {"kind": KIND})
 
 
-def _apply(game: Game, record, state: dict, side: str, now: str) -> Outcome:
-    settings = game.definition.deadlines
+def _apply(
+    game: Game,
+    settings: clocks.Settings,
+    record: chain.Record,
+    state: State,
+    side: str,
+    now: str,
+) -> Outcome:
     clock = record.body["clock"]
     due = clock[side]["due"]
     spec = {"deadline": side, "due": due, "policy": settings.policy}  # as `replay` has it

@@ -104,8 +104,8 @@ def player_seeds(game: Game, on_file: dict[str, joins.Join]) -> dict[str, bytes]
         sealed = join.sealed_seed
         if sealed is None:
             path = game.gd.seed(side)
-            sealed = joins.parse_seed(game.definition, docs.read_capped(path), str(path))
-            sealed = sealed.sealed_seed
+            seed_file = joins.parse_seed(game.definition, docs.read_capped(path), str(path))
+            sealed = seed_file.sealed_seed
         seeds[side] = joins.open_seed(game.definition, join, game.referee, sealed)
     return seeds
 

@@ -7,7 +7,7 @@ it before the reveal too."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ...i18n import gettext as _
 from ...protocol import chain, takebacks
@@ -144,8 +144,10 @@ def replay(walk: Walk, where: str, seq: int, body: dict, report: Report) -> writ
     """`seki verify` of a takeback's record: `recheck`, its inputs and label; once the
     secrets are revealed, the draft of the record: the state restored is the one before
     the record undone."""
+    # not None: a kind's replay is of a record after the first (records.RecordKind)
+    undone = cast(chain.Record, walk.previous)
     try:
-        requester, texts = recheck(walk.gd.root, walk.definition, where, body, walk.previous)
+        requester, texts = recheck(walk.gd.root, walk.definition, where, body, undone)
     except Refusal as exc:
         raise wrapped(None, exc) from None
     walk.check_inputs(where, body, texts)

@@ -13,6 +13,7 @@ from ...protocol import turns
 from ...protocol.game import tool_version
 from ...refusal import N_, Code, Phrase, Refusal
 from ...rules.engine import pending
+from ...rules.state_types import State
 from .. import steps
 from ..discrepancy import Discrepancy
 from ..steps import Refused
@@ -86,7 +87,7 @@ def _answered(game: Game, side: str) -> int | None:
     return read_turn(game, files[-1]).answers
 
 
-def record_label(state: dict, side: str, step: steps.Step, free: bool) -> str:
+def record_label(state: State, side: str, step: steps.Step, free: bool) -> str:
     """The label of a turn file's record, from the state before it (verify recomputes it:
     the public archive says nothing the replay does not)."""
     if step.extended:
@@ -98,7 +99,7 @@ def record_label(state: dict, side: str, step: steps.Step, free: bool) -> str:
     return decision_label(state, side)
 
 
-def decision_label(state: dict, side: str) -> str:
+def decision_label(state: State, side: str) -> str:
     decision = next((d["decision"] for d in pending(state) if d["side"] == side), "?")
     return f"week {state['week']} turn {state['turn']}: {side} {decision}"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from ...protocol import chain, packets
 from ...protocol import clock as clocks
@@ -19,9 +20,10 @@ from ...refusal import Refusal
 from ...rules.components import Components
 from ...rules.engine import pending
 from ...rules.state import canonical
+from ...rules.state_types import State
 from ...rules.views import VIEW_FORMAT, redact_event, view
 from ..steps import Step
-from .context import Game
+from .context import Game, state_at
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def inputs(files: list[tuple[str, str]]) -> list[dict]:
 
 
 def write(
-    game: Game, previous: chain.Record | None, before: dict | None, draft: Draft
+    game: Game, previous: chain.Record | None, before: State | None, draft: Draft
 ) -> chain.Record:
     """Record the draft after `previous` (None for the setup) and the state `before` it;
     one git commit."""
@@ -83,12 +85,13 @@ RECORD_FIELDS = frozenset(
 )  # fmt: skip
 
 
-def build(game: Game, previous: chain.Record | None, before: dict | None, draft: Draft) -> Files:
+def build(game: Game, previous: chain.Record | None, before: State | None, draft: Draft) -> Files:
     """The files of the record, in memory: its body (`record_body`), the sealed state and
     the packets."""
     seq = 1 if previous is None else previous.seq + 1
     state = draft.step.state
-    sealed = chain.seal_state(game.definition, seq, state)
+    # `seal_state` takes the state as the plain JSON mapping it serialises, which a State is
+    sealed = chain.seal_state(game.definition, seq, cast(dict, state))
     body = record_body(
         game.definition, game.comp, game.secrets.commit_key, previous, before, draft,
         docs.sha256(sealed),
@@ -117,7 +120,7 @@ def record_body(
     comp: Components,
     commit_key: bytes,
     previous: chain.Record | None,
-    before: dict | None,
+    before: State | None,
     draft: Draft,
     sealed_hash: str,
 ) -> dict:
@@ -156,7 +159,7 @@ def record_body(
     }
 
 
-def public_text(state: dict, comp: Components) -> str:
+def public_text(state: State, comp: Components) -> str:
     return docs.dump(json.loads(canonical(view(state, comp, None))))
 
 
@@ -175,8 +178,6 @@ def recover(game: Game) -> None:
         except Refusal:  # missing, or cut short by the interruption
             shown = None
         if docs.sha256(canonical(shown)) != record.body["public_state"]:
-            state = chain.open_state(
-                game.definition, game.secrets, seq, docs.read_capped(game.gd.sealed(seq))
-            )
+            state = state_at(game, seq)
             write_atomic(game.gd.public_state, public_text(state, game.comp))
     game.commit("recovered from an interrupted step")

@@ -47,7 +47,7 @@ def ask_turn(
     turn (`earlier`), then the decision question by question on a shadow of the game
     (rules/shadow.py), at the terminal (`ask`) or on `page`, the page in the browser
     (web/), until the player confirms the whole turn; the actions ([] when nothing is
-    asked). `home`: where the packets' commitments are kept (view.show); `brief`: the
+    asked). `home`: where the packets' commitments are kept (`show`); `brief`: the
     report without the situation and the map (the last one had them)."""
     from ..play import console
     from ..play.session import TurnSession

@@ -2,7 +2,8 @@
 Phase, the Combat Phase and one fight. `tests/test_state_types.py` checks every state of
 random games against them, so they cannot drift from the code, and
 `tests/test_state_types_cases.py` the cases random games seldom reach. The engine's
-functions take and return these types; `mypy sekigahara_pbem/rules` checks them (.ci/run).
+functions take and return these types, and so does the rest of the package where a state
+travels; `mypy sekigahara_pbem` checks them (.ci/run).
 
 The keys of the state, a phase and the combat are all created when the part is made
 (`state.new_state`, `movement.start_phase`, `combat.end_movement`), but for a two-party

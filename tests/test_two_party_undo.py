@@ -157,9 +157,9 @@ def test_a_record_built_with_answers_taken_back_is_the_one_built_without_them(mo
     unchanged: list[bool] = []
 
     def confirm_unchanged(record: ui.AtTheTerminal):
-        def confirm(made: list[dict], state: dict) -> None:
+        def confirm(made: list[dict], state: dict) -> bool:
             unchanged.append(_files(undoing.root) == before)
-            record.confirm(made, state)
+            return record.confirm(made, state)
 
         return confirm
 
@@ -213,14 +213,15 @@ def test_the_confirmation_words_each_deployment_as_it_was_chosen(deployment, tmp
     chosen: list[tuple[dict, Components, dict]] = []
     after: list[list[str]] = []
 
-    def choose(state: dict, kc: Components, s: str) -> dict:
+    def choose(state: dict, kc: Components, s: str) -> dict | None:
         action = record.choose(state, kc, s)
-        chosen.append((state, kc, action))
+        if action is not None:  # None: an answer taken back, the record built again
+            chosen.append((state, kc, action))
         return action
 
-    def confirm(made: list[dict], state: dict) -> None:
+    def confirm(made: list[dict], state: dict) -> bool:
         after.append(_worded(chosen, due, state))
-        record.confirm(made, state)
+        return record.confirm(made, state)
 
     side.turn(choose, deployment.clock.now(), confirm)
     listed = said[said.index("Your record:") + 1 :][: len(chosen)]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -160,12 +160,12 @@ def run(
     view: dict,
     ask: Asker,
     say: Callable[[str], None],
-    back: Callable[[], NoReturn] | None = None,
-) -> None:
-    """Ask until the turn is built; raise Stopped if the player stops. `view`: the
-    packet's, which the turn starts from. `back`: what `u` does when the session has no
-    answer left to take back, if answers were given before it (a two-party record's
-    earlier decisions, play/two_party.py): it takes the last of those back, raising."""
+    back: bool = False,
+) -> bool:
+    """Ask until the turn is built (True); raise Stopped if the player stops. `view`:
+    the packet's, which the turn starts from. `back`: answers were given before the
+    session (a two-party record's earlier decisions, play/two_party.py), and `u` with
+    nothing of the session's left to take back takes the last of those back: False."""
     while session.question is not None:
         question = session.question
         shown = view_at(session, session.state, view)
@@ -177,9 +177,9 @@ def run(
         if raw.strip().lower() == UNDO:
             if session.undo():
                 say(_("undone"))
-            elif back is not None:
+            elif back:
                 say(_("undone"))
-                back()
+                return False
             else:
                 say(_("nothing to undo"))
             continue
@@ -189,6 +189,7 @@ def run(
             say(f"  {explain(exc)}")
             continue
         session.answer(value)
+    return True
 
 
 def view_at(session: TurnSession, state: State, view: dict) -> dict:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, cast
+from typing import TYPE_CHECKING, cast
 
 from ..crypto import signing
 from ..crypto.keystore import default_dir
@@ -35,7 +35,7 @@ from ..rules.views import redact_event, view
 from ..rules.vocab import Unknown, other
 from ..twoparty import files
 from ..twoparty import knowledge as kn
-from ..twoparty.exchange import Chooser, Rewind
+from ..twoparty.exchange import Answering, Chooser
 from ..twoparty.side import Side
 from . import console, filing, mailbox
 from .session import Step, TurnSession
@@ -93,7 +93,7 @@ class Answers(ABC):
     """The answers a record is built from, decision by decision, and each action in words
     as it was chosen: kept across the builds of one record, so that an answer taken back
     from an earlier decision (or at the confirmation) has the record built again from the
-    side's saved knowledge (exchange.Rewind, `Side.turn`) with the answers kept given
+    side's saved knowledge (exchange.Answering, `Side.turn`) with the answers kept given
     again without asking, and the copy comes out as if the answers taken back had never
     been given. `choose` and `confirm` are those of `Side.turn`; a subclass asks (`ask`)
     and confirms (`sign`) at the terminal or on the page."""
@@ -105,8 +105,9 @@ class Answers(ABC):
         self.at = 0  # the decision the build is at
         self.kc: Components | None = None  # the build's components: each load makes its own
 
-    def choose(self, state: State, kc: Components, side: str) -> dict:
-        """One decision: the answers kept for it given again, then asked for the rest."""
+    def choose(self, state: State, kc: Components, side: str) -> dict | None:
+        """One decision: the answers kept for it given again, then asked for the rest;
+        None if the player took back an answer of an earlier decision."""
         i, self.at, self.kc = self.at, self.at + 1, kc
         session = OneAction(state, kc, side)
         if session.question is None:
@@ -114,33 +115,36 @@ class Answers(ABC):
         for value in self.given[i] if i < len(self.given) else []:
             session.answer(value)
         v = side_view(state, kc, side)
-        if session.question is not None:
-            self.ask(session, kc, v, i)
+        if session.question is not None and not self.ask(session, kc, v, i):
+            self.back(i)
+            return None
         action = session.actions[0]
         self.given[i : i + 1] = [session.answers]
         self.words[i:] = [describe_option(action, kc, v, side)]
         self.drawn[i:] = [_events(state, kc, side, action)]
         return action
 
-    def confirm(self, actions: list[dict], state: State) -> None:
-        """The record's actions, each worded on the copy it was chosen on, to sign (this
-        returns), take the last answer back, or stop (console.Stopped)."""
+    def confirm(self, actions: list[dict], state: State) -> bool:
+        """The record's actions, each worded on the copy it was chosen on, to sign (True),
+        take the last answer back (False), or stop (console.Stopped)."""
         lines = [words for _action, words in zip(actions, self.words, strict=True)]  # one each
-        if not self.sign(lines, state):
-            self.back(len(self.given))
+        if self.sign(lines, state):
+            return True
+        self.back(len(self.given))
+        return False
 
-    def back(self, i: int) -> NoReturn:
+    def back(self, i: int) -> None:
         """Take back the last answer given before decision `i` (of this build): the
-        record is built again, up to that answer's question."""
+        record is built again (`Side.turn`), up to that answer's question."""
         del self.given[i:]
         self.given[-1].pop()
         self.at = 0
-        raise Rewind
 
     @abstractmethod
-    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
+    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> bool:
         """Ask decision `i` (`session`, with the view of the copy it starts from) until its
-        action is complete; an undo with nothing left of it calls `back(i)`."""
+        action is complete (True), or until an undo with nothing left of it takes back an
+        answer of an earlier decision (False)."""
 
     @abstractmethod
     def sign(self, lines: list[str], state: State) -> bool:
@@ -158,8 +162,8 @@ class AtTheTerminal(Answers):
         super().__init__()
         self.asker, self.say = ask, say
 
-    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
-        console.run(session, kc, v, self.asker, self.say, (lambda: self.back(i)) if i else None)
+    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> bool:
+        return console.run(session, kc, v, self.asker, self.say, back=i > 0)
 
     def sign(self, lines: list[str], state: State) -> bool:
         """A script that answered every question signs, as in a referee's game."""
@@ -182,7 +186,7 @@ class AtTheTerminal(Answers):
             self.say("  " + _("type 1, u or q"))
 
 
-def chooser(ask: console.Asker, say: Callable[[str], None]) -> Chooser:
+def chooser(ask: console.Asker, say: Callable[[str], None]) -> Answering:
     """A chooser for `Side.turn`: each decision asked at the terminal (or from a script)."""
     return AtTheTerminal(ask, say).choose
 
@@ -198,11 +202,10 @@ class OnTheBoard(Answers):
         super().__init__()
         self.board, self.side = board, side
 
-    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> None:
+    def ask(self, session: OneAction, kc: Components, v: dict, i: int) -> bool:
         before = [{"text": words} for words in self.words[:i]]
         drawn = [e for events in self.drawn[:i] for e in events]
-        if not self.board.answer(session, v, sign=False, before=before, drawn=drawn, back=i > 0):
-            self.back(i)
+        return self.board.answer(session, v, sign=False, before=before, drawn=drawn, back=i > 0)
 
     def sign(self, lines: list[str], state: State) -> bool:
         drawn = [e for events in self.drawn for e in events]

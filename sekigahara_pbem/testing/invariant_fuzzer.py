@@ -49,16 +49,11 @@ class Summary:
     violation: Violation | None = None
 
 
-class _Stop(Exception):
-    def __init__(self, problems: list[str]):
-        super().__init__("; ".join(problems))
-        self.problems = problems
+def _checks(comp: Components, summary: Summary, check: bool, found: list[str]):
+    """The hook run after every action: count events, then check the invariants; the
+    first problems are put in `found`, and stop the game."""
 
-
-def _checks(comp: Components, summary: Summary, check: bool):
-    """The hook run after every action: count events, then check the invariants."""
-
-    def hook(before: State, after: State, side: str, action: dict, events: list) -> None:
+    def hook(before: State, after: State, side: str, action: dict, events: list) -> bool:
         summary.actions += 1
         for e in events:
             name = COUNTED.get(e["type"])
@@ -67,13 +62,13 @@ def _checks(comp: Components, summary: Summary, check: bool):
             if e["type"] == "challenge":
                 summary.events[f"challenges ({e['result']})"] += 1
         if not check:
-            return
+            return False
         problems = check_all(after, comp) + plan_answers(comp, before, after, side, action, events)
         for d in pending(after):
             if not options(after, comp, d["side"]):
                 problems.append(f"{d['side']} must decide {d['decision']} but has no option")
-        if problems:
-            raise _Stop(problems)
+        found.extend(problems)
+        return bool(problems)
 
     return hook
 
@@ -81,14 +76,13 @@ def _checks(comp: Components, summary: Summary, check: bool):
 def simulate(comp: Components, games: int, seed: int, check: bool = True) -> Summary:
     """Play `games` games with seeds seed, seed+1, ...; stop at the first violation."""
     summary = Summary()
-    hook = _checks(comp, summary, check)
+    found: list[str] = []  # the invariants broken: the game stops at the first
+    hook = _checks(comp, summary, check, found)
     start = time.perf_counter()
     for s in range(seed, seed + games):
         before = summary.actions
         try:
             state = playout(comp, s, on_step=hook)
-        except _Stop as exc:
-            summary.violation = Violation(s, summary.actions - before, exc.problems)
         except (RuleViolation, Malformed) as exc:
             summary.violation = Violation(
                 s, summary.actions - before + 1, [f"a listed option was refused: {exc}"]
@@ -97,6 +91,8 @@ def simulate(comp: Components, games: int, seed: int, check: bool = True) -> Sum
             summary.violation = Violation(
                 s, summary.actions - before + 1, [f"crash: {type(exc).__name__}: {exc}"]
             )
+        if found and summary.violation is None:
+            summary.violation = Violation(s, summary.actions - before, found)
         if summary.violation is not None:
             break
         summary.games += 1

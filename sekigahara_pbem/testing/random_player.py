@@ -22,7 +22,7 @@ from ..rules.vocab import SIDES, Malformed, other
 
 PLAN_ODDS = 12  # about one action in 12 is a battle plan filed by a random side
 
-StepHook = Callable[[State, State, str, dict, list], None]
+StepHook = Callable[[State, State, str, dict, list], bool | None]  # True: stop the game there
 ActionHook = Callable[[str, dict], None]
 T = TypeVar("T")
 
@@ -36,9 +36,9 @@ def playout(
     on_action: ActionHook | None = None,
 ) -> State:
     """Play one random legal game from setup; call on_step(before, after, side, action,
-    events) after every action, or the lighter on_action(side, action). Returns the last
-    state. Without on_step the game is played on one state changed in place (no copy per
-    action: `engine.play`)."""
+    events) after every action (it stops the game by returning True), or the lighter
+    on_action(side, action). Returns the last state. Without on_step the game is played
+    on one state changed in place (no copy per action: `engine.play`)."""
     state, _ = setup(comp, f"{seed:032x}")
     chooser = rng.new(f"{seed + 10**6:032x}")
     for _ in range(max_actions):
@@ -62,8 +62,10 @@ def playout(
             play(state, comp, side, action, listed=True)
             continue
         new, events = apply(state, comp, side, action)
-        on_step(state, new, side, action, events)
+        stop = on_step(state, new, side, action, events)
         state = new
+        if stop:
+            break
     return state
 
 

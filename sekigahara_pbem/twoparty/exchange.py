@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import cast
+from typing import cast, overload
 
 from ..crypto.commitments import commit
 from ..refusal import N_, Code, Phrase, Refusal, quoted
@@ -49,13 +49,11 @@ def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
 
 
 Chooser = Callable[[State, Components, str], dict]  # (working copy, comp, side) -> action
-
-
-class Rewind(Exception):
-    """Raised by a chooser, or by the confirmation of a record (`Side.turn`), when the
-    player takes back an answer given before the decision it is asked now: nothing has
-    been written, and the record is built again from the side's saved knowledge, with the
-    same chooser, which gives again the answers it keeps."""
+# A person's chooser may also give None: an answer given before the decision asked now is
+# taken back. Nothing is written then, and the record is built again from the side's
+# saved knowledge, with the same chooser, which gives again the answers it keeps
+# (`Side.turn`).
+Answering = Callable[[State, Components, str], dict | None]
 
 
 # The sections of docs/two-party.md a two-party refusal answers to (its `rule`; the text
@@ -311,9 +309,15 @@ class Party:
 
     # -- writing a record --------------------------------------------------------------
 
-    def write(self, choose: Chooser) -> Record:
+    @overload
+    def write(self, choose: Chooser) -> Record: ...
+
+    @overload
+    def write(self, choose: Answering) -> Record | None: ...
+
+    def write(self, choose: Answering) -> Record | None:
         """This side's next record: the held action, forced steps and its own decisions,
-        as far as its copy knows."""
+        as far as its copy knows; None if `choose` took an answer back (Answering)."""
         self.seq += 1
         entries: list[Entry] = []
         opened, self.owed = self.owed, {}
@@ -348,6 +352,8 @@ class Party:
             if self._unopened(state):
                 break  # the rules show items of the other side that it has not opened yet
             action = choose(state, self.kc, self.side)
+            if action is None:
+                return None
             decided = True
             try:
                 new, events = handle(state, self.kc, self.side, action)

@@ -46,11 +46,10 @@ from .exchange import (
     TAKEBACK,
     TAKEBACKS,
     THE_END,
+    Answering,
     Cheat,
-    Chooser,
     Party,
     Record,
-    Rewind,
     adopt_dealt,
     aside,
     dealt,
@@ -291,14 +290,15 @@ class Side:
 
     def turn(
         self,
-        choose: Chooser,
+        choose: Answering,
         now: str,
-        confirm: Callable[[list[dict], State], None] | None = None,
+        confirm: Callable[[list[dict], State], bool] | None = None,
     ) -> str:
         """This side's next record, as far as its copy knows; its text, to send. A
-        chooser or `confirm` that raises Rewind has it built again from the knowledge
-        saved (exchange.Rewind): the copy it is written from is the one the answers kept
-        give, whatever was answered and taken back."""
+        chooser that gives None, or a `confirm` that gives False, took an answer back: the
+        record is built again from the knowledge saved (exchange.Answering), so the copy
+        it is written from is the one the answers kept give, whatever was answered and
+        taken back. `confirm` may raise to stop: nothing is written then."""
         if len(self.records()) < 2:
             raise Refusal(N_("both sides must join first"), code=Code.NOT_ASKED, rule=PLAYING)
         if self.whose_turn() != self.side:
@@ -308,13 +308,14 @@ class Side:
         while True:
             party = self.load()
             base = party.agreed
-            try:
-                record = party.write(choose)
-                if confirm is not None:  # it may raise to stop: nothing is written then
-                    chosen = [e.action for e in record.entries if e.action]
-                    confirm([kn.replace(a, party.book.reals()) for a in chosen], party.copy())
-            except Rewind:  # an answer taken back: nothing written, the record built again
-                continue
+            record = party.write(choose)
+            if record is None:
+                continue  # an answer taken back: nothing written, the record built again
+            if confirm is not None:
+                chosen = [kn.replace(e.action, party.book.reals()) for e in record.entries
+                          if e.action]  # fmt: skip
+                if not confirm(chosen, party.copy()):
+                    continue  # the same
             return self._write_record(party, record, base, {}, now)
 
     def resign(self, now: str) -> str:

@@ -35,7 +35,7 @@ from ..crypto.canonical import split_lines
 from ..crypto.keys import PublicKey
 from ..protocol.game import ADDRESS
 from ..protocol.store import write_atomic
-from ..refusal import N_, Code, Refusal, UserError, quoted
+from ..refusal import N_, Code, Refusal, SekiError, UserError, quoted
 from .login import Login, login
 from .outgoing import Spool
 from .settings import Server
@@ -68,7 +68,7 @@ UIDS = "imap-uids.json"  # in the spool: per folder, the last UID looked at (sek
 LOOKED = "maildir-looked.json"  # in the spool: per maildir, the messages looked at (seki_only)
 
 
-class HostileMail(Exception):
+class HostileMail(SekiError):
     """A message no mail client would send: too deeply nested, or unreadable. It is set
     aside with the reason and never stops a robot's pass."""
 

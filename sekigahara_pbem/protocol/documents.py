@@ -19,7 +19,7 @@ from typing import Any, TypeGuard
 
 import yaml
 
-from ..refusal import N_, Code, Refusal, quoted, type_words
+from ..refusal import N_, Code, Refusal, SekiError, quoted, type_words
 
 MAX_BYTES = 1_000_000  # no legitimate document comes near this
 MAX_INFLATED = 8_000_000  # a whole sealed state or packet section inflates to ~100 KB
@@ -237,7 +237,7 @@ _BOOLS = yaml.constructor.SafeConstructor.bool_values  # yes/no/on/off too, as P
 BUILT_DEPTH = 100  # deeper: PyYAML's constructor (seki writes documents a few levels deep)
 
 
-class _Unusual(Exception):  # noqa: N818 - not an error: the document goes to PyYAML
+class _Unusual(SekiError):  # noqa: N818 - not an error: the document goes to PyYAML
     """A document `_built` leaves to PyYAML's own constructor, to be read exactly as it."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..refusal import N_ as N_  # the engine's marker for refusal templates (refusal.py)
-from ..refusal import Code, Refusal
+from ..refusal import Code, Refusal, SekiError
 from ..refusal import Phrase as Phrase
 
 ISHIDA = "ishida"
@@ -89,7 +89,7 @@ class Malformed(Refusal):
         self.field = field
 
 
-class Unknown(Exception):
+class Unknown(SekiError):
     """The state at hand does not hold a value this step reads: in a two-party game each
     side's copy holds only its own secrets (docs/two-party.md), so the step is the other
     side's to compute. Not a refusal: nothing is wrong with the order."""

@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..i18n import current, explain
 from ..i18n import gettext as _
 from ..play.console import NotAnAnswer
+from ..refusal import SekiError
 from .desk import Desk, Stale
 from .door import Door
 
@@ -188,7 +189,7 @@ def page_words() -> dict[str, str]:
     }
 
 
-class Malformed(Exception):
+class Malformed(SekiError):
     """A POST body the page never sends: refused (400) with this one line."""
 
 

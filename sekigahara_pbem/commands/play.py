@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
     from ..rules.components import Components
+    from ..twoparty.exchange import Party
+    from ..twoparty.side import Side
 
 
 @click.command("play")
@@ -293,7 +295,7 @@ def _opening(identity, mail, interactive: bool) -> list[str]:
     return done + report.sent
 
 
-def _show_note(path: Path, identity) -> None:
+def _show_note(path: Path, identity: Identity) -> None:
     """A sealed note from the referee's robot, fetched with the mail: why it refused one
     of your files (a note that does not open is named, and play goes on)."""
     try:
@@ -333,15 +335,16 @@ def _two_party(
     _take_in(side, mail, received)
     party = side.load()
     chosen = _one_aside(asides)
-    if party.public["result"] is not None and chosen != "claim_forfeit":
-        _over(side, party.public["result"], directory, key)
+    result = side.result()
+    if result is not None and chosen != "claim_forfeit":
+        _over(side, result, directory, key)
     elif _next_record(side, party, chosen, directory, choose, bool(received), html, board):
         _sent(side, mail)
 
 
 def _next_record(
-    side,
-    party,
+    side: Side,
+    party: Party,
     chosen: str | None,
     directory: Path,
     choose: str | None,
@@ -355,12 +358,18 @@ def _next_record(
     from ..play import console
     from ..play import two_party as ui
 
+    asides = {
+        "resign": side.resign,
+        "claim_forfeit": side.claim_forfeit,
+        "request_takeback": side.request_takeback,
+        "agree_takeback": side.agree_takeback,
+    }
     if chosen is not None:
-        getattr(side, chosen)(utc_now())
+        asides[chosen](utc_now())
     elif side.whose_turn() != side.side:
         _waiting(side, directory)
         return False
-    elif not party.contribution:  # no randomness of the other side's yet: nothing to decide
+    elif ui.randomness_only(party):
         tell(_("your first record carries only your randomness: your own setup draws are "
                      "bound with the other side's, which comes in its answer"))  # fmt: skip
         side.turn(ui.chooser(console.script(""), click.echo), utc_now())
@@ -369,7 +378,7 @@ def _next_record(
     return True
 
 
-def _take_in(side, mail, received: list[Path]) -> None:
+def _take_in(side: Side, mail: MailSettings | None, received: list[Path]) -> None:
     """What the other side sent, taken in before anything is shown or asked: from the
     mailbox (with mail settings), then each --receive file, each checked on the way in."""
     from ..play import two_party as ui
@@ -392,7 +401,7 @@ def _one_aside(asides: tuple[bool, bool, bool, bool]) -> str | None:
     return chosen[0] if chosen else None
 
 
-def _waiting(side, directory: Path) -> None:
+def _waiting(side: Side, directory: Path) -> None:
     """Not this side's turn: says so, and past the deadline, how to claim the win."""
     tell(_("waiting for the other side's record"))
     late = side.late(utc_now())
@@ -402,7 +411,12 @@ def _waiting(side, directory: Path) -> None:
 
 
 def _two_party_turn(
-    side, party, choose: str | None, received: bool, html: Path | None, board: bool = False
+    side: Side,
+    party: Party,
+    choose: str | None,
+    received: bool,
+    html: Path | None,
+    board: bool = False,
 ) -> bool:
     """This side's decisions: the report (and the page, with --html), then the questions,
     at the terminal or with `board` all on one page in the browser (play/two_party.py,
@@ -416,12 +430,9 @@ def _two_party_turn(
             tell(_("your turn: play it at a terminal, or give the answers with --choose"))
             return False
         abort(_(NO_TERMINAL), ExitStatus.USAGE)
-    game_id = side.game.game_id
-    n = len(side.records())
-    click.echo(ui.report(game_id, n, party.copy(), party.kc, side.side, party.seen))
+    click.echo(ui.report_of(side, party))
     if html is not None:
-        options = side.game.options
-        write_new(html, ui.page(game_id, n, party.copy(), party.kc, side.side, party.seen, options))
+        write_new(html, ui.page_of(side, party))
         tell(_("wrote {path} (open it in any browser)").format(path=html))
     if board:
 
@@ -436,10 +447,10 @@ def _two_party_turn(
     return True
 
 
-_ASIDES = ("resign", "claim_forfeit", "request_takeback", "agree_takeback")  # Side's methods
+_ASIDES = ("resign", "claim_forfeit", "request_takeback", "agree_takeback")  # as in _next_record
 
 
-def _over(side, result: dict, directory: Path, key: str) -> None:
+def _over(side: Side, result: dict, directory: Path, key: str) -> None:
     """The result, and what is left to do: reveal, take the other's reveal, or claim the
     win when it is past the deadline."""
     from ..rules.vocab import other
@@ -461,7 +472,7 @@ def _over(side, result: dict, directory: Path, key: str) -> None:
                      "{dir} --claim-forfeit").format(hours=late, dir=directory))  # fmt: skip
 
 
-def _sent(side, mail) -> None:
+def _sent(side: Side, mail: MailSettings | None) -> None:
     """The record just written: mailed with mail settings, else for the player to send."""
     from ..play import two_party as ui
 
@@ -474,7 +485,7 @@ def _sent(side, mail) -> None:
         tell(line)
 
 
-def _take(side, path: Path) -> str:
+def _take(side: Side, path: Path) -> str:
     """One received file: a record of the other side, or its reveal."""
     text = read_text(path)
     if "format: seki-2p-reveal/1" in text:

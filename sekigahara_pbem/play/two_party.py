@@ -89,6 +89,24 @@ def page(
     return render_html(game_id, _packet(n, state, kc, side, seen), kc, options)
 
 
+def report_of(side: Side, party: Party) -> str:
+    """The side's report on its knowledge now (`party`, from `side.load()`), as text."""
+    n = len(side.records())
+    return report(side.game.game_id, n, party.copy(), party.kc, side.side, party.seen)
+
+
+def page_of(side: Side, party: Party) -> str:
+    """The same as an HTML page with the map."""
+    game, n = side.game, len(side.records())
+    return page(game.game_id, n, party.copy(), party.kc, side.side, party.seen, game.options)
+
+
+def randomness_only(party: Party) -> bool:
+    """Whether the side's next record carries only its randomness: none of the other
+    side's has come yet, so its own setup draws cannot be bound and nothing is asked."""
+    return not party.contribution
+
+
 class Answers(ABC):
     """The answers a record is built from, decision by decision, and each action in words
     as it was chosen: kept across the builds of one record, so that an answer taken back

@@ -71,13 +71,9 @@ def test_a_takeback_record_whose_entry_is_held_is_refused_while_openings_are_owe
     entry["steps"] = -1
     del entry["change"], entry["public"]
     crafted = signing.sign(docs.dump(data), owing.keys[asker])
-    done, before, root = take(owing, victim, tmp_path, crafted)
-    assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
-    said = [line for line in done.output.splitlines() if line.strip()]
-    assert len(said) == 1, done.output
-    assert f"{asker}'s takeback record is not the game as it stands" in said[0]
-    assert "Traceback" not in done.output and "internal error" not in done.output
-    assert snapshot(root) == before
+    _refused(
+        owing, victim, tmp_path, crafted, f"{asker}'s takeback record is not the game as it stands"
+    )
 
 
 def test_a_result_whose_public_form_lacks_a_key_is_refused(owing, tmp_path):
@@ -100,10 +96,22 @@ def test_a_result_whose_public_form_lacks_a_key_is_refused(owing, tmp_path):
     written = received.body["written"]
     game, key = owing.sides[author].game, owing.keys[author]
     crafted = files.record_text(game, record, received.n, received.prev, base, key, {}, written)
+    _refused(
+        owing,
+        victim,
+        tmp_path,
+        crafted,
+        f"{author}'s result differs from this side's engine at /result",
+    )
+
+
+def _refused(owing, victim: str, tmp_path, crafted: str, words: str) -> None:
+    """`crafted`, taken in by `victim` with `seki play --receive`, is refused as a cheat
+    in one line saying `words` (exit 3, no traceback), its directory as it was."""
     done, before, root = take(owing, victim, tmp_path, crafted)
     assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
     said = [line for line in done.output.splitlines() if line.strip()]
     assert len(said) == 1, done.output
-    assert f"{author}'s result differs from this side's engine at /result" in said[0]
+    assert words in said[0]
     assert "Traceback" not in done.output and "internal error" not in done.output
     assert snapshot(root) == before

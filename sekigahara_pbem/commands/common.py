@@ -180,6 +180,7 @@ def translate_help(command: click.Command) -> None:
     for param in command.params:
         text = _english(param)
         if text:
+            # (ignore: options have `help`, arguments only ours: clickwords.py)
             param.help = flowed(_(text))  # type: ignore[attr-defined]
     helper = command.get_help_option(click.Context(command))
     if helper is not None:  # click's own --help, made in the language of its first use

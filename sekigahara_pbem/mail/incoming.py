@@ -316,6 +316,7 @@ def parse_head(raw: bytes) -> EmailMessage:
     end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
     head = raw[: end if 0 <= end < MAX_HEAD else MAX_HEAD]
     try:
+        # (ignore: with policy `default` the parser makes an EmailMessage; typeshed says Message)
         return BytesHeaderParser(policy=default).parsebytes(head)  # type: ignore[return-value]
     except (RecursionError, ValueError, LookupError, UnicodeError) as exc:  # boundary: email
         raise HostileMail(f"not a readable mail header ({type(exc).__name__})") from None

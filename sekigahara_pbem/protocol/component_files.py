@@ -161,6 +161,7 @@ class _Unconverted:
     """Constructors for a set from disk: integers and dates that cannot be, or must not
     be, converted kept as `Unread`."""
 
+    # (the ignores below: a mixin's super() is the PyYAML loader it is mixed into)
     def construct_yaml_int(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
         if len(node.value) > MAX_NUMBER_CHARS:
             return Unread("long", node.value)
@@ -177,7 +178,7 @@ class _ManifestLoader(_Unconverted, PlainLoader):
 _LOADERS: list[Any] = [_ManifestLoader]  # PyYAML has no types of its own
 _FAST: type | None = None
 if hasattr(yaml, "CSafeLoader"):  # libyaml, when PyYAML was built with it
-
+    # (ignore: PyYAML ships no types, and CSafeLoader exists only with libyaml)
     class _CManifestLoader(_Unconverted, yaml.CSafeLoader):  # type: ignore[misc, name-defined]
         """libyaml's loader of a set from disk: aliases refused by `plain_load`."""
 

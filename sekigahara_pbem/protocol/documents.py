@@ -39,6 +39,7 @@ class DocumentError(Refusal):
 # libyaml's emitter when PyYAML was built with it (seven times faster). Over every
 # document of games/demo its text is the pure emitter's byte for byte; they differ only
 # in how long double-quoted strings wrap, and both read back to the same data.
+# (ignore: a base chosen at run time, which mypy cannot follow)
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
     def ignore_aliases(self, data: object) -> bool:
         """Never an anchor, where a body holds one object twice: a document read with
@@ -157,7 +158,7 @@ class _Safe(yaml.SafeLoader):
 _Safe.add_constructor("tag:yaml.org,2002:int", _bounded_int)
 _FAST: type | None = None
 if hasattr(yaml, "CSafeLoader"):  # libyaml, when PyYAML was built with it
-
+    # (ignore: PyYAML ships no types, and CSafeLoader exists only with libyaml)
     class _CSafe(yaml.CSafeLoader):  # type: ignore[misc, name-defined]
         """libyaml's safe loader, numbers bounded (`_bounded_int`)."""
 

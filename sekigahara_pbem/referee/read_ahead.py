@@ -142,9 +142,9 @@ class ReadAhead:
     def turn_file(self, where: str, seq: int, body: dict) -> tuple:
         """The turn file of record `seq` opened, as `archived` (raising as it)."""
         entry = self._read.get(seq)
-        if entry is None or entry.turn is None or entry.turn == UNREAD:
+        if entry is None or not isinstance(entry.turn, tuple):  # none, or UNREAD
             return archived(self.gd, self.definition, where, body, self._key)
-        return entry.turn  # type: ignore[return-value]
+        return entry.turn
 
     def check(self, where: str, seq: int, record: chain.Record) -> int:
         """Check record `seq`'s packets, here unless the second process found them sound

@@ -23,6 +23,7 @@ import multiprocessing
 import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection
+from typing import NamedTuple
 
 from .. import second_process
 from ..refusal import SekiError
@@ -41,11 +42,19 @@ class WorkerDied(SekiError):
     on standard error)."""
 
 
+class Rollouts(NamedTuple):
+    """What every round of a search plays with, in either process: the components, the
+    game's options, the heuristic that plays both sides on, and how many movement phases
+    a rollout looks ahead."""
+
+    comp: Components
+    game_options: dict
+    policy: HeuristicPlayer
+    horizon: int
+
+
 def play_round(
-    comp: Components,
-    game_options: dict,
-    policy: HeuristicPlayer,
-    horizon: int,
+    rollouts: Rollouts,
     v: dict,
     candidates: list[dict],
     digest: str,
@@ -55,6 +64,7 @@ def play_round(
     """Each candidate's value on round `k`'s sampled state; None if `stopped()` said so
     before or during a rollout (a round cut short is not counted: its candidates would
     not share their luck)."""
+    comp, game_options, policy, horizon = rollouts
     side = v["own"]["side"]
     chooser = rng.new(hashlib.sha256(f"{digest}:{k}".encode()).hexdigest())
     sample = shadow_state(comp, v, game_options, chooser)
@@ -147,7 +157,7 @@ def serve(conn: Connection, game_options: dict, seed: str, horizon: int) -> None
 
     second_process.deaf_to_interrupts()
     comp = load_components()
-    policy = HeuristicPlayer(comp, game_options, seed)
+    rollouts = Rollouts(comp, game_options, HeuristicPlayer(comp, game_options, seed), horizon)
     while True:
         message = conn.recv()
         if message[0] == "quit":
@@ -156,9 +166,7 @@ def serve(conn: Connection, game_options: dict, seed: str, horizon: int) -> None
             _, v, candidates, digest, rounds = message
             k = 1
             while rounds is None or k < rounds:
-                row = play_round(
-                    comp, game_options, policy, horizon, v, candidates, digest, k, conn.poll
-                )
+                row = play_round(rollouts, v, candidates, digest, k, conn.poll)
                 if row is None:
                     break
                 conn.send(("row", k, row))

@@ -33,7 +33,7 @@ from ..rules.state_types import State
 from ..rules.vocab import MOVEMENT
 from .chain import turn_file
 from .heuristic import HeuristicPlayer
-from .rounds import SecondProcess, play_round
+from .rounds import Rollouts, SecondProcess, play_round
 
 WIDTH = 4  # candidates searched per decision
 HORIZON = 2  # movement phases begun before a rollout is scored
@@ -93,6 +93,7 @@ class SearchPlayer:
         default = time.monotonic if self.workers == 2 else time.process_time
         self.clock = clock or default
         self.policy = HeuristicPlayer(comp, game_options, seed)
+        self.rollouts = Rollouts(comp, self.game_options, self.policy, horizon)
         self.searched: list[tuple[str, int]] = []  # per decision searched: its step, rounds
         self._second: SecondProcess | None = None
 
@@ -133,8 +134,7 @@ class SearchPlayer:
         rows: dict[int, list[float]] = {}  # per round, the value of each candidate
         k, step = 0, 1 if second is None else 2
         while self.rounds is None or k < self.rounds:
-            row = play_round(self.comp, self.game_options, self.policy, self.horizon, v,
-                             candidates, digest, k, stopped)  # fmt: skip
+            row = play_round(self.rollouts, v, candidates, digest, k, stopped)
             if row is None:
                 break
             rows[k] = row

@@ -116,14 +116,16 @@ def _no_key(directory: Path, names: list[str], config: Path) -> UsageError:
     )  # fmt: skip
 
 
-mail_config_option = click.option(
-    "--mail-config",
-    type=click.Path(path_type=Path),
-    help=N_(
-        "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
-        "key directory; see seki docs play)."
-    ),
+_MAIL_CONFIG_HELP = N_(
+    "Your mail settings (default: $SEKI_MAIL_CONFIG, else mail.toml in your "
+    "key directory; see seki docs play)."
 )
+
+
+def mail_config_option(words: str = _MAIL_CONFIG_HELP) -> Callable[[FC], FC]:
+    """`--mail-config`, the mail settings a command uses, the same on every command;
+    `words`, the help of one whose settings are the referee's (options.py)."""
+    return click.option("--mail-config", type=click.Path(path_type=Path), help=words)
 
 
 lang_option = click.option(

@@ -44,7 +44,7 @@ from .common import key_option, load_identity, mail_config_option, read_text, te
         "mailed before, by this or by seki play --send, is not mailed again."
     ),
 )
-@mail_config_option
+@mail_config_option()
 def join(
     request: Path,
     key: str | None,

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..i18n import N_
+from .common import mail_config_option
 
 bot_option = click.option("--bot", default="heuristic", help=N_("heuristic, search or random."))
 
@@ -29,13 +30,11 @@ web_option = click.option(
     ),
 )
 
-spool_config_option = click.option(
-    "--mail-config",
-    type=click.Path(path_type=Path),
-    help=N_(
+spool_config_option = mail_config_option(
+    N_(
         "Mail settings (TOML); default $SEKI_MAIL_CONFIG, else mail.toml in the key "
         "directory. Never inside a game directory."
-    ),
+    )
 )
 
 maildir_option = click.option(

@@ -4,6 +4,7 @@ shown, the decision walked through with numbered choices, the turn file signed."
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,7 +89,7 @@ if TYPE_CHECKING:
         "if you have mail settings, else the current folder."
     ),
 )
-@mail_config_option
+@mail_config_option()
 @click.option("--send", is_flag=True, help=N_("Mail the signed turn file to the referee (SMTP)."))
 @click.option(
     "--choose",
@@ -334,10 +335,9 @@ def _two_party(
     mail = mailbox.settings(mail_config) if side.game.addresses else None
     _take_in(side, mail, received)
     party = side.load()
-    chosen = _one_aside(asides)
-    result = side.result()
-    if result is not None and chosen != "claim_forfeit":
-        _over(side, result, directory, key)
+    chosen = _one_aside(side, asides)
+    if party.result is not None and chosen != side.claim_forfeit:
+        _over(side, party.result, directory, key)
     elif _next_record(side, party, chosen, directory, choose, bool(received), html, board):
         _sent(side, mail)
 
@@ -345,7 +345,7 @@ def _two_party(
 def _next_record(
     side: Side,
     party: Party,
-    chosen: str | None,
+    chosen: Callable[[str], str] | None,
     directory: Path,
     choose: str | None,
     received: bool,
@@ -358,14 +358,8 @@ def _next_record(
     from ..play import console
     from ..play import two_party as ui
 
-    asides = {
-        "resign": side.resign,
-        "claim_forfeit": side.claim_forfeit,
-        "request_takeback": side.request_takeback,
-        "agree_takeback": side.agree_takeback,
-    }
     if chosen is not None:
-        asides[chosen](utc_now())
+        chosen(utc_now())
     elif side.whose_turn() != side.side:
         _waiting(side, directory)
         return False
@@ -389,10 +383,11 @@ def _take_in(side: Side, mail: MailSettings | None, received: list[Path]) -> Non
         tell(_take(side, path))
 
 
-def _one_aside(asides: tuple[bool, bool, bool, bool]) -> str | None:
+def _one_aside(side: Side, asides: tuple[bool, bool, bool, bool]) -> Callable[[str], str] | None:
     """The Side method named by --resign, --claim-forfeit, --takeback or --agree-takeback,
     or None; two of them at once are refused, as a record can carry only one."""
-    chosen = [act for act, wanted in zip(_ASIDES, asides, strict=True) if wanted]
+    methods = (side.resign, side.claim_forfeit, side.request_takeback, side.agree_takeback)
+    chosen = [act for act, wanted in zip(methods, asides, strict=True) if wanted]
     if len(chosen) > 1:
         abort(
             _("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"),
@@ -445,9 +440,6 @@ def _two_party_turn(
     record = ui.AtTheTerminal(ask, click.echo)
     side.turn(record.choose, utc_now(), record.confirm)
     return True
-
-
-_ASIDES = ("resign", "claim_forfeit", "request_takeback", "agree_takeback")  # as in _next_record
 
 
 def _over(side: Side, result: dict, directory: Path, key: str) -> None:

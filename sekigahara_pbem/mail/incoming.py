@@ -19,7 +19,7 @@ import json
 import mailbox
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -768,7 +768,11 @@ def _leaves(msg: EmailMessage) -> list[EmailMessage]:
 
 
 def collector(
-    maildir: Path | None, mbox: Path | None, imap: bool, config: Path | None, dirs=()
+    maildir: Path | None,
+    mbox: Path | None,
+    imap: bool,
+    config: Path | None,
+    dirs: Sequence[Path] = (),
 ) -> Callable[[Spool], int] | None:
     """The collection `--maildir`, `--mbox` or `--imap` asks for (at most one source), as
     a callable(spool) (`seki mail fetch`, `seki referee run`); None for no source."""

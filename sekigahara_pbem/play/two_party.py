@@ -77,28 +77,20 @@ def _packet(n: int, state: State, kc: Components, side: str, seen: list) -> Pack
     return Packet(n, side, "", side_view(state, kc, side), events, [], None, [])
 
 
-def report(game_id: str, n: int, state: State, kc: Components, side: str, seen: list) -> str:
-    """The side's report, as text."""
-    return render_text(game_id, _packet(n, state, kc, side, seen), kc, guided=True)
-
-
-def page(
-    game_id: str, n: int, state: State, kc: Components, side: str, seen: list, options: dict
-) -> str:
-    """The side's report as an HTML page with the map (reports/html.py)."""
-    return render_html(game_id, _packet(n, state, kc, side, seen), kc, options)
-
-
 def report_of(side: Side, party: Party) -> str:
     """The side's report on its knowledge now (`party`, from `side.load()`), as text."""
-    n = len(side.records())
-    return report(side.game.game_id, n, party.copy(), party.kc, side.side, party.seen)
+    return render_text(side.game.game_id, _side_packet(side, party), party.kc, guided=True)
 
 
 def page_of(side: Side, party: Party) -> str:
-    """The same as an HTML page with the map."""
-    game, n = side.game, len(side.records())
-    return page(game.game_id, n, party.copy(), party.kc, side.side, party.seen, game.options)
+    """The same as an HTML page with the map (reports/html.py)."""
+    packet = _side_packet(side, party)
+    return render_html(side.game.game_id, packet, party.kc, side.game.options)
+
+
+def _side_packet(side: Side, party: Party) -> Packet:
+    """The side's knowledge as the packet of its next record would show it."""
+    return _packet(len(side.records()), party.copy(), party.kc, side.side, party.seen)
 
 
 def randomness_only(party: Party) -> bool:
@@ -267,13 +259,12 @@ def on_the_board(
     from ..web.moment import story
     from ..web.turn import Board
 
-    game_id, n, state, kc = side.game.game_id, len(side.records()), party.copy(), party.kc
-    told = _packet(n, state, kc, side.side, party.seen).events
-    html = page(game_id, n, state, kc, side.side, party.seen, side.game.options)
+    packet, kc = _side_packet(side, party), party.kc
+    game_id, n = side.game.game_id, packet.seq
     with Board(
         title=title(game_id, n, side.side),
-        report_html=html,
-        story=story([(n - 1, told)], kc, side_view(state, kc, side.side)),
+        report_html=render_html(game_id, packet, kc, side.game.options),
+        story=story([(n - 1, packet.events)], kc, packet.view),
         open_browser=open_browser,
         on_ready=on_ready,
     ) as board:

@@ -278,6 +278,11 @@ class Party:
         party.binding = data.get("binding", [])  # none kept before issue 28
         return party
 
+    @property
+    def result(self) -> dict | None:
+        """How the game ended, in the agreed public form; None while it goes on."""
+        return self.public["result"]
+
     # -- the working copy --------------------------------------------------------------
 
     def copy(self) -> State:

@@ -26,7 +26,7 @@ class Match:
 
     @property
     def result(self) -> dict | None:
-        return self.parties[ISHIDA].public["result"]
+        return self.parties[ISHIDA].result
 
 
 def play(

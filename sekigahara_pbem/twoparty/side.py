@@ -79,7 +79,7 @@ class Side:
     # -- files ---------------------------------------------------------------------------
 
     def result(self) -> dict | None:
-        return self.load().public["result"]
+        return self.load().result
 
     def records(self) -> list[Path]:
         return sorted((self.root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))

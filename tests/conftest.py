@@ -3,9 +3,31 @@ the loopback mail servers (SMTP and dovecot IMAP) for the tests that mail."""
 
 from __future__ import annotations
 
+import os
+from collections import Counter
+
 import pytest
 
 from sekigahara_pbem.protocol.component_files import load_components
+
+_FILE_TIMES: Counter = Counter()  # test file -> seconds of its tests (SEKI_TEST_TIMES)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With SEKI_TEST_TIMES=FILE, each test file's time (its tests' setup, call and
+    teardown) is summed in the run's main process, where pytest-xdist's workers report,
+    for CI's split of the files between the other interpreters (.ci/thirds.py)."""
+    if os.environ.get("SEKI_TEST_TIMES") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        _FILE_TIMES[report.nodeid.split("::")[0]] += report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    import json
+
+    path = os.environ.get("SEKI_TEST_TIMES")
+    if path and not os.environ.get("PYTEST_XDIST_WORKER"):
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(dict(sorted(_FILE_TIMES.items())), out, indent=0)
 
 
 def fix_seeds(patch: pytest.MonkeyPatch, tag: str) -> None:

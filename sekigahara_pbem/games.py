@@ -21,6 +21,8 @@ from .twoparty import is_two_party
 
 if TYPE_CHECKING:
     from .crypto.keys import Identity
+    from .reports.replay import Record
+    from .rules.components import Components
 
 
 class NotVerified(Refusal):
@@ -46,6 +48,16 @@ class Verified:
     facts: dict
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """What `replay` found: the game's id, its component set, and its records as the
+    replay page shows them."""
+
+    game_id: str
+    comp: Components
+    records: list[Record]
+
+
 class Game(Protocol):
     @property
     def root(self) -> Path:
@@ -64,6 +76,11 @@ class Game(Protocol):
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
         """Publish this key's secrets, at the end of the game (or by agreement: force);
         what was written, in words."""
+        ...
+
+    def replay(self) -> Replayed:
+        """The archive verified, then each record as `seki replay` shows it: its map, its
+        events and, once revealed, each side's view; NotVerified if it does not verify."""
         ...
 
     def revealer(self) -> str | None:
@@ -131,6 +148,24 @@ class RefereeGame:
         wrote = _("wrote {path}; anyone can now run: seki verify {dir}")
         return wrote.format(path=path, dir=self.root)
 
+    def replay(self) -> Replayed:
+        from .protocol import game
+        from .protocol.component_files import game_components
+        from .protocol.store import GameDir
+        from .referee import verify as checks
+        from .reports.archive import last_record, replayed
+
+        gd = GameDir(self.root)
+        definition = game.load(gd)
+        last_record(gd)
+        try:  # the archive is checked first; a revealed one gives each record's state
+            checked = checks.verify(self.root)
+        except checks.Discrepancy as exc:
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        comp = game_components(self.root, definition.components)
+        records = replayed(gd, comp, checked.bodies, checked.states)
+        return Replayed(definition.game_id, comp, records)
+
 
 @dataclass(frozen=True)
 class TwoPartyGame:
@@ -186,6 +221,39 @@ class TwoPartyGame:
             "--receive THEIR-REVEAL), anyone can run: seki verify {dir}"
         )
         return wrote.format(path=path, dir=self.root)
+
+    def replay(self) -> Replayed:
+        """Only a game both sides revealed: before, its records hold the hidden items
+        under handles no map can draw (a game won by a forfeit of the reveal too)."""
+        from .protocol import documents as docs
+        from .reports.replay import Record
+        from .rules.views import redact_event, view
+        from .rules.vocab import SIDES
+        from .twoparty import files
+        from .twoparty import side as sides
+        from .twoparty.exchange import Cheat
+
+        try:
+            audit = sides.verify(self.root)
+        except Cheat as exc:
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        if audit.unrevealed is not None:
+            raise Refusal(
+                N_("{side} never revealed its secret: a two-party game replays once both have"),
+                side=audit.unrevealed,
+            )
+        game_id = files.read_game(docs.read_capped(self.root / "game.txt"), "game.txt").game_id
+        comp = audit.comp
+        records = [
+            Record(
+                p.n,
+                view(p.state, comp, None),
+                [redact_event(e, None) for e in p.events],
+                {side: view(p.state, comp, side) for side in SIDES},
+            )
+            for p in audit.replayed()
+        ]
+        return Replayed(game_id, comp, records)
 
 
 def _referee_facts(root: Path) -> dict:

@@ -3,7 +3,8 @@ in a real Chromium. Each record's map is the map `seki report --seq N` draws of 
 the public files (the replay draws it from the verified replay's states); once revealed,
 each side's map holds its blocks and its hand as the replayed state has them; the keys,
 the buttons and the slider step through the records, the page fetches nothing, and an
-archive that does not verify, or has no records, is refused in one line."""
+archive that does not verify, or has no records, is refused in one line. A two-party game
+replays the same way once both sides have revealed."""
 
 from __future__ import annotations
 
@@ -103,4 +104,69 @@ def test_an_archive_that_does_not_verify_is_refused(short_game, tmp_path, broken
     done = seki("replay", str(target), "--html", str(out))
     assert done.returncode == (3 if broken == "a changed record" else 1), done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def two_party(tmp_path_factory):
+    """A whole two-party game between the heuristic bots, revealed by both sides and
+    verified (the two sides' directories hold the same records)."""
+    from sekigahara_pbem.twoparty import demo as two_party_demo
+
+    root = tmp_path_factory.mktemp("two-party")
+    assert two_party_demo.run(root, "heuristic", "replay").result is not None
+    return root
+
+
+def test_a_two_party_game_is_replayed_once_both_sides_revealed(browser, comp, two_party, tmp_path):
+    """A two-party game replays as a refereed one (issue 41): each record as the game
+    stands (the audit's replay with both secrets), every side's blocks on its own map as
+    the audit's state holds them, and the last record's result; nothing fetched."""
+    from sekigahara_pbem.twoparty.side import verify
+
+    out = tmp_path / "replay.html"
+    done = seki("replay", str(two_party / "ishida"), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    played = verify(two_party / "ishida").replayed()
+    assert len(played) > 30 and played[-1].state["result"] is not None
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    outside: list[str] = []
+    page.on("request", lambda r: r.url.startswith("file://") or outside.append(r.url))
+    page.on("pageerror", lambda e: outside.append(str(e)))
+    try:
+        page.goto(out.as_uri())
+        assert page.get_attribute("body", "data-seq") == str(played[0].n)
+        page.keyboard.press("End")
+        assert page.get_attribute("body", "data-seq") == str(played[-1].n)
+        assert "Victory points:" in page.inner_text("#situation")
+        for side in SIDES:
+            page.click(f'#eyes button[data-eyes="{side}"]')
+            for k in (0, len(played) // 2, len(played) - 1):
+                page.locator("#slider").fill(str(k))
+                assert page.get_attribute("body", "data-seq") == str(played[k].n)
+                shown = page.eval_on_selector_all(
+                    "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
+                )
+                state = played[k].state
+                mine = [b for b, at in state["blocks"].items()
+                        if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
+                assert sorted(shown) == sorted(mine), (side, k)
+                hand = ", ".join(sorted(state["cards"][side]["hand"]))
+                assert hand in page.inner_text("#situation"), (side, k)
+    finally:
+        page.close()
+    assert not outside, outside
+
+
+def test_a_two_party_game_not_revealed_by_both_is_refused(two_party, tmp_path):
+    """Before both reveals its records hold hidden items under handles no map can draw:
+    refused in one line, no page written."""
+    target = tmp_path / "ishida"
+    shutil.copytree(two_party / "ishida", target)
+    (target / "reveals" / "tokugawa.txt").unlink()
+    out = tmp_path / "replay.html"
+    done = seki("replay", str(target), "--html", str(out))
+    assert done.returncode not in (0, 70), done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "reveal" in done.stderr
     assert not out.exists()

@@ -11,7 +11,7 @@ Two checks, each naming the first record that fails it:
 from __future__ import annotations
 
 import copy
-from typing import cast
+from typing import NamedTuple, cast
 
 from ..refusal import N_, Phrase, Refusal
 from ..rules.components import Components
@@ -75,12 +75,39 @@ class Audit:
         self.retraced = 0
         self.comp = comp
         self.kept: list[tuple[dict, dict]] = []  # both sides and the observer after each record
+        # With both secrets, each record as it stands in the game (a record taken back is
+        # dropped): its number, the whole state after it, its events (`seki replay`).
+        self.played: list[Played] = []
 
     @property
     def unrevealed(self) -> str | None:
         """The side whose secret the replay lacks (None: it has both)."""
         missing = [s for s in SIDES if s not in self.parties]
         return missing[0] if missing else None
+
+    def replayed(self) -> list[Played]:
+        """The records as the game stands (`played`), every item under its real id: a slot
+        drawn is bound only at its side's next record, so the names are the books' at
+        the end of the game; the blocks never drawn stay in their bags under the side's
+        blocks left over (no view tells them apart: a bag is only counted)."""
+        names = {h: r for party in self.parties.values() for h, r in party.book.reals().items()}
+        return [p._replace(state=self._named(p.state, names)) for p in self.played]
+
+    def _named(self, state: State, names: dict[str, str]) -> State:
+        named = cast(State, kn.replace(state, names))
+        for side in SIDES:
+            slots = sorted(
+                b for b in named["blocks"] if kn.is_handle(b) and kn.handle_side(b) == side
+            )
+            if not slots:
+                continue
+            left = sorted(
+                b for b, spec in self.comp.blocks.items()
+                if spec.side == side and b not in named["blocks"]
+            )  # fmt: skip
+            for slot, block in zip(slots, left, strict=False):
+                named["blocks"][block] = named["blocks"].pop(slot)
+        return named
 
     def base(self, author: str) -> State:
         reader = self.parties.get(other(author))
@@ -124,7 +151,11 @@ class Audit:
         if kind is not None:
             self._aside(record, kind)
             return
+        n = len(self.kept)  # the record's number (n): two joins, then one kept a record
         self._record(record)
+        if self.observer is not None and self.observer.state is not None:
+            self.played.append(Played(n, self.observer.state, self.observer.told))
+            self.observer.told = []
         self._keep()
 
     def _aside(self, record: Record, kind: str) -> None:
@@ -135,6 +166,8 @@ class Audit:
                     N_("{record}: a takeback of nothing"), rule=TAKEBACKS, record=_named(record)
                 )
             self._go_back(len(self.kept) - 3)
+            if self.played:
+                self.played.pop()  # the record taken back is no longer the game's
         if record.side in self.parties:
             _same(record, self.parties[record.side].takeback(kind))
         if other(record.side) in self.parties:
@@ -176,6 +209,15 @@ class Audit:
             self.retraced += 1
         if other(record.side) in self.parties:
             self.parties[other(record.side)].read(record)
+
+
+class Played(NamedTuple):
+    """A record as the game stands with both secrets: its number, the whole state after
+    it, and its events (with their private parts: the replay shows what it may)."""
+
+    n: int
+    state: State
+    events: list
 
 
 def recorded(record: Record, party: Party) -> Chooser:
@@ -261,6 +303,8 @@ class Observer:
         self.public = public
         self.held: tuple[str, dict | None] | None = None  # None: a held entry naming none
         self.opened: set[str] = set()
+        self.state: State | None = None  # the whole state after the last entry retraced
+        self.told: list = []  # the events of the entries retraced since the last record
 
     def retrace(self, e: Entry, where: Phrase) -> None:
         self.opened |= set(e.opened)
@@ -271,6 +315,9 @@ class Observer:
         if isinstance(e.action, dict) and e.action.get("type") == FORFEIT:
             # the honesty replay checked it is the forfeited game (`_same`: not None)
             self.public = cast(State, e.public)
+            if self.state is not None:  # the game as it stood, ended by the forfeit
+                ended = {"step": self.public["step"], "result": self.public["result"]}
+                self.state = cast(State, {**self.state, **ended})
             return
         piled = kn.in_piles(self.public)  # not bound yet, whatever they become later
         reals = {h: r for b in self.books.values() for r, h in b.own.items() if h not in piled}
@@ -279,8 +326,9 @@ class Observer:
             (e.author, e.action) if e.action is not None else self.held or (e.author, None)
         )
         self.held = None
+        done: list = []
         if action is not None:
-            state, _ = handle(state, self.kc, author, kn.replace(action, reals))
+            state, done = handle(state, self.kc, author, kn.replace(action, reals))
         run = carry_on(state, self.kc, limit=e.steps)
         if run.steps < e.steps:
             raise Cheat(
@@ -306,3 +354,5 @@ class Observer:
                 where=diff,
             )
         self.public = e.public
+        self.state = run.state
+        self.told += done + run.events

@@ -14,6 +14,7 @@ from .i18n import N_, gettext
 
 SIDE_NAMES = {"ishida": N_("Ishida"), "tokugawa": N_("Tokugawa")}
 OTHER_NAMES = {"nobody": N_("nobody")}
+CLOSE_PAGE = N_("You may close this page.")  # the last words of a page that stays (web/)
 HOW = {  # how a game ended (result.how), as the records write it
     "points": N_("points"),
     "instant": N_("instant"),

@@ -17,7 +17,8 @@ from sekigahara_pbem.rules.engine import apply, pending
 from sekigahara_pbem.rules.options import listing
 from sekigahara_pbem.rules.views import redact_event
 from sekigahara_pbem.rules.vocab import other
-from sekigahara_pbem.web.turn import answer_in_browser
+from sekigahara_pbem.web.moment import story
+from sekigahara_pbem.web.turn import Board
 
 
 def _after_a_move(comp) -> tuple[dict, str, list]:
@@ -41,7 +42,8 @@ def _after_a_move(comp) -> tuple[dict, str, list]:
 
 
 class Served:
-    """answer_in_browser with a story, in a thread as the command runs it."""
+    """A turn answered on the page (web/turn.Board) with a story, in a thread as the
+    command runs it."""
 
     def __init__(self, session, comp, v: dict, told: list):
         urls: queue.Queue[str] = queue.Queue()
@@ -49,8 +51,10 @@ class Served:
 
         def run() -> None:
             try:
-                answer_in_browser(session, comp, v, title="t", told=told, open_browser=False,
-                                  on_ready=urls.put)  # fmt: skip
+                with Board(title="t", story=story(told, comp, v), open_browser=False,
+                           on_ready=urls.put) as board:  # fmt: skip
+                    board.answer(session, v)
+                    board.finish(["Signed."])
             except BaseException as exc:  # the test reads what the thread raised
                 self.raised = exc
 

@@ -45,7 +45,8 @@ from sekigahara_pbem.rules.views import redact_event, view
 from sekigahara_pbem.rules.vocab import BAG, LAST_WEEK, RECRUIT
 from sekigahara_pbem.web import targets
 from sekigahara_pbem.web.app import page_words
-from sekigahara_pbem.web.turn import answer_in_browser
+from sekigahara_pbem.web.moment import story
+from sekigahara_pbem.web.turn import Board
 
 DOCS = Path(__file__).parent.parent / "docs"
 Decide = Callable[[Question], list[int]]
@@ -82,9 +83,9 @@ def _terminal(comp, state: dict, side: str, script: str) -> list[dict]:
 
 
 class Served:
-    """answer_in_browser running in a thread, as the command runs it: the address it
-    says, the page's URL behind it, and how it ended (None once signed, else the
-    exception it raised)."""
+    """A turn answered on the page (web/turn.Board) in a thread, as the command runs it:
+    the address it says, the page's URL behind it, and how it ended (None once signed
+    and the page told so, else the exception it raised)."""
 
     def __init__(self, session: TurnSession, comp, v: dict, told: list | None = None):
         self.urls: queue.Queue[str] = queue.Queue()
@@ -103,10 +104,12 @@ class Served:
 
     def _run(self, session: TurnSession, comp, v: dict) -> None:
         try:
-            answer_in_browser(
-                session, comp, v, title="Sekigahara, test", report_html="<p>report</p>",
-                open_browser=False, on_ready=self.urls.put, told=self.told,
-            )  # fmt: skip
+            with Board(
+                title="Sekigahara, test", report_html="<p>report</p>",
+                story=story(self.told, comp, v), open_browser=False, on_ready=self.urls.put,
+            ) as board:  # fmt: skip
+                board.answer(session, v)
+                board.finish(["Signed."])
         except BaseException as exc:  # the test reads what the thread raised
             self.raised = exc
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import queue
 import threading
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from two_party_game import Game, actions, at_movement, deploys_first, play_until
-from webdoor import door
+from webdoor import Solo, door
 
 from sekigahara_pbem.play import console
 from sekigahara_pbem.play import two_party as ui
@@ -34,7 +35,8 @@ def deployment(tmp_path_factory) -> Game:
 
 
 class Served:
-    """`play.two_party.on_the_board` running in a thread as the command runs it: the
+    """`play.two_party.on_the_board` running in a thread as the command runs it (no mail
+    settings: the record is the player's to send): the
     addresses it said (its forwarding file, webdoor.py), the page's URL behind the first,
     and how it ended (None once the record is written, else what it raised)."""
 
@@ -110,7 +112,7 @@ def _answer_on_the_page(page, url: str) -> tuple[list[list[int]], int]:
             listed = len(now["turn"])
             assert page.locator("#ask li").count() == listed
             page.click("#ask button.primary")  # Sign
-            page.wait_for_selector("p.done")
+            page.wait_for_selector(".done")
             return answers, listed
         q = now["question"]
         picks = _pick(q, moves)
@@ -159,6 +161,12 @@ def test_a_record_of_several_actions_is_answered_on_one_page(game, browser, tmp_
     try:
         answers, listed = _answer_on_the_page(page, served.address)
         assert loads.count(served.url) == 1 and page.url == served.url  # loaded once
+        # the page stays after Sign: where the record is, and the player's own mail
+        # client addressed for it (nothing was mailed: no mail settings)
+        closing = page.inner_text("pre.over")
+        assert f"Your record, signed: {web.records()[-1].resolve()}" in closing
+        assert "You may close this page." in closing
+        assert page.get_attribute("#mail", "href").startswith("mailto:")
     finally:
         page.close()
     assert served.ended() is None and served.urls.empty() and not problems
@@ -235,7 +243,7 @@ def test_undo_at_a_decisions_first_question_goes_back_into_the_one_before(game, 
         assert moment.get("record"), moment  # the record to sign
         assert moment["turn"][0]["text"] == f"Limited movement (3 stack moves), paying {card}"
         page.click("#ask button.primary")  # Sign
-        page.wait_for_selector("p.done")
+        page.wait_for_selector(".done")
     finally:
         page.close()
     assert served.ended() is None and not problems
@@ -295,7 +303,7 @@ def test_the_record_lists_each_action_as_chosen_and_undo_there_takes_back_its_la
         )
         kept = answers[:-1] + again
         page.click("#ask button.primary")  # Sign
-        page.wait_for_selector("p.done")
+        page.wait_for_selector(".done")
     finally:
         page.close()
     assert served.ended() is None and not problems
@@ -321,8 +329,53 @@ def test_stop_on_the_page_writes_no_record(game, browser, tmp_path):
         page.wait_for_function(f"() => document.body.dataset.seq > {now['seq']}")
         page.wait_for_selector("#ask p.prompt")
         page.click("#tools button >> nth=-1")  # Stop
-        page.wait_for_selector("p.done")
+        page.wait_for_selector(".done")
     finally:
         page.close()
     assert isinstance(served.ended(), console.Stopped)
     assert len(web.records()) == before
+
+
+def test_seki_play_web_keeps_its_page_after_sign_and_says_where_the_record_is(browser, tmp_path):
+    """`seki play DIR --web` in a two-party game (issue 41): the page stays after Sign,
+    says where the record is and what became of it, and offers the player's own mail
+    client addressed to the other player (game.txt names the addresses, no mail
+    settings: nothing is mailed); the terminal says it once."""
+    from click.testing import CliRunner
+
+    from sekigahara_pbem.cli import app
+
+    def run(who: str, *args: str) -> str:
+        done = CliRunner().invoke(app, list(args), env={"SEKI_HOME": str(tmp_path / who)})
+        assert done.exit_code == 0, (args, done.output)
+        return done.output
+
+    for name in ("alice", "bob"):
+        (tmp_path / f"{name}.pub").write_text(run(name, "keys", "new", name))
+    keys = ("--ishida", str(tmp_path / "alice.pub"), "--tokugawa", str(tmp_path / "bob.pub"))
+    alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
+    run("alice", "game", "new", str(alice), "--two-party", "--key", "alice", *keys,
+        "--email", "ishida=alice@example.org", "--email", "tokugawa=bob@example.org")  # fmt: skip
+    run("bob", "join", str(alice / "game.txt"), "--key", "bob", "--out", str(bob))
+    run("alice", "play", str(alice), "--key", "alice", "-r", str(bob / "records/0001-tokugawa.txt"))
+    run("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records/0000-ishida.txt"))
+    args = ("play", str(bob), "--key", "bob", "-r", str(alice / "records/0002-ishida.txt"),
+            "--web", "--lang", "en")  # fmt: skip
+    with Solo(tmp_path, args, "your turn is on the board: ", home=tmp_path / "bob") as play:
+        page = browser.new_page()
+        try:
+            _answer_on_the_page(page, play.address)
+            closing = page.inner_text("pre.over")
+            mail = page.get_attribute("#mail", "href")
+        finally:
+            page.close()
+        status, terminal = play.ended()
+    assert status == 0, terminal
+    record = bob / "records" / "0003-tokugawa.txt"
+    assert record.is_file()
+    assert f"Your record, signed: {record.resolve()}" in closing
+    assert f"wrote {record}: send it to the other player" in closing
+    assert terminal.count("send it to the other player") == 1, terminal
+    link = urlsplit(mail)
+    assert link.scheme == "mailto" and link.path == "alice@example.org"
+    assert parse_qs(link.query)["subject"] == ["[seki alice-game] tokugawa: 0003-tokugawa.txt"]

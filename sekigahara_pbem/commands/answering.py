@@ -17,6 +17,7 @@ import click
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
+from ..words import CLOSE_PAGE
 from .common import abort, tell, write_new
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def on_one_page(
         tell(_("your turn is on the board: {url}").format(url=url))
 
     heading = title(definition.game_id, opened.seq, opened.side)
-    with Board(title=heading, on_ready=ready, stays=True) as page:
+    with Board(title=heading, on_ready=ready) as page:
         actions = ask_turn(definition, opened, signing.comp, earlier, None, html, plan, page=page)
         said: list[str] = []
         if not actions:
@@ -175,19 +176,14 @@ def on_one_page(
         page.finish(closing, None if signing.mail else _mail_link(signing))
 
 
-CLOSE_PAGE = N_("You may close this page.")
-
-
 def _mail_link(signing: Signing) -> tuple[str, str]:
-    """A mailto: link for the player's own mail client (the file must be attached by
-    hand: a link cannot carry it), to the referee's address where game.txt names one."""
-    from urllib.parse import quote
+    """The player's own mail client, for the turn file, to the referee's address where
+    game.txt names one."""
+    from ..play.mailbox import mail_link
 
     to = (signing.definition.addresses or {}).get("referee", "")
-    subject = f"[seki {signing.definition.game_id}] {signing.subject}"
-    body = _("My turn file is attached: {name}").format(name=signing.path.name)
-    href = f"mailto:{quote(to, safe='@')}?subject={quote(subject)}&body={quote(body)}"
-    return href, _("Write the mail to the referee (attach the file)")
+    words = _("Write the mail to the referee (attach the file)")
+    return mail_link(to, signing.definition.game_id, signing.subject, signing.path, words)
 
 
 def show(

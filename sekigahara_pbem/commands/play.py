@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -336,10 +337,11 @@ def _two_party(
     _take_in(side, mail, received)
     party = side.load()
     chosen = _one_aside(side, asides)
+    sent = _Sending(side, mail)
     if party.result is not None and chosen != side.claim_forfeit:
         _over(side, party.result, directory, key)
-    elif _next_record(side, party, chosen, directory, choose, bool(received), html, board):
-        _sent(side, mail)
+    elif _next_record(side, party, chosen, directory, choose, bool(received), html, board, sent):
+        sent()
 
 
 def _next_record(
@@ -351,10 +353,12 @@ def _next_record(
     received: bool,
     html: Path | None,
     board: bool = False,
+    sent: _Sending | None = None,
 ) -> bool:
     """This side's next record, of whichever kind is due: the one the player chose
-    (--resign, --takeback...), the first one (its randomness alone), or a turn. False when
-    none was written: it is the other side's turn, or no one was there to ask."""
+    (--resign, --takeback...), the first one (its randomness alone), or a turn. Whether
+    it is still to send: False when none was written (it is the other side's turn, or no
+    one was there to ask), or the page sent it (`sent`) before it closed."""
     from ..play import console
     from ..play import two_party as ui
 
@@ -368,7 +372,7 @@ def _next_record(
                      "bound with the other side's, which comes in its answer"))  # fmt: skip
         side.turn(ui.chooser(console.script(""), click.echo), utc_now())
     else:
-        return _two_party_turn(side, party, choose, received, html, board)
+        return _two_party_turn(side, party, choose, received, html, board, sent)
     return True
 
 
@@ -412,11 +416,14 @@ def _two_party_turn(
     received: bool,
     html: Path | None,
     board: bool = False,
+    sent: _Sending | None = None,
 ) -> bool:
     """This side's decisions: the report (and the page, with --html), then the questions,
     at the terminal or with `board` all on one page in the browser (play/two_party.py,
-    on_the_board), and the next record written. False when there is no terminal to ask
-    at and no --choose, but files were received: taking them in was the whole request."""
+    on_the_board), and the next record written; whether it is still to send. False when
+    there is no terminal to ask at and no --choose, but files were received: taking them
+    in was the whole request; False on the page too, which stays while `sent` sends the
+    record and then says what became of it."""
     from ..play import console
     from ..play import two_party as ui
 
@@ -434,8 +441,11 @@ def _two_party_turn(
         def ready(url: str) -> None:
             tell(_("your turn is on the board: {url}").format(url=url))
 
-        ui.on_the_board(side, party, utc_now(), ready)
-        return True
+        if sent is None:
+            ui.on_the_board(side, party, utc_now(), ready)
+            return True
+        ui.on_the_board(side, party, utc_now(), ready, sent=sent, own_mail=sent.mail is None)
+        return False
     ask = console.script(choose) if choose is not None else console.terminal()
     record = ui.AtTheTerminal(ask, click.echo)
     side.turn(record.choose, utc_now(), record.confirm)
@@ -464,17 +474,25 @@ def _over(side: Side, result: dict, directory: Path, key: str) -> None:
                      "{dir} --claim-forfeit").format(hours=late, dir=directory))  # fmt: skip
 
 
-def _sent(side: Side, mail: MailSettings | None) -> None:
-    """The record just written: mailed with mail settings, else for the player to send."""
-    from ..play import two_party as ui
+@dataclass(frozen=True)
+class _Sending:
+    """The record just written, sent: mailed with mail settings, else for the player to
+    send; what became of it, in words (said at the terminal as well)."""
 
-    path = side.records()[-1]
-    if mail is None:
-        tell(_("wrote {path}: send it to the other player").format(path=path))
-        return
-    tell(_("wrote {path}").format(path=path))
-    for line in ui.send_mail(side, mail):
-        tell(line)
+    side: Side
+    mail: MailSettings | None
+
+    def __call__(self) -> list[str]:
+        from ..play import two_party as ui
+
+        path = self.side.records()[-1]
+        if self.mail is None:
+            said = [_("wrote {path}: send it to the other player").format(path=path)]
+        else:
+            said = [_("wrote {path}").format(path=path), *ui.send_mail(self.side, self.mail)]
+        for line in said:
+            tell(line)
+        return said
 
 
 def _take(side: Side, path: Path) -> str:

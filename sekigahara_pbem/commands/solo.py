@@ -11,7 +11,8 @@ from click.core import ParameterSource
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, UsageError
-from .answering import CLOSE_PAGE, on_board
+from ..words import CLOSE_PAGE
+from .answering import on_board
 from .common import ROOT_LANGUAGE, abort, lang_option, tell, use_language, utc_now
 from .options import bot_option, budget_option, web_option
 
@@ -85,7 +86,7 @@ def solo(
 
 
 def _page(game):  # noqa: ANN001, ANN202 - a solo game; a Board
-    """The whole game's page (web/turn.py, `stays`): its address said at the terminal and
+    """The whole game's page (web/turn.py): its address said at the terminal and
     given to the browser once; each turn comes on it when the computer has played."""
     from ..reports import names as n
     from ..web.turn import Board
@@ -94,7 +95,6 @@ def _page(game):  # noqa: ANN001, ANN202 - a solo game; a Board
     return Board(
         title=title.format(game=game.definition.game_id, side=n.side(game.side)),
         on_ready=lambda url: tell(_("your game is on the board: {url}").format(url=url)),
-        stays=True,
     )
 
 

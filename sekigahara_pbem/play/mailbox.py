@@ -208,3 +208,15 @@ def _not_sent(spool: Spool, failed: str) -> str:
     """Why a message stayed in the outbox, in the reader's language."""
     text = _("not sent (kept in {folder}): {failed}")
     return text.format(folder=spool.folder("outbox"), failed=failed)
+
+
+def mail_link(to: str, game_id: str, subject: str, file: Path, words: str) -> tuple[str, str]:
+    """A mailto: link that starts the player's own mail client, addressed to `to` (none
+    where the game names no address) with the subject seki's mail would carry, and its
+    words: the file must be attached by hand, as a link cannot carry it."""
+    from urllib.parse import quote
+
+    subject = f"[seki {game_id}] {subject}"
+    body = _("My turn file is attached: {name}").format(name=file.name)
+    href = f"mailto:{quote(to, safe='@')}?subject={quote(subject)}&body={quote(body)}"
+    return href, words

@@ -250,14 +250,21 @@ def on_the_board(
     now: str,
     on_ready: Callable[[str], None] | None = None,
     open_browser: bool = True,
+    sent: Callable[[], list[str]] = list,
+    own_mail: bool = True,
 ) -> None:
     """This side's next record answered on the page: one server and one browser tab for
     all its decisions and its signing (web/turn.Board), with the other side's last
     record (what this side saw of it) drawn on the map and listed, and the report linked.
+    The page stays after Sign (issue 41): it waits while `sent` sends the record (and
+    says, in the words it returns, what became of it), then says where the record is
+    and what became of it, with (`own_mail`) a link that starts the player's own mail
+    client, addressed to the other player.
     Stopped if the player stops: nothing is written."""
     from ..reports.text import title
     from ..web.moment import story
     from ..web.turn import Board
+    from ..words import CLOSE_PAGE
 
     packet, kc = _side_packet(side, party), party.kc
     game_id, n = side.game.game_id, packet.seq
@@ -270,6 +277,20 @@ def on_the_board(
     ) as board:
         record = OnTheBoard(board, side.side)
         side.turn(record.choose, now, record.confirm)
+        path = side.records()[-1]
+        said = sent()
+        where = _("Your record, signed: {path}").format(path=path.resolve())
+        link = _mail_link(side, path) if own_mail else None
+        board.finish([where, *said, "", _(CLOSE_PAGE)], link)
+
+
+def _mail_link(side: Side, path: Path) -> tuple[str, str]:
+    """The player's own mail client, for the record, to the other player's address where
+    game.txt names one."""
+    other_side = next(s for s in side.game.players if s != side.side)
+    to = (side.game.addresses or {}).get(other_side, "")
+    words = _("Write the mail to the other player (attach the file)")
+    return mailbox.mail_link(to, side.game.game_id, f"{side.side}: {path.name}", path, words)
 
 
 def take_mail(side: Side, mail: MailSettings, now: str) -> list[str]:

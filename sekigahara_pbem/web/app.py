@@ -177,14 +177,10 @@ def page_words() -> dict[str, str]:
         "pick_any": _("Choose any, or none, then OK."),
         "tiles_hint": _("Click to choose, click again to leave."),
         "chosen": _("Chosen: {n}"),
-        "signed": _("Signed: seki writes the turn file in your terminal. You may close this page."),
         "stopped": _("stopped: nothing written"),
         "waiting": _("One moment: seki works out what comes next…"),
         "your_record": _("Your record:"),
         "record_hint": _("Sign it, undo the last answer, or stop: nothing is written then."),
-        "signed_record": _(
-            "Signed: seki writes the record in your terminal. You may close this page."
-        ),
         "story": _("Since your last turn"),
     }
 

@@ -23,7 +23,7 @@ from ..rules.decisions import Question
 from ..rules.state_types import State
 from .moment import Story, moment, record
 
-SIGNED, STOPPED, OVER = "signed", "stopped", "over"
+STOPPED, OVER = "stopped", "over"
 OUT_OF_DATE = N_("this page is out of date: reload it")
 
 
@@ -60,12 +60,12 @@ class Confirming(NamedTuple):
 class Desk:
     """What the page shows and answers. `handed` is set when the task put last is done
     (answered, taken back, signed or stopped); `taken_back` says it was taken back;
-    `outcome` is SIGNED or STOPPED once the page is done, or OVER once a whole game's
-    page (`stays`) has shown how the game ended."""
+    `outcome` is STOPPED once the player stopped, or OVER once the page has shown how
+    the turn, the record or the game ended (`finish`): a signed turn waits on the page
+    for what comes next."""
 
-    def __init__(self, story: Story, stays: bool = False):
+    def __init__(self, story: Story):
         self.story = story
-        self.stays = stays  # a whole game's page: a signed turn waits for the next one
         self.report_html: str | None = None  # the report of the packet asked, linked
         self.seq = 0
         self.seen = -1  # the last moment the page fetched
@@ -90,7 +90,7 @@ class Desk:
             return True
 
     def finish(self, closing: list[str], link: tuple[str, str] | None = None) -> None:
-        """The game, or the turn on a page that stays, is over: the page shows how it
+        """The game, the turn or the record is over: the page shows how it
         ended, in words (with `link`, an address and its words), and asks nothing."""
         with self._lock:
             self.closing, self.link = closing, link
@@ -132,17 +132,15 @@ class Desk:
             return self._next()
 
     def sign(self, seq: int) -> dict:
-        """The whole turn, or the record, confirmed: the command signs it (on a whole
-        game's page, the page then waits for the next turn)."""
+        """The whole turn, or the record, confirmed: the command signs it, and the page
+        waits for what comes next (the next turn, or how this one ended: `finish`)."""
         with self._lock:
             self._current(seq)
             if isinstance(self.task, Asking) and self.task.session.question is not None:
                 raise Stale(_("the turn is not complete yet"))
-            if self.stays and isinstance(self.task, Asking):  # the game goes on here
-                self.task = None
-                self.handed.set()
-                return self._next()
-            return self._end(SIGNED)
+            self.task = None
+            self.handed.set()
+            return self._next()
 
     def stop(self) -> dict:
         """The player stops: nothing is written."""
@@ -167,7 +165,7 @@ class Desk:
     def _now(self) -> dict:
         task = self.task
         if self.outcome is not None:
-            ended = {"seq": self.seq, "ended": self.outcome, "record": isinstance(task, Confirming)}
+            ended = {"seq": self.seq, "ended": self.outcome}
             if self.outcome != OVER:
                 return ended
             link = {"href": self.link[0], "text": self.link[1]} if self.link else None

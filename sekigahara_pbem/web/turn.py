@@ -1,8 +1,8 @@
 """The page on the player's browser: a local server that lives only as long as the turn
 (app.py says who may use it), entered through a file only the player can read (door.py).
-`Board` serves one turn or one two-party record, however many sessions it takes, on one
-address and one tab, or (`stays`) a whole game of `seki solo`, turn after turn;
-`answer_in_browser` is one turn of a referee's game on it."""
+`Board` serves one turn or one two-party record, however many sessions it takes, or a
+whole game of `seki solo`, turn after turn, on one address and one tab, which stays
+after Sign: the command says on it how the turn, the record or the game ended."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ..rules.state_types import State
 from .app import application
 from .desk import STOPPED, Asking, Confirming, Desk
 from .door import Door
-from .moment import Story, story
+from .moment import Story
 
 WAIT = 0.5  # seconds between looks at the server while the player answers
 FAREWELL = 10  # seconds a finished game's page is given to fetch its last moment
@@ -47,9 +47,8 @@ class Board:
         story: Story | None = None,
         open_browser: bool = True,
         on_ready: Callable[[str], None] | None = None,
-        stays: bool = False,
     ):
-        self.desk = Desk(story or Story([], []), stays)
+        self.desk = Desk(story or Story([], []))
         self.desk.report_html = report_html
         self.title = title
         self.open_browser, self.on_ready = open_browser, on_ready
@@ -110,7 +109,7 @@ class Board:
         `view` is the packet's: the choices are worded from it, as at the terminal.
         False if, with `back` (answers were given before it), the player pressed Undo
         with none of its answers left; Stopped (nothing written) if it pressed Stop.
-        On a whole game's page (`stays`), `story` and `report_html` are the packet's."""
+        On a whole game's page, `story` and `report_html` are the packet's."""
         if report_html is not None:
             self.desk.report_html = report_html
         task = Asking(session, view, sign, list(before), list(drawn), back)
@@ -150,28 +149,3 @@ class Board:
         if desk.outcome == STOPPED:
             raise Stopped(_("stopped: nothing written"))
         return not desk.taken_back
-
-
-def answer_in_browser(
-    session: TurnSession,
-    comp: Components,
-    view: dict,
-    *,
-    title: str,
-    report_html: str | None = None,
-    told: Sequence[tuple[int, list]] = (),
-    open_browser: bool = True,
-    on_ready: Callable[[str], None] | None = None,
-) -> None:
-    """One turn of a referee's game on the page: returns once the player signs the whole
-    turn (`session.actions` holds it); Stopped (nothing written) if the player presses
-    Stop. `told`: the story since the player's last turn, (seq, events) record by record,
-    the packet's own last, drawn on the map and listed beside it."""
-    with Board(
-        title=title,
-        report_html=report_html,
-        story=story(told, comp, view),
-        open_browser=open_browser,
-        on_ready=on_ready,
-    ) as board:
-        board.answer(session, view)

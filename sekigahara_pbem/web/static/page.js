@@ -56,7 +56,7 @@
     now = data;
     document.body.dataset.seq = data.seq; // the moment shown, for whoever waits on it
     if (!keepError) error = "";
-    if (data.ended === "over") { // a page that stays: how the game or the turn ended
+    if (data.ended === "over") { // how the game, the turn or the record ended
       const end = [el("pre", { class: "done over" }, data.closing.join("\n"))];
       if (data.link) { // a turn file to mail: the player's own mail client, addressed
         const p = el("p", { class: "done" });
@@ -66,10 +66,8 @@
       document.querySelector("main").replaceChildren(...end);
       return;
     }
-    if (data.ended) {
-      const signed = data.record ? W.signed_record : W.signed;
-      document.querySelector("main").replaceChildren(
-        el("p", { class: "done" }, data.ended === "signed" ? signed : W.stopped));
+    if (data.ended) { // stopped: nothing written
+      document.querySelector("main").replaceChildren(el("p", { class: "done" }, W.stopped));
       return;
     }
     if (data.waiting) {

@@ -47,9 +47,12 @@ def castles(state: State, comp: Components) -> dict[str, str]:
     }
 
 
-def castle_counts(state: State, comp: Components) -> dict[str, int]:
+def castle_counts(
+    state: State, comp: Components, held: dict[str, str] | None = None
+) -> dict[str, int]:
+    """The castles each side holds (4.3); `held`: `castles`, when the caller has it."""
     counts = dict.fromkeys(SIDES, 0)
-    for side in castles(state, comp).values():
+    for side in (castles(state, comp) if held is None else held).values():
         counts[side] += 1
     return counts
 

@@ -97,10 +97,10 @@ def view_leaks(state: State, comp: Components) -> list[str]:
     on a side's battle plan. (The owner's own plan is left out of the id check: it may
     name enemy blocks, in the owner's own words.)"""
     problems = []
-    for side in (*SIDES, None):
-        seen = view(state, comp, side)
+    views = {side: view(state, comp, side) for side in (*SIDES, None)}  # each asked once
+    for side, seen in views.items():
         if side is not None:
-            seen["own"] = {k: v for k, v in seen["own"].items() if k != "plan"}
+            seen = {**seen, "own": {k: v for k, v in seen["own"].items() if k != "plan"}}
         leaked = sorted(hidden_from(state, comp, side) & _strings(seen))
         if leaked:
             problems.append(f"the {side or 'public'} view shows {leaked[:5]}")
@@ -110,7 +110,7 @@ def view_leaks(state: State, comp: Components) -> list[str]:
             "plans": {s: p for s, p in state["plans"].items() if s != owner},
         }
         for side in (other(owner), None):
-            if view(state, comp, side) != view(unplanned, comp, side):
+            if views[side] != view(unplanned, comp, side):
                 problems.append(f"the {side or 'public'} view shows something of {owner}'s plan")
     return problems
 

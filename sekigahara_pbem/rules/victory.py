@@ -9,9 +9,10 @@ from .state_types import State
 from .vocab import ELIMINATED, ISHIDA, OVER, SIDES, TOKUGAWA, Unknown, other
 
 
-def points(state: State, comp: Components) -> dict[str, int]:
-    """2.2: two points per castle, one per resource location."""
-    castles = castle_counts(state, comp)
+def points(state: State, comp: Components, held: dict[str, str] | None = None) -> dict[str, int]:
+    """2.2: two points per castle, one per resource location. `held`: who holds each
+    castle (control.castles), when the caller has it."""
+    castles = castle_counts(state, comp, held)
     resources = resource_counts(state, comp)
     return {s: 2 * castles[s] + resources[s] for s in SIDES}
 

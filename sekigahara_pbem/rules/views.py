@@ -55,15 +55,25 @@ def hidden_items(state: State) -> list[tuple[str, str, str]]:
 
 def view(state: State, comp: Components, side: str | None) -> dict:
     """The state as `side` (or the public, for None) may see it."""
+    on_map, side_of = comp.locations, comp.unit_side
     stacks: dict[str, dict] = {}
-    for b, where in state["blocks"].items():
-        if where in comp.locations:
-            entry = stacks.setdefault(where, dict.fromkeys(SIDES, 0))
-            entry[comp.blocks[b].side] += 1
+    counted = {RECRUIT: dict.fromkeys(SIDES, 0), BAG: dict.fromkeys(SIDES, 0)}
+    shown: dict[str, list[str]] = {MORI_BOX: [], ELIMINATED: []}
+    for b, where in state["blocks"].items():  # one pass: a view is asked after every action
+        if where in on_map:
+            entry = stacks.get(where)
+            if entry is None:
+                entry = stacks[where] = dict.fromkeys(SIDES, 0)
+            entry[side_of[b]] += 1
+        elif where in counted:
+            counted[where][side_of[b]] += 1
+        elif where in shown:
+            shown[where].append(b)
     for d, where in state["disks"].items():
-        if where in comp.locations:
+        if where in on_map:
             stacks.setdefault(where, dict.fromkeys(SIDES, 0)).setdefault("disks", []).append(d)
     cards = state["cards"]
+    held = castles(state, comp)
     v = {
         "week": state["week"],
         "turn": state["turn"],
@@ -76,14 +86,14 @@ def view(state: State, comp: Components, side: str | None) -> dict:
         "sealed": sorted(state["sealed"]),
         "stacks": {loc: stacks[loc] for loc in sorted(stacks)},
         "control": dict(sorted(state["control"].items())),
-        "castles": castles(state, comp),
+        "castles": held,
         "besieged": dict(state["besieged"]),
-        "points": points(state, comp),
-        "mori_box": _where(state, MORI_BOX),
-        "eliminated": _where(state, ELIMINATED),
+        "points": points(state, comp, held),
+        "mori_box": sorted(shown[MORI_BOX]),
+        "eliminated": sorted(shown[ELIMINATED]),
         "disks_eliminated": sorted(d for d, w in state["disks"].items() if w == ELIMINATED),
-        "recruit": {s: _count(state, comp, RECRUIT, s) for s in SIDES},
-        "bags": {s: _count(state, comp, BAG, s) for s in SIDES},
+        "recruit": counted[RECRUIT],
+        "bags": counted[BAG],
         "hands": {s: len(cards[s]["hand"]) for s in SIDES},
         "decks": {s: len(cards[s]["deck"]) for s in SIDES},
         "discards": {s: len(cards[s]["discard"]) for s in SIDES},
@@ -93,14 +103,6 @@ def view(state: State, comp: Components, side: str | None) -> dict:
     if side is not None:
         v["own"] = _own(state, comp, side)
     return v
-
-
-def _where(state: State, box: str) -> list[str]:
-    return sorted(b for b, w in state["blocks"].items() if w == box)
-
-
-def _count(state: State, comp: Components, box: str, side: str) -> int:
-    return sum(1 for b, w in state["blocks"].items() if w == box and comp.blocks[b].side == side)
 
 
 def _public_phase(phase: Phase | None) -> dict | None:
@@ -159,19 +161,27 @@ def _public_combat(combat: Combat | None) -> dict | None:
 
 
 def _own(state: State, comp: Components, side: str) -> dict:
+    on_map, side_of = comp.locations, comp.unit_side
     blocks: dict[str, list[str]] = {}
-    for b, where in sorted(state["blocks"].items()):
-        if comp.blocks[b].side == side and where in comp.locations:
+    recruit, bag, mine = [], [], set()
+    for b, where in state["blocks"].items():
+        if side_of[b] != side:
+            continue
+        mine.add(b)
+        if where in on_map:
             blocks.setdefault(where, []).append(b)
+        elif where == RECRUIT:
+            recruit.append(b)
+        elif where == BAG:
+            bag.append(b)
     phase = state["phase"]
     moved, arrived = (phase["moved"], phase["arrived"]) if phase else ([], {})
-    mine = {b for b in state["blocks"] if comp.blocks[b].side == side}
     return {
         "side": side,
         "hand": sorted(state["cards"][side]["hand"]),
-        "recruit": sorted(b for b in mine if state["blocks"][b] == RECRUIT),
-        "bag": sorted(b for b in mine if state["blocks"][b] == BAG),
-        "blocks": dict(sorted(blocks.items())),
+        "recruit": sorted(recruit),
+        "bag": sorted(bag),
+        "blocks": {loc: sorted(blocks[loc]) for loc in sorted(blocks)},
         "moved": sorted(b for b in moved if b in mine),
         "arrived": sorted(b for b in arrived if b in mine),
         "arrived_by": {b: r for b, r in sorted(arrived.items()) if b in mine},

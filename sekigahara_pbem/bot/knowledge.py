@@ -14,6 +14,7 @@ from ..rules.vocab import ISHIDA, LAST_WEEK, other
 from .weights import WEIGHTS
 
 LEADER_WORTH = WEIGHTS["knowledge.LEADER_WORTH"]  # a leader's worth beyond its mon (8.2.4)
+SPARE = WEIGHTS["knowledge.SPARE"]  # a block's share of its mon where no card deploys it
 
 
 _TABLES: list[tuple[Components, dict]] = []  # (component set, its distances), kept alive
@@ -59,6 +60,7 @@ class Knowledge:
         self.protagonist = self.comp.protagonist(self.side)
         self.dist = distances(self.comp)
         self.enemy_mon = self._enemy_mon()
+        self.enemy_hand: int = self.view["hands"][self.enemy]
         self._threats: dict[str, float] = {}  # threat() and matches() are asked thousands
         self._matches: dict[str, bool] = {}  # of times a decision: kept once computed
         self.memo: dict[tuple, Any] = {}  # the same for the scoring functions' estimates
@@ -106,21 +108,44 @@ class Knowledge:
         return False
 
     def strength(self, blocks: list[str]) -> float:
-        """Expected impact of our blocks in a battle: their mon, in full only for those a
-        card in hand can deploy. The protagonist is never counted: it is never risked."""
+        """Expected impact of our blocks in a battle (8.2.2: each card deploys one block):
+        leaders in full (8.2.4: they deploy without one), then the strongest blocks a card
+        in hand can deploy, one per card, in full; the rest at SPARE (a card drawn later,
+        a loss they absorb). The protagonist is never counted: it is never risked."""
         key = ("strength", *blocks)
         known = self.memo.get(key)
         if known is None:
-            known = self.memo[key] = sum(
-                self.comp.blocks[b].mon * (1.0 if self.matches(b) else 0.4)
-                for b in blocks
-                if b != self.protagonist
-            )
+            known = self.memo[key] = self._strength(blocks)
         return known
 
+    def _strength(self, blocks: list[str]) -> float:
+        spec = self.comp.blocks
+        free = [b for b in blocks if spec[b].leader and b != self.protagonist]
+        carded = sorted(
+            (spec[b].mon for b in blocks if b not in free and b != self.protagonist
+             and self.matches(b)),
+            reverse=True,
+        )  # fmt: skip
+        cards = len(self.hand)
+        unmatched = sum(
+            spec[b].mon for b in blocks
+            if b not in free and b != self.protagonist and not self.matches(b)
+        )  # fmt: skip
+        return (
+            sum(spec[b].mon for b in free)
+            + sum(carded[:cards])
+            + SPARE * (sum(carded[cards:]) + unmatched)
+        )
+
     def enemy_strength(self, loc: str) -> float:
-        """Expected impact of the enemy blocks at a location: count times average mon."""
-        return self.enemy_at.get(loc, 0) * self.enemy_mon
+        """Expected impact of the enemy blocks at a location: its average mon for as many
+        blocks as its hand has cards to deploy (8.2.2) and one more (a leader, 8.2.4), the
+        rest at SPARE."""
+        return self._enemy_impact(self.enemy_at.get(loc, 0))
+
+    def _enemy_impact(self, n: int) -> float:
+        deployed = min(n, self.enemy_hand + 1)
+        return (deployed + SPARE * (n - deployed)) * self.enemy_mon
 
     def threat(self, loc: str) -> float:
         """Enemy strength that could strike a location next: stacks there or one road away
@@ -135,9 +160,9 @@ class Knowledge:
         for eloc, n in self.enemy_at.items():
             d = self.dist[loc].get(eloc, 99)
             if d <= 1:
-                total += n * self.enemy_mon
+                total += self._enemy_impact(n)
             elif d == 2:
-                total += n * self.enemy_mon / 2
+                total += self._enemy_impact(n) / 2
         self._threats[loc] = total
         return total
 

@@ -163,7 +163,7 @@ class RefereeGame:
         except checks.Discrepancy as exc:
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
         comp = game_components(self.root, definition.components)
-        records = replayed(gd, comp, checked.bodies, checked.states)
+        records = replayed(gd, comp, checked.bodies, checked.states, checked.stages)
         return Replayed(definition.game_id, comp, records)
 
 
@@ -226,9 +226,8 @@ class TwoPartyGame:
         """Only a game both sides revealed: before, its records hold the hidden items
         under handles no map can draw (a game won by a forfeit of the reveal too)."""
         from .protocol import documents as docs
-        from .reports.replay import Record
-        from .rules.views import redact_event, view
-        from .rules.vocab import SIDES
+        from .reports.replay import staged
+        from .rules.views import redact_event
         from .twoparty import files
         from .twoparty import side as sides
         from .twoparty.exchange import Cheat
@@ -245,13 +244,15 @@ class TwoPartyGame:
         game_id = files.read_game(docs.read_capped(self.root / "game.txt"), "game.txt").game_id
         comp = audit.comp
         records = [
-            Record(
-                p.n,
-                view(p.state, comp, None),
-                [redact_event(e, None) for e in p.events],
-                {side: view(p.state, comp, side) for side in SIDES},
-            )
+            frame
             for p in audit.replayed()
+            for frame in staged(
+                p.n,
+                p.state,
+                [redact_event(e, None) for e in p.events],
+                [(s, [redact_event(e, None) for e in events]) for s, events in p.stages],
+                comp,
+            )
         ]
         return Replayed(game_id, comp, records)
 

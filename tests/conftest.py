@@ -146,6 +146,20 @@ def _play_short(root):  # noqa: ANN001, ANN202
     return {"records": result.records, "refused": result.refused}
 
 
+def _play_heuristic_short(root):  # noqa: ANN001, ANN202
+    """`_play_short` with heuristic bots, whose turn files hold several actions."""
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.referee import verify as checks
+    from sekigahara_pbem.referee.demo import run_demo
+
+    now = "2026-11-22T12:00:00Z"
+    with pytest.MonkeyPatch.context() as patch:
+        fix_seeds(patch, "acted-seed")
+        result = run_demo(root, "acted", now, max_steps=12, bot="heuristic")
+    checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), now, True)
+    return {"records": result.records, "refused": result.refused}
+
+
 @pytest.fixture(scope="session")
 def short_game(tmp_path_factory):
     """A short referee game (a dozen records) revealed by agreement, as `seki demo` plays

@@ -170,3 +170,65 @@ def test_a_two_party_game_not_revealed_by_both_is_refused(two_party, tmp_path):
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
     assert "reveal" in done.stderr
     assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def acted(tmp_path_factory):
+    """A short referee game between heuristic bots, revealed by agreement: their turn
+    files hold several actions (a movement phase is one file), which the replay shows
+    one at a time."""
+    from conftest import _play_heuristic_short
+
+    root = tmp_path_factory.mktemp("acted")
+    _play_heuristic_short(root)
+    return root / "game"
+
+
+def test_a_record_of_several_actions_is_stepped_an_action_at_a_time(browser, comp, acted, tmp_path):
+    """Shift with the arrows (and the small buttons) steps through a revealed record's
+    actions: each its own map, the state after it as verify replayed it, its events
+    marked among the record's; the record's whole comes last, and the arrows alone still
+    step by record."""
+    report = checks.verify(acted)
+    seq, stages = next(iter(sorted(report.stages.items())))
+    assert len(stages) > 1
+    out = tmp_path / "replay.html"
+    done = seki("replay", str(acted), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(out.as_uri())
+        page.locator("#slider").fill(str(seq - 1))
+        assert page.get_attribute("body", "data-seq") == str(seq)
+        assert page.get_attribute("body", "data-part") == str(len(stages))  # the whole
+        whole = _board(page)
+        page.evaluate("document.activeElement.blur()")  # the keys are the page's, not the slider's
+        page.keyboard.press("Shift+ArrowLeft")
+        assert page.get_attribute("body", "data-seq") == str(seq)
+        assert page.get_attribute("body", "data-part") == str(len(stages) - 1)
+        assert f"action {len(stages) - 1} of {len(stages)}" in page.inner_text("#where")
+        assert page.locator("#what li.now").count() == max(1, len(stages[-2][1]))
+        for side in SIDES:  # each side's map: its blocks after that action
+            page.click(f'#eyes button[data-eyes="{side}"]')
+            shown = page.eval_on_selector_all(
+                "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
+            )
+            state = stages[-2][0]
+            mine = [b for b, at in state["blocks"].items()
+                    if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
+            assert sorted(shown) == sorted(mine), side
+        page.click('#eyes button[data-eyes="public"]')
+        page.click("#after")
+        assert page.get_attribute("body", "data-part") == str(len(stages))
+        assert _board(page) == whole
+        page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.press("ArrowRight")  # by record: from an action, its record's whole
+        assert page.get_attribute("body", "data-seq") == str(seq)
+        assert page.get_attribute("body", "data-part") == str(len(stages))
+        page.keyboard.press("ArrowRight")  # then the next record's
+        assert page.get_attribute("body", "data-seq") == str(seq + 1)
+        page.keyboard.press("ArrowLeft")
+        assert page.get_attribute("body", "data-seq") == str(seq)
+        assert page.get_attribute("body", "data-part") == str(len(stages))
+    finally:
+        page.close()

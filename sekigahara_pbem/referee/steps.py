@@ -33,6 +33,8 @@ class Step:
     events: list
     actor: str | None  # the side whose decision was answered (it is asked anew)
     extended: str | None = None  # the side whose deadline was extended
+    # a turn file of several actions: the state after each and its events (`seki replay`)
+    stages: tuple[tuple[State, list], ...] = ()
 
 
 def anytime(turn: Turn) -> bool:
@@ -88,6 +90,7 @@ def turn_step(
             at=f"{name}: actions",
         )
     events: list = []
+    stages: list[tuple[State, list]] = []
     for i, action in enumerate(turn.actions):
         if action.get("type") not in ANYTIME and not _asked(state, turn.side):
             asked = pending(state)
@@ -108,7 +111,8 @@ def turn_step(
                 "{reason}", code=exc.code, rule=exc.rule, at=f"{name}: actions[{i}]", reason=exc
             ) from None
         events += new_events
-    return Step(state, events, turn.side)
+        stages.append((state, new_events))
+    return Step(state, events, turn.side, stages=tuple(stages) if len(stages) > 1 else ())
 
 
 def _extension(

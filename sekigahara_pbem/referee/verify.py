@@ -57,6 +57,8 @@ class Report:
     result: dict | None = None
     notes: list[str] = field(default_factory=list)
     states: dict[int, State] = field(default_factory=dict)  # by seq, once revealed (replay)
+    # a record of several actions, by seq: the state after each, and its events (replay)
+    stages: dict[int, tuple[tuple[State, list], ...]] = field(default_factory=dict)
     bodies: dict[int, dict] = field(default_factory=dict)  # each verified record's, by seq
 
 
@@ -129,7 +131,7 @@ def verify(root: Path) -> Report:
         ahead.close()
     if last:
         _check_last(gd, definition, last, revealed[2] if revealed else None)
-    report.states = replay.states
+    report.states, report.stages = replay.states, replay.stages
     if replay.state is not None:
         report.result = replay.state["result"]
         if report.result is None:
@@ -183,6 +185,7 @@ class _Replay:
         self.ahead: ReadAhead = ahead
         self.state, self.events = state, events
         self.states: dict[int, State] = {}
+        self.stages: dict[int, tuple[tuple[State, list], ...]] = {}
         self.extended: str | None = None  # who asked for an extension in this record
         self.prev = definition.hash
         # the record before's `asked` as it says: checked (`_check_whole`) once revealed only
@@ -231,6 +234,8 @@ class _Replay:
             )
             self._check_whole(where, body, before_state, draft, sealed_hash)
             self.states[seq] = self.state
+            if draft.step.stages:
+                self.stages[seq] = draft.step.stages
         report.packets += self.ahead.check(where, seq, record)
         self.prev, self.asked = record.hash, body.get("asked", {})
         self.clock, self.previous = body.get("clock", {}), record

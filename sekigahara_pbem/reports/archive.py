@@ -42,25 +42,27 @@ def last_record(gd: GameDir) -> int:
 
 
 def replayed(
-    gd: GameDir, comp: Components, bodies: dict[int, dict], states: dict[int, State]
+    gd: GameDir,
+    comp: Components,
+    bodies: dict[int, dict],
+    states: dict[int, State],
+    stages: dict[int, tuple[tuple[State, list], ...]],
 ) -> list[Record]:
     """Every record as `seki replay` shows it, from a verified archive's record bodies
-    and, once it is revealed, its replayed states: the public view and each side's of
-    the state (its public view is the record's public_state, which verify checked);
-    before, the public view from the public files and git's history of them."""
-    from ..rules.views import view  # the engine's tables: not for `seki report`
-    from ..rules.vocab import SIDES
-    from .replay import Record
+    and, once it is revealed, its replayed states (and of a record of several actions,
+    the state after each: `stages`): the public view and each side's of the state (its
+    public view is the record's public_state, which verify checked); before, the public
+    view from the public files and git's history of them."""
+    from .replay import Record, staged
 
     out = []
     for seq, body in sorted(bodies.items()):
+        events = body.get("events", [])
         if seq in states:
-            shown = view(states[seq], comp, None)
-            sides = {side: view(states[seq], comp, side) for side in SIDES}
+            out += staged(seq, states[seq], events, stages.get(seq, ()), comp)
         else:
             shown, _source = public_view(gd, seq, body["public_state"])
-            sides = {}
-        out.append(Record(seq, shown, body.get("events", []), sides))
+            out.append(Record(seq, shown, events, {}))
     return out
 
 

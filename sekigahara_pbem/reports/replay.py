@@ -20,6 +20,7 @@ from typing import NamedTuple
 from ..i18n import current
 from ..i18n import gettext as _
 from ..rules.components import Components
+from ..rules.state_types import State
 from . import model, svgmap, text
 from . import names as n
 from .env import environment
@@ -29,12 +30,36 @@ from .events import describe
 class Record(NamedTuple):
     """One record as the replay shows it: its number, its public view ({} where none is
     kept), its public events, and once the game is revealed each side's view of it
-    (side -> view), as that side saw the game then."""
+    (side -> view), as that side saw the game then. A record of several actions, once
+    revealed, is shown an action at a time too: `part` of `parts`, its view after that
+    action, its events up to it, the last `new` of them the action's own."""
 
     seq: int
     view: dict
     events: list
     sides: dict[str, dict]
+    part: int = 1
+    parts: int = 1
+    new: int = 0
+
+
+def staged(
+    seq: int, state: State, events: list, stages: Sequence[tuple[State, list]], comp: Components
+) -> list[Record]:
+    """A revealed record as the replay shows it, an action at a time (`stages`: the state
+    after each action and its events; none for a record of one), the whole record last.
+    `events` are the record's public events, the stages' events redacted, in order."""
+    from ..rules.views import view  # the engine's tables: not for `seki report`
+    from ..rules.vocab import SIDES
+
+    states = [s for s, _ in stages[:-1]] + [state]
+    counts = [len(e) for _, e in stages[:-1]] + [len(events) - sum(len(e) for _, e in stages[:-1])]
+    out, told = [], 0
+    for part, (now, new) in enumerate(zip(states, counts, strict=True), start=1):
+        told += new
+        sides = {side: view(now, comp, side) for side in SIDES}
+        out.append(Record(seq, view(now, comp, None), events[:told], sides, part, len(states), new))
+    return out
 
 
 def render(game_id: str, records: Sequence[Record], comp: Components) -> str:
@@ -61,6 +86,7 @@ def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
     told = [describe(e, comp, {}) for e in record.events] or [_("nothing new")]
     if not record.view:
         return {"seq": record.seq, "events": told, "situation": [_(text.MISSING_VIEW)]}
+    part = {"part": record.part, "parts": record.parts, "new": record.new}
     shown = model.situation(record.view, comp)
     situation = model.glance(shown) + [f"{name}: {items}" for name, items in shown["boxes"]]
     maps = {"public": _map(record.view, record.events, comp, None, lines)}
@@ -71,6 +97,7 @@ def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
         hands[side] = _("{side}'s hand: {cards}").format(side=n.side(side), cards=cards)
     return {
         "seq": record.seq,
+        **part,
         "events": told,
         "situation": situation,
         "maps": maps,
@@ -94,7 +121,13 @@ def _words() -> dict[str, str]:
         "back": _("Back"),
         "next": _("Next"),
         "last": _("Last"),
-        "keys": _("Keys: ← and → step, Home and End go to the first and the last record."),
+        "before": _("‹ Action"),
+        "after": _("Action ›"),
+        "action": _("action {part} of {parts}"),
+        "keys": _(
+            "Keys: ← and → step by record, with Shift by action; Home and End go to the first "
+            "and the last record."
+        ),
         "what": _("What happened"),
         "situation": _("The situation"),
         "public": _("As a spectator saw it"),

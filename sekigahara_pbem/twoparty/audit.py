@@ -91,7 +91,13 @@ class Audit:
         the end of the game; the blocks never drawn stay in their bags under the side's
         blocks left over (no view tells them apart: a bag is only counted)."""
         names = {h: r for party in self.parties.values() for h, r in party.book.reals().items()}
-        return [p._replace(state=self._named(p.state, names)) for p in self.played]
+        return [
+            p._replace(
+                state=self._named(p.state, names),
+                stages=tuple((self._named(s, names), e) for s, e in p.stages),
+            )
+            for p in self.played
+        ]
 
     def _named(self, state: State, names: dict[str, str]) -> State:
         named = cast(State, kn.replace(state, names))
@@ -153,9 +159,11 @@ class Audit:
             return
         n = len(self.kept)  # the record's number (n): two joins, then one kept a record
         self._record(record)
-        if self.observer is not None and self.observer.state is not None:
-            self.played.append(Played(n, self.observer.state, self.observer.told))
-            self.observer.told = []
+        seen = self.observer
+        if seen is not None and seen.state is not None:
+            stages = tuple(seen.stages) if len(seen.stages) > 1 else ()
+            self.played.append(Played(n, seen.state, seen.told, stages))
+            seen.told, seen.stages = [], []
         self._keep()
 
     def _aside(self, record: Record, kind: str) -> None:
@@ -213,11 +221,13 @@ class Audit:
 
 class Played(NamedTuple):
     """A record as the game stands with both secrets: its number, the whole state after
-    it, and its events (with their private parts: the replay shows what it may)."""
+    it, and its events (with their private parts: the replay shows what it may); of a
+    record of several entries, the state after each and its events."""
 
     n: int
     state: State
     events: list
+    stages: tuple[tuple[State, list], ...] = ()
 
 
 def recorded(record: Record, party: Party) -> Chooser:
@@ -305,6 +315,7 @@ class Observer:
         self.opened: set[str] = set()
         self.state: State | None = None  # the whole state after the last entry retraced
         self.told: list = []  # the events of the entries retraced since the last record
+        self.stages: list[tuple[State, list]] = []  # and the state after each, its events
 
     def retrace(self, e: Entry, where: Phrase) -> None:
         self.opened |= set(e.opened)
@@ -356,3 +367,4 @@ class Observer:
         self.public = e.public
         self.state = run.state
         self.told += done + run.events
+        self.stages.append((run.state, done + run.events))

@@ -118,8 +118,17 @@
     };
   }
 
+  let failed = 0; // looks in a row that failed
   async function refresh() {
-    show(await (await fetch("state")).json());
+    let data;
+    try {
+      data = await (await fetch("state")).json();
+    } catch (e) { // a busy machine: look again for a while (the server gone: stop looking)
+      if (++failed < 50) setTimeout(refresh, POLL * 4);
+      return;
+    }
+    failed = 0;
+    show(data);
   }
 
   function question() {

@@ -55,8 +55,8 @@ def options(state: State, comp: Components, side: str) -> list[dict] | Listing:
     seen = survey(state, comp, side)
     if not phase["mustered"]:
         _musters(state, comp, side, acts, seen)
-    for origin, here, movable in _movable(state, side, seen):
-        _moves_from(state, comp, side, origin, here, movable, seen, hand, acts)
+    for stack in _movable(state, side, seen):
+        _moves_from(state, comp, side, stack, seen, hand, acts)
     return Listing(acts, _action)
 
 
@@ -162,9 +162,9 @@ def reach(state: State, comp: Components, side: str) -> dict[str, dict[str, bool
     seen = survey(state, comp, side)
     hand = sorted(state["cards"][side]["hand"])
     out: dict[str, dict[str, bool]] = {}
-    for origin, here, movable in _movable(state, side, seen):
+    for stack in _movable(state, side, seen):
         entries: list = []
-        _moves_from(state, comp, side, origin, here, movable, seen, hand, entries)
+        _moves_from(state, comp, side, stack, seen, hand, entries)
         places: dict[str, bool] = {}
         for _, _, _, path, march, _, first in entries:
             if first is None and march is None:
@@ -172,7 +172,7 @@ def reach(state: State, comp: Components, side: str) -> dict[str, dict[str, bool
             elif first is None:
                 places.setdefault(path[-1], True)
         if places:
-            out[origin] = dict(sorted(places.items()))
+            out[stack.origin] = dict(sorted(places.items()))
     return out
 
 
@@ -273,7 +273,15 @@ def _musters(
     return entries
 
 
-def _movable(state: State, side: str, seen: Survey) -> list[tuple[str, list[str], list[str]]]:
+class Stack(NamedTuple):
+    """A stack that may still move: its place, its blocks, and those of them that may."""
+
+    origin: str
+    here: list[str]
+    movable: list[str]
+
+
+def _movable(state: State, side: str, seen: Survey) -> list[Stack]:
     """The side's stacks that may still move, each with its blocks and those of them that
     may move: a stack moves once a phase (7.1), a block once a turn (7.3.1), blocks
     mustered (7.2) or brought by Mōri (9.3) stay this turn, besieged blocks stay (8.9.6)."""
@@ -287,7 +295,7 @@ def _movable(state: State, side: str, seen: Survey) -> list[tuple[str, list[str]
             continue
         movable = here if stay.isdisjoint(here) else [b for b in here if b not in stay]
         if movable:
-            out.append((origin, here, movable))
+            out.append(Stack(origin, here, movable))
     return out
 
 
@@ -295,9 +303,7 @@ def _moves_from(
     state: State,
     comp: Components,
     side: str,
-    origin: str,
-    here: list[str],
-    movable: list[str],
+    stack: Stack,
     seen: Survey,
     hand: list[str],
     entries: list,
@@ -309,6 +315,7 @@ def _moves_from(
     for the whole stack or else the index of the first block alone: a path's blocks alone
     are one entry repeated). One walk of the origin's `_trie`, skipping the paths past a used
     road, an enemy or a single block's reach."""
+    origin, here, movable = stack
     leader = None
     lead = leadership(state, comp, side, origin, None, seen.sides) is not None
     if not lead:

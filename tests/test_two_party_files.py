@@ -335,6 +335,11 @@ def test_a_takeback_agreed_and_one_refused_then_the_game_verifies(tmp_path):
     reveal_both(sides)
     for s in SIDES:
         assert verify(tmp_path / s).retraced > 100
+    # the replay (`seki replay`) shows the game as it stands: the record taken back and the
+    # two asides are not among its records, each of the others is, in order
+    numbers = [p.n for p in verify(tmp_path / "ishida").replayed()]
+    asides = {int(taken[:4]), int(taken[:4]) + 1, int(taken[:4]) + 2}
+    assert len(numbers) > 30 and numbers == sorted(numbers) and not asides & set(numbers)
 
 
 def test_a_run_stopped_between_the_record_and_the_knowledge_is_caught_up(tmp_path, monkeypatch):

@@ -173,8 +173,9 @@ class Audit:
                 raise Cheat(
                     N_("{record}: a takeback of nothing"), rule=TAKEBACKS, record=_named(record)
                 )
-            self._go_back(len(self.kept) - 3)
-            if self.played:
+            taken = len(self.kept) - 2  # the record asked back: the ask was kept after it
+            self._go_back(taken - 1)
+            if self.played and self.played[-1].n == taken:
                 self.played.pop()  # the record taken back is no longer the game's
         if record.side in self.parties:
             _same(record, self.parties[record.side].takeback(kind))

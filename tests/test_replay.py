@@ -30,6 +30,19 @@ def _board(page) -> str:
     return page.eval_on_selector("svg.board", "svg => svg.outerHTML")
 
 
+def _sees(page, comp, state: dict, side: str) -> None:
+    """The page shows `side`'s view of `state`: its blocks on the map by identity, and
+    its hand."""
+    shown = page.eval_on_selector_all(
+        "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
+    )
+    mine = [b for b, at in state["blocks"].items()
+            if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
+    assert sorted(shown) == sorted(mine), side
+    hand = ", ".join(sorted(state["cards"][side]["hand"]))
+    assert hand in page.inner_text("#situation"), side
+
+
 def test_a_revealed_game_is_replayed_record_by_record(browser, comp, short_game, tmp_path):
     root, records = short_game
     out = tmp_path / "replay.html"
@@ -73,15 +86,7 @@ def test_a_revealed_game_is_replayed_record_by_record(browser, comp, short_game,
             page.click(f'#eyes button[data-eyes="{side}"]')
             for seq in (2, records):
                 page.locator("#slider").fill(str(seq - 1))
-                shown = page.eval_on_selector_all(
-                    "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
-                )
-                state = states[seq]
-                mine = [b for b, at in state["blocks"].items()
-                        if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
-                assert sorted(shown) == sorted(mine), (side, seq)
-                hand = ", ".join(sorted(state["cards"][side]["hand"]))
-                assert hand in page.inner_text("#situation"), (side, seq)
+                _sees(page, comp, states[seq], side)
     finally:
         page.close()
         reports.close()
@@ -144,15 +149,7 @@ def test_a_two_party_game_is_replayed_once_both_sides_revealed(browser, comp, tw
             for k in (0, len(played) // 2, len(played) - 1):
                 page.locator("#slider").fill(str(k))
                 assert page.get_attribute("body", "data-seq") == str(played[k].n)
-                shown = page.eval_on_selector_all(
-                    "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
-                )
-                state = played[k].state
-                mine = [b for b, at in state["blocks"].items()
-                        if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
-                assert sorted(shown) == sorted(mine), (side, k)
-                hand = ", ".join(sorted(state["cards"][side]["hand"]))
-                assert hand in page.inner_text("#situation"), (side, k)
+                _sees(page, comp, played[k].state, side)
     finally:
         page.close()
     assert not outside, outside
@@ -208,15 +205,9 @@ def test_a_record_of_several_actions_is_stepped_an_action_at_a_time(browser, com
         assert page.get_attribute("body", "data-part") == str(len(stages) - 1)
         assert f"action {len(stages) - 1} of {len(stages)}" in page.inner_text("#where")
         assert page.locator("#what li.now").count() == max(1, len(stages[-2][1]))
-        for side in SIDES:  # each side's map: its blocks after that action
+        for side in SIDES:  # each side's map and hand after that action
             page.click(f'#eyes button[data-eyes="{side}"]')
-            shown = page.eval_on_selector_all(
-                "#board g.block", "blocks => blocks.map(b => b.dataset.block)"
-            )
-            state = stages[-2][0]
-            mine = [b for b, at in state["blocks"].items()
-                    if at in comp.locations and comp.blocks[b].side == side]  # fmt: skip
-            assert sorted(shown) == sorted(mine), side
+            _sees(page, comp, stages[-2][0], side)
         page.click('#eyes button[data-eyes="public"]')
         page.click("#after")
         assert page.get_attribute("body", "data-part") == str(len(stages))

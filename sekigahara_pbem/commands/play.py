@@ -352,8 +352,8 @@ def _next_record(
     choose: str | None,
     received: bool,
     html: Path | None,
-    board: bool = False,
-    sent: _Sending | None = None,
+    board: bool,
+    sent: _Sending,
 ) -> bool:
     """This side's next record, of whichever kind is due: the one the player chose
     (--resign, --takeback...), the first one (its randomness alone), or a turn. Whether
@@ -415,8 +415,8 @@ def _two_party_turn(
     choose: str | None,
     received: bool,
     html: Path | None,
-    board: bool = False,
-    sent: _Sending | None = None,
+    board: bool,
+    sent: _Sending,
 ) -> bool:
     """This side's decisions: the report (and the page, with --html), then the questions,
     at the terminal or with `board` all on one page in the browser (play/two_party.py,
@@ -441,9 +441,6 @@ def _two_party_turn(
         def ready(url: str) -> None:
             tell(_("your turn is on the board: {url}").format(url=url))
 
-        if sent is None:
-            ui.on_the_board(side, party, utc_now(), ready)
-            return True
         ui.on_the_board(side, party, utc_now(), ready, sent=sent, own_mail=sent.mail is None)
         return False
     ask = console.script(choose) if choose is not None else console.terminal()

@@ -278,8 +278,12 @@ def on_the_board(
         record = OnTheBoard(board, side.side)
         side.turn(record.choose, now, record.confirm)
         path = side.records()[-1]
-        said = sent()
         where = _("Your record, signed: {path}").format(path=path.resolve())
+        try:
+            said = sent()
+        except Refusal as exc:  # not mailed (the record is written): said on the page too
+            board.finish([where, explain(exc)])
+            raise
         link = _mail_link(side, path) if own_mail else None
         board.finish([where, *said, "", _(CLOSE_PAGE)], link)
 

@@ -186,3 +186,31 @@ def test_a_level_chooses_the_computer_player_and_bot_may_still_name_one(tmp_path
     unknown = solo(tmp_path, "unknown", "--level", "grandmaster", "--choose", "1")
     assert unknown.exit_code == 2 and not (tmp_path / "unknown").exists()
     assert tuple(LEVELS) == solo_command.LEVELS  # the option offers every level there is
+
+
+def test_a_battle_plan_answers_the_players_battles(tmp_path, monkeypatch):
+    """`seki solo --plan` (issue 41: a one-block raid took two or three turns of the
+    player's, each signed): the plan's questions come before the player's first turn and
+    not again while a plan is on file; its standing orders (here the last offered of
+    each, never `ask`) then answer every deployment of the player's, so none is asked,
+    and the game is played to its end and verified."""
+    chooser = random_asker(3)
+    asked: list[str] = []
+
+    def ask(prompt: str, question) -> str:
+        if question is console.CONFIRM:
+            return "1"
+        asked.append(question.key)
+        if question.key.startswith("plan_"):
+            return str(console.numbers(question)[-1])
+        return chooser(prompt, question)
+
+    monkeypatch.setattr(console, "terminal", lambda: ask)
+    done = solo(tmp_path, "g", "--side", "tokugawa", "--plan")
+    assert done.exit_code == 0, done.output[-3000:]
+    assert verify(tmp_path / "g/game").result is not None
+    plans = [k for k in asked if k.startswith("plan_")]
+    assert plans and plans == list(dict.fromkeys(plans))  # each asked once
+    assert asked[: len(plans)] == plans  # first of all
+    assert "deploy" not in asked and "deploy_card" not in asked
+    assert ", Tokugawa deploys " in " ".join(done.output.split())  # its plan deployed for it

@@ -43,6 +43,14 @@ DEFAULT_DIRECTORY = Path("solo")
         "turn (as seki play --choose)."
     ),
 )
+@click.option(
+    "--plan",
+    is_flag=True,
+    help=N_(
+        "Set a battle plan first (standing orders for your combat decisions), and again "
+        "whenever none is on file: the battles it covers need no turn of yours."
+    ),
+)
 @web_option
 @lang_option
 def solo(
@@ -52,6 +60,7 @@ def solo(
     bot: str,
     budget: float,
     choose: str | None,
+    plan: bool,
     web: bool | None,
     lang: str | None,
 ) -> None:
@@ -75,11 +84,11 @@ def solo(
         started = _("new game in {dir}: you play {side}")
         tell(started.format(dir=directory, side=n.side(game.side)))
     if not on_board(web, choose):
-        _play(game, choose)
+        _play(game, choose, plan)
         _close(game)
         return
     with _page(game) as page:  # one page for the whole game, turn after turn
-        last = _play(game, choose, page)
+        last = _play(game, choose, plan, page)
         closing, verified = _close(game)
         farewell = _(CLOSE_PAGE)
         page.finish([*last.splitlines(), *closing.splitlines(), verified, "", farewell])
@@ -115,9 +124,12 @@ def _opponent(level: str | None, bot: str, budget: float) -> tuple[str, float]:
     return kind, budget if given else level_budget
 
 
-def _play(game, choose: str | None, page=None) -> str:  # noqa: ANN001 - a Board
+def _play(game, choose: str | None, plan: bool, page=None) -> str:  # noqa: ANN001 - a Board
     """The turns, until the game is over, at the terminal or on `page`; stopping keeps
-    the game to resume. The game's last report, said at the terminal too."""
+    the game to resume. With `plan`, a turn of the player's with no battle plan on file
+    (rules/plans.py) begins with its questions (play/plan.py): the plan then answers the
+    combat decisions it covers, each of which was a turn (issue 41: a one-block raid took
+    two or three). The game's last report, said at the terminal too."""
     from ..play import console
     from ..play import solo as solos
     from ..protocol.checking import signed_turn
@@ -136,8 +148,9 @@ def _play(game, choose: str | None, page=None) -> str:  # noqa: ANN001 - a Board
             earlier = solos.story(game, packet.seq)
             step = tuple(packet.view.get(k) for k in ("week", "turn", "step"))
             brief, last_step = step == last_step, step
+            planned = plan and packet.view["own"].get("plan") is None
             try:
-                actions = ask_turn(game.definition, packet, comp, earlier, ask,
+                actions = ask_turn(game.definition, packet, comp, earlier, ask, plan=planned,
                                    home=game.root, brief=brief, page=page)  # fmt: skip
             except console.Stopped as stopped:
                 tell(str(stopped))

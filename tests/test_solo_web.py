@@ -100,3 +100,31 @@ def test_a_whole_solo_game_through_the_page_is_verified(tmp_path):
     assert "is over" in over and "verified" in over, over[-2000:]
     assert turns >= 5
     assert verify(tmp_path / "g" / "game").result is not None
+
+
+def test_the_battle_plan_is_asked_on_the_page_first(tmp_path):
+    """`seki solo --web --plan`: the plan's questions come first on the page, answered
+    by clicks like any other; the turn then goes on to the decision, signed with its plan."""
+    sync_playwright = _browser_or_skip()
+    args = ("solo", "g", "--web", "--side", "ishida", "--bot", "random", "--plan")
+    with Solo(tmp_path, args) as solo, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        page = browser.new_page()
+        page.goto(solo.address)
+        prompts = []
+        for _ in range(20):  # the plan's questions, each answered with its last order
+            page.wait_for_selector("#ask p.prompt")
+            now = page.evaluate("() => fetch('state').then((r) => r.json())")
+            if any(t["text"].startswith("file this battle plan") for t in now["turn"]):
+                break  # the plan is made: the turn goes on to the decision
+            prompts.append(now["question"]["prompt"])
+            with page.expect_response(lambda r: r.request.method == "POST"):
+                page.click(f"#choice-{now['question']['choices'][-1]['i']}")
+            page.wait_for_function(f"() => document.body.dataset.seq > {now['seq']}")
+        assert prompts[0].startswith("Battle plan.") and 6 <= len(prompts) < 20, prompts
+        assert now["question"] is not None  # the decision itself, asked next
+        page.click("#tools button >> nth=1")  # Stop
+        page.wait_for_selector("p.done")
+        browser.close()
+        status, said = solo.ended()
+    assert status == ExitStatus.STOPPED, said[-2000:]

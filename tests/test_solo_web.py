@@ -15,11 +15,25 @@ from webdoor import ADDRESS, Solo
 from sekigahara_pbem.referee.verify import verify
 from sekigahara_pbem.refusal import ExitStatus
 
+# The report the page links (the packet's, in HTML) read as the page's panel reads: the
+# moment, the first player and the points; each side's cards and blocks off the map; the
+# Mōri Box and the eliminated.
+REPORT_SITUATION = """() => fetch('report').then((r) => r.text()).then((html) => {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const texts = [...doc.querySelectorAll('p')].map((p) => p.textContent.trim());
+  const rows = [...doc.querySelectorAll('table tr')].slice(1).map((tr) =>
+    [...tr.children].map((c) => c.textContent.trim()));
+  return {texts, rows};
+})"""
 
-def play_the_game(page, chooser: random.Random, turns: int | None = None) -> int:
+
+def play_the_game(
+    page, chooser: random.Random, turns: int | None = None, glance: bool = False
+) -> int:
     """Answer the page's questions with random legal clicks and sign each turn, until the
     page says the game is over (or `turns` are signed and the next question is on the
-    page); the turns signed."""
+    page); the turns signed. With `glance`, at the start of every turn the game at a
+    glance beside the map says what the packet's report says (issue 41)."""
     signed = 0
     for _ in range(20_000):
         page.wait_for_selector("#ask p.prompt, #ask button.primary, pre.over", timeout=120_000)
@@ -32,6 +46,8 @@ def play_the_game(page, chooser: random.Random, turns: int | None = None) -> int
         q = now["question"]
         if signed == turns and q is not None:
             return signed
+        if glance and q is not None and not now["turn"]:
+            _same_as_the_report(page, now["situation"])
         with page.expect_response(lambda r: r.request.method == "POST"):
             if q is None:
                 page.click("#ask button.primary")  # Sign
@@ -43,6 +59,20 @@ def play_the_game(page, chooser: random.Random, turns: int | None = None) -> int
                 page.click("#ask button.primary")  # OK
         page.wait_for_timeout(30)  # the page draws the answer's moment
     raise AssertionError("the game never ended")
+
+
+def _same_as_the_report(page, shown: dict) -> None:
+    """The panel's lines and counts are the packet report's: its moment, first player and
+    points; each side's hand, deck, discards, bag and recruits; the boxes."""
+    report = page.evaluate(REPORT_SITUATION)
+    texts = " | ".join(report["texts"])
+    for line in shown["lines"]:  # the report lists the castles and resources one by one
+        if not line.startswith(("Castles", "Resource")):
+            assert line in texts, (line, texts[:2000])
+    rows = [r for r in report["rows"] if len(r) == 6]
+    assert rows == [[str(c) for c in counts] for counts in shown["counts"]], rows
+    for name, text in shown["boxes"]:
+        assert f"{name}: {text}" in texts, (name, text)
 
 
 def _tick(page, q: dict, chooser: random.Random) -> None:
@@ -90,7 +120,7 @@ def test_a_whole_solo_game_through_the_page_is_verified(tmp_path):
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         page = browser.new_page()
         page.goto(solo.address)
-        turns = play_the_game(page, random.Random(7))
+        turns = play_the_game(page, random.Random(7), glance=True)
         over = page.inner_text("pre.over")
         browser.close()
         status, said = solo.ended()

@@ -8,14 +8,18 @@ replays the same way once both sides have revealed."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from sekigahara_pbem.referee import verify as checks
 from sekigahara_pbem.rules.vocab import SIDES
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def seki(*args: str) -> subprocess.CompletedProcess:
@@ -208,6 +212,8 @@ def test_a_record_of_several_actions_is_stepped_an_action_at_a_time(browser, com
         for side in SIDES:  # each side's map and hand after that action
             page.click(f'#eyes button[data-eyes="{side}"]')
             _sees(page, comp, stages[-2][0], side)
+        if os.environ.get("SEKI_WEB_SCREENSHOTS") == "1":  # the picture in docs/reports.md
+            page.screenshot(path=str(DOCS / "replay-desktop.png"))
         page.click('#eyes button[data-eyes="public"]')
         page.click("#after")
         assert page.get_attribute("body", "data-part") == str(len(stages))

@@ -276,9 +276,22 @@ def as_committed(root: Path) -> bool:
 def _tree_and_head(root: Path) -> tuple[str, list[str]]:
     """The tree of the files as they are, and the last commit with its tree ([] before
     the first)."""
-    (root / ".git" / "index.lock").unlink(missing_ok=True)  # stale (`git_commit`)
+    _clear_stale_locks(root / ".git")
     tree = _tree(root)
     return tree, _git(root, "rev-parse", "HEAD", "HEAD^{tree}", check=False).decode().split()
+
+
+def _clear_stale_locks(git: Path) -> None:
+    """The locks a git killed with an earlier seki run leaves (`git_commit`: under the
+    game's lock, none is another's): the index's, seki's own index's (`_tree`), and
+    HEAD's and its branch's (`update-ref` in `_signed_commit`). Any one left makes every
+    later commit fail until a person deletes it."""
+    for name in ("index.lock", f"{_INDEX}.lock", "HEAD.lock"):
+        (git / name).unlink(missing_ok=True)
+    heads = git / "refs" / "heads"
+    if heads.is_dir():
+        for lock in heads.glob("*.lock"):
+            lock.unlink(missing_ok=True)
 
 
 def _tree(root: Path) -> str:

@@ -133,29 +133,17 @@ def demo(tmp_path_factory):
     return root, result
 
 
-def _play_short(root):  # noqa: ANN001, ANN202
+def _play_short(root, seed: str = "short", bot: str = "random"):  # noqa: ANN001, ANN202
+    """A dozen records of `bot`s' game, revealed by agreement (heuristic bots' turn
+    files hold several actions: a movement phase is one file)."""
     from sekigahara_pbem.crypto.keystore import read_identity
     from sekigahara_pbem.referee import verify as checks
     from sekigahara_pbem.referee.demo import run_demo
 
     now = "2026-11-22T12:00:00Z"
     with pytest.MonkeyPatch.context() as patch:
-        fix_seeds(patch, "short-seed")
-        result = run_demo(root, "short", now, max_steps=12)
-    checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), now, True)
-    return {"records": result.records, "refused": result.refused}
-
-
-def _play_heuristic_short(root):  # noqa: ANN001, ANN202
-    """`_play_short` with heuristic bots, whose turn files hold several actions."""
-    from sekigahara_pbem.crypto.keystore import read_identity
-    from sekigahara_pbem.referee import verify as checks
-    from sekigahara_pbem.referee.demo import run_demo
-
-    now = "2026-11-22T12:00:00Z"
-    with pytest.MonkeyPatch.context() as patch:
-        fix_seeds(patch, "acted-seed")
-        result = run_demo(root, "acted", now, max_steps=12, bot="heuristic")
+        fix_seeds(patch, f"{seed}-seed")
+        result = run_demo(root, seed, now, max_steps=12, bot=bot)
     checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), now, True)
     return {"records": result.records, "refused": result.refused}
 

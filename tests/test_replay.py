@@ -178,10 +178,10 @@ def acted(tmp_path_factory):
     """A short referee game between heuristic bots, revealed by agreement: their turn
     files hold several actions (a movement phase is one file), which the replay shows
     one at a time."""
-    from conftest import _play_heuristic_short
+    from conftest import _play_short
 
     root = tmp_path_factory.mktemp("acted")
-    _play_heuristic_short(root)
+    _play_short(root, "acted", "heuristic")
     return root / "game"
 
 

@@ -120,22 +120,20 @@ class Knowledge:
 
     def _strength(self, blocks: list[str]) -> float:
         spec = self.comp.blocks
-        free = [b for b in blocks if spec[b].leader and b != self.protagonist]
-        carded = sorted(
-            (spec[b].mon for b in blocks if b not in free and b != self.protagonist
-             and self.matches(b)),
-            reverse=True,
-        )  # fmt: skip
+        free = unmatched = 0.0
+        carded: list[float] = []
+        for b in blocks:
+            if b == self.protagonist:
+                continue
+            if spec[b].leader:
+                free += spec[b].mon
+            elif self.matches(b):
+                carded.append(spec[b].mon)
+            else:
+                unmatched += spec[b].mon
+        carded.sort(reverse=True)
         cards = len(self.hand)
-        unmatched = sum(
-            spec[b].mon for b in blocks
-            if b not in free and b != self.protagonist and not self.matches(b)
-        )  # fmt: skip
-        return (
-            sum(spec[b].mon for b in free)
-            + sum(carded[:cards])
-            + SPARE * (sum(carded[cards:]) + unmatched)
-        )
+        return free + sum(carded[:cards]) + SPARE * (sum(carded[cards:]) + unmatched)
 
     def enemy_strength(self, loc: str) -> float:
         """Expected impact of the enemy blocks at a location: its average mon for as many

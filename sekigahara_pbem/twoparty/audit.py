@@ -161,9 +161,10 @@ class Audit:
         self._record(record)
         seen = self.observer
         if seen is not None and seen.state is not None:
+            told = [e for _, events in seen.stages for e in events]
             stages = tuple(seen.stages) if len(seen.stages) > 1 else ()
-            self.played.append(Played(n, seen.state, seen.told, stages))
-            seen.told, seen.stages = [], []
+            self.played.append(Played(n, seen.state, told, stages))
+            seen.stages = []
         self._keep()
 
     def _aside(self, record: Record, kind: str) -> None:
@@ -315,8 +316,8 @@ class Observer:
         self.held: tuple[str, dict | None] | None = None  # None: a held entry naming none
         self.opened: set[str] = set()
         self.state: State | None = None  # the whole state after the last entry retraced
-        self.told: list = []  # the events of the entries retraced since the last record
-        self.stages: list[tuple[State, list]] = []  # and the state after each, its events
+        # since the last record: the state after each entry retraced, and its events
+        self.stages: list[tuple[State, list]] = []
 
     def retrace(self, e: Entry, where: Phrase) -> None:
         self.opened |= set(e.opened)
@@ -367,5 +368,4 @@ class Observer:
             )
         self.public = e.public
         self.state = run.state
-        self.told += done + run.events
         self.stages.append((run.state, done + run.events))

@@ -273,7 +273,7 @@ def _musters(
     return entries
 
 
-class Stack(NamedTuple):
+class Movable(NamedTuple):
     """A stack that may still move: its place, its blocks, and those of them that may."""
 
     origin: str
@@ -281,7 +281,7 @@ class Stack(NamedTuple):
     movable: list[str]
 
 
-def _movable(state: State, side: str, seen: Survey) -> list[Stack]:
+def _movable(state: State, side: str, seen: Survey) -> list[Movable]:
     """The side's stacks that may still move, each with its blocks and those of them that
     may move: a stack moves once a phase (7.1), a block once a turn (7.3.1), blocks
     mustered (7.2) or brought by Mōri (9.3) stay this turn, besieged blocks stay (8.9.6)."""
@@ -295,7 +295,7 @@ def _movable(state: State, side: str, seen: Survey) -> list[Stack]:
             continue
         movable = here if stay.isdisjoint(here) else [b for b in here if b not in stay]
         if movable:
-            out.append(Stack(origin, here, movable))
+            out.append(Movable(origin, here, movable))
     return out
 
 
@@ -303,7 +303,7 @@ def _moves_from(
     state: State,
     comp: Components,
     side: str,
-    stack: Stack,
+    stack: Movable,
     seen: Survey,
     hand: list[str],
     entries: list,

@@ -110,8 +110,12 @@ def run(
     from ..play import autoplay, mailbox
     from ..protocol.component_files import load_components
 
-    if two_party is not None:
-        _two_party_pass(two_party, key, mail, bot, seed)
+    if two_party is not None:  # the bot's own directory of a game
+        from ..games import open_game
+
+        game = open_game(two_party)
+        for line in game.bot_pass(load_identity(key), mail, bot, seed, utc_now()):
+            click.echo(line)
         return
     identity = load_identity(key)
     settings = mailbox.settings(mail)
@@ -132,25 +136,3 @@ def run(
         click.echo(f"  {line}")
     for line in report.problems:
         tell("  " + _("not used: {line}").format(line=line))
-
-
-def _two_party_pass(
-    directory: Path, key: str | None, mail: Path | None, bot: str, seed: str
-) -> None:
-    from ..bot import make_player
-    from ..play import mailbox
-    from ..play.two_party import robot_pass
-    from ..refusal import Refusal
-    from ..twoparty import side as sides
-    from ..twoparty.match import player_chooser
-
-    settings = mailbox.settings(mail)
-    if settings is None:
-        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
-    if bot == "search":
-        raise Refusal(N_("--two-party: the bot is heuristic or random"))
-    side = sides.open_side(directory, load_identity(key))
-    chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
-    said = robot_pass(side, settings, chooser, utc_now())
-    for line in said:
-        click.echo(line)

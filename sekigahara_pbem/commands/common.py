@@ -21,6 +21,7 @@ FC = TypeVar("FC", bound=Callable[..., Any])  # what an option decorates: a comm
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
+    from ..games import Said
     from ..mail.outgoing import Delivery
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
@@ -45,6 +46,17 @@ def tell(text: str) -> None:
     went), on standard error: standard output carries only what the command makes (a
     key, a report, a JSON document), for a file or a pipe (docs/cli.md)."""
     click.echo(text, err=True)
+
+
+def said(words: Said) -> None:
+    """What a game's mode had to say (games.Said), printed: what it made on standard
+    output, the rest to the person; a failure of seki's own ends the command (exit 70)."""
+    for line in words.made:
+        click.echo(line)
+    for line in words.told:
+        tell(line)
+    if words.bug is not None:
+        abort(words.bug, ExitStatus.INTERNAL)
 
 
 _KEY_HELP = N_(
@@ -293,9 +305,9 @@ def read_input(path: Path) -> bytes:
 def read_text(path: Path) -> str:
     """A file a person sent or saved, as text: UTF-8, or UTF-16 as Windows PowerShell
     writes it; anything else is refused naming the file."""
-    from ..protocol.documents import decode_saved
+    from ..protocol.documents import read_saved
 
-    return decode_saved(read_input(path), str(path))
+    return read_saved(path)
 
 
 def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]:
@@ -333,12 +345,10 @@ def open_own_note(path: Path, identity: Identity) -> list[str] | None:
 
 
 def write_new(path: Path, text: str) -> None:
-    """Write a file a person asked for, never over one that exists (it may be unsent work)."""
-    from ..protocol.store import write_atomic
+    """`store.write_new`, imported when a command writes (not when it starts)."""
+    from ..protocol.store import write_new as new
 
-    if path.exists():
-        raise Refusal(N_("{path} exists; not overwriting it"), path=path)
-    write_atomic(path, text)
+    new(path, text)
 
 
 def utc_now() -> str:

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 import click
 
-from .. import words
-from ..i18n import N_, ngettext
+from ..i18n import N_
 from ..i18n import gettext as _
-from ..refusal import ExitStatus
-from .common import abort, tell, utc_now
+from .common import abort, said, utc_now
 
 
 @click.command("demo")
@@ -52,7 +49,7 @@ def demo(
     The bots are heuristic players (seki docs bot) unless `--bot search` (slower and
     stronger: a game takes some minutes per second of `--budget`) or `--bot random`.
     """
-    from ..referee.demo import run_demo
+    from ..games import Demo, mode
 
     if bot not in ("heuristic", "search", "random"):
         abort(_("--bot: unknown bot '{bot}': expected heuristic, search or random").format(bot=bot))
@@ -62,66 +59,4 @@ def demo(
         directory = Path(tempfile.mkdtemp(prefix="seki-demo-"))
     if directory.exists() and any(directory.iterdir()):
         abort(_("{path} exists and is not empty").format(path=directory))
-    if two_party:
-        _two_party(directory, bot, seed)
-        return
-    start = time.perf_counter()
-    result = run_demo(directory, seed, utc_now(), plans=plans, bot=bot, budget=budget)
-    elapsed = time.perf_counter() - start
-    assert result.result is not None  # a demo is played to its end (referee/demo.py)
-    over = _(
-        "demo game over after {records} records ({turn_files} turn files) in {seconds} s: "
-        "{result}; revealed and verified"
-    )
-    click.echo(
-        over.format(
-            records=result.records,
-            turn_files=result.turn_files,
-            seconds=f"{elapsed:.1f}",
-            result=words.outcome(result.result),
-        )
-    )
-    archive = _("archive: {path} (a git repository); keys: {keys}")
-    tell(archive.format(path=result.game_dir, keys=directory / "keys"))
-    tell(_("check it yourself: seki verify {path}").format(path=result.game_dir))
-    if result.refused:  # seki's own bots, refused by seki's own referee: a bug
-        refused = ngettext(
-            "{n} turn file was refused: {first}",
-            "{n} turn files were refused: {first}",
-            len(result.refused),
-        )
-        abort(refused.format(n=len(result.refused), first=result.refused[0]), ExitStatus.INTERNAL)
-
-
-def _two_party(directory: Path, bot: str, seed: str) -> None:
-    from ..twoparty.demo import run
-
-    if bot == "search":
-        abort(_("--two-party: the demo plays heuristic or random bots"))
-    start = time.perf_counter()
-    result = run(directory, bot, seed)
-    assert result.result is not None  # a demo is played to its end (twoparty/demo.py)
-    over = _(
-        "two-party demo game over after {records} records in {seconds} s: {result}, week "
-        "{week}; both sides revealed and each verified the whole exchange ({entries} entries "
-        "replayed)"
-    )
-    click.echo(
-        over.format(
-            records=result.records,
-            seconds=f"{time.perf_counter() - start:.1f}",
-            result=words.outcome(result.result),
-            week=result.weeks,
-            entries=result.retraced,
-        )
-    )
-    sizes = _("records: median {size} bytes; reading one took {ms} ms (median, in process)")
-    click.echo(
-        sizes.format(
-            size=sorted(result.sizes)[len(result.sizes) // 2],
-            ms=f"{result.median_receive_ms:.0f}",
-        )
-    )
-    sides = _("sides: {ishida} and {tokugawa}")
-    tell(sides.format(ishida=directory / "ishida", tokugawa=directory / "tokugawa"))
-    tell(_("check it yourself: seki verify {path}").format(path=directory / "ishida"))
+    said(mode(two_party).demo(Demo(directory, seed, bot, plans, budget), utc_now()))

@@ -7,11 +7,9 @@ from pathlib import Path
 import click
 
 from ..i18n import N_
-from ..i18n import gettext as _
 from ..refusal import Refusal, quoted
-from ..reports import names
 from ..rules.state import EDITION, EDITIONS
-from .common import Group, chosen_key, key_option, load_identity, read_public, tell, utc_now
+from .common import Group, chosen_key, key_option, load_identity, read_public, said, utc_now
 
 app = Group(help=N_("Create a game (referee)."), no_args_is_help=True)
 
@@ -101,52 +99,32 @@ def new(
 ) -> None:
     """Write the signed game definition with your seed commitment, and the join requests;
     with --two-party, the game between you and the other player, and your join."""
-    from ..protocol import clock, game
-    from ..protocol.component_files import components_hash
+    from ..games import NewGame, mode
 
-    if two_party:
-        _two_party(directory, ishida, tokugawa, key, game_id, option, rules, email, deadline_hours)
-        return
-    referee = load_identity(chosen_key(key, usual="referee"))
+    chosen = mode(two_party)
+    creator = load_identity(chosen_key(key, usual=chosen.creator))
     players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
     options = _options(option, rules)
     deadlines = None
     if deadline_hours is not None:
-        raw = {
+        deadlines = {
             "hours": deadline_hours,
             "reminder_hours": reminder_hours,
             "extension_hours": extension_hours,
             "max_extensions": max_extensions,
             "policy": no_move_policy,
         }
-        deadlines = clock.parse_settings(raw, "deadline options")
-    definition = game.create(
+    new_game = NewGame(
         directory,
         game_id or directory.name,
-        referee,
+        creator,
         players,
-        components_hash(),
         options,
-        utc_now(),
-        deadlines,
         dict(_email(e) for e in email or []),
         dict(_language(x) for x in lang or []),
+        deadlines,
     )
-    tell(_("created game {game} in {path}").format(game=definition.game_id, path=directory))
-    referee_line = _("referee fingerprint {fingerprint}")
-    tell("  " + referee_line.format(fingerprint=definition.referee.fingerprint))
-    for side, public in definition.players.items():
-        tell("  " + _player_line(side, public))
-    send = _(
-        "Send {path} to both players as their join request; each answers with: "
-        "seki join game.txt --key NAME"
-    )
-    tell(send.format(path=directory / "game.txt"))
-
-
-def _player_line(side: str, public) -> str:
-    line = _("{side}: {name} fingerprint {fingerprint}")
-    return line.format(side=names.side(side), name=public.name, fingerprint=public.fingerprint)
+    said(chosen.create(new_game, utc_now()))
 
 
 def _option(text: str) -> tuple[str, bool]:
@@ -189,46 +167,3 @@ def _email(text: str) -> tuple[str, str]:
             text=quoted(text),
         )
     return who, address
-
-
-def _two_party(
-    directory: Path,
-    ishida: str,
-    tokugawa: str,
-    key: str | None,
-    game_id: str | None,
-    option,
-    rules: str,
-    email,
-    deadline_hours: int | None,
-) -> None:
-    from ..protocol.component_files import components_hash
-    from ..twoparty import files
-    from ..twoparty import side as sides
-
-    me = load_identity(key)
-    players = {"ishida": read_public(ishida), "tokugawa": read_public(tokugawa)}
-    options = _options(option, rules)
-    addresses = dict(_email(e) for e in email or [])
-    if "referee" in addresses:
-        raise Refusal(N_("--email: a two-party game has no referee"))
-    text = files.make_game(
-        game_id or directory.name,
-        components_hash(),
-        options,
-        players,
-        me,
-        addresses,
-        deadline_hours,
-    )
-    side = sides.create(directory, text, me, utc_now())
-    other = next(s for s in players if s != side.side)
-    created = _("created two-party game {game} in {path}: you play {side}")
-    you = names.side(side.side)
-    tell(created.format(game=side.game.game_id, path=directory, side=you))
-    tell("  " + _player_line(other, players[other]))
-    send = _(
-        "Send {game_file} and {record} to the other player; they answer with: "
-        "seki join game.txt --key NAME"
-    )
-    tell(send.format(game_file=directory / "game.txt", record=side.records()[0]))

@@ -4,14 +4,11 @@ shown, the decision walked through with numbered choices, the turn file signed."
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from .. import words
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, Refusal
@@ -25,7 +22,6 @@ from .common import (
     mail_config_option,
     open_own_note,
     open_own_packet,
-    read_text,
     tell,
     use_language,
     utc_now,
@@ -39,8 +35,6 @@ if TYPE_CHECKING:
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
     from ..rules.components import Components
-    from ..twoparty.exchange import Party
-    from ..twoparty.side import Side
 
 
 @click.command("play")
@@ -144,9 +138,14 @@ def play(
 
     use_language(lang)
     board = on_board(web, choose)
-    if packet is not None and packet.is_dir():
-        endings = (resign, claim_forfeit, takeback, agree_takeback)
-        _two_party(packet, key, list(receive), choose, mail_config, endings, html, board)
+    if packet is not None and packet.is_dir():  # the player's own directory of a game
+        from ..games import Shell, Turn, open_game
+
+        key = chosen_key(key)
+        asides = (resign, claim_forfeit, takeback, agree_takeback)
+        turn = Turn(packet, load_identity(key), key, list(receive), choose, mail_config, asides,
+                    html, board)  # fmt: skip
+        open_game(packet).play(turn, Shell(click.echo, tell, utc_now))
         return
     if not board:
         _need_answers(choose)
@@ -169,16 +168,12 @@ def play(
     signing.sign(actions, tell)
 
 
-NO_TERMINAL = N_(
-    "seki play asks its questions at a terminal; without one, give the answers with --choose "
-    "(see seki play --help)"
-)
-
-
 def _need_answers(choose: str | None) -> None:
     """Refuses at once (exit 2, a usage error) a run that could never be answered: no
     terminal to ask at and no --choose script, as under cron or a pipe; else the player
     would learn it only after the mail was fetched and the report shown."""
+    from ..play.console import NO_TERMINAL
+
     if choose is None and not sys.stdin.isatty():
         abort(_(NO_TERMINAL), ExitStatus.USAGE)
 
@@ -309,197 +304,3 @@ def _show_note(path: Path, identity: Identity) -> None:
     tell(_("The referee refused a file of yours ({name}):").format(name=path.name))
     for reason in reasons:
         tell(f"  - {reason}")
-
-
-def _two_party(
-    directory: Path,
-    key: str | None,
-    received: list[Path],
-    choose: str | None,
-    mail_config: Path | None,
-    asides: tuple[bool, bool, bool, bool],
-    html: Path | None = None,
-    board: bool = False,
-) -> None:
-    """A two-party game's turn (docs/two-party.md): take in what the other side sent (by
-    mail, with mail settings), show the report, ask this side's decisions (at the
-    terminal, or with `board` on the page), and write its next record to send (mailed,
-    with mail settings)."""
-    from ..play import mailbox
-    from ..twoparty import is_two_party
-    from ..twoparty import side as sides
-
-    if not is_two_party(directory):
-        abort(_("{path} is not a two-party game's directory").format(path=directory))
-    key = chosen_key(key)
-    side = sides.open_side(directory, load_identity(key))
-    mail = mailbox.settings(mail_config) if side.game.addresses else None
-    _take_in(side, mail, received)
-    party = side.load()
-    chosen = _one_aside(side, asides)
-    sent = _Sending(side, mail)
-    if party.result is not None and chosen != side.claim_forfeit:
-        _over(side, party.result, directory, key)
-    elif _next_record(side, party, chosen, directory, choose, bool(received), html, board, sent):
-        sent()
-
-
-def _next_record(
-    side: Side,
-    party: Party,
-    chosen: Callable[[str], str] | None,
-    directory: Path,
-    choose: str | None,
-    received: bool,
-    html: Path | None,
-    board: bool,
-    sent: _Sending,
-) -> bool:
-    """This side's next record, of whichever kind is due: the one the player chose
-    (--resign, --takeback...), the first one (its randomness alone), or a turn. Whether
-    it is still to send: False when none was written (it is the other side's turn, or no
-    one was there to ask), or the page sent it (`sent`) before it closed."""
-    from ..play import console
-    from ..play import two_party as ui
-
-    if chosen is not None:
-        chosen(utc_now())
-    elif side.whose_turn() != side.side:
-        _waiting(side, directory)
-        return False
-    elif ui.randomness_only(party):
-        tell(_("your first record carries only your randomness: your own setup draws are "
-                     "bound with the other side's, which comes in its answer"))  # fmt: skip
-        side.turn(ui.chooser(console.script(""), click.echo), utc_now())
-    else:
-        return _two_party_turn(side, party, choose, received, html, board, sent)
-    return True
-
-
-def _take_in(side: Side, mail: MailSettings | None, received: list[Path]) -> None:
-    """What the other side sent, taken in before anything is shown or asked: from the
-    mailbox (with mail settings), then each --receive file, each checked on the way in."""
-    from ..play import two_party as ui
-
-    for line in ui.take_mail(side, mail, utc_now()) if mail is not None else []:
-        tell(line)
-    for path in received:
-        tell(_take(side, path))
-
-
-def _one_aside(side: Side, asides: tuple[bool, bool, bool, bool]) -> Callable[[str], str] | None:
-    """The Side method named by --resign, --claim-forfeit, --takeback or --agree-takeback,
-    or None; two of them at once are refused, as a record can carry only one."""
-    methods = (side.resign, side.claim_forfeit, side.request_takeback, side.agree_takeback)
-    chosen = [act for act, wanted in zip(methods, asides, strict=True) if wanted]
-    if len(chosen) > 1:
-        abort(
-            _("choose one of --resign, --claim-forfeit, --takeback, --agree-takeback"),
-            ExitStatus.USAGE,
-        )
-    return chosen[0] if chosen else None
-
-
-def _waiting(side: Side, directory: Path) -> None:
-    """Not this side's turn: says so, and past the deadline, how to claim the win."""
-    tell(_("waiting for the other side's record"))
-    late = side.late(utc_now())
-    if late is not None:
-        tell(_("it is {hours} hours past the deadline: seki play {dir} --claim-forfeit")
-                   .format(hours=late, dir=directory))  # fmt: skip
-
-
-def _two_party_turn(
-    side: Side,
-    party: Party,
-    choose: str | None,
-    received: bool,
-    html: Path | None,
-    board: bool,
-    sent: _Sending,
-) -> bool:
-    """This side's decisions: the report (and the page, with --html), then the questions,
-    at the terminal or with `board` all on one page in the browser (play/two_party.py,
-    on_the_board), and the next record written; whether it is still to send. False when
-    there is no terminal to ask at and no --choose, but files were received: taking them
-    in was the whole request; False on the page too, which stays while `sent` sends the
-    record and then says what became of it."""
-    from ..play import console
-    from ..play import two_party as ui
-
-    if not board and choose is None and not sys.stdin.isatty():
-        if received:
-            tell(_("your turn: play it at a terminal, or give the answers with --choose"))
-            return False
-        abort(_(NO_TERMINAL), ExitStatus.USAGE)
-    click.echo(ui.report_of(side, party))
-    if html is not None:
-        write_new(html, ui.page_of(side, party))
-        tell(_("wrote {path} (open it in any browser)").format(path=html))
-    if board:
-
-        def ready(url: str) -> None:
-            tell(_("your turn is on the board: {url}").format(url=url))
-
-        ui.on_the_board(side, party, utc_now(), ready, sent=sent, own_mail=sent.mail is None)
-        return False
-    ask = console.script(choose) if choose is not None else console.terminal()
-    record = ui.AtTheTerminal(ask, click.echo)
-    side.turn(record.choose, utc_now(), record.confirm)
-    return True
-
-
-def _over(side: Side, result: dict, directory: Path, key: str) -> None:
-    """The result, and what is left to do: reveal, take the other's reveal, or claim the
-    win when it is past the deadline."""
-    from ..rules.vocab import other
-
-    tell(_("the game is over: {result}").format(result=words.outcome(result)))
-    if not (side.root / "reveals" / f"{side.side}.txt").is_file():
-        tell(_("reveal your secret with: seki reveal {dir} --key {key}").format(
-            dir=directory, key=key))  # fmt: skip
-        return
-    if (side.root / "reveals" / f"{other(side.side)}.txt").is_file():
-        tell(_("both secrets are here: check the whole game with: seki verify {dir}")
-                   .format(dir=directory))  # fmt: skip
-        return
-    late = side.late(utc_now())
-    if late is None:
-        tell(_("waiting for the other side's reveal"))
-    else:
-        tell(_("the other side's reveal is {hours} hours past the deadline: seki play "
-                     "{dir} --claim-forfeit").format(hours=late, dir=directory))  # fmt: skip
-
-
-@dataclass(frozen=True)
-class _Sending:
-    """The record just written, sent: mailed with mail settings, else for the player to
-    send; what became of it, in words (said at the terminal as well)."""
-
-    side: Side
-    mail: MailSettings | None
-
-    def __call__(self) -> list[str]:
-        from ..play import two_party as ui
-
-        path = self.side.records()[-1]
-        if self.mail is None:
-            said = [_("wrote {path}: send it to the other player").format(path=path)]
-        else:
-            said = [_("wrote {path}").format(path=path), *ui.send_mail(self.side, self.mail)]
-        for line in said:
-            tell(line)
-        return said
-
-
-def _take(side: Side, path: Path) -> str:
-    """One received file: a record of the other side, or its reveal."""
-    text = read_text(path)
-    if "format: seki-2p-reveal/1" in text:
-        kept = side.take_reveal(text, str(path), utc_now())
-        return _("took {path}: the other side's secret, kept in {kept}").format(
-            path=path, kept=kept)  # fmt: skip
-    if any(p.read_text(encoding="utf-8") == text for p in side.records()):
-        return _("{path} is already on file").format(path=path)
-    side.receive(text, str(path), utc_now())
-    return _("took {path}: checked against your own engine").format(path=path)

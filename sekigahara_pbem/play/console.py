@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from ..i18n import explain
+from ..i18n import N_, explain
 from ..i18n import gettext as _
 from ..refusal import ExitStatus, UserError
 from ..reports.choices import describe_option
@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 
 UNDO, QUIT = "u", "q"
 CONFIRM = Question("confirm", (Choice("sign"),), default="sign")
+NO_TERMINAL = N_(
+    "seki play asks its questions at a terminal; without one, give the answers with --choose "
+    "(see seki play --help)"
+)
 SEPARATORS = re.compile(r"[\s,+]+")
 
 Asker = Callable[[str, Question], str]  # (prompt, question) -> the raw answer

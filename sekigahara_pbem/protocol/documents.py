@@ -120,6 +120,13 @@ def decode_saved(data: bytes, where: str) -> str:
     return decode(data, where)
 
 
+def read_saved(path: Path) -> str:
+    """A file a person sent or saved, as text (`decode_saved`), read whole but never
+    beyond the size any document may have."""
+    with open(path, "rb") as f:
+        return decode_saved(f.read(MAX_BYTES + 1), str(path))
+
+
 def decode(data: bytes, where: str) -> str:
     """Bytes another party sent as UTF-8 text, refused (naming `where`) if they are not:
     Python tells valid UTF-8 only by decoding. Line ends come out as LF, the one form seki

@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..crypto.keys import Identity
-from ..refusal import N_, Code, UserError
+from ..refusal import N_, Code, Refusal, UserError
 from .gitsafe import git_command
 
 SEQ_DIGITS = 6
@@ -178,6 +178,13 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write a file a person asked for, never over one that exists (it may be unsent work)."""
+    if path.exists():
+        raise Refusal(N_("{path} exists; not overwriting it"), path=path)
+    write_atomic(path, text)
 
 
 @contextmanager

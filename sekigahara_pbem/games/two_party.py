@@ -1,0 +1,264 @@
+"""A two-party game (docs/two-party.md): no referee; each side holds its own secret and
+computes every step its own knowledge allows. A side's directory's status, verification,
+replay and reveal (`TwoPartyGame`), and what starts one (`TWO_PARTY`): the game's
+creation by one player, the other's join, a demo."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import words
+from ..i18n import gettext as _
+from ..refusal import N_, Code, Refusal
+from . import (
+    Demo,
+    Joining,
+    NewGame,
+    NotVerified,
+    Replayed,
+    Said,
+    Shell,
+    Status,
+    Turn,
+    Verified,
+)
+
+if TYPE_CHECKING:
+    from ..crypto.keys import Identity
+
+
+@dataclass(frozen=True)
+class TwoPartyGame:
+    root: Path
+
+    def status(self, now: str) -> Status:
+        from ..twoparty import side as sides
+
+        summary = sides.summary(self.root, now)
+        lines = [
+            f"{self.root}: {line}" if i == 0 else f"  {line}" for i, line in enumerate(summary)
+        ]
+        return Status(lines, sides.status(self.root))
+
+    def verify(self) -> Verified:
+        from ..twoparty import side as sides
+        from ..twoparty.exchange import Cheat
+
+        try:
+            replay = sides.verify(self.root)
+        except Cheat as exc:
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        facts = {"mode": "two-party", "entries": replay.retraced, "unrevealed": replay.unrevealed}
+        if replay.unrevealed is None:
+            verified = _(
+                "verified a two-party game: every record's signature and chain, both sides' "
+                "reveals, and {entries} entries replayed from each side's secret and with both"
+            )
+            return Verified([verified.format(entries=replay.retraced)], facts)
+        forfeit = _(
+            "verified a two-party game won by forfeit: {side} did not reveal its secret within "
+            "the deadline. Every record's signature and chain, and {entries} entries of the "
+            "other side replayed from its secret; {side}'s records were checked only as far as "
+            "its opponent could during the game"
+        )
+        return Verified([forfeit.format(side=replay.unrevealed, entries=replay.retraced)], facts)
+
+    def revealer(self) -> str | None:
+        return None
+
+    def play(self, turn: Turn, shell: Shell) -> None:
+        from ..play import side_turn
+
+        side_turn.play(turn, shell)
+
+    def bot_pass(
+        self, identity: Identity, mail_config: Path | None, bot: str, seed: str, now: str
+    ) -> list[str]:
+        from ..bot import make_player
+        from ..play import mailbox
+        from ..play.two_party import robot_pass
+        from ..twoparty import side as sides
+        from ..twoparty.match import player_chooser
+
+        settings = mailbox.settings(mail_config)
+        if settings is None:
+            raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
+        if bot == "search":
+            raise Refusal(N_("--two-party: the bot is heuristic or random"))
+        side = sides.open_side(self.root, identity)
+        chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
+        return robot_pass(side, settings, chooser, now)
+
+    def reveal(self, identity: Identity, now: str, force: bool) -> str:
+        from ..twoparty import side as sides
+
+        side = sides.open_side(self.root, identity)
+        if side.result() is None and not force:
+            raise Refusal(
+                N_("the game is not over: reveal only at its end (or by agreement: --force)")
+            )
+        side.reveal(now)
+        path = self.root / "reveals" / f"{side.side}.txt"
+        wrote = _(
+            "wrote {path}: send it to the other player; with theirs taken in (seki play {dir} "
+            "--receive THEIR-REVEAL), anyone can run: seki verify {dir}"
+        )
+        return wrote.format(path=path, dir=self.root)
+
+    def replay(self) -> Replayed:
+        """Only a game both sides revealed: before, its records hold the hidden items
+        under handles no map can draw (a game won by a forfeit of the reveal too)."""
+        from ..protocol import documents as docs
+        from ..reports.replay import staged
+        from ..rules.views import redact_event
+        from ..twoparty import files
+        from ..twoparty import side as sides
+        from ..twoparty.exchange import Cheat
+
+        try:
+            audit = sides.verify(self.root)
+        except Cheat as exc:
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        if audit.unrevealed is not None:
+            raise Refusal(
+                N_("{side} never revealed its secret: a two-party game replays once both have"),
+                side=audit.unrevealed,
+            )
+        game_id = files.read_game(docs.read_capped(self.root / "game.txt"), "game.txt").game_id
+        comp = audit.comp
+        records = [
+            frame
+            for p in audit.replayed()
+            for frame in staged(
+                p.n,
+                p.state,
+                [redact_event(e, None) for e in p.events],
+                [(s, [redact_event(e, None) for e in events]) for s, events in p.stages],
+                comp,
+            )
+        ]
+        return Replayed(game_id, comp, records)
+
+
+class TwoPartyMode:
+    """A two-party game begun: one player creates it with its own join, the other joins
+    it with its own; each side's secret stays in its own directory."""
+
+    creator = None
+
+    def create(self, new: NewGame, now: str) -> Said:
+        from ..protocol.component_files import components_hash
+        from ..reports import names
+        from ..twoparty import files
+        from ..twoparty import side as sides
+
+        if "referee" in new.addresses:
+            raise Refusal(N_("--email: a two-party game has no referee"))
+        hours = None if new.deadlines is None else new.deadlines["hours"]
+        text = files.make_game(
+            new.game_id,
+            components_hash(),
+            new.options,
+            new.players,
+            new.creator,
+            new.addresses,
+            hours,
+        )
+        side = sides.create(new.directory, text, new.creator, now)
+        other = next(s for s in new.players if s != side.side)
+        created = _("created two-party game {game} in {path}: you play {side}")
+        you = names.side(side.side)
+        line = _("{side}: {name} fingerprint {fingerprint}")
+        public = new.players[other]
+        send = _(
+            "Send {game_file} and {record} to the other player; they answer with: "
+            "seki join game.txt --key NAME"
+        )
+        return Said(
+            told=[
+                created.format(game=side.game.game_id, path=new.directory, side=you),
+                "  "
+                + line.format(
+                    side=names.side(other), name=public.name, fingerprint=public.fingerprint
+                ),
+                send.format(game_file=new.directory / "game.txt", record=side.records()[0]),
+            ]
+        )
+
+    def join(self, joining: Joining, now: str) -> Said:
+        """Your own directory for the game, with your join record."""
+        from ..reports import names
+        from ..twoparty import files
+        from ..twoparty import side as sides
+
+        if joining.send:
+            raise Refusal(N_("--send is for a game with a referee: send your join yourself"))
+        game = files.read_game(joining.text, "game.txt")
+        side = game.side_of(joining.identity.public)
+        if side is None:  # as sides.create refuses it, before a directory is named for it
+            raise Refusal(sides.NOT_A_PLAYER, code=Code.WRONG_SIDE)
+        root = joining.out or Path(f"{game.game_id}-{side}")
+        joined = sides.create(root, joining.text, joining.identity, now)
+        other = next(s for s in game.players if s != side)
+        you = _("game {game}: you play {side} (two-party: no referee)")
+        player = _(
+            "{side}: {name} fingerprint {fingerprint} (compare it with the other player by "
+            "another channel)"
+        )
+        public = game.players[other]
+        wrote = _(
+            "wrote {path}: send it to the other player; take theirs with: seki play {dir} "
+            "--key {key} --receive THEIR-JOIN"
+        )
+        return Said(
+            told=[
+                you.format(game=game.game_id, side=names.side(side)),
+                "  "
+                + player.format(
+                    side=names.side(other), name=public.name, fingerprint=public.fingerprint
+                ),
+                wrote.format(path=joined.records()[0], dir=root, key=joining.identity.name),
+            ]
+        )
+
+    def demo(self, demo: Demo, now: str) -> Said:
+        from ..twoparty.demo import run
+
+        if demo.bot == "search":
+            raise Refusal(N_("--two-party: the demo plays heuristic or random bots"))
+        start = time.perf_counter()
+        result = run(demo.directory, demo.bot, demo.seed)
+        assert result.result is not None  # a demo is played to its end (twoparty/demo.py)
+        over = _(
+            "two-party demo game over after {records} records in {seconds} s: {result}, week "
+            "{week}; both sides revealed and each verified the whole exchange ({entries} "
+            "entries replayed)"
+        )
+        sizes = _("records: median {size} bytes; reading one took {ms} ms (median, in process)")
+        sides = _("sides: {ishida} and {tokugawa}")
+        directory = demo.directory
+        return Said(
+            made=[
+                over.format(
+                    records=result.records,
+                    seconds=f"{time.perf_counter() - start:.1f}",
+                    result=words.outcome(result.result),
+                    week=result.weeks,
+                    entries=result.retraced,
+                ),
+                sizes.format(
+                    size=sorted(result.sizes)[len(result.sizes) // 2],
+                    ms=f"{result.median_receive_ms:.0f}",
+                ),
+            ],
+            told=[
+                sides.format(ishida=directory / "ishida", tokugawa=directory / "tokugawa"),
+                _("check it yourself: seki verify {path}").format(path=directory / "ishida"),
+            ],
+        )
+
+
+TWO_PARTY = TwoPartyMode()

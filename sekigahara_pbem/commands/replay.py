@@ -29,8 +29,8 @@ def replay(directory: Path, html: Path | None, lang: str | None) -> None:
     with its moves and battles, what happened in words and the game at a glance, on one
     self-contained page (forward and back by button, slider or key). The archive is
     verified first; the maps show what a spectator sees (hidden blocks as counts), from
-    the replayed states once the game is revealed, else from the public files. A
-    two-party game replays once both sides have revealed."""
+    the replayed states once the game is revealed, else from the public files (a
+    two-party game's records: their public forms, and each action in words)."""
     from ..games import NotVerified, open_game
     from ..protocol.store import write_atomic
     from ..reports.replay import render

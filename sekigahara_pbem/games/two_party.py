@@ -28,6 +28,7 @@ from . import (
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity
+    from ..rules.components import Components
 
 
 @dataclass(frozen=True)
@@ -109,26 +110,24 @@ class TwoPartyGame:
         return wrote.format(path=path, dir=self.root)
 
     def replay(self) -> Replayed:
-        """Only a game both sides revealed: before, its records hold the hidden items
-        under handles no map can draw (a game won by a forfeit of the reveal too)."""
-        from ..protocol import documents as docs
-        from ..reports.replay import staged
-        from ..rules.views import redact_event
-        from ..twoparty import files
-        from ..twoparty import side as sides
+        """Once both sides have revealed, each record as the game stood (the audit's
+        replay with both secrets: every side's pieces as it held them); before that (a
+        game still running, or won by a forfeit of the reveal), its public records only."""
+        from ..rules.vocab import SIDES
         from ..twoparty.exchange import Cheat
 
+        revealed = all((self.root / "reveals" / f"{s}.txt").is_file() for s in SIDES)
         try:
-            audit = sides.verify(self.root)
+            return self._revealed() if revealed else self._public()
         except Cheat as exc:
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
-        if audit.unrevealed is not None:
-            raise Refusal(
-                N_("{side} never revealed its secret: a two-party game replays once both have"),
-                side=audit.unrevealed,
-            )
-        game_id = files.read_game(docs.read_capped(self.root / "game.txt"), "game.txt").game_id
-        comp = audit.comp
+
+    def _revealed(self) -> Replayed:
+        from ..reports.replay import staged
+        from ..rules.views import redact_event
+        from ..twoparty import side as sides
+
+        audit = sides.verify(self.root)
         records = [
             frame
             for p in audit.replayed()
@@ -137,10 +136,57 @@ class TwoPartyGame:
                 p.state,
                 [redact_event(e, None) for e in p.events],
                 [(s, [redact_event(e, None) for e in events]) for s, events in p.stages],
-                comp,
+                audit.comp,
             )
         ]
-        return Replayed(game_id, comp, records)
+        return Replayed(_game_id(self.root), audit.comp, records)
+
+    def _public(self) -> Replayed:
+        """The public form after each entry of each record (its hidden items as counts),
+        and each entry's action in words, as its author's record wrote it; an action held
+        for the other side's answer changes nothing on the map yet."""
+        from ..reports.replay import Record
+        from ..rules.views import view
+        from ..twoparty import knowledge as kn
+        from ..twoparty import public
+
+        shown = public.read(self.root)
+        kc = kn.knowing(shown.comp)
+        records = []
+        for r in shown.records:
+            said: list[str] = []
+            now = r.before
+            if not r.entries:  # its randomness alone (or its commitments): the map as before
+                records.append(Record(r.n, view(now, kc, None), [], {}))
+            for part, (action, after) in enumerate(r.entries, start=1):
+                said.append(_said(r.side, action, view(now, kc, None), kc))
+                now = after if after is not None else now
+                records.append(
+                    Record(r.n, view(now, kc, None), [], {}, part, len(r.entries), 1, tuple(said))
+                )
+        return Replayed(shown.game.game_id, shown.comp, records)
+
+
+def _game_id(root: Path) -> str:
+    from ..protocol import documents as docs
+    from ..twoparty import files
+
+    return files.read_game(docs.read_capped(root / "game.txt"), "game.txt").game_id
+
+
+def _said(side: str, action: dict | None, before: dict, kc: Components) -> str:
+    """An entry of a two-party record in words, its side named: its action as the
+    choices describe it, or the forced steps the rules took after it."""
+    from ..reports import names
+    from ..reports.choices import describe_option
+
+    if action is None:
+        return _("{side}: the game goes on by its rules (forced steps)").format(
+            side=names.side(side)
+        )
+    return _("{side}: {action}").format(
+        side=names.side(side), action=describe_option(action, kc, before, side)
+    )
 
 
 class TwoPartyMode:

@@ -32,7 +32,9 @@ class Record(NamedTuple):
     kept), its public events, and once the game is revealed each side's view of it
     (side -> view), as that side saw the game then. A record of several actions, once
     revealed, is shown an action at a time too: `part` of `parts`, its view after that
-    action, its events up to it, the last `new` of them the action's own."""
+    action, its events up to it, the last `new` of them the action's own. A record with
+    no events to tell (a two-party record read without the secrets) says its actions in
+    words instead (`said`)."""
 
     seq: int
     view: dict
@@ -41,6 +43,7 @@ class Record(NamedTuple):
     part: int = 1
     parts: int = 1
     new: int = 0
+    said: tuple[str, ...] = ()
 
 
 def staged(
@@ -83,7 +86,8 @@ def render(game_id: str, records: Sequence[Record], comp: Components) -> str:
 def _frame(record: Record, comp: Components, lines: dict[str, int]) -> dict:
     """A record's title, events in words, the game at a glance and its map's lines (as
     numbers into `lines`, which gains the lines it did not hold)."""
-    told = [describe(e, comp, {}) for e in record.events] or [_("nothing new")]
+    told = [describe(e, comp, {}) for e in record.events] or list(record.said)
+    told = told or [_("nothing new")]
     if not record.view:
         return {"seq": record.seq, "events": told, "situation": [_(text.MISSING_VIEW)]}
     part = {"part": record.part, "parts": record.parts, "new": record.new}

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import NamedTuple
 
 from ..crypto import agefile
 from ..crypto.keys import Identity
@@ -619,13 +620,20 @@ def open_side(root: Path, identity: Identity) -> Side:
     return Side(root, game, identity, game_components(root, game.components))
 
 
-def verify(root: Path) -> audit.Audit:
-    """The whole exchange checked with the revealed secrets and the component set the
-    directory carries: the chain, the signatures, each join's commitments and dealt
-    handles, and the audit (twoparty/audit.py), which it returns (how many entries it
-    retraced, and the sides' replayed knowledge). With one reveal missing, the game must
-    have ended by that side's forfeit for not revealing it, and the audit is the revealed
-    side's alone."""
+class Archive(NamedTuple):
+    """A side's directory read for checking by anyone: the game, the component set it
+    carries, its records' paths and texts, and the two joins read."""
+
+    game: files.Game
+    comp: Components
+    paths: list[Path]
+    texts: dict[Path, str]
+    joins: list[files.Received]
+
+
+def archive(root: Path) -> Archive:
+    """The game, its component set (an altered copy is a cheat, as a referee's is), the
+    records (two joins at least) and the joins, each signature checked."""
     game = files.read_game(docs.read_capped(root / "game.txt"), "game.txt")
     try:
         comp = game_components(root, game.components)
@@ -638,6 +646,17 @@ def verify(root: Path) -> audit.Audit:
     joins = [
         files.read_record(game, texts[p], f"records/{p.name}", lambda s, q: {}) for p in paths[:2]
     ]
+    return Archive(game, comp, paths, texts, joins)
+
+
+def verify(root: Path) -> audit.Audit:
+    """The whole exchange checked with the revealed secrets and the component set the
+    directory carries: the chain, the signatures, each join's commitments and dealt
+    handles, and the audit (twoparty/audit.py), which it returns (how many entries it
+    retraced, and the sides' replayed knowledge). With one reveal missing, the game must
+    have ended by that side's forfeit for not revealing it, and the audit is the revealed
+    side's alone."""
+    game, comp, paths, texts, joins = archive(root)
     commitments = {j.record.side: j.body.get("secret_commitment") for j in joins}
     reveals = {}
     for s in SIDES:
@@ -682,13 +701,33 @@ def verify(root: Path) -> audit.Audit:
         )
     replay = audit.Audit(comp, secrets, unrevealed, game.options)
     replay.joins([j.record for j in joins])
+    signed = {s: r.written for s, r in reveals.items()}
+    times = chain(game, paths, texts, joins, signed, replay.base, replay.record)
+    for s, r in reveals.items():  # a reveal's time counts: it never goes back either
+        deadlines.check_time(r.written, times[r.last[0]], None, f"reveals/{s}.txt")
+    return replay
+
+
+def chain(
+    game: files.Game,
+    paths: list[Path],
+    texts: dict[Path, str],
+    joins: list[files.Received],
+    signed: dict[str, datetime],
+    base: Callable[[str], State],
+    take: Callable[[Record], None],
+) -> list[datetime]:
+    """The records after the joins, in order, each signed by its side, read from the
+    public form its reader held (`base(author)`), and following the one before (its
+    number, the hash of the one before, a time not before it, a forfeit claimed only past
+    the deadline: twoparty/deadlines.py), handed to `take`; the time of each record (the
+    joins' the later of the two), which none after it may precede."""
     prev = docs.sha256(texts[paths[1]])
     latest = max(j.written for j in joins)
-    times = [latest, latest]  # by record: the time none after it may precede
-    signed = {s: r.written for s, r in reveals.items()}
+    times = [latest, latest]
     for i, path in enumerate(paths[2:], start=2):
         where = f"records/{path.name}"
-        received = files.read_record(game, texts[path], where, lambda side, seq: replay.base(side))
+        received = files.read_record(game, texts[path], where, lambda side, seq: base(side))
         if received.n != i or received.prev != prev:
             raise Refusal(
                 N_("it is not record {n} following record {before}"),
@@ -703,10 +742,8 @@ def verify(root: Path) -> audit.Audit:
         latest = received.written
         times.append(latest)
         prev = docs.sha256(texts[path])
-        replay.record(received.record)
-    for s, r in reveals.items():  # a reveal's time counts: it never goes back either
-        deadlines.check_time(r.written, times[r.last[0]], None, f"reveals/{s}.txt")
-    return replay
+        take(received.record)
+    return times
 
 
 def _check_end(reveals: dict[str, files.Reveal], paths: list[Path]) -> None:

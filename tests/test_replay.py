@@ -133,16 +133,23 @@ def two_party(tmp_path_factory):
     return root
 
 
-def test_a_two_party_game_is_replayed_once_both_sides_revealed(browser, comp, two_party, tmp_path):
+@pytest.fixture(scope="module")
+def played(two_party):
+    """The two-party game's records as the audit replays them with both secrets."""
+    from sekigahara_pbem.twoparty.side import verify
+
+    return verify(two_party / "ishida").replayed()
+
+
+def test_a_two_party_game_is_replayed_once_both_sides_revealed(
+    browser, comp, two_party, played, tmp_path
+):
     """A two-party game replays as a refereed one (issue 41): each record as the game
     stands (the audit's replay with both secrets), every side's blocks on its own map as
     the audit's state holds them, and the last record's result; nothing fetched."""
-    from sekigahara_pbem.twoparty.side import verify
-
     out = tmp_path / "replay.html"
     done = seki("replay", str(two_party / "ishida"), "--html", str(out))
     assert done.returncode == 0, done.stderr
-    played = verify(two_party / "ishida").replayed()
     assert len(played) > 30 and played[-1].state["result"] is not None
     page, outside = _offline_page(browser)
     try:
@@ -173,25 +180,15 @@ def _running(two_party: Path, target: Path, last: int | None) -> Path:
     return target
 
 
-@pytest.mark.parametrize("last", [60, None], ids=["still running", "not revealed"])
-def test_a_two_party_game_not_revealed_replays_its_public_records(
-    browser, two_party, tmp_path, last
-):
-    """Before both reveals (a game still running, or one never revealed), a two-party game
-    replays its public records (issue 41): each record's public form, read without any
-    secret and checked by its hash, signature and chain, is the map a spectator of the
-    revealed game sees of it (the same view, but an item its owner has yet to open, which
-    stays under its handle), and each entry's action is told in words; no side's map."""
+def _public_views(target: Path, played, comp) -> list:  # noqa: ANN001
+    """The public replay's records of `target` (the last frame of each), each checked to
+    be the map a spectator of the revealed game sees of it: the same view, but an item its
+    owner has yet to open, which stays under its handle."""
     from sekigahara_pbem.games import open_game
+    from sekigahara_pbem.rules.views import view
 
-    target = _running(two_party, tmp_path / "ishida", last)
-    out = tmp_path / "replay.html"
-    done = seki("replay", str(target), "--html", str(out))
-    assert done.returncode == 0, done.stderr
     public = [r for r in open_game(target).replay().records if r.part == r.parts]
-    revealed = {r.seq: r.view for r in open_game(two_party / "ishida").replay().records
-                if r.part == r.parts}  # fmt: skip
-    assert public[-1].seq == (last or max(revealed))
+    revealed = {p.n: view(p.state, comp, None) for p in played}
     compared = [r for r in public if r.seq in revealed]
     assert len(compared) >= len(public) - 1  # record 2 (randomness alone) the audit skips
     for r in compared:
@@ -201,11 +198,27 @@ def test_a_two_party_game_not_revealed_replays_its_public_records(
                 continue
             assert seen.get(key) == spectator.get(key), (r.seq, key)
         assert len(seen["eliminated"]) == len(spectator["eliminated"]), r.seq
+    return public
+
+
+def test_a_two_party_game_still_running_replays_its_public_records(
+    browser, comp, two_party, played, tmp_path
+):
+    """Before both reveals, a two-party game replays its public records (issue 41):
+    each record's public form, read without any secret and checked by its hash,
+    signature and chain, is the map a spectator of the revealed game sees of it
+    (`_public_views`), and each entry's action is told in words; no side's map."""
+    target = _running(two_party, tmp_path / "ishida", 60)
+    out = tmp_path / "replay.html"
+    done = seki("replay", str(target), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    public = _public_views(target, played, comp)
+    assert public[-1].seq == 60
     page, outside = _offline_page(browser)
     try:
         page.goto(out.as_uri())
         page.keyboard.press("End")
-        assert page.get_attribute("body", "data-seq") == str(public[-1].seq)
+        assert page.get_attribute("body", "data-seq") == "60"
         assert "Victory points:" in page.inner_text("#situation")
         page.locator("#slider").fill("10")
         told = page.inner_text("#what")
@@ -215,6 +228,16 @@ def test_a_two_party_game_not_revealed_replays_its_public_records(
     finally:
         page.close()
     assert not outside, outside
+
+
+def test_a_two_party_game_over_but_not_revealed_replays_its_public_records(
+    comp, two_party, played, tmp_path
+):
+    """A game over whose sides have not revealed (or one never will: a forfeit of the
+    reveal) replays its public records to the end, its result on the last."""
+    public = _public_views(_running(two_party, tmp_path / "ishida", None), played, comp)
+    assert public[-1].seq == played[-1].n
+    assert public[-1].view["result"] == played[-1].state["result"]
 
 
 @pytest.mark.parametrize("broken", ["a changed record", "a record missing"])

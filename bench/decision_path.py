@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from sekigahara_pbem.protocol import chain  # noqa: E402
 from sekigahara_pbem.protocol import game as games  # noqa: E402
 from sekigahara_pbem.protocol.store import GameDir  # noqa: E402
-from sekigahara_pbem.referee.demo import run_demo  # noqa: E402
+from sekigahara_pbem.referee.demo import Bots, run_demo  # noqa: E402
 
 NOW = "2026-11-25T00:00:00Z"
 LAST = [""]  # the last command's output, for a failure
@@ -56,7 +56,7 @@ with open(OUT, "w") as out:
 def to_deploy(root: Path) -> tuple[Path, str]:
     """A game under `root` played by `seki demo`'s heuristic bots until a record asks a
     side to deploy: that side's packet, and the side."""
-    result = run_demo(root, "path", NOW, bot="heuristic", until=_deploys)
+    result = run_demo(root, "path", NOW, bots=Bots("heuristic"), until=_deploys)
     gd = GameDir(result.game_dir)
     seq = gd.last_seq()
     pending = chain.read_record(gd, games.load(gd), seq).body["pending"]

@@ -15,7 +15,7 @@ Three sets of seeded bot games, each played without and with battle plans:
   combats): locations where it meets at least twice its number are not fought for with
   cards (`deploy` only leaders without a card, then `finish`).
 - **seki demo** (files): K whole `seki demo` games through the real signed turn files,
-  referee, packets, reveal and verify (`run_demo(plans=...)`), counted from the records.
+  referee, packets, reveal and verify (`run_demo(bots=Bots(plans=...))`), counted from the records.
 
 How a mail is counted. A mail is one turn file. A file carries a side's actions in order
 while the decision stays that side's (pbem/referee.apply_turn), so a side's consecutive
@@ -49,7 +49,7 @@ from sekigahara_pbem.protocol import chain
 from sekigahara_pbem.protocol import game as games
 from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.protocol.store import GameDir
-from sekigahara_pbem.referee.demo import STANDING_ORDERS, run_demo
+from sekigahara_pbem.referee.demo import STANDING_ORDERS, Bots, run_demo
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.cycle.setup import setup
@@ -162,7 +162,9 @@ def demo_game(
     """A whole `seki demo` game (or its first `steps` turn files); its mails counted from
     the records, and its raw turn files per (side, week)."""
     whole = steps is None
-    result = run_demo(root, seed, "2024-01-01T00:00:00Z", 5000 if whole else steps, plans)
+    result = run_demo(
+        root, seed, "2024-01-01T00:00:00Z", 5000 if whole else steps, Bots(plans=plans)
+    )
     if result.refused or (whole and result.result is None):
         raise SystemExit(f"demo {seed} did not finish cleanly: {result.refused[:1]}")
     gd = GameDir(result.game_dir)

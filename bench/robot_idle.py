@@ -41,7 +41,7 @@ def make_game(root: Path, n: int, ids: dict, turns: int) -> Path:
     addresses = {s: f"{s}-{n}@players.invalid" for s in SIDES}
     definition = game.create(
         gd.root, f"g{n:03d}", ids["referee"], {s: ids[s].public for s in SIDES},
-        components_hash(), {}, utc_now(), addresses=addresses,
+        components_hash(), {}, utc_now(), game.Terms(addresses=addresses),
     )  # fmt: skip
     for name, text in joins.opening(definition, ids):
         referee.adjudicate(gd.root, ids["referee"], [(name, text.encode())], utc_now())

@@ -138,12 +138,12 @@ def _play_short(root, seed: str = "short", bot: str = "random"):  # noqa: ANN001
     files hold several actions: a movement phase is one file)."""
     from sekigahara_pbem.crypto.keystore import read_identity
     from sekigahara_pbem.referee import verify as checks
-    from sekigahara_pbem.referee.demo import run_demo
+    from sekigahara_pbem.referee.demo import Bots, run_demo
 
     now = "2026-11-22T12:00:00Z"
     with pytest.MonkeyPatch.context() as patch:
         fix_seeds(patch, f"{seed}-seed")
-        result = run_demo(root, seed, now, max_steps=12, bot=bot)
+        result = run_demo(root, seed, now, max_steps=12, bots=Bots(bot))
     checks.reveal(root / "game", read_identity(root / "keys" / "referee.identity"), now, True)
     return {"records": result.records, "refused": result.refused}
 

@@ -169,9 +169,9 @@ def test_seki_bot_turn_bad_input_is_one_line(tmp_path):
 
 
 def test_the_demo_with_heuristic_bots_goes_through_the_real_files(tmp_path):
-    from sekigahara_pbem.referee.demo import run_demo
+    from sekigahara_pbem.referee.demo import Bots, run_demo
 
-    result = run_demo(tmp_path, "bots", "2026-11-22T12:00:00Z", max_steps=40, bot="heuristic")
+    result = run_demo(tmp_path, "bots", "2026-11-22T12:00:00Z", 40, Bots("heuristic"))
     assert not result.refused
     # new keys each run make a new game, which now and then ends early (18 turn files seen)
     assert result.turn_files == 40 or (result.result is not None and result.turn_files > 0)

@@ -14,7 +14,7 @@ from test_bot import _hide_differently, ok, seki
 from sekigahara_pbem.bot import HeuristicPlayer, SearchPlayer
 from sekigahara_pbem.bot.match import play
 from sekigahara_pbem.bot.rounds import WorkerDied
-from sekigahara_pbem.bot.search import FILE_STEPS
+from sekigahara_pbem.bot.search import FILE_STEPS, Shape
 from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.cycle.setup import setup
@@ -29,9 +29,8 @@ def _quick(comp, seed: str, workers: int = 1, rounds: int = 2) -> SearchPlayer:
     """Two rounds over two candidates, one phase ahead: enough to overrule the heuristic
     now and then, cheap enough for a test; in one process unless said (a second one
     answers the same: test_two_processes_answer_as_one)."""
-    return SearchPlayer(
-        comp, {}, seed, budget=None, rounds=rounds, width=2, horizon=1, workers=workers
-    )
+    shape = Shape(width=2, horizon=1, rounds=rounds)
+    return SearchPlayer(comp, {}, seed, budget=None, shape=shape, workers=workers)
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +86,7 @@ def test_the_engine_accepts_every_action_of_the_search_player(comp):
     end, and the search overrules the heuristic's choice somewhere (movement left to the
     heuristic: two whole games of searched movement take minutes; the two-process test
     and the real files below search it)."""
-    calm = dict(budget=None, rounds=2, width=2, horizon=1, movement=False, workers=1)
+    calm = dict(budget=None, shape=Shape(2, 1, 2), movement=False, workers=1)
     for i in range(2):
         hero = SIDES[i % 2]
         players = {
@@ -223,9 +222,9 @@ def test_seki_bot_turn_with_the_search_bot_is_accepted_by_the_referee(tmp_path):
 
 
 def test_the_demo_with_search_bots_goes_through_the_real_files(tmp_path):
-    from sekigahara_pbem.referee.demo import run_demo
+    from sekigahara_pbem.referee.demo import Bots, run_demo
 
-    result = run_demo(tmp_path, "s", "2026-11-22T12:00:00Z", max_steps=8, bot="search", budget=0.05)
+    result = run_demo(tmp_path, "s", "2026-11-22T12:00:00Z", 8, Bots("search", budget=0.05))
     assert not result.refused
     assert result.turn_files == 8
 

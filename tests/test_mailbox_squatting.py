@@ -154,7 +154,7 @@ def test_a_strangers_invitation_does_not_take_the_games_place(servers, tmp_path)
     mallory = generate("referee")
     theirs = game.create(
         tmp_path / "mallory", "squatinvite", mallory, {s: c.people[s].public for s in SIDES},
-        components_hash(), {}, NOW, addresses={"referee": address("referee")},
+        components_hash(), {}, NOW, game.Terms(addresses={"referee": address("referee")}),
     )  # fmt: skip
     text = theirs.text
     _post(servers, "ishida", "game.txt", text, From=address("referee"))

@@ -279,12 +279,12 @@ def test_random_broken_plans_are_refused(comp):
 def test_demo_bots_file_plans_through_the_real_files(tmp_path, monkeypatch):
     from sekigahara_pbem.protocol import chain, game
     from sekigahara_pbem.protocol.store import GameDir
-    from sekigahara_pbem.referee.demo import run_demo
+    from sekigahara_pbem.referee.demo import Bots, run_demo
 
     # The same game every run (new keys make a new game): on the printed map a random game
     # need not reach a battle within 25 records; this one fights its first at record 12.
     fix_seeds(monkeypatch, "plans-demo")
-    result = run_demo(tmp_path, "plans", "2026-11-22T12:00:00Z", max_steps=25, plans=True)
+    result = run_demo(tmp_path, "plans", "2026-11-22T12:00:00Z", 25, Bots(plans=True))
     assert not result.refused
     gd = GameDir(result.game_dir)
     definition = game.load(gd)

@@ -39,7 +39,7 @@ class Table:
         self.gd = GameDir(root)
         self.definition = game.create(
             root, "timed", self.people["referee"], {s: self.people[s].public for s in SIDES},
-            components_hash(), {}, T0, settings,
+            components_hash(), {}, T0, game.Terms(settings),
         )  # fmt: skip
         for _, text in joins.opening(self.definition, self.people):
             self.send(text, T0)

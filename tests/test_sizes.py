@@ -67,7 +67,8 @@ def test_every_choice_of_a_sealed_decision_gives_packets_of_one_size(comp, table
         for choice in choices:
             after, events = apply(state, comp, side, choice)
             if after["step"] == state["step"] and side in after["sealed"]:  # still sealed
-                built = [packets.build(definition, referee, comp, 5, "0" * 64, after, events, s, {})
+                following = packets.Following(5, "0" * 64, {})
+                built = [packets.build(definition, referee, comp, following, after, events, s)
                          for s in SIDES]  # fmt: skip
                 sizes.add(tuple(size for p in built for size in _sizes(p)))
         assert len(sizes) <= 1, sizes

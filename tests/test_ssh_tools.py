@@ -218,7 +218,9 @@ def test_age_opens_a_packet_section_as_docs_crypto_says(tmp_path):
                              "2026-11-22T12:00:00Z")  # fmt: skip
     comp = load_components()
     state, events = setup(comp, "00" * 32, {})
-    packet = packets.build(definition, referee, comp, 1, "0" * 64, state, events, "ishida", {})
+    packet = packets.build(
+        definition, referee, comp, packets.Following(1, "0" * 64, {}), state, events, "ishida"
+    )
     (tmp_path / "PACKET").write_text(packet)
     text = (Path(__file__).parent.parent / "docs" / "crypto.md").read_text()
     commands = text.split("**Open your packet with age.**")[1].split("```sh\n")[1].split("```")[0]

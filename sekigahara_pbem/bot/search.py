@@ -25,6 +25,7 @@ import math
 import os
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from .. import second_process
 from ..rules.components import Components
@@ -43,12 +44,22 @@ MIN_GAIN = 0.25  # points: a smaller expected gain is not worth leaving the heur
 NOISE = 1.0  # standard errors the gain must exceed
 
 
+class Shape(NamedTuple):
+    """How wide and deep the search looks: the candidates a decision weighs (`width`),
+    the movement phases begun before a rollout is scored (`horizon`), and a bound on the
+    rounds a decision plays (`rounds`; None: as many as the budget fits)."""
+
+    width: int = WIDTH
+    horizon: int = HORIZON
+    rounds: int | None = None
+
+
 class SearchPlayer:
     """Answers like the heuristic player (one turn file per packet, played on its shadow
     while nothing unforeseeable happens), but chooses each action by search.
 
     `budget` is the seconds per decision on `clock`, a turn file taking at most
-    FILE_STEPS budgets; `rounds` bounds the rounds per decision. With `rounds` and no
+    FILE_STEPS budgets; `shape.rounds` bounds the rounds per decision. With them and no
     budget, the same packet and seed always get the same answer, in one process or two
     (each round's sample is drawn from the decision and the round's index alone); a time
     budget makes the answer depend on how many rounds the machine fits in it. With
@@ -69,14 +80,12 @@ class SearchPlayer:
         game_options: dict,
         seed: str = "search",
         budget: float | None = 1.0,
-        rounds: int | None = None,
-        width: int = WIDTH,
-        horizon: int = HORIZON,
+        shape: Shape = Shape(),  # noqa: B008 - a tuple: one shared default is safe
         clock: Callable[[], float] | None = None,
         movement: bool = True,
         workers: int = 2,
     ):
-        if budget is None and rounds is None:
+        if budget is None and shape.rounds is None:
             raise ValueError("the search needs a time budget or a number of rounds")
         if workers not in (1, 2):
             raise ValueError(f"the search plays in one process or two, not {workers}")
@@ -84,16 +93,14 @@ class SearchPlayer:
         self.game_options = {**DEFAULT_OPTIONS, **game_options}
         self.seed = seed
         self.budget = budget
-        self.rounds = rounds
-        self.width = width
-        self.horizon = horizon
+        self.rounds, self.width, self.horizon = shape.rounds, shape.width, shape.horizon
         self.movement = movement
         two = (os.cpu_count() or 1) >= 2 and second_process.possible() and _packaged(comp)
         self.workers = workers if two else 1
         default = time.monotonic if self.workers == 2 else time.process_time
         self.clock = clock or default
         self.policy = HeuristicPlayer(comp, game_options, seed)
-        self.rollouts = Rollouts(comp, self.game_options, self.policy, horizon)
+        self.rollouts = Rollouts(comp, self.game_options, self.policy, shape.horizon)
         self.searched: list[tuple[str, int]] = []  # per decision searched: its step, rounds
         self._second: SecondProcess | None = None
 

@@ -220,9 +220,7 @@ class RefereeMode:
             components_hash(),
             new.options,
             now,
-            deadlines,
-            new.addresses,
-            new.languages,
+            game.Terms(deadlines, new.addresses, new.languages),
         )
         told = [
             _("created game {game} in {path}").format(game=definition.game_id, path=new.directory)
@@ -305,12 +303,11 @@ class RefereeMode:
         return Said(told=told)
 
     def demo(self, demo: Demo, now: str) -> Said:
-        from ..referee.demo import run_demo
+        from ..referee.demo import Bots, run_demo
 
         start = time.perf_counter()
-        result = run_demo(
-            demo.directory, demo.seed, now, plans=demo.plans, bot=demo.bot, budget=demo.budget
-        )
+        bots = Bots(demo.bot, demo.plans, demo.budget)
+        result = run_demo(demo.directory, demo.seed, now, bots=bots)
         elapsed = time.perf_counter() - start
         assert result.result is not None  # a demo is played to its end (referee/demo.py)
         over = _(

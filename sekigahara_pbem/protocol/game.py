@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -108,6 +108,19 @@ def check_address(text: str, where: str | None) -> str:
     return address
 
 
+@dataclass(frozen=True)
+class Terms:
+    """What a game may set beside its players and options: the deadlines (protocol/
+    clock.py; none: no deadlines), mail addresses and the languages of the robot's mail,
+    by who (ishida, tokugawa, referee), and the directory of the component set when it is
+    not the packaged one."""
+
+    deadlines: clocks.Settings | None = None
+    addresses: dict[str, str] = field(default_factory=dict)
+    languages: dict[str, str] = field(default_factory=dict)
+    component_dir: Path | None = None
+
+
 def create(
     root: Path,
     game_id: str,
@@ -116,21 +129,20 @@ def create(
     components: str,
     options: dict,
     now: str,
-    deadlines: clocks.Settings | None = None,
-    addresses: dict[str, str] | None = None,
-    languages: dict[str, str] | None = None,
-    component_dir: Path | None = None,
+    terms: Terms = Terms(),  # noqa: B008 - frozen: one shared default is safe
 ) -> Definition:
     """Write game.txt, the sealed referee secrets and the game's copy of its component
-    set, start the git archive. `components` is the hash of the set in `component_dir`
-    (default: the packaged set), which the directory carries (component_files.carry)."""
+    set, start the git archive. `components` is the hash of the set in
+    `terms.component_dir` (default: the packaged set), which the directory carries
+    (component_files.carry)."""
     # the component sets' reader and checker: for making a game, not for reading one
     from .component_files import carry, set_named
 
+    deadlines, addresses, languages = terms.deadlines, terms.addresses, terms.languages
     check_game_id(game_id)
-    carried = set_named(components, game_id, component_dir)
+    carried = set_named(components, game_id, terms.component_dir)
     _languages(languages, "--lang", shipped_only=True)
-    for who, address in (addresses or {}).items():
+    for who, address in addresses.items():
         if who not in (*SIDES, REFEREE):
             raise Refusal(
                 N_("mail address for {who}: expected ishida, tokugawa or referee"), who=quoted(who)

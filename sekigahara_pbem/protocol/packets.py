@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..crypto import agefile, sealing, signing
 from ..crypto.keys import Identity
@@ -50,17 +51,25 @@ def _context(definition: Definition, seq: int, side: str) -> sealing.SealContext
     return sealing.SealContext(definition.game_id, seq, definition.players[side].name, "packet")
 
 
+class Following(NamedTuple):
+    """The record a packet follows: its number, its hash, and its commitments' fields
+    (`commitments` and `openings`, copied into every packet of the record)."""
+
+    seq: int
+    hash: str
+    committed: dict
+
+
 def build(
     definition: Definition,
     referee: Identity,
     comp: Components,
-    seq: int,
-    record_hash: str,
+    record: Following,
     state: State,
     events: list,
     side: str,
-    committed: dict,
 ) -> str:
+    seq = record.seq
     section = {
         "format": SECTION_FORMAT,
         "bound": _bound(definition, seq, side),
@@ -75,11 +84,11 @@ def build(
         **binding.field(definition),
         "seq": seq,
         "to": side,
-        "record": record_hash,
+        "record": record.hash,
         "tool": tool_version(),
         "components": definition.components,
         "pending": pending(state),
-        **committed,
+        **record.committed,
         "section": token,
     }
     return signing.sign(docs.dump(body), referee)

@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from ..bot import BUDGET, RandomPlayer, SearchPlayer, make_player
 from ..crypto import signing
@@ -109,23 +110,28 @@ class Bot:
         return turns.seal(self.definition, signing.sign(body, self.identity), self.identity)
 
 
+class Bots(NamedTuple):
+    """The demo's two players: their kind (random, heuristic or search, which thinks
+    `budget` seconds a decision), and whether they fight their combats by battle plan."""
+
+    kind: str = "random"
+    plans: bool = False
+    budget: float = BUDGET
+
+
 def run_demo(
     root: Path,
     seed: str,
     now: str,
     max_steps: int = 5000,
-    plans: bool = False,
-    bot: str = "random",
-    budget: float = BUDGET,
+    bots: Bots = Bots(),  # noqa: B008 - a tuple: one shared default is safe
     components: Path | None = None,
     until: Callable[[dict], bool] | None = None,
 ) -> DemoResult:
-    """Create keys and a game under `root`, play it to the end, return what happened.
-    `bot` is the kind of both players (random, heuristic or search, which thinks `budget`
-    seconds per decision); with `plans` the bots fight their combats by battle plan. The
-    game is played with the component set in `components` (default: the packaged set).
-    `until` stops it early, at the first record whose pending decision it holds true of
-    (a benchmark stops where the decision it measures is asked)."""
+    """Create keys and a game under `root`, play it to the end between two `bots`, return
+    what happened. The game is played with the component set in `components` (default:
+    the packaged set). `until` stops it early, at the first record whose pending decision
+    it holds true of (a benchmark stops where the decision it measures is asked)."""
     keys = root / "keys"
     people = {name: generate(name) for name in ("referee", *SIDES)}
     for identity in people.values():
@@ -139,12 +145,15 @@ def run_demo(
         components_hash(components),
         {},
         now,
-        component_dir=components,
+        games.Terms(component_dir=components),
     )
     result = DemoResult(gd.root)
     for name, text in joins.opening(definition, people):
         _adjudicate(gd, people["referee"], name, text, now, result)
-    bots = {s: Bot(people[s], definition, seed, plans, bot, budget, components) for s in SIDES}
+    players = {
+        s: Bot(people[s], definition, seed, bots.plans, bots.kind, bots.budget, components)
+        for s in SIDES
+    }
     for _ in range(max_steps):
         seq = gd.last_seq()
         record = chain.read_record(gd, definition, seq)
@@ -153,7 +162,7 @@ def run_demo(
             break
         side = waiting[0]
         path = gd.packet(seq, side)
-        turn = bots[side].answer(path.read_text(encoding="utf-8"), str(path))
+        turn = players[side].answer(path.read_text(encoding="utf-8"), str(path))
         if turn is None:
             raise RuntimeError(f"{side} was asked to decide at record {seq} but has no option")
         _adjudicate(gd, people["referee"], f"turn-{seq}-{side}.txt", turn, now, result)

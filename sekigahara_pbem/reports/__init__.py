@@ -110,15 +110,11 @@ def _packet_report(
     from ..protocol.checking import template
 
     asked = any(d["side"] == packet.side for d in packet.view.get("pending", []))
-    return model.build(
-        game_id,
-        packet.seq,
-        packet.view,
-        packet.events,
-        comp,
-        side=packet.side,
-        options=packet.options,
+    reader = model.Reader(
+        packet.side,
+        packet.options,
         # the turn file's header; the report lists the options itself
-        template=template(game_id, replace(packet, options=[])) if asked else None,
-        earlier=[(p.seq, p.events) for p in earlier],
+        template(game_id, replace(packet, options=[])) if asked else None,
+        [(p.seq, p.events) for p in earlier],
     )
+    return model.build(game_id, packet.seq, packet.view, packet.events, comp, reader)

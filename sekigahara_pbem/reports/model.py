@@ -9,6 +9,7 @@ An empty view (an old record whose public view is not kept) gives the events alo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .. import words
 from ..i18n import N_
@@ -22,19 +23,26 @@ from .events import describe
 MAX_OPTIONS_SHOWN = 30  # in the text report, unless all options are asked for
 
 
+@dataclass(frozen=True)
+class Reader:
+    """A player reading its packet's report: its side, the options its packet lists, its
+    turn file's header (None: nothing asked of it), and (seq, events) of the records
+    before it since its last turn, told first, in order."""
+
+    side: str
+    options: list
+    template: str | None = None
+    earlier: Sequence[tuple[int, list]] = ()
+
+
 def build(
-    game_id: str,
-    seq: int,
-    view: dict,
-    events: list,
-    comp: Components,
-    side: str | None = None,
-    options: list | None = None,
-    template: str | None = None,
-    earlier: Sequence[tuple[int, list]] = (),
+    game_id: str, seq: int, view: dict, events: list, comp: Components, reader: Reader | None = None
 ) -> dict:
-    """The report of record `seq` for `side` (None: the public); `earlier`: (seq, events)
-    of the records before it since the reader's last turn, told first, in order."""
+    """The report of record `seq` for its `reader` (None: the public)."""
+    side = reader.side if reader is not None else None
+    options = reader.options if reader is not None else []
+    template = reader.template if reader is not None else None
+    earlier = reader.earlier if reader is not None else ()
     own = view.get("own") if side is not None else None
     own_at = {b: loc for loc, bs in (own or {}).get("blocks", {}).items() for b in bs}
     report = {
@@ -63,7 +71,7 @@ def build(
     )
     asked = next((d for d in view["pending"] if d["side"] == side), None) if side else None
     # `and side` changes nothing (`asked` is looked for only with a side): it says so to mypy
-    report["asked"] = _asked(asked, view, comp, side, options or []) if asked and side else None
+    report["asked"] = _asked(asked, view, comp, side, options) if asked and side else None
     report["template"] = _template_header(template) if asked and template else None
     return report
 

@@ -97,19 +97,13 @@ def build(game: Game, previous: chain.Record | None, before: State | None, draft
         docs.sha256(sealed),
     )  # fmt: skip
     record = chain.sign_record(game.referee, seq, body)
-    committed = {k: body[k] for k in ("commitments", "openings")}
+    following = packets.Following(
+        seq, record.hash, {k: body[k] for k in ("commitments", "openings")}
+    )
     sent = {
         side: packets.build(
-            game.definition,
-            game.referee,
-            game.comp,
-            seq,
-            record.hash,
-            state,
-            draft.step.events,
-            side,
-            committed,
-        )  # fmt: skip
+            game.definition, game.referee, game.comp, following, state, draft.step.events, side
+        )
         for side in game.definition.players
     }
     return Files(record, sealed, public_text(state, game.comp), sent)

@@ -231,3 +231,34 @@ def test_no_card_pays_for_moves_that_are_not_made(comp, player):
     assert levels and len(made) >= 1
     paid = len(levels[0]["cards"])
     assert paid <= (0 if len(made) <= 1 else 1 if len(made) <= 3 else 2)
+
+
+SIEGE = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  miyazu: [ukita-3a, ukita-3b, ukita-3c, ukita-2a, ukita-2b, ukita-2c, ukita-2d, tokugawa-2a]
+  ayabe: [kobayakawa-3a, kobayakawa-2a]
+  osaka: [ishida-mitsunari, ukita-leader, mori-3a, mori-3b]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b]
+castle_owner: {miyazu: tokugawa}
+besieged: {miyazu: tokugawa}
+phase: {level: total}
+hands:
+  ishida: [ukita-1, ukita-2, kobayakawa-1]
+  tokugawa: [tokugawa-1]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_siege_that_takes_the_castle_already_draws_no_more_blocks(comp, player):
+    """Seven Ukita blocks besiege one Tokugawa block in Miyazu castle (8.9): enough to
+    take it. In self-play against easy, Ishida still sent block after block there (by
+    force march too), each counted as taking the castle again, until thirteen stood in a
+    stack that could not move (7.3.5). A block that adds nothing to the siege is not sent."""
+    state, actions = _answer(comp, player, SIEGE)
+    before = state["blocks"]
+    after = _played(comp, state, actions)["blocks"]
+    sent = [b for b, loc in after.items() if loc == "miyazu" and before[b] != "miyazu"]
+    assert not sent, sent

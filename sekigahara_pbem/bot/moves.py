@@ -225,10 +225,15 @@ def _memo(k: Knowledge, key: tuple, part: Part, where: str, moving: list[str]) -
 def _arriving(k: Knowledge, dest: str, moving: list[str]) -> float:
     """What a group gains at its destination: a fight there, or the place held, less the
     risks of standing there (and, moving the protagonist, its guard there, 2.1)."""
-    arriving = k.blocks.get(dest, []) + moving
+    here = k.blocks.get(dest, [])
+    arriving = here + moving
     score = 0.0
     if k.enemy_at.get(dest):
+        # what the group adds to the fight: blocks of ours already there (a siege laid,
+        # 8.9) would fight it without them, and a stack grew past moving for a castle
+        # its first blocks were taking alone
         score += attack_value(k, dest, moving, arriving)
+        score -= attack_value(k, dest, [], here) if here else 0.0
     else:
         before = k.view["castles"].get(dest)
         score += k.castle_points(dest, k.side) - k.castle_points(dest, before)

@@ -155,15 +155,14 @@ class TwoPartyGame:
         records = []
         for r in shown.records:
             said: list[str] = []
-            now = r.before
+            seen = view(r.before, kc, None)  # each public form's view, made once
             if not r.entries:  # its randomness alone (or its commitments): the map as before
-                records.append(Record(r.n, view(now, kc, None), [], {}))
+                records.append(Record(r.n, seen, [], {}))
             for part, (action, after) in enumerate(r.entries, start=1):
-                said.append(_said(r.side, action, view(now, kc, None), kc))
-                now = after if after is not None else now
-                records.append(
-                    Record(r.n, view(now, kc, None), [], {}, part, len(r.entries), 1, tuple(said))
-                )
+                said.append(_said(r.side, action, seen, kc))
+                if after is not None:  # a held action changes nothing yet
+                    seen = view(after, kc, None)
+                records.append(Record(r.n, seen, [], {}, part, len(r.entries), 1, tuple(said)))
         return Replayed(shown.game.game_id, shown.comp, records)
 
 

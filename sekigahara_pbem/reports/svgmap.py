@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from ..i18n import gettext as _
@@ -48,6 +48,7 @@ LEGEND_SIZE = (12 + 4 * LEGEND_COLUMN, 98)
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 Line = tuple[float, float, float, float, float]  # from x, y, to x, y, cost per unit hidden
+Spot = tuple[Box, tuple]  # a box a piece may take, and how it is drawn there
 
 
 def positions(comp: Components) -> dict[str, tuple[float, float]]:
@@ -428,7 +429,7 @@ class _Piece:
 
     loc: dict
     kind: str
-    spots: list[tuple[Box, tuple]]
+    spots: tuple[Spot, ...]
     cost: list[float] = field(default_factory=list)
     at: int = 0
 
@@ -460,9 +461,8 @@ def _arrange(locations: list[dict], marks: list[dict], lines: list[Line]) -> Non
     groups = [_Group(_pieces(loc), []) for loc in locations]
     pieces = [p for g in groups for p in g.pieces]
     _cost(pieces, locations, marks, lines)
-    for g in groups:
-        reach = _hull([p.reach for p in g.pieces])
-        g.near = [q for q in pieces if q.loc is not g.pieces[0].loc and _meets(reach, q.reach)]
+    for g, near in zip(groups, _near(groups), strict=True):
+        g.near = [pieces[i] for i in near]
         g.choices = _choices(g.pieces)
     placed: set[int] = set()
     for g in sorted(groups, key=lambda g: -len(g.near)):
@@ -473,6 +473,22 @@ def _arrange(locations: list[dict], marks: list[dict], lines: list[Line]) -> Non
             break
     for p in pieces:
         _put(p)
+
+
+def _near(groups: list[_Group]) -> list[list[int]]:
+    """For each group, the other locations' pieces (their indices among all) that could
+    touch its own."""
+    shape = tuple(tuple(p.reach for p in g.pieces) for g in groups)
+    known = _NEAR.get(shape)
+    if known is None:
+        reaches = [(i, reach) for i, reach in enumerate(r for g in shape for r in g)]
+        known, first = [], 0
+        for own in shape:
+            hull, mine = _hull(list(own)), range(first, first + len(own))
+            known.append([i for i, r in reaches if i not in mine and _meets(hull, r)])
+            first += len(own)
+        _keep(_NEAR, shape, known)
+    return known
 
 
 def _lines(roads: list[dict], arrows: list[dict]) -> list[Line]:
@@ -491,24 +507,39 @@ def _lines(roads: list[dict], arrows: list[dict]) -> list[Line]:
 def _pieces(loc: dict) -> list[_Piece]:
     """A location's name and, if it has one, its stack, each with its spots."""
     x, y, (r, d) = loc["x"], loc["y"], _radius(loc)
-    width = _text_width(loc["name"], LABEL)
-    spots: list[tuple[Box, tuple]] = []
+    out = [_Piece(loc, "name", _name_spots(x, y, r, d, loc["name"]))]
+    if loc["stack"]:
+        w, h, rise = loc["stack"]["width"], loc["stack"]["height"], loc["stack"]["rise"]
+        out.append(_Piece(loc, "stack", _stack_spots(x, y, r, d, (w, h, rise))))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _name_spots(x: float, y: float, r: float, d: float, name: str) -> tuple[Spot, ...]:
+    """A name's spots around its location's marker (each map asks again for every name)."""
+    width = _text_width(name, LABEL)
+    spots = []
     for anchor, offset, rank in NAME_SPOTS:
         dx, dy = offset(r, d)
         left = x + dx - {"middle": width / 2, "start": 0, "end": width}[anchor]
         box = (left - 2, y + dy - 12, left + width + 2, y + dy + 4)
         spots.append((box, (rank, anchor, x + dx, y + dy)))
-    out = [_Piece(loc, "name", spots)]
-    if loc["stack"]:
-        w, h, rise = loc["stack"]["width"], loc["stack"]["height"], loc["stack"]["rise"]
-        spots = []
-        for corner, rank in STACK_SPOTS:
-            dx, dy = corner(r, d, w, h + rise)
-            dy += rise
-            box = (x + dx - 1, y + dy - rise - 1, x + dx + w + 1, y + dy + h + 1)
-            spots.append((box, (rank, x + dx, y + dy)))
-        out.append(_Piece(loc, "stack", spots))
-    return out
+    return tuple(spots)
+
+
+@lru_cache(maxsize=4096)
+def _stack_spots(
+    x: float, y: float, r: float, d: float, size: tuple[float, float, float]
+) -> tuple[Spot, ...]:
+    """A stack's spots (its width, height and rise: `size`) around its location's marker."""
+    w, h, rise = size
+    spots = []
+    for corner, rank in STACK_SPOTS:
+        dx, dy = corner(r, d, w, h + rise)
+        dy += rise
+        box = (x + dx - 1, y + dy - rise - 1, x + dx + w + 1, y + dy + h + 1)
+        spots.append((box, (rank, x + dx, y + dy)))
+    return tuple(spots)
 
 
 def _cost(
@@ -533,13 +564,53 @@ def _cost(
             for o, x, y in centres
             if o is not p.loc and wide[0] < x < wide[2] and wide[1] < y < wide[3]
         ]
-        p.cost = [
-            _fixed_cost(p, box, extra[0], walls, ways, around) + EDGE * _beyond(box, edge)
-            for box, extra in p.spots
-        ]
+        key = (
+            p.kind,
+            p.loc["x"],
+            p.loc["y"],
+            tuple(p.spots),
+            tuple(walls),
+            tuple(line for line, _ in ways),
+            tuple((o["x"], o["y"]) for o in around),
+            edge,
+        )
+        cost = _COSTS.get(key)
+        if cost is None:
+            cost = [
+                _fixed_cost(p, box, extra[0], walls, ways, around) + EDGE * _beyond(box, edge)
+                for box, extra in p.spots
+            ]
+            _keep(_COSTS, key, cost)
+        p.cost = cost
+
+
+# What was worked out for earlier maps, by everything it depends on: a replay's maps, one
+# a record and reader, differ in a few locations each, and a spot's cost was four fifths
+# of laying a map out (`seki replay` of the demo game: 20 s, most of it here).
+_COSTS: dict[tuple, list[float]] = {}
+_CHOICES: dict[tuple, list[tuple[float, tuple[int, ...]]]] = {}
+_NEAR: dict[tuple, list[list[int]]] = {}
+_KEPT = 5_000  # entries in each: the demo game's replay (675 maps) keeps about 1,000 costs, 14 MB
+
+
+def _keep(table: dict, key: tuple, value: list) -> None:
+    """Kept, the table emptied first once it holds _KEPT (a long-running page server)."""
+    if len(table) >= _KEPT:
+        table.clear()
+    table[key] = value
 
 
 def _choices(pieces: list[_Piece]) -> list[tuple[float, tuple[int, ...]]]:
+    """`_choose`, kept for the same spots at the same costs."""
+    key = tuple((tuple(p.spots), tuple(p.cost)) for p in pieces)
+    known = _CHOICES.get(key)
+    if known is None:
+        known = _choose(pieces)
+        _keep(_CHOICES, key, known)
+    return known
+
+
+def _choose(pieces: list[_Piece]) -> list[tuple[float, tuple[int, ...]]]:
     """Every placement of a location's pieces (its name, and its stack if it has one),
     cheapest first, by their own cost: the one covering the other counts too. Written
     out for the two shapes a group has: a map makes thousands."""

@@ -16,7 +16,7 @@ _FILE_TIMES: Counter = Counter()  # test file -> seconds of its tests (SEKI_TEST
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """With SEKI_TEST_TIMES=FILE, each test file's time (its tests' setup, call and
     teardown) is summed in the run's main process, where pytest-xdist's workers report,
-    for CI's split of the files between the other interpreters (.ci/thirds.py)."""
+    for CI's split of the files between the other interpreters (.ci/shares.py)."""
     if os.environ.get("SEKI_TEST_TIMES") and not os.environ.get("PYTEST_XDIST_WORKER"):
         _FILE_TIMES[report.nodeid.split("::")[0]] += report.duration
 

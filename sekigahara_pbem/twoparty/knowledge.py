@@ -147,11 +147,18 @@ def _strings(value: object, found: set[str]) -> None:
     if isinstance(value, str):
         found.add(value)
     elif isinstance(value, dict):
-        for k, v in value.items():
-            found.add(k)
-            _strings(v, found)
+        found.update(value)
+        _each(value.values(), found)
     elif isinstance(value, list | tuple):
-        for v in value:
+        _each(value, found)
+
+
+def _each(values: Iterable, found: set[str]) -> None:
+    """`_strings` of each value, a string added where it is: a call each was most of it."""
+    for v in values:
+        if type(v) is str:
+            found.add(v)
+        else:
             _strings(v, found)
 
 
@@ -231,12 +238,22 @@ def replace(value: Any, names: dict[str, str]) -> Any:
     then iterate alike, as a referee's state does once stored in canonical form."""
     if isinstance(value, str):
         return names.get(value, value)
+    get = names.get  # a state's strings looked up where they are: a call each was most of it
     if isinstance(value, list):
-        out = [replace(v, names) for v in value]
-        return sorted(out) if any(map(is_handle, value)) or any(map(is_handle, out)) else out
+        out = [get(v, v) if type(v) is str else replace(v, names) for v in value]
+        return sorted(out) if _any_handle(value) or _any_handle(out) else out
     if isinstance(value, dict):
-        return dict(sorted((names.get(k, k), replace(v, names)) for k, v in value.items()))
+        return dict(
+            sorted(
+                (get(k, k), get(v, v) if type(v) is str else replace(v, names))
+                for k, v in value.items()
+            )
+        )
     return value
+
+
+def _any_handle(values: list) -> bool:
+    return any(v.startswith(SLOT) if type(v) is str else is_handle(v) for v in values)
 
 
 def in_piles(state: State) -> set[str]:

@@ -236,10 +236,10 @@ def test_the_hungarian_page_shows_its_accents_in_a_real_browser(hungarian, tmp_p
             browser.close()
 
 
-def _demo_cli(demo, tmp_path, *args: str) -> str:
-    root, _ = demo
+def _game_cli(game, tmp_path, *args: str) -> str:
+    root, _ = game
     (tmp_path / "games").mkdir(exist_ok=True)
-    shutil.copy(root / "game" / "game.txt", tmp_path / "games" / "demo.txt")
+    shutil.copy(root / "game" / "game.txt", tmp_path / "games" / "demo.txt")  # its id
     result = CliRunner().invoke(
         app, list(args), env={"SEKI_HOME": str(tmp_path), "LANG": "C"}, catch_exceptions=False
     )
@@ -247,16 +247,16 @@ def _demo_cli(demo, tmp_path, *args: str) -> str:
     return result.output
 
 
-def test_seki_view_and_report_speak_the_language_asked(demo, tmp_path):
-    root, result = demo
+def test_seki_view_and_report_speak_the_language_asked(short_game, tmp_path):
+    root, _ = short_game
     packet = GameDir(root / "game").packet(2, "ishida")
     key = str(root / "keys" / "ishida.identity")
-    hu = _demo_cli(demo, tmp_path, "view", str(packet), "--key", key, "--lang", "hu")
+    hu = _game_cli(short_game, tmp_path, "view", str(packet), "--key", key, "--lang", "hu")
     assert "Mi történt" in hu and "csomag, címzett: Ishida" in hu and "elkötelezés" in hu
-    en = _demo_cli(demo, tmp_path, "view", str(packet), "--key", key)
+    en = _game_cli(short_game, tmp_path, "view", str(packet), "--key", key)
     assert "What happened" in en and "Mi történt" not in en
     (tmp_path / "config.toml").write_text('lang = "hu"\n')
-    assert "Mi történt" in _demo_cli(demo, tmp_path, "report", str(root / "game"))
+    assert "Mi történt" in _game_cli(short_game, tmp_path, "report", str(root / "game"))
     odd = CliRunner().invoke(
         app, ["report", str(root / "game"), "--lang", "xx"], env={"SEKI_HOME": str(tmp_path)}
     )

@@ -62,7 +62,7 @@ def _is_salt(salt: object) -> bool:
 
 def _salt_bytes(salt: bytes | str) -> bytes:
     """The salt's bytes. Every caller passes a salt it made or checked (a document's is
-    checked where it is parsed, pbem/documents.is_hex): any other is a bug."""
+    checked where it is parsed, protocol/documents.is_hex): any other is a bug."""
     if not _is_salt(salt):
         raise ValueError(f"salt must be {SALT_BYTES} bytes or {2 * SALT_BYTES} hex digits")
     return bytes.fromhex(salt) if isinstance(salt, str) else bytes(salt)

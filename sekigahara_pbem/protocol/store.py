@@ -156,7 +156,7 @@ class GameDir:
         return [p for _, p in zip(range(NAMED_GAMES), found, strict=False)]
 
     def reject(self, name: str, sealed: str) -> Path:
-        """Keep a refused input with the reason (sealed, pbem/chain.seal_rejected), so
+        """Keep a refused input with the reason (sealed, protocol/chain.seal_rejected), so
         nothing a player sent is lost."""
         folder = self.root / "rejected"
         folder.mkdir(parents=True, exist_ok=True)

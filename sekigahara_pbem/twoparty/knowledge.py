@@ -69,11 +69,17 @@ class _Known(dict):
     def __init__(self, real: dict, make: type) -> None:
         super().__init__(real)
         self._make = make
+        # each handle's stand-in, made once (the rules ask a copy's stand-ins thousands of
+        # times a record); apart from the real ones, which are all the dict iterates
+        self._made: dict[str, Any] = {}
 
     def __missing__(self, key: object) -> Any:
-        if is_handle(key):
-            return self._make(key, handle_side(key))
-        raise KeyError(key)
+        if not is_handle(key):
+            raise KeyError(key)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._make(key, handle_side(key))
+        return made
 
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or is_handle(key)

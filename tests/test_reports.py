@@ -422,6 +422,34 @@ def test_the_maps_names_are_inside_it_and_clear_of_each_other_and_of_the_stacks(
             browser.close()
 
 
+def test_a_map_laid_out_after_others_is_the_one_laid_out_alone(steps, comp):
+    """svgmap keeps what it worked out for earlier maps (`_COSTS`, `_CHOICES`, `_NEAR`, the
+    spots): every reader's map of a stretch of records, built after all the others, is
+    the map built with nothing kept."""
+    kept = (svgmap._COSTS, svgmap._CHOICES, svgmap._NEAR)
+
+    def forget() -> None:
+        for table in kept:
+            table.clear()
+        svgmap._name_spots.cache_clear()
+        svgmap._stack_spots.cache_clear()
+
+    def maps(i: int) -> list[dict]:
+        _, _, opened, public, evts = steps[i]
+        built = [svgmap.build(opened[s].view, opened[s].events, comp, s) for s in SIDES]
+        return [*built, svgmap.build(public, evts, comp, None)]
+
+    chosen = range(len(steps) // 2, len(steps) // 2 + 12)
+    alone = {}
+    for i in chosen:
+        forget()
+        alone[i] = maps(i)
+    forget()
+    for i in reversed(chosen):
+        assert maps(i) == alone[i], steps[i][0]
+    assert all(kept) and svgmap._name_spots.cache_info().hits
+
+
 def test_the_player_picks_a_stack_and_the_map_shows_where_it_can_go(steps, comp, tmp_path):
     """In the Movement Phase the page lists the player's movable stacks beside the map;
     picking one (CSS only: no script, no request) rings it and every place it can reach,

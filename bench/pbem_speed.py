@@ -2,9 +2,10 @@
 check, engine, sealing two packets, git commit) early and late in a game, the player's
 `seki view` of the packet and `seki turn check` of its answer, `seki status` of the game
 directory, `seki verify` of the archived demo game (games/demo) and of an archive about
-twice as long (is verify flat per record?), and `seki --help`; each with its ratio to a
-bare interpreter start (`python -c pass`) and to the library floor (an interpreter that
-imports seki's libraries and nothing of seki), both timed in the same run (bench/floor.py).
+twice as long (is verify flat per record?), `seki replay` of the demo game (once: it takes
+seconds), and `seki --help`; each with its ratio to a bare interpreter start (`python -c
+pass`) and to the library floor (an interpreter that imports seki's libraries and nothing
+of seki), both timed in the same run (bench/floor.py).
 
 The game whose commands are timed is played by two heuristic bots through the real files;
 the long archive by two random bots that end a movement phase or a combat's deployment
@@ -259,6 +260,9 @@ def main() -> None:
     status = [seki("status", str(gd.root), home=home) for _ in range(counts.runs)]
     print(line("seki status of the game's directory", status, floors))
     print(verified(GameDir(DEMO), counts, floors, home, "games/demo"))
+    page = root / "replay.html"
+    took = [seki("replay", str(DEMO), "--html", str(page), home=home)]
+    print(line("seki replay of games/demo (the page of every record's maps)", took, floors))
     long = long_archive(root, ids, counts.long_steps)
     print(verified(long, counts, floors, home, "the long archive"))
     print(line("seki --help", [seki("--help", home=home) for _ in range(counts.runs)], floors))

@@ -481,11 +481,11 @@ def _near(groups: list[_Group]) -> list[list[int]]:
     shape = tuple(tuple(p.reach for p in g.pieces) for g in groups)
     known = _NEAR.get(shape)
     if known is None:
-        reaches = [(i, reach) for i, reach in enumerate(r for g in shape for r in g)]
+        reaches = [r for own in shape for r in own]
         known, first = [], 0
         for own in shape:
             hull, mine = _hull(list(own)), range(first, first + len(own))
-            known.append([i for i, r in reaches if i not in mine and _meets(hull, r)])
+            known.append([i for i, r in enumerate(reaches) if i not in mine and _meets(hull, r)])
             first += len(own)
         _keep(_NEAR, shape, known)
     return known
@@ -568,7 +568,7 @@ def _cost(
             p.kind,
             p.loc["x"],
             p.loc["y"],
-            tuple(p.spots),
+            p.spots,
             tuple(walls),
             tuple(line for line, _ in ways),
             tuple((o["x"], o["y"]) for o in around),
@@ -602,7 +602,7 @@ def _keep(table: dict, key: tuple, value: list) -> None:
 
 def _choices(pieces: list[_Piece]) -> list[tuple[float, tuple[int, ...]]]:
     """`_choose`, kept for the same spots at the same costs."""
-    key = tuple((tuple(p.spots), tuple(p.cost)) for p in pieces)
+    key = tuple((p.spots, tuple(p.cost)) for p in pieces)
     known = _CHOICES.get(key)
     if known is None:
         known = _choose(pieces)

@@ -259,7 +259,8 @@ def replace(value: Any, names: dict[str, str]) -> Any:
 
 
 def _any_handle(values: list) -> bool:
-    return any(v.startswith(SLOT) if type(v) is str else is_handle(v) for v in values)
+    """`is_handle` of any of them, written out: replace asks it of every list of a state."""
+    return any(isinstance(v, str) and v.startswith(SLOT) for v in values)
 
 
 def in_piles(state: State) -> set[str]:

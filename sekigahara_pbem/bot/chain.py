@@ -31,6 +31,8 @@ Choose = Callable[[dict, list[dict], State], dict]
 Decide = Callable[[State, str, list[dict]], list[dict]]
 # on_action(before, side, action, after): an action the engine applied (bench counters)
 OnAction = Callable[[State, str, dict, State], None]
+# watch(events): the events of an action applied, unredacted (each player sees its part)
+Watch = Callable[[list[dict]], None]
 
 
 def turn_file(
@@ -83,12 +85,14 @@ def play_on(
     limit: int,
     stop: Callable[[State], bool] | None = None,
     on_action: OnAction | None = None,
+    watch: Watch | None = None,
 ) -> Played:
     """Play from `state` while the game waits (and `stop(state)` is not true), at most
     `limit` turn files: the first side asked sends `decide(state, side, offered)`, each
     action applied while that side is still asked (the first option if it sends none);
     one the engine refuses is noted, the first option played instead, and the file ends.
-    `on_action` is shown each action applied, with the states before and after it."""
+    `on_action` is shown each action applied, with the states before and after it, and
+    `watch` its events (or the events of the first option played instead)."""
     played = Played(state)
     for _ in range(limit):
         waiting = pending(played.state)
@@ -104,12 +108,16 @@ def play_on(
                 break
             before = played.state
             try:
-                played.state, _ = apply(before, comp, side, action)
+                played.state, events = apply(before, comp, side, action)
             except (RuleViolation, Malformed) as exc:
                 played.refused.append(f"{side}: {action}: {exc}")
-                played.state, _ = apply(before, comp, side, offered[0])
+                played.state, events = apply(before, comp, side, offered[0])
+                if watch is not None:
+                    watch(events)
                 break
             played.actions += 1
+            if watch is not None:
+                watch(events)
             if on_action is not None:
                 on_action(before, side, action, played.state)
     return played

@@ -20,6 +20,7 @@ from ..rules.state import DEFAULT_OPTIONS, fight_of
 from ..rules.state_types import State
 from ..rules.vocab import LEVELS, Malformed, RuleViolation
 from . import cards, fights, moves
+from .belief import Belief
 from .chain import turn_file
 from .groups import partial_moves
 from .knowledge import Knowledge
@@ -64,25 +65,50 @@ class HeuristicPlayer:
         self.seed = seed
         self.plans = plans
         self.partial = partial
+        self.seen: list[dict] | None = None  # events shown before the side was known
+        self.belief: Belief | None = None  # bot/belief.py, once it has been shown events
+        self.members: dict[str, dict[str, float]] | None = None  # the belief fitted to a view
+
+    def observe(self, events: list[dict]) -> None:
+        """Events as this side saw them (the setup's, then each action's, in order): the
+        belief over the enemy's hidden blocks is moved by them (bot/belief.py). A player
+        never shown any judges the enemy by the counts of its view alone."""
+        if self.belief is None:
+            self.seen = [*(self.seen or []), *events]
+        else:
+            self.belief.observe(events)
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """The actions of one turn file answering the decision `v` asks for."""
         if not offered:
             return []
+        self.fit(v)
         plan: list[dict] = []
         if self.plans and (v["own"].get("plan") is None or _phase_starts(v)):
-            k = Knowledge(self.comp, v, v["own"]["side"])
-            plan.append({"type": "plan", "plan": battle_plan(k)})
+            plan.append({"type": "plan", "plan": battle_plan(self._knowledge(v))})
         return turn_file(self.comp, self.game_options, v, offered, self.choose, plan)
+
+    def fit(self, v: dict) -> None:
+        """The belief fitted to the view a turn file starts from: nothing the enemy does
+        can change its blocks' places before the file ends (bot/chain.py)."""
+        if self.belief is None and self.seen is not None:
+            self.belief = Belief(self.comp, v["own"]["side"])
+            self.belief.observe(self.seen)
+            self.seen = None
+        if self.belief is not None:
+            self.members = self.belief.fit(v)
+
+    def _knowledge(self, v: dict) -> Knowledge:
+        return Knowledge(self.comp, v, v["own"]["side"], self.members)
 
     def choose(self, v: dict, offered: list[dict], shadow: State) -> dict:
         """The best of the options offered for the decision in `v`."""
-        return self._pick(Knowledge(self.comp, v, v["own"]["side"]), offered, shadow)
+        return self._pick(self._knowledge(v), offered, shadow)
 
     def ranked(self, v: dict, offered: list[dict], shadow: State, width: int) -> list[dict]:
         """Up to `width` options worth a closer look (the search player's candidates,
         bot/search.py): this player's own choice first, then the others by their score."""
-        k = Knowledge(self.comp, v, v["own"]["side"])
+        k = self._knowledge(v)
         out = [self._pick(k, offered, shadow)]
         for _, a in sorted(self._scored(k, offered, shadow), key=lambda sa: -sa[0]):
             if len(out) >= width:

@@ -48,6 +48,8 @@ class Knowledge:
     comp: Components
     view: dict
     side: str
+    # bot/belief.py: place -> {enemy block: chance it is there}; None: counts alone
+    members: dict[str, dict[str, float]] | None = None
 
     def __post_init__(self) -> None:
         own = self.view["own"]
@@ -138,12 +140,39 @@ class Knowledge:
     def enemy_strength(self, loc: str) -> float:
         """Expected impact of the enemy blocks at a location: its average mon for as many
         blocks as its hand has cards to deploy (8.2.2) and one more (a leader, 8.2.4), the
-        rest at SPARE."""
-        return self._enemy_impact(self.enemy_at.get(loc, 0))
+        rest at SPARE; with a belief over its blocks (`members`), the blocks it believes
+        there instead of the average (`_believed_impact`)."""
+        n = self.enemy_at.get(loc, 0)
+        if self.members is None or not n:
+            return self._enemy_impact(n)
+        known = self.memo.get(("enemy", loc))
+        if known is None:
+            known = self.memo[("enemy", loc)] = self._believed_impact(self.members.get(loc, {}))
+        return known
 
     def _enemy_impact(self, n: int) -> float:
         deployed = min(n, self.enemy_hand + 1)
         return (deployed + SPARE * (n - deployed)) * self.enemy_mon
+
+    def _believed_impact(self, members: dict[str, float]) -> float:
+        """As our own `strength`, of the blocks believed at a place, each at its chance
+        of being there: leaders in full (8.2.4), then the strongest, one a card of the
+        enemy's hand, in full, the rest at SPARE."""
+        spec = self.comp.blocks
+        free = 0.0
+        rest: list[tuple[int, float]] = []
+        for b, p in members.items():
+            if spec[b].leader:
+                free += p * spec[b].mon
+            else:
+                rest.append((spec[b].mon, p))
+        rest.sort(reverse=True)
+        cards, total = float(self.enemy_hand), free
+        for mon, p in rest:
+            full = min(p, cards)
+            cards -= full
+            total += mon * (full + SPARE * (p - full))
+        return total
 
     def threat(self, loc: str) -> float:
         """Enemy strength that could strike a location next: stacks there or one road away
@@ -155,12 +184,12 @@ class Knowledge:
         if known is not None:
             return known
         total = 0.0
-        for eloc, n in self.enemy_at.items():
+        for eloc in self.enemy_at:
             d = self.dist[loc].get(eloc, 99)
             if d <= 1:
-                total += self._enemy_impact(n)
+                total += self.enemy_strength(eloc)
             elif d == 2:
-                total += self._enemy_impact(n) / 2
+                total += self.enemy_strength(eloc) / 2
         self._threats[loc] = total
         return total
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.state_types import State
-from ..rules.views import view
+from ..rules.views import redact_event, view
 from . import Player
 from .chain import OnAction, play_on
 
@@ -42,8 +42,11 @@ def play(
     """Play one game from setup; each turn file is the asked side's `actions`, timed on
     the process clock and the wall's (a search in two processes spends both cores).
     `on_decision(state, side)` is called before each (for tests), and `on_action` after
-    each action applied (bench/blunders.py counts blunders by it)."""
-    state, _ = setup(comp, seed_hex)
+    each action applied (bench/blunders.py counts blunders by it). A player that
+    observes events (`Player.observe`) is shown each as its side sees it."""
+    state, events = setup(comp, seed_hex)
+    watch = _shown(players)
+    watch(events)
     seconds: dict[str, list[float]] = {}
     wall: dict[str, list[float]] = {}
 
@@ -56,5 +59,16 @@ def play(
         wall.setdefault(side, []).append(time.monotonic() - waited)
         return chosen
 
-    played = play_on(comp, state, decide, MAX_TURN_FILES, on_action=on_action)
+    played = play_on(comp, state, decide, MAX_TURN_FILES, on_action=on_action, watch=watch)
     return Game(played.state, played.turn_files, played.actions, played.refused, seconds, wall)
+
+
+def _shown(players: dict[str, Player]) -> Callable[[list[dict]], None]:
+    """What shows each observing player the events of the game, redacted for its side."""
+    watching = {s: p.observe for s, p in players.items() if hasattr(p, "observe")}
+
+    def watch(events: list[dict]) -> None:
+        for side, observe in watching.items():
+            observe([redact_event(e, side) for e in events])
+
+    return watch

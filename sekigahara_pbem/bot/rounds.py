@@ -42,6 +42,9 @@ class WorkerDied(SekiError):
     on standard error)."""
 
 
+Members = dict[str, dict[str, float]]  # a belief: place -> {enemy block: chance} (belief.py)
+
+
 class Rollouts(NamedTuple):
     """What every round of a search plays with, in either process: the components, the
     game's options, the heuristic that plays both sides on, and how many movement phases
@@ -60,14 +63,16 @@ def play_round(
     digest: str,
     k: int,
     stopped: Callable[[], bool],
+    members: Members | None = None,
 ) -> list[float] | None:
-    """Each candidate's value on round `k`'s sampled state; None if `stopped()` said so
-    before or during a rollout (a round cut short is not counted: its candidates would
-    not share their luck)."""
+    """Each candidate's value on round `k`'s sampled state (the enemy's blocks dealt by
+    the belief `members`, if given); None if `stopped()` said so before or during a
+    rollout (a round cut short is not counted: its candidates would not share their
+    luck)."""
     comp, game_options, policy, horizon = rollouts
     side = v["own"]["side"]
     chooser = rng.new(hashlib.sha256(f"{digest}:{k}".encode()).hexdigest())
-    sample = shadow_state(comp, v, game_options, chooser)
+    sample = shadow_state(comp, v, game_options, chooser, members)
     row = []
     for action in candidates:
         if stopped():
@@ -100,9 +105,16 @@ class SecondProcess:
         theirs.close()  # ours only: its death then ends our reads (EOFError)
         self._closer = weakref.finalize(self, _close, self.process, self.conn)
 
-    def begin(self, v: dict, candidates: list[dict], digest: str, rounds: int | None) -> None:
+    def begin(
+        self,
+        v: dict,
+        candidates: list[dict],
+        digest: str,
+        rounds: int | None,
+        members: Members | None = None,
+    ) -> None:
         """Start the odd rounds below `rounds` (all until stopped if None)."""
-        self._send(("search", v, candidates, digest, rounds))
+        self._send(("search", v, candidates, digest, rounds, members))
 
     def finish(self, stop: bool) -> dict[int, list[float]]:
         """The rows of the rounds it completed, by round index; with `stop` it is told to
@@ -163,10 +175,10 @@ def serve(conn: Connection, game_options: dict, seed: str, horizon: int) -> None
         if message[0] == "quit":
             return
         if message[0] == "search":
-            _, v, candidates, digest, rounds = message
+            _, v, candidates, digest, rounds, members = message
             k = 1
             while rounds is None or k < rounds:
-                row = play_round(rollouts, v, candidates, digest, k, conn.poll)
+                row = play_round(rollouts, v, candidates, digest, k, conn.poll, members)
                 if row is None:
                     break
                 conn.send(("row", k, row))

@@ -99,10 +99,19 @@ class SearchPlayer:
         self.workers = workers if two else 1
         default = time.monotonic if self.workers == 2 else time.process_time
         self.clock = clock or default
+        # the heuristic that plays both sides on in the rollouts, shown no events (a
+        # belief is one side's, over the real game), and the one that ranks our
+        # candidates with the belief the events shown to `observe` give
         self.policy = HeuristicPlayer(comp, game_options, seed)
+        self.ranker = HeuristicPlayer(comp, game_options, seed)
         self.rollouts = Rollouts(comp, self.game_options, self.policy, shape.horizon)
         self.searched: list[tuple[str, int]] = []  # per decision searched: its step, rounds
         self._second: SecondProcess | None = None
+
+    def observe(self, events: list[dict]) -> None:
+        """Events as this side saw them: its candidates are ranked, and its rounds'
+        worlds sampled, by the belief over the enemy's blocks they give (bot/belief.py)."""
+        self.ranker.observe(events)
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """The actions of one turn file answering the decision `v` asks for."""
@@ -112,6 +121,7 @@ class SearchPlayer:
         limit = None
         if self.budget is not None:
             limit = (self.clock() + FILE_STEPS * self.budget, self.budget)
+        self.ranker.fit(v)  # within the budget: a player shown events thinks no longer
 
         def choose(v: dict, offered: list[dict], shadow: State) -> dict:
             until = None
@@ -126,14 +136,15 @@ class SearchPlayer:
     def choose(self, v: dict, offered: list[dict], shadow: State, until: float | None) -> dict:
         """The candidate the rounds find best, or the heuristic's own choice (the first)
         when the rounds cannot tell (module docstring). `until` is the clock's deadline."""
-        candidates = self.policy.ranked(v, offered, shadow, self.width)
+        candidates = self.ranker.ranked(v, offered, shadow, self.width)
         if len(candidates) == 1 or (v["step"] == MOVEMENT and not self.movement):
             return candidates[0]
+        members = self.ranker.members
         text = json.dumps([self.seed, v, candidates], sort_keys=True)
         digest = hashlib.sha256(text.encode()).hexdigest()
         second = self._started()
         if second is not None:
-            second.begin(v, candidates, digest, self.rounds)
+            second.begin(v, candidates, digest, self.rounds, members)
 
         def stopped() -> bool:
             return until is not None and self.clock() >= until
@@ -141,7 +152,7 @@ class SearchPlayer:
         rows: dict[int, list[float]] = {}  # per round, the value of each candidate
         k, step = 0, 1 if second is None else 2
         while self.rounds is None or k < self.rounds:
-            row = play_round(self.rollouts, v, candidates, digest, k, stopped)
+            row = play_round(self.rollouts, v, candidates, digest, k, stopped, members)
             if row is None:
                 break
             rows[k] = row

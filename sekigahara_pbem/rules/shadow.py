@@ -17,6 +17,7 @@ and the game's own generator is new, so each sample draws differently.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import cast
 
 from . import rng
@@ -61,9 +62,17 @@ def unforeseen_at(events: list, side: str) -> int | None:
     return None
 
 
-def shadow_state(comp: Components, v: dict, options: dict, chooser: dict | None = None) -> State:
+def shadow_state(
+    comp: Components,
+    v: dict,
+    options: dict,
+    chooser: dict | None = None,
+    members: Mapping[str, Mapping[str, float]] | None = None,
+) -> State:
     """A state whose view for `v["own"]["side"]` is `v`: the stand-ins, or with `chooser`
-    (a generator of rules/rng.py, which it advances) a random sample (module docstring)."""
+    (a generator of rules/rng.py, which it advances) a random sample (module docstring),
+    the enemy's hidden blocks dealt by a belief over them if one is given (`members`:
+    place -> {block: chance it is there}, bot/belief.py)."""
     own = v["own"]
     side = own["side"]
     seed = SHADOW_SEED if chooser is None else "".join(_hex8(chooser) for _ in range(2))
@@ -72,7 +81,7 @@ def shadow_state(comp: Components, v: dict, options: dict, chooser: dict | None 
         state[key] = v[key]
     state["control"] = dict(v["control"])
     state["besieged"] = dict(v["besieged"])
-    _blocks(state, comp, v, side, chooser)
+    _blocks(state, comp, v, side, chooser, members)
     _disks(state, comp, v)
     _cards(state, comp, v, side, chooser)
     for loc, counts in v["stacks"].items():
@@ -96,7 +105,14 @@ def _hex8(chooser: dict) -> str:
     return f"{rng.below(chooser, 1 << 64):016x}"
 
 
-def _blocks(state: State, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
+def _blocks(
+    state: State,
+    comp: Components,
+    v: dict,
+    side: str,
+    chooser: dict | None,
+    members: Mapping[str, Mapping[str, float]] | None,
+) -> None:
     own = v["own"]
     for loc, ids in own["blocks"].items():
         for b in ids:
@@ -121,6 +137,11 @@ def _blocks(state: State, comp: Components, v: dict, side: str, chooser: dict | 
         for _ in range(counts.get(enemy, 0) - placed.get(loc, 0))
     ]
     hidden = [b for b in comp.side_blocks(enemy) if state["blocks"][b] == BAG]
+    if chooser is not None and members is not None:
+        slots += [RECRUIT] * v["recruit"][enemy]
+        for loc, b in zip(slots, _believed(comp, hidden, slots, chooser, members), strict=False):
+            state["blocks"][b] = loc
+        return
     pool = _dealt(comp, hidden, len(slots), chooser)
     for loc in slots:
         state["blocks"][pool.pop(0)] = loc
@@ -143,6 +164,47 @@ def _dealt(comp: Components, hidden: list[str], on_map: int, chooser: dict | Non
     mapped = fixed + free[:cut]
     rng.shuffle(chooser, mapped)
     return mapped + free[cut:]
+
+
+def _believed(
+    comp: Components,
+    hidden: list[str],
+    slots: list[str],
+    chooser: dict,
+    members: Mapping[str, Mapping[str, float]],
+) -> list[str]:
+    """A block for each slot, drawn from those not yet dealt by the odds the belief
+    gives it of being at the slot's place, p / (1 - p): drawn one slot at a time by
+    the chance itself, five blocks each nearly sure to be at a place of six would leave
+    one of them out as often as not (conditional Poisson sampling). Any block that may be
+    there keeps a little weight (a belief is a guess; a setup block is never in the
+    Recruitment Box, 5.2.1)."""
+    left = sorted(hidden)
+    out = []
+    for place in slots:
+        if not left:
+            break
+        chances = members.get(place, {})
+        weights = [0 if place == RECRUIT and comp.blocks[b].setup else _odds(chances.get(b, 0))
+                   for b in left]  # fmt: skip
+        if not any(weights):
+            weights = [1] * len(left)
+        pick = rng.below(chooser, sum(weights))
+        for i, w in enumerate(weights):
+            if pick < w:
+                out.append(left.pop(i))
+                break
+            pick -= w
+    return out
+
+
+def _odds(chance: float) -> int:
+    """A chance's odds as a whole weight for the generator (rng.below), at least one."""
+    return round(SCALE * chance / max(1.0 - chance, SURE)) + 1
+
+
+SCALE = 1000
+SURE = 0.001  # the odds of a chance of one are those of 0.999
 
 
 def _disks(state: State, comp: Components, v: dict) -> None:

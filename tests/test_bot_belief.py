@@ -156,3 +156,45 @@ def test_a_player_shown_the_same_events_gives_the_same_answers(comp):
              for _ in range(2)]  # fmt: skip
     assert games[0].state == games[1].state
     assert games[0].actions == games[1].actions
+
+
+def test_a_bot_answering_packets_is_shown_every_packet_of_its_side(tmp_path, comp):
+    """Through the real files (`seki demo`, `seki solo`): before it answers a packet, a
+    bot is shown the events of its side's packets it has not seen, each once, opened
+    with its own key; its belief then never rules out where an enemy block is."""
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.protocol import chain
+    from sekigahara_pbem.protocol import game as games
+    from sekigahara_pbem.protocol.store import GameDir
+    from sekigahara_pbem.referee.demo import Bot, Bots, run_demo
+
+    result = run_demo(tmp_path, "catch-up", "2026-11-30T12:00:00Z", 40, Bots("heuristic"))
+    assert not result.refused
+    gd = GameDir(result.game_dir)
+    definition = games.load(gd)
+    referee = read_identity(tmp_path / "keys" / "referee.identity")
+    secrets = games.open_secrets(gd, definition, referee)
+    last = gd.last_seq()
+    state = chain.open_state(definition, secrets, last, gd.sealed(last).read_text())
+    for side in SIDES:
+        bot = Bot(read_identity(tmp_path / "keys" / f"{side}.identity"), definition, "s",
+                  kind="heuristic")  # fmt: skip
+        bot.catch_up(gd, last + 1)
+        assert bot.seen == last
+        bot.catch_up(gd, last + 1)  # nothing shown twice
+        player = bot.player
+        assert isinstance(player, HeuristicPlayer)
+        player.fit(packets_view(definition, gd, last, bot))
+        members = player.members
+        assert members is not None
+        enemy = other(side)
+        for b, at in state["blocks"].items():
+            if comp.blocks[b].side == enemy and at not in (ELIMINATED, MORI_BOX):
+                assert members.get(at, {}).get(b, 0.0) > 0.0, (side, b, at)
+
+
+def packets_view(definition, gd, seq: int, bot) -> dict:  # noqa: ANN001
+    from sekigahara_pbem.protocol import packets
+
+    text = gd.packet(seq, bot.side).read_text()
+    return packets.open_packet(definition, text, bot.identity, "p").view

@@ -1,8 +1,11 @@
 """Computer players: pure decision logic, no I/O (docs/bot.md).
 
 A player answers a packet: `actions(view, offered)` takes its side's view and the legal
-options listed for it and returns the actions of one turn file. It never sees more than
-that, so it plays under the same constraints as a person.
+options listed for it and returns the actions of one turn file. A heuristic or search
+player may also be shown the events its side saw (`observe(events)`, in order, each
+redacted for its side), from which it believes where the enemy's hidden blocks are
+(belief.py). It never sees more than its packets showed, so it plays under the same
+constraints as a person.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""What a side knows, read from its own view: its blocks and hand exactly, the enemy only as
-counts per location. Every estimate the heuristic player makes starts here, so it can never
-use more than its packet tells it.
+"""What a side knows, read from its own view: its blocks and hand exactly, the enemy as
+counts per location, or as the blocks believed there (bot/belief.py: a belief built from
+the events the side saw). Every estimate the heuristic player makes starts here, so it
+can never use more than its packets told it.
 """
 
 from __future__ import annotations

@@ -155,6 +155,7 @@ def play_computer(solo: Solo, now: str, say: Callable[[str], None], bot: Bot) ->
         computer = other(solo.side)
         if computer in waiting:
             path = gd.packet(seq, computer)
+            bot.catch_up(gd, seq)
             turn = bot.answer(path.read_text(encoding="utf-8"), str(path))
             if turn is None:
                 raise RuntimeError(f"the computer was asked at record {seq} but has no option")

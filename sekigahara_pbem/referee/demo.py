@@ -78,6 +78,8 @@ class Bot:
         self.components = component_set(components)
         self.plans = plans and kind == "random"  # the heuristic player files its own
         self.filed_week = 0  # the last week whose first answer carried the plan
+        self.side = definition.side_of(identity.public)  # None: not a player of the game
+        self.seen = 0  # the last packet whose events the player was shown
         self.chooser = rng.new(hashlib.sha256(f"{seed}:{identity.name}".encode()).hexdigest())
         self.player = (
             RandomPlayer(self.chooser)
@@ -93,9 +95,28 @@ class Bot:
         if isinstance(self.player, SearchPlayer):
             self.player.close()
 
+    def catch_up(self, gd: GameDir, seq: int) -> None:
+        """Show the player the events of the side's packets before `seq` it has not been
+        shown (a heuristic or search player's belief over the enemy's blocks is moved by
+        them, bot/belief.py); a player that keeps no belief opens none of them."""
+        if self.side is None or not hasattr(self.player, "observe"):
+            return
+        for n in range(self.seen + 1, seq):
+            path = gd.packet(n, self.side)
+            if path.is_file():
+                text = path.read_text(encoding="utf-8")
+                self._shown(packets.open_packet(self.definition, text, self.identity, str(path)))
+
+    def _shown(self, packet: packets.Packet) -> None:
+        observe = getattr(self.player, "observe", None)
+        if observe is not None and packet.seq > self.seen:
+            observe(packet.events)
+            self.seen = packet.seq
+
     def answer(self, packet_text: str, where: str) -> str | None:
         """A signed turn file answering the packet, or None if nothing is asked of it."""
         packet = packets.open_packet(self.definition, packet_text, self.identity, where)
+        self._shown(packet)
         if not packet.options:
             return None
         actions = self.player.actions(packet.view, packet.options)
@@ -162,6 +183,7 @@ def run_demo(
             break
         side = waiting[0]
         path = gd.packet(seq, side)
+        players[side].catch_up(gd, seq)
         turn = players[side].answer(path.read_text(encoding="utf-8"), str(path))
         if turn is None:
             raise RuntimeError(f"{side} was asked to decide at record {seq} but has no option")

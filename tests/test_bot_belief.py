@@ -54,10 +54,14 @@ def test_the_belief_never_rules_out_where_a_block_is_and_beats_the_counts(comp):
     (a block's share of the hidden blocks at its place)."""
     chances: list[float] = []
     counts: list[float] = []
+    truth: dict = {}
+
+    def now(state: dict, side: str) -> None:
+        truth["state"] = state
+
     for game in range(2):
-        truth: dict = {}
         players = {s: _Checked(comp, f"belief-{game}-{s}", truth) for s in SIDES}
-        play(comp, f"{game:032x}", players, on_decision=lambda state, side: truth.update(state=state))
+        play(comp, f"{game:032x}", players, on_decision=now)
         for p in players.values():
             chances += p.chances
             counts += p.counts
@@ -111,8 +115,13 @@ def test_what_the_events_show_is_known(comp):
     move = {"count": 1, "path": ["kiso"], "force_march": False}
     belief.observe(
         [
-            _event(type="move", side=enemy, groups=[move], leadership=f"leader {leader}",
-                   **{"from": "gifu"}),  # fmt: skip
+            _event(
+                type="move",
+                side=enemy,
+                groups=[move],
+                leadership=f"leader {leader}",
+                **{"from": "gifu"},
+            ),  # fmt: skip
             _event(type="muster", side=enemy, to="osaka", blocks=[plain[0]]),
             _event(type="deploy", side=enemy, location="kyoto", blocks=[plain[1]]),
             _event(type="losses", side=enemy, location="kyoto", units=[plain[2]]),

@@ -207,3 +207,29 @@ def packets_view(definition, gd, seq: int, bot) -> dict:  # noqa: ANN001
 
     text = gd.packet(seq, bot.side).read_text()
     return packets.open_packet(definition, text, bot.identity, "p").view
+
+
+def test_events_of_shapes_the_engine_never_writes_are_passed_over(comp):
+    """A packet is another's file: an event with a field missing, of the wrong type, or
+    naming what the board does not have moves nothing and raises nothing."""
+    side = SIDES[0]
+    enemy = other(side)
+    belief = Belief(comp, side)
+    before = {b: dict(w) for b, w in belief.weights.items()}
+    odd = [
+        "not an event",
+        {"type": "move", "side": enemy},
+        {"type": "move", "side": enemy, "from": ["edo"], "groups": "all"},
+        {"type": "move", "side": enemy, "from": "edo", "groups": [{"path": [[1]], "count": 2}]},
+        {"type": "move", "side": enemy, "from": "edo", "groups": [{"path": [], "count": True}]},
+        {"type": "move", "side": enemy, "from": "edo", "leadership": "leader nobody"},
+        {"type": "muster", "side": enemy, "to": "atlantis", "blocks": sorted(before)[:2]},
+        {"type": "deploy", "side": enemy, "location": "edo", "blocks": {"a": 1}},
+        {"type": "retreat", "side": enemy, "location": 3, "to": None, "count": "2"},
+        {"type": "setup_random", "side": enemy, "location": "edo", "count": -4},
+        {"type": "losses", "side": enemy, "units": [None, ["x"]]},
+        {"type": "overrun", "side": side, "eliminated": "all"},
+        {"type": ["move"], "side": enemy},
+    ]
+    belief.observe(odd)
+    assert belief.weights == before

@@ -21,6 +21,8 @@ and views, as a person across the table would.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rules.components import Components
 from ..rules.vocab import BAG, MORI_BOX, RECRUIT, other
 
@@ -49,13 +51,17 @@ class Belief:
         # eliminated)
         self.drawn: set[str] = {b for b, w in self.weights.items() if BAG not in w}
 
-    def observe(self, events: list[dict]) -> None:
-        """Move the weights by events as this side saw them (redacted for it)."""
+    def observe(self, events: list) -> None:
+        """Move the weights by events as this side saw them (redacted for it). An event
+        of a shape the engine never writes (a packet is another's file) is passed over:
+        the belief is a guess, and the view's counts correct it at the next fit."""
         for e in events:
+            if not isinstance(e, dict):
+                continue
             kind = str(e.get("type"))
             handler = _HANDLERS.get(kind)
             if handler is not None and (e.get("side") == self.enemy or kind in _EITHER):
-                handler(self, e)
+                handler(self, _Event(self.comp, e))
 
     def fit(self, v: dict) -> dict[str, dict[str, float]]:
         """The belief made to agree with view `v`: place -> {block: chance it is there},
@@ -111,9 +117,11 @@ class Belief:
 
     # -- the events ----------------------------------------------------------------
 
-    def _share(self, source: str, target: str, count: int) -> None:
+    def _share(self, source: str | None, target: str | None, count: int) -> None:
         """`count` of the enemy's blocks at `source` went to `target`, which ones unseen:
         each block there goes with the share sent."""
+        if source is None or target is None:
+            return
         there = sum(row.get(source, 0.0) for row in self.weights.values())
         if there <= 0 or count <= 0:
             return
@@ -124,15 +132,51 @@ class Belief:
                 row[source] = w * (1 - share)
                 row[target] = row.get(target, 0.0) + w * share
 
-    def _known(self, blocks: list, place: str) -> None:
+    def _known(self, blocks: list[str], place: str | None) -> None:
         for b in blocks:
-            if b in self.comp.blocks and self.comp.blocks[b].side == self.enemy:
+            if place is not None and self.comp.blocks[b].side == self.enemy:
                 self.weights[b] = {place: 1.0}
                 self.drawn.add(b)
 
-    def _gone(self, blocks: list) -> None:
+    def _gone(self, blocks: list[str]) -> None:
         for b in blocks:
             self.weights.pop(b, None)
+
+
+class _Event:
+    """An event's fields as the belief reads them, each checked: a place the board has,
+    a count, blocks the component set has; nothing at all where the field is not so."""
+
+    def __init__(self, comp: Components, fields: dict):
+        self.comp, self.fields = comp, fields
+
+    def place(self, key: str) -> str | None:
+        value = self.fields.get(key)
+        return value if isinstance(value, str) and value in self.comp.locations else None
+
+    def count(self, key: str = "count") -> int:
+        value = self.fields.get(key)
+        return value if type(value) is int and value > 0 else 0
+
+    def blocks(self, key: str) -> list[str]:
+        value = self.fields.get(key)
+        return self.blocks_named(value) if isinstance(value, list) else []
+
+    def blocks_named(self, names: list) -> list[str]:
+        return [b for b in names if isinstance(b, str) and b in self.comp.blocks]
+
+    def groups(self) -> list[tuple[str, int]]:
+        """A move's groups as (where each ended, how many), as the enemy's show them."""
+        groups = self.fields.get("groups")
+        out = []
+        for group in groups if isinstance(groups, list) else []:
+            if not isinstance(group, dict):
+                continue
+            path, count = group.get("path"), _Event(self.comp, group).count()
+            end = path[-1] if isinstance(path, list) and path else None
+            if isinstance(end, str) and end in self.comp.locations and count:
+                out.append((end, count))
+        return out
 
 
 def _scale_places(rows: dict[str, dict[str, float]], counts: dict[str, int]) -> float:
@@ -161,34 +205,34 @@ def _scale_blocks(rows: dict[str, dict[str, float]]) -> None:
                 row[p] /= total
 
 
-def _move(belief: Belief, e: dict) -> None:
+def _move(belief: Belief, e: _Event) -> None:
     """A stack move: a leader that gave its leadership was at the origin (7.3.4), and
     each group took its share of what was there."""
-    source = e["from"]
-    lead = e.get("leadership")
+    source = e.place("from")
+    lead = e.fields.get("leadership")
     if isinstance(lead, str) and lead.startswith(LEADER):
-        belief._known([lead[len(LEADER) :]], source)
-    for group in e.get("groups", []):
-        if isinstance(group, dict):  # the enemy's groups show their count and path only
-            belief._share(source, group["path"][-1], group["count"])
+        belief._known(e.blocks_named([lead[len(LEADER) :]]), source)
+    for target, count in e.groups():
+        belief._share(source, target, count)
 
 
-def _retreat(belief: Belief, e: dict) -> None:
-    if e.get("blocks") is not None:
-        belief._known(e["blocks"], e["to"])
+def _retreat(belief: Belief, e: _Event) -> None:
+    shown = e.blocks("blocks")
+    if shown:
+        belief._known(shown, e.place("to"))
     else:
-        belief._share(e["location"], e["to"], e.get("count", 0))
+        belief._share(e.place("location"), e.place("to"), e.count())
 
 
 _EITHER = frozenset(("overrun",))  # events about the enemy's blocks whoever moved
-_HANDLERS = {
-    "setup_random": lambda b, e: b._share(BAG, e["location"], e["count"]),
-    "reinforcements": lambda b, e: b._share(BAG, RECRUIT, e["count"]),
-    "muster": lambda b, e: b._known(e.get("blocks", []), e["to"]),
-    "mori": lambda b, e: b._known(e.get("blocks", []), e["to"]),
-    "deploy": lambda b, e: b._known(e.get("blocks", []), e["location"]),
+_HANDLERS: dict[str, Callable[[Belief, _Event], None]] = {
+    "setup_random": lambda b, e: b._share(BAG, e.place("location"), e.count()),
+    "reinforcements": lambda b, e: b._share(BAG, RECRUIT, e.count()),
+    "muster": lambda b, e: b._known(e.blocks("blocks"), e.place("to")),
+    "mori": lambda b, e: b._known(e.blocks("blocks"), e.place("to")),
+    "deploy": lambda b, e: b._known(e.blocks("blocks"), e.place("location")),
     "move": _move,
     "retreat": _retreat,
-    "losses": lambda b, e: b._gone(e.get("units", [])),
-    "overrun": lambda b, e: b._gone(e.get("eliminated", [])),
+    "losses": lambda b, e: b._gone(e.blocks("units")),
+    "overrun": lambda b, e: b._gone(e.blocks("eliminated")),
 }

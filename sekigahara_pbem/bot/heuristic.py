@@ -73,10 +73,12 @@ class HeuristicPlayer:
         """Events as this side saw them (the setup's, then each action's, in order): the
         belief over the enemy's hidden blocks is moved by them (bot/belief.py). A player
         never shown any judges the enemy by the counts of its view alone."""
-        if self.belief is None:
-            self.seen = [*(self.seen or []), *events]
-        else:
+        if self.belief is not None:
             self.belief.observe(events)
+            return
+        if self.seen is None:
+            self.seen = []
+        self.seen.extend(events)
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         """The actions of one turn file answering the decision `v` asks for."""

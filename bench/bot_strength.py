@@ -16,14 +16,16 @@ played (all N with --fixed): each round prints the win rate, its 95 % Wilson int
 and the test's ratio; at the end, the blunder counters of both (bench/blunders.py) a game
 on average. With
 --against baseline-heuristic the frozen search player's own heuristic is played instead
-(a game takes a second, not minutes: a first look before the real series).
+(a game takes a second, not minutes: a first look before the real series); with
+--against KIND-blind the same kind of player shown no events, so with no belief over the
+enemy's blocks (bot/belief.py).
 
-Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero KIND]
-[--against baseline|baseline-heuristic|KIND] [--fixed] [--sprt P0 P1] [--budget SECONDS] [--jobs J]
-[--first K] [--movement] [--workers 1|2] [--waits FILE] [--quick] (--movement: the search
-player searches movement too; --workers 2: in two processes, on the wall's clock, with
---jobs 1 only; --waits: each turn file's wall seconds added to FILE; defaults 200, 50,
-0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
+Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero
+KIND] [--against baseline|baseline-heuristic|KIND|KIND-blind] [--fixed] [--sprt P0 P1]
+[--budget SECONDS] [--jobs J] [--first K] [--movement] [--workers 1|2] [--waits FILE]
+[--quick] (--movement: the search player searches movement too; --workers 2: in two
+processes, on the wall's clock, with --jobs 1 only; --waits: each turn file's wall
+seconds added to FILE; defaults 200, 50, 0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
 0 games skip a series; J processes play the search games; the search series takes seeds
 K..K+N-1, so a long measurement can be played in parts and its per-game lines added up.
 Targets: the heuristic wins >= 95 % against random; the search >= 65 % against the
@@ -67,10 +69,32 @@ def components() -> Components:
     return load_components()
 
 
+BLIND = "-blind"  # a kind of seki's players shown no events (`Blind`)
+
+
+class Blind:
+    """A player shown no events: `play` shows them only to a player that has `observe`,
+    so it judges the enemy by its views' counts alone, as every player did before
+    bot/belief.py (`--against heuristic-blind`: what the belief is worth)."""
+
+    def __init__(self, player) -> None:  # noqa: ANN001
+        self.player = player
+
+    def actions(self, v: dict, offered: list[dict]) -> list[dict]:
+        return self.player.actions(v, offered)
+
+    def close(self) -> None:
+        if hasattr(self.player, "close"):
+            self.player.close()
+
+
 def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float, search: dict):  # noqa: ANN202
     """A player of seki's kinds (a search player with the `search` options: movement,
-    workers), or the frozen baseline (bench/baseline_v1) at `budget`, or the baseline's
-    own heuristic ("baseline-heuristic": quick games, for a first look)."""
+    workers), or one shown no events (KIND-blind), or the frozen baseline
+    (bench/baseline_v1) at `budget`, or the baseline's own heuristic
+    ("baseline-heuristic": quick games, for a first look)."""
+    if kind.endswith(BLIND):
+        return Blind(_player(kind.removesuffix(BLIND), comp, seed, plans, budget, search))
     if kind == "baseline":
         return make_baseline(comp, {}, seed, budget)
     if kind == "baseline-heuristic":
@@ -313,7 +337,8 @@ def main() -> None:
         help="play all --baseline games whatever the SPRT says (a fixed series)",
     )  # fmt: skip
     parser.add_argument(
-        "--against", default="baseline", choices=("baseline", "baseline-heuristic", *PLAYERS),
+        "--against", default="baseline",
+        choices=("baseline", "baseline-heuristic", *PLAYERS, *(k + BLIND for k in PLAYERS)),
         help="the frozen search player (default), its heuristic alone (quick games), or a "
         "kind of seki's players (a level against the one below)",
     )  # fmt: skip

@@ -172,6 +172,7 @@ def test_a_bot_answering_packets_is_shown_every_packet_of_its_side(tmp_path, com
     bot is shown the events of its side's packets it has not seen, each once, opened
     with its own key; its belief then never rules out where an enemy block is."""
     from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.play import inbox
     from sekigahara_pbem.protocol import chain
     from sekigahara_pbem.protocol import game as games
     from sekigahara_pbem.protocol.store import GameDir
@@ -192,7 +193,11 @@ def test_a_bot_answering_packets_is_shown_every_packet_of_its_side(tmp_path, com
         assert bot.seen == last
         bot.catch_up(gd, last + 1)  # nothing shown twice
         player = bot.player
-        assert isinstance(player, HeuristicPlayer)
+        assert isinstance(player, HeuristicPlayer) and player.seen is not None
+        # `seki bot turn` and `seki bot run` read the same from the packets beside theirs
+        beside = inbox.shown_before(gd.root / "packets", definition, bot.identity, last + 1)
+        assert player.seen == beside
+        assert any(e.get("side") == other(side) for e in beside)
         player.fit(packets_view(definition, gd, last, bot))
         members = player.members
         assert members is not None

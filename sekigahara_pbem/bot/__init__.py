@@ -37,6 +37,15 @@ class Player(Protocol):
     def actions(self, v: dict, offered: list[dict]) -> list[dict]: ...
 
 
+def show_then_ask(player: Player, shown: list, v: dict, offered: list[dict]) -> list[dict]:
+    """A fresh player's answer to a packet (one turn file), shown first the events its
+    side saw up to it if it keeps a belief over the enemy's blocks (belief.py)."""
+    observe = getattr(player, "observe", None)
+    if observe is not None:
+        observe(shown)
+    return player.actions(v, offered)
+
+
 def make_player(
     kind: str,
     comp: Components,

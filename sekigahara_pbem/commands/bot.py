@@ -48,8 +48,9 @@ def turn(
 ) -> None:
     """Answer a packet as a bot: every action it can decide before the opponent must
     answer (a whole movement phase in one file), signed with your key, ready to mail."""
-    from ..bot import make_player
+    from ..bot import make_player, show_then_ask
     from ..crypto import signing
+    from ..play import inbox
     from ..protocol import turns
     from ..protocol.component_files import load_components
 
@@ -62,7 +63,8 @@ def turn(
             path=packet,
         )
     player = make_player(bot, load_components(), definition.options, seed, plans, budget)
-    actions = player.actions(opened.view, opened.options)
+    shown = inbox.shown_before(packet.parent, definition, identity, opened.seq) + opened.events
+    actions = show_then_ask(player, shown, opened.view, opened.options)
     body = turns.body(definition, opened.side, opened.seq, actions)
     name = f"turn-{definition.game_id}-{opened.seq}-{opened.side}.signed.txt"
     out = out or Path(name)
@@ -106,7 +108,7 @@ def run(
 ) -> None:
     """One pass at your mailbox, for cron: join the games you are invited to, send your
     seed, answer every packet that asks something of you, and mail it all to the referee."""
-    from ..bot import make_player
+    from ..bot import make_player, show_then_ask
     from ..play import autoplay, mailbox
     from ..protocol.component_files import load_components
 
@@ -124,9 +126,9 @@ def run(
     comp = load_components()
     make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
 
-    def decide(definition, view, options):
+    def decide(definition, view, options, shown):
         player = make_player(bot, comp, definition.options, seed, plans, budget)
-        return player.actions(view, options)
+        return show_then_ask(player, shown, view, options)
 
     report = autoplay.run(identity, settings, decide)
     fetched = ngettext("{n} new message", "{n} new messages", report.fetched)

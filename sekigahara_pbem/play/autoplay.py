@@ -27,7 +27,8 @@ from ..refusal import Refusal, UserError
 from ..rules.vocab import other
 from . import filing, inbox, mailbox
 
-Decide = Callable[[game.Definition, dict, list], list[dict]]  # definition, view, options
+# definition, view, options, and the events the side was shown up to the packet
+Decide = Callable[[game.Definition, dict, list, list], list[dict]]
 Deliver = Callable[[game.Definition, Path, str], str]  # the file kept, the mail subject
 Accept = Callable[[game.Definition, str], bool]  # join this game as this side?
 
@@ -41,7 +42,8 @@ class Pass:
 
 def run(identity: Identity, mail: MailSettings, decide: Decide) -> Pass:
     """One pass; `decide` gives the actions of one turn file from a packet's view and
-    options (a bot of sekigahara_pbem.bot)."""
+    options (a bot of sekigahara_pbem.bot), and the events of the side's packets up to it
+    in the folder (its belief over the enemy's blocks, bot/belief.py)."""
     folder, fetched, _notes = mailbox.collect(mail)
     report = Pass(fetched)
     deliver = mailer(mail)
@@ -169,7 +171,8 @@ def _answer(identity, deliver: Deliver, path: Path, decide: Decide, report: Pass
     opened = packets.open_packet(definition, text, identity, path.name)
     if not opened.options or opened.seq in inbox.answered(game_id):
         return
-    actions = decide(definition, opened.view, opened.options)
+    shown = inbox.shown_before(path.parent, definition, identity, opened.seq) + opened.events
+    actions = decide(definition, opened.view, opened.options, shown)
     body = turns.body(definition, opened.side, opened.seq, actions)
     sealed = turns.seal(definition, signing.sign(body, identity), identity)
     name = f"turn-{game_id}-{opened.seq}-{opened.side}.signed.txt"

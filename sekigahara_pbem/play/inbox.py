@@ -20,7 +20,7 @@ from ..crypto.keystore import default_dir
 from ..protocol import binding
 from ..protocol import documents as docs
 from ..protocol.game import Definition, parse
-from ..protocol.packets import PACKET_FORMAT
+from ..protocol.packets import PACKET_FORMAT, open_packet
 from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal
 
@@ -95,6 +95,26 @@ def packets(folder: Path, games: dict[str, Definition]) -> list[tuple[int, Path,
         if head is not None:
             found.append((head["seq"], path, head))
     return found
+
+
+def shown_before(folder: Path, definition: Definition, identity: Identity, seq: int) -> list:
+    """The events of the game's authentic packets in the folder to `identity`'s side
+    before packet `seq`, oldest first (one packet a record): what its side was shown
+    before it, from which a bot believes where the enemy's blocks are (bot/belief.py). A
+    packet that does not open with the key is passed over."""
+    side = definition.side_of(identity.public)
+    found: dict[int, Path] = {}
+    for n, path, head in packets(folder, {definition.game_id: definition}):
+        if head.get("to") == side and n < seq:
+            found.setdefault(n, path)
+    events: list = []
+    for n in sorted(found):
+        try:
+            text = docs.read_capped(found[n])
+            events += open_packet(definition, text, identity, found[n].name).events
+        except Refusal:  # sealed to another key, or not whole: passed over
+            continue
+    return events
 
 
 def _mine(identity: Identity) -> tuple[dict[str, Definition], dict[str, str]]:

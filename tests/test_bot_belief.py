@@ -238,3 +238,23 @@ def test_events_of_shapes_the_engine_never_writes_are_passed_over(comp):
     ]
     belief.observe(odd)
     assert belief.weights == before
+
+
+def test_a_packet_that_does_not_open_is_passed_over(tmp_path):
+    """A bot catching up goes on without a packet that is missing or spoiled: the
+    belief is a guess, and the game does not stop for it."""
+    from sekigahara_pbem.crypto.keystore import read_identity
+    from sekigahara_pbem.protocol import game as games
+    from sekigahara_pbem.protocol.store import GameDir
+    from sekigahara_pbem.referee.demo import Bot, Bots, run_demo
+
+    result = run_demo(tmp_path, "spoiled", "2026-11-30T12:00:00Z", 8, Bots("heuristic"))
+    gd = GameDir(result.game_dir)
+    definition = games.load(gd)
+    side = SIDES[0]
+    gd.packet(2, side).write_text("spoiled")
+    gd.packet(3, side).unlink()
+    bot = Bot(read_identity(tmp_path / "keys" / f"{side}.identity"), definition, "s",
+              kind="heuristic")  # fmt: skip
+    bot.catch_up(gd, gd.last_seq())
+    assert bot.seen == gd.last_seq() - 1 and isinstance(bot.player, HeuristicPlayer)

@@ -23,9 +23,11 @@ from ..crypto import signing
 from ..crypto.keys import Identity, generate
 from ..crypto.keystore import write_identity
 from ..protocol import chain, joins, packets, turns
+from ..protocol import documents as docs
 from ..protocol import game as games
 from ..protocol.component_files import component_set, components_hash
 from ..protocol.store import GameDir
+from ..refusal import Refusal
 from ..rules import rng
 from ..rules.vocab import SIDES
 from . import adjudication as referee
@@ -98,14 +100,17 @@ class Bot:
     def catch_up(self, gd: GameDir, seq: int) -> None:
         """Show the player the events of the side's packets before `seq` it has not been
         shown (a heuristic or search player's belief over the enemy's blocks is moved by
-        them, bot/belief.py); a player that keeps no belief opens none of them."""
+        them, bot/belief.py); a player that keeps no belief opens none of them, and one
+        that does goes on without a packet that does not open."""
         if self.side is None or not hasattr(self.player, "observe"):
             return
         for n in range(self.seen + 1, seq):
             path = gd.packet(n, self.side)
-            if path.is_file():
-                text = path.read_text(encoding="utf-8")
+            try:
+                text = docs.read_capped(path)
                 self._shown(packets.open_packet(self.definition, text, self.identity, str(path)))
+            except Refusal:  # missing or not whole: the belief goes without it (a guess)
+                continue
 
     def _shown(self, packet: packets.Packet) -> None:
         observe = getattr(self.player, "observe", None)

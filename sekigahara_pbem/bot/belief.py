@@ -31,6 +31,8 @@ LEADER = "leader "  # how a move event names the leader that gave leadership (7.
 ROUNDS = 30  # rounds of fitting at most
 CLOSE = 0.01  # ... ended once every block's chances sum to one within this
 
+Members = dict[str, dict[str, float]]  # a fitted belief: place -> {enemy block: chance}
+
 
 class Belief:
     """One side's belief over the enemy's hidden blocks."""
@@ -63,7 +65,7 @@ class Belief:
             if handler is not None and (e.get("side") == self.enemy or kind in _EITHER):
                 handler(self, _Event(self.comp, e))
 
-    def fit(self, v: dict) -> dict[str, dict[str, float]]:
+    def fit(self, v: dict) -> Members:
         """The belief made to agree with view `v`: place -> {block: chance it is there},
         the places' expected counts the view's; kept as the belief to move on from."""
         face_up = self._face_up(v)
@@ -82,7 +84,7 @@ class Belief:
             _scale_blocks(rows)
         self.weights = {b: w for b, w in self.weights.items() if b not in hidden}
         self.weights.update(rows)
-        out: dict[str, dict[str, float]] = {}
+        out: Members = {}
         for b, row in self.weights.items():
             for place, w in row.items():
                 out.setdefault(place, {})[b] = w

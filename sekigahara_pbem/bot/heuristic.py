@@ -20,7 +20,7 @@ from ..rules.state import DEFAULT_OPTIONS, fight_of
 from ..rules.state_types import State
 from ..rules.vocab import LEVELS, Malformed, RuleViolation
 from . import cards, fights, moves
-from .belief import Belief
+from .belief import Belief, Members
 from .chain import turn_file
 from .groups import partial_moves
 from .knowledge import Knowledge
@@ -67,7 +67,7 @@ class HeuristicPlayer:
         self.partial = partial
         self.seen: list[dict] | None = None  # events shown before the side was known
         self.belief: Belief | None = None  # bot/belief.py, once it has been shown events
-        self.members: dict[str, dict[str, float]] | None = None  # the belief fitted to a view
+        self.members: Members | None = None  # the belief fitted to a view
 
     def observe(self, events: list[dict]) -> None:
         """Events as this side saw them (the setup's, then each action's, in order): the

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..rules.components import Components
 from ..rules.vocab import ISHIDA, LAST_WEEK, other
+from .belief import Members
 from .weights import WEIGHTS
 
 LEADER_WORTH = WEIGHTS["knowledge.LEADER_WORTH"]  # a leader's worth beyond its mon (8.2.4)
@@ -50,7 +51,7 @@ class Knowledge:
     view: dict
     side: str
     # bot/belief.py: place -> {enemy block: chance it is there}; None: counts alone
-    members: dict[str, dict[str, float]] | None = None
+    members: Members | None = None
 
     def __post_init__(self) -> None:
         own = self.view["own"]

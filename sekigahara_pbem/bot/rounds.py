@@ -32,6 +32,7 @@ from ..rules.components import Components
 from ..rules.engine import apply
 from ..rules.shadow import shadow_state
 from ..rules.vocab import Malformed, RuleViolation
+from .belief import Members
 from .heuristic import HeuristicPlayer
 from .rollout import rollout, value
 
@@ -40,9 +41,6 @@ class WorkerDied(SekiError):
     """The search's second process ended while the search needed it: a bug, never the
     player's to fix, so an internal error (exit 70; its own traceback, if it raised, is
     on standard error)."""
-
-
-Members = dict[str, dict[str, float]]  # a belief: place -> {enemy block: chance} (belief.py)
 
 
 class Rollouts(NamedTuple):

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sekigahara_pbem.commands.common import load_identity, open_own_packet
+from sekigahara_pbem.commands.common import load_identity
 from sekigahara_pbem.play import console
+from sekigahara_pbem.play.own import open_own_packet
 from sekigahara_pbem.play.session import TurnSession
 from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules import rng

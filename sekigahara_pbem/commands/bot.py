@@ -9,9 +9,17 @@ from pathlib import Path
 import click
 
 from ..i18n import N_, ngettext
-from ..i18n import gettext as _
+from ..play.own import open_own_packet
 from ..refusal import Code, Refusal
-from .common import Group, key_option, load_identity, open_own_packet, tell, utc_now, write_new
+from .common import (
+    Group,
+    key_option,
+    load_identity,
+    said,
+    tell,
+    utc_now,
+    write_new,
+)
 from .options import bot_option, budget_option
 
 app = Group(help=N_("A computer player for your side."), no_args_is_help=True)
@@ -108,33 +116,7 @@ def run(
 ) -> None:
     """One pass at your mailbox, for cron: join the games you are invited to, send your
     seed, answer every packet that asks something of you, and mail it all to the referee."""
-    from ..bot import make_player, show_then_ask
-    from ..play import autoplay, mailbox
-    from ..protocol.component_files import load_components
+    from ..games import Robot, bot_pass
 
-    if two_party is not None:  # the bot's own directory of a game
-        from ..games import open_game
-
-        game = open_game(two_party)
-        for line in game.bot_pass(load_identity(key), mail, bot, seed, utc_now()):
-            click.echo(line)
-        return
-    identity = load_identity(key)
-    settings = mailbox.settings(mail)
-    if settings is None:
-        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
-    comp = load_components()
-    make_player(bot, comp, {}, seed, plans, budget)  # a bad --bot is refused before mail
-
-    def decide(definition, view, options, shown):
-        player = make_player(bot, comp, definition.options, seed, plans, budget)
-        return show_then_ask(player, shown, view, options)
-
-    report = autoplay.run(identity, settings, decide)
-    fetched = ngettext("{n} new message", "{n} new messages", report.fetched)
-    mailed = ngettext("{n} file mailed", "{n} files mailed", len(report.sent))
-    click.echo(f"{fetched.format(n=report.fetched)}; {mailed.format(n=len(report.sent))}")
-    for line in report.sent:
-        click.echo(f"  {line}")
-    for line in report.problems:
-        tell("  " + _("not used: {line}").format(line=line))
+    robot = Robot(load_identity(key), mail, bot, seed, plans, budget, utc_now())
+    said(bot_pass(two_party, robot))

@@ -21,10 +21,8 @@ FC = TypeVar("FC", bound=Callable[..., Any])  # what an option decorates: a comm
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity, PublicKey
-    from ..games import Said
+    from ..games import Said, Shell
     from ..mail.outgoing import Delivery
-    from ..protocol.game import Definition
-    from ..protocol.packets import Packet
 
 
 class Group(click.Group):
@@ -310,40 +308,6 @@ def read_text(path: Path) -> str:
     return read_saved(path)
 
 
-def open_own_packet(path: Path, identity: Identity) -> tuple[Definition, Packet]:
-    """A packet sent to you: the game it names (saved when you joined), the referee's
-    signature checked, your section opened."""
-    from ..protocol import documents, packets
-    from ..protocol.component_files import components_hash
-
-    text = read_text(path)
-    definition = saved_definition(documents.peek_game(text, str(path)))
-    if definition.components != components_hash():
-        raise Refusal(
-            N_(
-                "game {game} uses component set {theirs}…, this tool has {ours}…: install the "
-                "version game.txt names"
-            ),
-            code=Code.WRONG_VERSION,
-            game=definition.game_id,
-            theirs=definition.components[:16],
-            ours=components_hash()[:16],
-        )
-    return definition, packets.open_packet(definition, text, identity, str(path))
-
-
-def open_own_note(path: Path, identity: Identity) -> list[str] | None:
-    """The reasons in a sealed note the referee's robot sent you; None if the file is not
-    a note (protocol/notes.py)."""
-    from ..protocol import documents, notes
-
-    text = read_text(path)
-    if not notes.is_note(text):
-        return None
-    definition = saved_definition(documents.peek_game(text, str(path)))
-    return notes.open_note(definition, text, identity, str(path))
-
-
 def write_new(path: Path, text: str) -> None:
     """`store.write_new`, imported when a command writes (not when it starts)."""
     from ..protocol.store import write_new as new
@@ -351,24 +315,17 @@ def write_new(path: Path, text: str) -> None:
     new(path, text)
 
 
+def shell() -> Shell:
+    """The terminal a turn talks through (games.Shell): what it makes on standard output,
+    the rest to the person, questions answered no by default, the command's clock."""
+    from ..games import Shell
+
+    return Shell(click.echo, tell, utc_now, lambda question: click.confirm(question, default=False))
+
+
 def utc_now() -> str:
     """The command's clock: the only place the time enters a game."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def saved_definition(game_id: str) -> Definition:
-    """The game definition a player saved when joining (`seki join`)."""
-    from ..crypto.keydir import default_dir
-    from ..protocol import game
-
-    path = default_dir() / "games" / f"{game.check_game_id(game_id)}.txt"
-    if not path.is_file():
-        raise Refusal(
-            N_("game {game} is unknown here: join it first (seki join game.txt)"),
-            code=Code.WRONG_GAME,
-            game=game_id,
-        )
-    return game.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def report_delivery(delivery: Delivery, say: Callable[[str], None]) -> None:

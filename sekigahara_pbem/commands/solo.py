@@ -10,10 +10,10 @@ from click.core import ParameterSource
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from ..play.answering import on_board
 from ..refusal import ExitStatus, UsageError
 from ..words import CLOSE_PAGE
-from .answering import on_board
-from .common import ROOT_LANGUAGE, abort, lang_option, tell, use_language, utc_now
+from .common import ROOT_LANGUAGE, abort, lang_option, shell, tell, use_language, utc_now
 from .options import bot_option, budget_option, web_option
 
 BOTS = ("heuristic", "search", "random")
@@ -132,9 +132,9 @@ def _play(game, choose: str | None, plan: bool, page=None) -> str:  # noqa: ANN0
     two or three). The game's last report, said at the terminal too."""
     from ..play import console
     from ..play import solo as solos
+    from ..play.answering import Answering, ask_turn
     from ..protocol.checking import signed_turn
     from ..protocol.component_files import load_components
-    from .answering import ask_turn
 
     comp = load_components()
     if page is not None:
@@ -150,8 +150,9 @@ def _play(game, choose: str | None, plan: bool, page=None) -> str:  # noqa: ANN0
             brief, last_step = step == last_step, step
             planned = plan and packet.view["own"].get("plan") is None
             try:
-                actions = ask_turn(game.definition, packet, comp, earlier, ask, plan=planned,
-                                   home=game.root, brief=brief, page=page)  # fmt: skip
+                answering = Answering(game.definition, packet, comp, earlier)
+                actions = ask_turn(answering, shell(), ask, plan=planned, home=game.root,
+                                   brief=brief, page=page)  # fmt: skip
             except console.Stopped as stopped:
                 tell(str(stopped))
                 abort(_kept(game.root), ExitStatus.STOPPED)

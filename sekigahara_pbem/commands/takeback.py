@@ -9,14 +9,13 @@ import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
+from ..play.own import open_own_packet, saved_definition
 from ..refusal import Code, Refusal
 from .common import (
     Group,
     key_option,
     load_identity,
-    open_own_packet,
     read_text,
-    saved_definition,
     tell,
     write_new,
 )

@@ -9,6 +9,7 @@ import click
 
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
+from ..play.own import open_own_packet, saved_definition
 from ..refusal import Code, Refusal
 from .common import (
     Group,
@@ -16,9 +17,7 @@ from .common import (
     key_option,
     lang_option,
     load_identity,
-    open_own_packet,
     read_text,
-    saved_definition,
     tell,
     use_language,
     write_new,

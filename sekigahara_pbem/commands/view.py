@@ -9,13 +9,13 @@ import click
 
 from ..i18n import N_
 from ..i18n import gettext as _
-from .answering import show
+from ..play.answering import Answering, show
+from ..play.own import open_own_note, open_own_packet
 from .common import (
     key_option,
     lang_option,
     load_identity,
-    open_own_note,
-    open_own_packet,
+    shell,
     use_language,
 )
 
@@ -50,4 +50,5 @@ def view(
         return
     definition, opened = open_own_packet(packet, identity)
     comp = load_components()
-    show(definition, opened, render_text(definition.game_id, opened, comp, all_options), html, comp)
+    text = render_text(definition.game_id, opened, comp, all_options)
+    show(Answering(definition, opened, comp), text, shell(), html)

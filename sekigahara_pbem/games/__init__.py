@@ -113,31 +113,55 @@ class Demo:
 
 @dataclass(frozen=True)
 class Turn:
-    """A turn played in a game's own directory, as `seki play DIR` was asked: the
-    player's key (and its name, as the hints name it), the files the other side sent,
-    the answers' script (`choose`), the mail settings, the record chosen instead of a
-    turn (--resign, --claim-forfeit, --takeback, --agree-takeback), the page to write
-    (`html`), and whether the turn is played on the board."""
+    """A turn, as `seki play` was asked: what it was given (`path`: a two-party side's
+    directory, a referee's packet, or none: the newest packet in `folder` or the mail),
+    the player's key (and its name, as the hints name it), the answers' script
+    (`choose`), the mail settings, the page to write (`html`), and whether the turn is
+    played on the board. A two-party side's: the files the other side sent, the record
+    chosen instead of a turn (--resign, --claim-forfeit, --takeback, --agree-takeback). A
+    referee's packet's: whether to mail the turn file (`send`), where to write it
+    (`out`), and whether to file a battle plan first (`plan`)."""
 
-    directory: Path
+    path: Path | None
     identity: Identity
     key: str
-    received: list[Path]
     choose: str | None
     mail_config: Path | None
-    asides: tuple[bool, bool, bool, bool]
     html: Path | None
     board: bool
+    received: list[Path] = field(default_factory=list)
+    asides: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    folder: Path | None = None
+    send: bool = False
+    out: Path | None = None
+    plan: bool = False
+
+
+@dataclass(frozen=True)
+class Robot:
+    """A bot's pass for cron, as `seki bot run` was asked: the player's key, its mail
+    settings, the bot, its seed and, in a referee's game, its battle plans and thinking
+    time (a two-party side's bot is the heuristic or the random one), and the clock."""
+
+    identity: Identity
+    mail_config: Path | None
+    bot: str
+    seed: str
+    plans: bool
+    budget: float
+    now: str
 
 
 @dataclass(frozen=True)
 class Shell:
     """How a turn talks to the person playing it: `show` what it makes (the report, on
-    standard output), `tell` the rest (standard error), and the command's clock."""
+    standard output), `tell` the rest (standard error), `confirm` a yes-or-no question
+    (no by default), and the command's clock."""
 
     show: Callable[[str], None]
     tell: Callable[[str], None]
     now: Callable[[], str]
+    confirm: Callable[[str], bool]
 
 
 class Game(Protocol):
@@ -175,8 +199,7 @@ class Game(Protocol):
         referee's game is played from the referee's packets instead, and refused."""
         ...
 
-    def bot_pass(self, identity: Identity, mail_config: Path | None, bot: str, seed: str,
-                 now: str) -> list[str]:  # fmt: skip
+    def bot_pass(self, robot: Robot) -> Said:
         """One pass of a bot at its own directory of the game, for cron: take in what
         came by mail, answer, reveal at the end, mail it all; what it did, in words. A
         referee's game is answered from the bot's mailbox instead, and refused."""
@@ -216,6 +239,28 @@ def open_game(path: Path) -> Game:
 
     root = game_root(path)
     return TwoPartyGame(root) if is_two_party(root) else RefereeGame(root)
+
+
+def play(turn: Turn, shell: Shell) -> None:
+    """`seki play`: in a two-party game, the side's turn in its own directory (the game
+    opened as it was played: a referee's game directory is refused); else the referee's
+    packet named, or the newest unanswered one, answered (play/packet_turn.py)."""
+    if turn.path is not None and turn.path.is_dir():
+        open_game(turn.path).play(turn, shell)
+        return
+    from ..play import packet_turn
+
+    packet_turn.play(turn, shell)
+
+
+def bot_pass(directory: Path | None, robot: Robot) -> Said:
+    """`seki bot run`: one pass of a bot for cron, at its own directory of a two-party
+    game, else at its mailbox of referees' games (play/autoplay.py)."""
+    if directory is not None:
+        return open_game(directory).bot_pass(robot)
+    from ..play import autoplay
+
+    return autoplay.bot_pass(robot)
 
 
 def mode(two_party: bool) -> Mode:

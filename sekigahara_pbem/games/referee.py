@@ -20,6 +20,7 @@ from . import (
     NewGame,
     NotVerified,
     Replayed,
+    Robot,
     Said,
     Shell,
     Status,
@@ -76,11 +77,9 @@ class RefereeGame:
         return game.load(GameDir(self.root)).referee.name
 
     def play(self, turn: Turn, shell: Shell) -> None:
-        raise Refusal(N_("{path} is not a two-party game's directory"), path=turn.directory)
+        raise Refusal(N_("{path} is not a two-party game's directory"), path=turn.path)
 
-    def bot_pass(
-        self, identity: Identity, mail_config: Path | None, bot: str, seed: str, now: str
-    ) -> list[str]:
+    def bot_pass(self, robot: Robot) -> Said:
         raise Refusal(N_("{path} is not a two-party game's directory"), path=self.root)
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:

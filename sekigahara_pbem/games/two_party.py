@@ -19,6 +19,7 @@ from . import (
     NewGame,
     NotVerified,
     Replayed,
+    Robot,
     Said,
     Shell,
     Status,
@@ -73,25 +74,23 @@ class TwoPartyGame:
     def play(self, turn: Turn, shell: Shell) -> None:
         from ..play import side_turn
 
-        side_turn.play(turn, shell)
+        side_turn.play(self.root, turn, shell)
 
-    def bot_pass(
-        self, identity: Identity, mail_config: Path | None, bot: str, seed: str, now: str
-    ) -> list[str]:
+    def bot_pass(self, robot: Robot) -> Said:
         from ..bot import make_player
         from ..play import mailbox
         from ..play.two_party import robot_pass
         from ..twoparty import side as sides
         from ..twoparty.match import player_chooser
 
-        settings = mailbox.settings(mail_config)
+        settings = mailbox.settings(robot.mail_config)
         if settings is None:
             raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
-        if bot == "search":
+        if robot.bot == "search":
             raise Refusal(N_("--two-party: the bot is heuristic or random"))
-        side = sides.open_side(self.root, identity)
-        chooser = player_chooser(make_player(bot, side.comp, side.game.options, seed))
-        return robot_pass(side, settings, chooser, now)
+        side = sides.open_side(self.root, robot.identity)
+        chooser = player_chooser(make_player(robot.bot, side.comp, side.game.options, robot.seed))
+        return Said(made=robot_pass(side, settings, chooser, robot.now))
 
     def reveal(self, identity: Identity, now: str, force: bool) -> str:
         from ..twoparty import side as sides

@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..crypto import signing
 from ..crypto.keys import Identity
 from ..crypto.keystore import default_dir
-from ..i18n import N_, explain
+from ..i18n import N_, explain, ngettext
+from ..i18n import gettext as _
 from ..mail.settings import MailSettings
 from ..protocol import documents as docs
 from ..protocol import game, joins, packets, turns
@@ -26,6 +28,9 @@ from ..protocol.store import write_atomic
 from ..refusal import Refusal, UserError
 from ..rules.vocab import other
 from . import filing, inbox, mailbox
+
+if TYPE_CHECKING:
+    from ..games import Robot, Said
 
 # definition, view, options, and the events the side was shown up to the packet
 Decide = Callable[[game.Definition, dict, list, list], list[dict]]
@@ -51,6 +56,36 @@ def run(identity: Identity, mail: MailSettings, decide: Decide) -> Pass:
     for path in sorted(_newest_packets(folder, identity).values()):
         _try(report, path, lambda p: _answer(identity, deliver, p, decide, report))
     return report
+
+
+def bot_pass(robot: Robot) -> Said:
+    """`seki bot run` at the bot's mailbox of referees' games: one pass (`run`) with the
+    bot `robot` names deciding; what came and went, and what was not used, in words."""
+    from ..bot import make_player, show_then_ask
+    from ..games import Said
+    from ..protocol.component_files import load_components
+
+    settings = mailbox.settings(robot.mail_config)
+    if settings is None:
+        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
+    comp = load_components()
+    make_player(
+        robot.bot, comp, {}, robot.seed, robot.plans, robot.budget
+    )  # a bad --bot: before mail
+
+    def decide(definition, view, options, shown):  # noqa: ANN001, ANN202
+        player = make_player(
+            robot.bot, comp, definition.options, robot.seed, robot.plans, robot.budget
+        )
+        return show_then_ask(player, shown, view, options)
+
+    report = run(robot.identity, settings, decide)
+    fetched = ngettext("{n} new message", "{n} new messages", report.fetched)
+    mailed = ngettext("{n} file mailed", "{n} files mailed", len(report.sent))
+    made = [f"{fetched.format(n=report.fetched)}; {mailed.format(n=len(report.sent))}"]
+    made += [f"  {line}" for line in report.sent]
+    told = ["  " + _("not used: {line}").format(line=line) for line in report.problems]
+    return Said(made=made, told=told)
 
 
 def mailer(mail: MailSettings) -> Deliver:

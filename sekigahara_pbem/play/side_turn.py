@@ -27,15 +27,15 @@ if TYPE_CHECKING:
     from ..twoparty.side import Side
 
 
-def play(turn: Turn, shell: Shell) -> None:
-    """A two-party game's turn: take in what the other side sent (by mail, with mail
-    settings), show the report, ask this side's decisions (at the terminal, or with
-    `turn.board` on the page), and write its next record to send (mailed, with mail
-    settings)."""
+def play(directory: Path, turn: Turn, shell: Shell) -> None:
+    """A two-party game's turn in the side's `directory`: take in what the other side
+    sent (by mail, with mail settings), show the report, ask this side's decisions (at
+    the terminal, or with `turn.board` on the page), and write its next record to send
+    (mailed, with mail settings)."""
     from ..twoparty import side as sides
     from . import mailbox
 
-    side = sides.open_side(turn.directory, turn.identity)
+    side = sides.open_side(directory, turn.identity)
     mail = mailbox.settings(turn.mail_config) if side.game.addresses else None
     _take_in(side, mail, turn.received, shell)
     party = side.load()
@@ -65,7 +65,7 @@ def _next_record(
     if chosen is not None:
         chosen(shell.now())
     elif side.whose_turn() != side.side:
-        _waiting(side, turn.directory, shell)
+        _waiting(side, side.root, shell)
         return False
     elif ui.randomness_only(party):
         shell.tell(_("your first record carries only your randomness: your own setup draws "
@@ -145,7 +145,7 @@ def _over(side: Side, result: dict, turn: Turn, shell: Shell) -> None:
     win when it is past the deadline."""
     from ..rules.vocab import other
 
-    directory = turn.directory
+    directory = side.root
     shell.tell(_("the game is over: {result}").format(result=words.outcome(result)))
     if not (side.root / "reveals" / f"{side.side}.txt").is_file():
         shell.tell(_("reveal your secret with: seki reveal {dir} --key {key}").format(

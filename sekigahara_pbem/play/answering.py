@@ -1,8 +1,7 @@
 """A referee's packet answered, for `seki view`, `seki play` and `seki solo`: its report
 shown and what it opens checked against the commitments kept, the turn asked at the
 terminal or on the page in the browser, then signed, sealed for the referee and, with
---send, mailed. Not a command: the commands that answer a packet share it, as they share
-common.py, so that no command imports another."""
+--send, mailed. The words go out through `games.Shell`, as a two-party side's turn's."""
 
 from __future__ import annotations
 
@@ -12,16 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import click
-
 from ..i18n import N_, explain, ngettext
 from ..i18n import gettext as _
-from ..refusal import ExitStatus, Refusal
+from ..refusal import Code, ExitStatus, Refusal, UserError
 from ..words import CLOSE_PAGE
-from .common import abort, tell, write_new
 
 if TYPE_CHECKING:
     from ..crypto.keys import Identity
+    from ..games import Shell
     from ..mail.settings import MailSettings
     from ..play.console import Asker
     from ..protocol.game import Definition
@@ -32,11 +29,27 @@ if TYPE_CHECKING:
 NOTHING_ASKED = N_("{path}: nothing is asked of you in this packet")
 
 
+class CommitmentsBroken(UserError):
+    """A packet that opens items the referee had not committed to: the referee's
+    cheat, shown to the player (exit 3, as an archive that does not verify)."""
+
+    exit_status = ExitStatus.NOT_VERIFIED
+
+
+@dataclass(frozen=True)
+class Answering:
+    """A referee's packet to answer, opened, with what its report shows beside it: the
+    game, its component set and the packets since the player's last turn (`earlier`)."""
+
+    definition: Definition
+    opened: Packet
+    comp: Components
+    earlier: Sequence[Packet] = ()
+
+
 def ask_turn(
-    definition: Definition,
-    opened: Packet,
-    comp: Components,
-    earlier: list[Packet],
+    answering: Answering,
+    shell: Shell,
     ask: Asker | None,
     html: Path | None = None,
     plan: bool = False,
@@ -45,31 +58,33 @@ def ask_turn(
     page: Board | None = None,
 ) -> list[dict]:
     """One turn asked of the player: the packet's report with the story since its last
-    turn (`earlier`), then the decision question by question on a shadow of the game
+    turn, then the decision question by question on a shadow of the game
     (rules/shadow.py), at the terminal (`ask`) or on `page`, the page in the browser
     (web/), until the player confirms the whole turn; the actions ([] when nothing is
     asked). `home`: where the packets' commitments are kept (`show`); `brief`: the
     report without the situation and the map (the last one had them)."""
-    from ..play import console
-    from ..play.session import TurnSession
     from ..reports import render_text
     from ..rules.shadow import shadow_state
+    from . import console
+    from .session import TurnSession
 
+    definition, opened, comp = answering.definition, answering.opened, answering.comp
     report = render_text(
-        definition.game_id, opened, comp, guided=True, earlier=earlier, brief=brief
-    )
-    show(definition, opened, report, html, comp, earlier, home)
+        definition.game_id, opened, comp, guided=True, earlier=list(answering.earlier),
+        brief=brief,
+    )  # fmt: skip
+    show(answering, report, shell, html, home)
     shadow = shadow_state(comp, opened.view, definition.options)
     session = TurnSession(shadow, comp, opened.side, plan=plan)
     if session.question is None:
         return []
     if page is not None:
-        _on_the_board(definition, opened, comp, earlier, session, page)
+        _on_the_board(answering, session, page)
         return session.actions
     assert ask is not None  # without a page, the callers give the terminal or a script
-    console.run(session, comp, opened.view, ask, click.echo)
-    while not console.confirm(session, comp, opened.view, ask, click.echo):
-        console.run(session, comp, opened.view, ask, click.echo)
+    console.run(session, comp, opened.view, ask, shell.show)
+    while not console.confirm(session, comp, opened.view, ask, shell.show):
+        console.run(session, comp, opened.view, ask, shell.show)
     return session.actions
 
 
@@ -84,13 +99,15 @@ def on_board(web: bool | None, choose: str | None) -> bool:
     return web if web is not None else board(default_dir()) == "web"
 
 
-def _on_the_board(definition, opened, comp, earlier, session, page: Board) -> None:
+def _on_the_board(answering: Answering, session, page: Board) -> None:  # noqa: ANN001
     """The turn on the page: the session answered by clicks (web/turn.py), with the story
     since the last turn (the packet's own events last) drawn on its map and listed, and
     the packet's report one click away."""
     from ..reports import render_html
     from ..web.moment import story
 
+    definition, opened, comp = answering.definition, answering.opened, answering.comp
+    earlier = list(answering.earlier)
     report = render_html(definition.game_id, opened, comp, definition.options, earlier)
     told = [(p.seq, p.events) for p in [*earlier, opened]]
     page.answer(session, opened.view, story=story(told, comp, opened.view), report_html=report)
@@ -125,8 +142,9 @@ class Signing:
         the referee into a new file; the packet remembered as answered (so the next run
         finds the next one); the file mailed to the referee with --send, else left to
         mail. Each outcome is said, in words, with `say`."""
-        from ..play import inbox, mailbox
         from ..protocol.checking import signed_turn
+        from ..protocol.store import write_new
+        from . import inbox, mailbox
 
         definition, opened, path = self.definition, self.opened, self.path
         write_new(path, signed_turn(definition, opened, actions, self.identity, self.comp))
@@ -139,8 +157,9 @@ class Signing:
 
 
 def on_one_page(
-    signing: Signing, earlier: list[Packet], html: Path | None, plan: bool, packet: Path
-) -> None:
+    signing: Signing, earlier: list[Packet], html: Path | None, plan: bool, packet: Path,
+    shell: Shell,
+) -> None:  # fmt: skip
     """The turn answered on the page, which stays after Sign (issue 41): it waits while
     seki signs, seals and (--send) mails the file, then says where the file is and what
     became of it; a file left to mail comes with a link that starts the player's own mail
@@ -151,19 +170,19 @@ def on_one_page(
     definition, opened = signing.definition, signing.opened
 
     def ready(url: str) -> None:
-        tell(_("your turn is on the board: {url}").format(url=url))
+        shell.tell(_("your turn is on the board: {url}").format(url=url))
 
     heading = title(definition.game_id, opened.seq, opened.side)
+    answering = Answering(definition, opened, signing.comp, earlier)
     with Board(title=heading, on_ready=ready) as page:
-        actions = ask_turn(definition, opened, signing.comp, earlier, None, html, plan, page=page)
+        actions = ask_turn(answering, shell, None, html, plan, page=page)
         said: list[str] = []
         if not actions:
-            said.append(_(NOTHING_ASKED).format(path=packet))
-            page.finish(said)
-            abort(said[0])
+            page.finish([_(NOTHING_ASKED).format(path=packet)])
+            raise Refusal(NOTHING_ASKED, code=Code.NOT_ASKED, path=packet)
 
         def say(line: str) -> None:
-            tell(line)
+            shell.tell(line)
             said.append(line)
 
         try:
@@ -179,7 +198,7 @@ def on_one_page(
 def _mail_link(signing: Signing) -> tuple[str, str]:
     """The player's own mail client, for the turn file, to the referee's address where
     game.txt names one."""
-    from ..play.mailbox import mail_link
+    from .mailbox import mail_link
 
     to = (signing.definition.addresses or {}).get("referee", "")
     words = _("Write the mail to the referee (attach the file)")
@@ -187,30 +206,32 @@ def _mail_link(signing: Signing) -> tuple[str, str]:
 
 
 def show(
-    definition, opened, text: str, html: Path | None, comp, earlier: Sequence[Packet] = (),
+    answering: Answering, text: str, shell: Shell, html: Path | None = None,
     home: Path | None = None,
 ) -> None:  # fmt: skip
-    """Print a packet's report (and write its page), then check what it opens, and what
-    each of the `earlier` packets told in it opened, in order, saying how on standard
-    error: a packet that opens items the referee had not committed to stops the command
-    here (exit 3). `home`: the key directory
-    where the commitments are kept (default: the player's)."""
+    """Show a packet's report (and write its page), then check what it opens, and what
+    each of the packets told in it before (`answering.earlier`) opened, in order, telling
+    how: a packet that opens items the referee had not committed to stops here
+    (CommitmentsBroken). `home`: the key directory where the commitments are kept
+    (default: the player's)."""
     from ..protocol.store import write_atomic
     from ..reports import render_html
 
+    definition, opened, earlier = answering.definition, answering.opened, answering.earlier
     if html is not None:
-        page = render_html(definition.game_id, opened, comp, definition.options, earlier)
+        page = render_html(
+            definition.game_id, opened, answering.comp, definition.options, list(earlier)
+        )
         write_atomic(html, page)
-    click.echo(text, nl=False)
+    shell.show(text.removesuffix("\n"))
     if html is not None:
-        tell(_("wrote {path} (open it in any browser)").format(path=html))
+        shell.tell(_("wrote {path} (open it in any browser)").format(path=html))
     for packet in [*earlier, opened]:
         ok, message = check_openings(definition.game_id, packet, home)
         if not ok or packet is opened:
-            tell(message)
+            shell.tell(message)
         if not ok:
-            broken = _("this packet opens items the referee had not committed to")
-            abort(broken, ExitStatus.NOT_VERIFIED)
+            raise CommitmentsBroken(N_("this packet opens items the referee had not committed to"))
 
 
 def check_openings(game_id: str, packet, home: Path | None = None) -> tuple[bool, str]:

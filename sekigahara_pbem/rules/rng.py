@@ -38,22 +38,30 @@ def new(seed_hex: str) -> dict:
 
 def below(rng: dict, k: int) -> int:
     """A uniform integer in [0, k); advances the generator in place. (Each word is
-    hashed here rather than by a helper, and the message's prefix is built once: the
-    engine and every random player draw thousands of words a game.)"""
+    hashed here rather than by a helper, and each seed's message prefix is built once:
+    the engine and every random player draw thousands of words a game.)"""
     if k <= 0:
         raise ValueError("k must be positive")
+    if rng["alg"] != ALGORITHM:
+        raise ValueError(f"unknown generator algorithm {rng['alg']!r}")
+    seed = rng["seed"]
+    prefix = _PREFIXES.get(seed)
+    if prefix is None:
+        prefix = _DOMAIN + bytes.fromhex(seed)
+        if len(_PREFIXES) < _KEPT:
+            _PREFIXES[seed] = prefix
     limit = _SPAN - _SPAN % k
-    prefix = None
+    n = rng["n"]
     while True:
-        if rng["alg"] != ALGORITHM:
-            raise ValueError(f"unknown generator algorithm {rng['alg']!r}")
-        n = rng["n"]
-        rng["n"] = n + 1
-        if prefix is None:
-            prefix = _DOMAIN + bytes.fromhex(rng["seed"])
         w = int.from_bytes(_sha256(prefix + n.to_bytes(8, "big")).digest()[:8], "big")
+        n += 1
         if w < limit:
+            rng["n"] = n
             return w % k
+
+
+_PREFIXES: dict[str, bytes] = {}  # seed -> the message prefix of its words
+_KEPT = 10_000  # seeds whose prefix is kept (a process plays a few games at a time)
 
 
 def shuffle(rng: dict, items: list) -> None:

@@ -262,3 +262,35 @@ def test_a_siege_that_takes_the_castle_already_draws_no_more_blocks(comp, player
     after = _played(comp, state, actions)["blocks"]
     sent = [b for b, loc in after.items() if loc == "miyazu" and before[b] != "miyazu"]
     assert not sent, sent
+
+
+RELIEF = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  gifu: [ukita-3a, tokugawa-3a, tokugawa-2a, tokugawa-2b]
+  sawayama: [ukita-leader, ukita-3b, ukita-3c, ukita-2a, ukita-2c]
+  osaka: [ishida-mitsunari, mori-3a, mori-3b, mori-2a]
+  edo: [tokugawa-leader, tokugawa-3d]
+castle_owner: {gifu: ishida}
+besieged: {gifu: ishida}
+phase: {level: limited}
+hands:
+  ishida: [ukita-1, ukita-2, ukita-swords-1]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_besieged_castle_is_relieved_by_the_army_next_door(comp, player):
+    """One Ukita block is besieged in Gifu castle by three Tokugawa blocks (8.9.6), and
+    five more stand at Sawayama next door: the castle falls when the siege takes its last
+    block (8.9.4), two points to the enemy and two from us. The wargamer's Gifu, Aizu and
+    Ueda fell one after another, none relieved; the army goes in, all of it (a block sent
+    alone is an even fight the castle may still be lost in)."""
+    state, actions = _answer(comp, player, RELIEF)
+    before = state["blocks"]
+    after = _played(comp, state, actions)["blocks"]
+    sent = [b for b, loc in after.items() if loc == "gifu" and before[b] == "sawayama"]
+    assert len(sent) == 5, sent

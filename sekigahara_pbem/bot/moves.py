@@ -32,6 +32,7 @@ CAPTURE = WEIGHTS["moves.CAPTURE"]  # the chance an empty castle of ours is walk
 FLIP_BACK = WEIGHTS["moves.FLIP_BACK"]  # a claim's share kept by a group that dies
 WIN_MARGIN = WEIGHTS["moves.WIN_MARGIN"]  # our strength against theirs a battle is won by
 WIN_EDGE = WEIGHTS["moves.WIN_EDGE"]  # ... and the impact beyond it (should_win)
+RELIEF = WEIGHTS["moves.RELIEF"]  # the share of a besieged castle's stake a relief counts
 
 
 def objectives(k: Knowledge) -> list[str]:
@@ -146,6 +147,8 @@ def kept(k: Knowledge, dest: str, moving: list[str]) -> float:
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:
     """Moving into an enemy stack: an overrun or a battle we should win is worth the enemy
     blocks and the place; an even fight a little; a weaker one costs our moving blocks.
+    Into the besiegers of a castle of ours, what the siege puts at stake too (`relieved`):
+    in full where we should win, from half to full with our edge where it is even.
     Against a castle's garrison of two or fewer, expect a siege (8.9): a block or disk
     falls per 7 impact, and the castle only when all of them do."""
     n = k.enemy_at[loc]
@@ -161,10 +164,31 @@ def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> 
             return 1.5 * n + castle_gain
         return 0.8 * falls - 0.3 * len(moving)
     if should_win(mine, theirs):
-        return 1.5 * n + castle_gain / 2
+        return 1.5 * n + castle_gain / 2 + RELIEF * relieved(k, loc)
     if mine >= theirs:
-        return 0.3 * n
+        return 0.3 * n + RELIEF * relieved(k, loc) * (1.0 + edge(mine, theirs)) / 2
     return -0.6 * sum(min(k.worth(b), 6.0) for b in moving)
+
+
+def relieved(k: Knowledge, loc: str) -> float:
+    """What a siege of our castle puts at stake (8.9.4: the besiegers take a block or
+    disk inside per 7 impact, every Combat Phase, and the castle when none is left; 8.9.6:
+    a force that enters fights them with the besieged), by the share of it the besiegers
+    can take next time: the castle's points for both sides and the besieged blocks. The
+    wargamer's Gifu, Aizu and Ueda fell one after another, none relieved."""
+    if k.view["besieged"].get(loc) != k.side:
+        return 0.0
+    here = k.blocks.get(loc, [])
+    inside = len(here) + len(k.view["stacks"].get(loc, {}).get("disks", []))
+    stake = k.castle_points(loc, k.side) - k.castle_points(loc, k.enemy)
+    stake += sum(min(k.worth(b), 6.0) for b in here)
+    return stake * min(1.0, k.enemy_strength(loc) / (SIEGE_STEP * max(inside, 1)))
+
+
+def edge(mine: float, theirs: float) -> float:
+    """How far our strength goes from an even fight (0) towards one we should win (1)."""
+    wins = WIN_MARGIN * theirs + WIN_EDGE
+    return min(1.0, max(0.0, (mine - theirs) / (wins - theirs))) if wins > theirs else 1.0
 
 
 def should_win(mine: float, theirs: float) -> bool:

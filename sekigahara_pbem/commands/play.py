@@ -127,6 +127,8 @@ def play(
     board = on_board(web, choose)
     key = chosen_key(key)
     asides = (resign, claim_forfeit, takeback, agree_takeback)
-    turn = Turn(packet, load_identity(key), key, choose, mail_config, html, board, list(receive),
-                asides, folder, send, out, plan)  # fmt: skip
+    turn = Turn(
+        packet, load_identity(key), key, choose, mail_config, html, board,
+        received=list(receive), asides=asides, folder=folder, send=send, out=out, plan=plan,
+    )  # fmt: skip
     play_turn(turn, shell())

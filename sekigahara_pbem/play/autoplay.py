@@ -69,9 +69,8 @@ def bot_pass(robot: Robot) -> Said:
     if settings is None:
         raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
     comp = load_components()
-    make_player(
-        robot.bot, comp, {}, robot.seed, robot.plans, robot.budget
-    )  # a bad --bot: before mail
+    # a bot that cannot be made (a bad --bot) is refused before any mail is fetched
+    make_player(robot.bot, comp, {}, robot.seed, robot.plans, robot.budget)
 
     def decide(definition, view, options, shown):  # noqa: ANN001, ANN202
         player = make_player(

@@ -20,11 +20,12 @@ if TYPE_CHECKING:
     from ..crypto.keys import Identity
     from ..games import Shell
     from ..mail.settings import MailSettings
-    from ..play.console import Asker
     from ..protocol.game import Definition
     from ..protocol.packets import Packet
     from ..rules.components import Components
     from ..web.turn import Board
+    from .console import Asker
+    from .session import TurnSession
 
 NOTHING_ASKED = N_("{path}: nothing is asked of you in this packet")
 
@@ -99,7 +100,7 @@ def on_board(web: bool | None, choose: str | None) -> bool:
     return web if web is not None else board(default_dir()) == "web"
 
 
-def _on_the_board(answering: Answering, session, page: Board) -> None:  # noqa: ANN001
+def _on_the_board(answering: Answering, session: TurnSession, page: Board) -> None:
     """The turn on the page: the session answered by clicks (web/turn.py), with the story
     since the last turn (the packet's own events last) drawn on its map and listed, and
     the packet's report one click away."""

@@ -83,9 +83,7 @@ class TwoPartyGame:
         from ..twoparty import side as sides
         from ..twoparty.match import player_chooser
 
-        settings = mailbox.settings(robot.mail_config)
-        if settings is None:
-            raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
+        settings = mailbox.for_robot(robot.mail_config)
         if robot.bot == "search":
             raise Refusal(N_("--two-party: the bot is heuristic or random"))
         side = sides.open_side(self.root, robot.identity)

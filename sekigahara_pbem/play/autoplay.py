@@ -65,9 +65,7 @@ def bot_pass(robot: Robot) -> Said:
     from ..games import Said
     from ..protocol.component_files import load_components
 
-    settings = mailbox.settings(robot.mail_config)
-    if settings is None:
-        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
+    settings = mailbox.for_robot(robot.mail_config)
     comp = load_components()
     # a bot that cannot be made (a bad --bot) is refused before any mail is fetched
     make_player(robot.bot, comp, {}, robot.seed, robot.plans, robot.budget)

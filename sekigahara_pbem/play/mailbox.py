@@ -57,6 +57,15 @@ def for_sending(path: Path | None) -> MailSettings:
     return mail
 
 
+def for_robot(path: Path | None) -> MailSettings:
+    """The bot's mail settings, which `seki bot run` needs in either mode: refused where
+    there are none, before any mail is fetched."""
+    mail = settings(path)
+    if mail is None:
+        raise Refusal(N_("seki bot run needs your mail settings (seki docs play): --mail FILE"))
+    return mail
+
+
 def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
     """Fetch new mail and keep every document it carries that passes its check
     (play/filing.py); the folder of packets, how many new messages came, and the sealed

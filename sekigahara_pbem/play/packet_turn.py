@@ -106,7 +106,7 @@ def _collect_mail(mail: MailSettings, turn: Turn, shell: Shell) -> tuple[Path, l
     shell.tell(said.format(n=fetched))
     for note in notes:
         _show_note(note, turn.identity, shell)
-    return folder, _opening(turn.identity, mail if turn.send else None, turn, shell)
+    return folder, _opening(mail if turn.send else None, turn, shell)
 
 
 def _open(packet: Path, identity: Identity, plan: bool, named: bool, shell: Shell) -> Answering:
@@ -127,7 +127,7 @@ def _open(packet: Path, identity: Identity, plan: bool, named: bool, shell: Shel
     return Answering(definition, opened, load_components(), earlier)
 
 
-def _opening(identity: Identity, mail: MailSettings | None, turn: Turn, shell: Shell) -> list[str]:
+def _opening(mail: MailSettings | None, turn: Turn, shell: Shell) -> list[str]:
     """Before a game starts: join the invitations the player agrees to, and send the
     seed when the other side's join has come (play/autoplay.py); by mail with --send,
     else as files to mail. With --send, a join or a seed written by an earlier run
@@ -158,7 +158,7 @@ def _opening(identity: Identity, mail: MailSettings | None, turn: Turn, shell: S
 
     report = autoplay.Pass()
     deliver = autoplay.mailer(mail) if mail is not None else here
-    autoplay.opening(identity, deliver, accept, report)
+    autoplay.opening(turn.identity, deliver, accept, report)
     for line in report.sent:
         shell.tell(line)
     for line in report.problems:

@@ -38,18 +38,13 @@ def new(seed_hex: str) -> dict:
 
 def below(rng: dict, k: int) -> int:
     """A uniform integer in [0, k); advances the generator in place. (Each word is
-    hashed here rather than by a helper, and each seed's message prefix is built once:
-    the engine and every random player draw thousands of words a game.)"""
+    hashed here rather than by a helper, and the message's prefix is built once a
+    draw: the engine and every random player draw thousands of words a game.)"""
     if k <= 0:
         raise ValueError("k must be positive")
     if rng["alg"] != ALGORITHM:
         raise ValueError(f"unknown generator algorithm {rng['alg']!r}")
-    seed = rng["seed"]
-    prefix = _PREFIXES.get(seed)
-    if prefix is None:
-        prefix = _DOMAIN + bytes.fromhex(seed)
-        if len(_PREFIXES) < _KEPT:
-            _PREFIXES[seed] = prefix
+    prefix = _DOMAIN + bytes.fromhex(rng["seed"])
     limit = _SPAN - _SPAN % k
     n = rng["n"]
     while True:
@@ -58,10 +53,6 @@ def below(rng: dict, k: int) -> int:
         if w < limit:
             rng["n"] = n
             return w % k
-
-
-_PREFIXES: dict[str, bytes] = {}  # seed -> the message prefix of its words
-_KEPT = 10_000  # seeds whose prefix is kept (a process plays a few games at a time)
 
 
 def shuffle(rng: dict, items: list) -> None:

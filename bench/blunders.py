@@ -11,6 +11,12 @@ side over a game from every action the engine applied (bot/match.py's `on_action
   inside, 8.9.1, and a castle left empty reverts to its colour, 4.3): the issue's
   definition counts a garrison that holds its castle as idle, this one does not;
 - lone losses: blocks eliminated while they were their side's only block at the place;
+- lone for nothing: those of them lost for no point gained, the issue's count: the block's
+  last move in the week it fell claimed no Resource Location (4.2) that its side still
+  held when control next counted, at the next reinforcement step (6.2: the extra block)
+  or the game's end (2.2: a point each). A raid that flips a resource and holds it past
+  that count traded the block for something; one flipped back first, or a block that
+  stood still and fell, did not;
 - paid unused: cards paid for a movement level (7.1) beyond what the moves made needed
   (one move is free, three cost one card, more cost two);
 - LC wasted: Loyalty Challenges (8.6) spent on movement, Mōri blocks, bids (but the last
@@ -43,7 +49,8 @@ from sekigahara_pbem.rules.movement.movement import capacity, leadership
 from sekigahara_pbem.rules.vocab import ELIMINATED, LAST_WEEK, LEVELS, SIDES, RuleViolation
 
 KINDS = (
-    "immobile", "idle", "idle army", "lone losses", "lost", "paid unused", "LC wasted", "LC played"
+    "immobile", "idle", "idle army", "lone losses", "lone for nothing", "lost", "paid unused",
+    "LC wasted", "LC played",
 )  # fmt: skip
 LONG_WAY = 2  # roads: an enemy stack this close makes idling a blunder
 GARRISON = 2  # blocks inside a castle (8.9.1): its garrison, never an idle army
@@ -61,6 +68,9 @@ class Tally:
         self.made: Counter = Counter()  # phase -> moves and musters made
         self.idle: dict[str, set[str]] = {s: set() for s in SIDES}
         self.idle_army: dict[str, set[str]] = {s: set() for s in SIDES}
+        self.claims: dict[str, set[str]] = {}  # block -> resources its moves this week took
+        self.fallen: list[tuple[str, set[str]]] = []  # lone losses: side, the claims
+        self.last: dict | None = None  # the state after the last action
 
     def action(self, before: dict, side: str, action: dict, after: dict) -> None:
         """Count what one applied action shows (match.play's `on_action`)."""
@@ -75,13 +85,20 @@ class Tally:
             for g in action.get("groups", ()):
                 for b in g["blocks"]:
                     self.moved[b].add(phase)
+                self._claimed(before, side, g, after)
         if kind == "challenge":
             self.counts[side]["LC played"] += 1
         self.counts[side]["LC wasted"] += self._wasted_loyalty(before, side, action)
         self._losses(before, after)
+        if after["week"] != before["week"]:
+            self._counted(before["control"])  # as the reinforcement step counted it (6.2)
+            self.claims = {}
+        self.last = after
 
     def finish(self) -> dict[str, Counter]:
         """The counts of the game, once it is over."""
+        if self.last is not None:
+            self._counted(self.last["control"])  # 2.2: the points at the game's end
         for phase, paid in self.paid.items():
             moves = self.made[phase]
             needed = 0 if moves <= 1 else 1 if moves <= 3 else 2
@@ -184,6 +201,26 @@ class Tally:
             ]
             if len(mates) == 1:
                 self.counts[side]["lone losses"] += 1
+                self.fallen.append((side, self.claims.get(b, set())))
+
+    def _claimed(self, before: dict, side: str, group: dict, after: dict) -> None:
+        """The Resource Locations a moving group turned to its side (4.2: the last side to
+        move a block onto or through one controls it), kept for each of its blocks."""
+        took = {
+            loc
+            for loc in group.get("path", ())
+            if after["control"].get(loc) == side and before["control"].get(loc) != side
+        }
+        for b in group["blocks"]:
+            self.claims[b] = took
+
+    def _counted(self, control: dict) -> None:
+        """Control counts now: each lone loss whose claims its side no longer holds was
+        for nothing."""
+        for side, took in self.fallen:
+            if not any(control.get(loc) == side for loc in took):
+                self.counts[side]["lone for nothing"] += 1
+        self.fallen = []
 
 
 def blunder_table(hero: str, against: str, counted: list) -> str:

@@ -294,3 +294,43 @@ def test_a_besieged_castle_is_relieved_by_the_army_next_door(comp, player):
     after = _played(comp, state, actions)["blocks"]
     sent = [b for b, loc in after.items() if loc == "gifu" and before[b] == "sawayama"]
     assert len(sent) == 5, sent
+
+
+CLAIM = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  osaka: [ishida-mitsunari, ukita-3a, ukita-3b]
+  saku: [uesugi-3a]
+  matsumoto: [uesugi-3b]
+  gifu: [ukita-2c]
+  ueda: [uesugi-3c]
+  shibukawa: [tokugawa-2a]
+  miyazu: [tokugawa-2b]
+  okazaki: [tokugawa-2c]
+  anotsu: [tokugawa-2d]
+  kanazawa: [tokugawa-gun-a]
+  hakone: [tokugawa-gun-b]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b, tokugawa-3c]
+control: {takasaki: tokugawa, kyoto: ishida, edo: tokugawa}
+phase: {level: minimal}
+hands:
+  ishida: [ukita-1, ukita-2]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_the_resource_claimed_is_one_the_enemy_cannot_claim_back_before_it_counts(comp, player):
+    """Ishida moves first in week 3's first turn with one move (minimal movement). It
+    can claim Takasaki, Tokugawa's, beside a Tokugawa block at Shibukawa, or Kiso, no
+    one's, with no enemy within two roads. Control counts at the next reinforcement
+    step (6.2) and at the end (2.2), and before either Tokugawa moves twice: the first
+    block he moves onto or through Takasaki claims it back (4.2), so the claim that
+    counts is Kiso. (The frozen baseline raids Takasaki from Ueda; the heuristic before
+    this claimed Kuwana beside Tokugawa's block at Anotsu.)"""
+    state, actions = _answer(comp, player, CLAIM)
+    after = _played(comp, state, actions)
+    assert after["control"].get("kiso") == ISHIDA
+    assert after["control"]["takasaki"] != ISHIDA

@@ -190,14 +190,14 @@ def test_adjudicate_reveal_and_report_run_nothing_the_game_directory_names(tmp_p
 def test_solo_runs_nothing_the_game_directory_names(tmp_path):
     """`seki solo` resumed in a folder whose game directory names every program: the
     turns it adjudicates commit there, and run none of them."""
-    from test_solo import solo
+    from test_solo import A_TURN, solo
 
     first = solo(tmp_path, "s", "--choose", "1")
     assert first.exit_code == 4, first.output
     game = tmp_path / "s" / "game"
     fired = _plant(game, tmp_path)
     head = _git(game, "rev-parse", "HEAD")
-    again = solo(tmp_path, "s", "--choose", "1,1")
+    again = solo(tmp_path, "s", "--choose", A_TURN)
     assert "resuming s" in again.output, again.output
     assert _git(game, "rev-parse", "HEAD") != head  # it committed
     assert not _fired(fired), _fired(fired)

@@ -22,6 +22,10 @@ from sekigahara_pbem.commands import solo as solo_command
 from sekigahara_pbem.play import console
 from sekigahara_pbem.referee.verify import verify
 
+# Answers that finish the player's next turn whatever the computer did before it: the
+# first choice twice, then the marked answer (`-`, Enter) to each question after them.
+A_TURN = "1,1" + ",-" * 12
+
 
 def solo(root, *args):
     with contextlib.chdir(root):
@@ -34,7 +38,7 @@ def test_solo_stops_keeping_the_game_and_resumes_it(tmp_path):
     assert "new game in g: you play Ishida" in first.output
     assert "seki solo g resumes it" in first.output
     records = len(list((tmp_path / "g/game/records").iterdir()))
-    again = solo(tmp_path, "g", "--choose", "1,1")
+    again = solo(tmp_path, "g", "--choose", A_TURN)
     assert "resuming g: you play Ishida" in again.output
     assert len(list((tmp_path / "g/game/records").iterdir())) > records  # it went on
     other = solo(tmp_path, "g", "--side", "tokugawa", "--choose", "1")

@@ -69,12 +69,13 @@ class Knowledge:
         self._matches: dict[str, bool] = {}  # of times a decision: kept once computed
         self.memo: dict[tuple, Any] = {}  # the same for the scoring functions' estimates
         v = self.view
-        # The game's last movement phase is ours: nothing the enemy does can follow it but
-        # the combats we start, so only the points at the end count (2.2).
-        self.last_move = (
-            v["week"] == LAST_WEEK and v["turn"] == "B" and v["active"] == self.side
-            and v["first"] == self.enemy
-        )  # fmt: skip
+        # The week's last movement phase is ours: no enemy block moves before control next
+        # counts (6.2). In the game's last, nothing the enemy does can follow it but the
+        # combats we start, so only the points at the end count (2.2).
+        self.last_of_week = (
+            v["turn"] == "B" and v["active"] == self.side and v["first"] == self.enemy
+        )
+        self.last_move = v["week"] == LAST_WEEK and self.last_of_week
 
     def _enemy_mon(self) -> float:
         """Average strength of an enemy block we cannot see: the mean mon of its blocks that

@@ -24,6 +24,7 @@ EXPOSURE = WEIGHTS["moves.EXPOSURE"]  # share of the worth at risk counted again
 RAID_LOSS = WEIGHTS["moves.RAID_LOSS"]  # the chance a force overrun next door is lost
 REACH = 2  # roads: most stacks move two (a highway or leadership, 7.3.3)
 FAR = WEIGHTS["moves.FAR"]  # the share of that chance when the enemy is two roads away
+HOLD = WEIGHTS["moves.HOLD"]  # a claim's share where the enemy may take it back first
 MOBILE = 8  # blocks: a larger stack moves only with a highway and leadership (7.3.5)
 HUNT = WEIGHTS["moves.HUNT"]  # per road closer to an enemy stack the group should beat
 HUNT_RANGE = 4  # roads: prey further away is not hunted
@@ -108,6 +109,17 @@ def _around(k: Knowledge, loc: str) -> list[tuple[int, float]]:
             known.append((sum(k.enemy_at[e] for e in near), strongest))
         k.memo[("around", loc)] = known
     return known
+
+
+def held(k: Knowledge, loc: str) -> float:
+    """The share of a Resource Location claimed now (4.2) that is still ours when control
+    next counts (6.2: the extra block; 2.2: the points): all of it in the week's last
+    movement phase or out of the enemy's reach, HOLD of it where an enemy stack moves
+    before the count within REACH roads (the first block it moves through claims it back)."""
+    if k.last_of_week or not k.comp.locations[loc].resource:
+        return 1.0
+    (near, _), (far, _) = _around(k, loc)
+    return HOLD if near or far else 1.0
 
 
 def capture_risk(k: Knowledge, loc: str) -> float:
@@ -224,8 +236,11 @@ def score_move(k: Knowledge, action: dict) -> float:
     dest = path[-1]
     if k.enemy_at.get(dest) and k.protagonist in moving:
         return -100.0
-    score = sum(k.resource_gain(loc) for loc in path[:-1])
-    score += k.resource_gain(dest) * _memo(k, ("kept", dest, tuple(moving)), kept, dest, moving)
+    score = sum(k.resource_gain(loc) * held(k, loc) for loc in path[:-1])
+    score += (
+        k.resource_gain(dest) * held(k, dest)
+        * _memo(k, ("kept", dest, tuple(moving)), kept, dest, moving)
+    )  # fmt: skip
     if group.get("force_march"):
         score -= 0.3 + 0.5 * card_value(k, group["force_march"])
     group_key = tuple(moving)

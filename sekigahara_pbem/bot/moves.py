@@ -118,8 +118,8 @@ def held(k: Knowledge, loc: str) -> float:
     before the count within REACH roads (the first block it moves through claims it back)."""
     if k.last_of_week or not k.comp.locations[loc].resource:
         return 1.0
-    (near, _), (far, _) = _around(k, loc)
-    return HOLD if near or far else 1.0
+    _, (within_reach, _) = _around(k, loc)  # the blocks one road away are among them
+    return HOLD if within_reach else 1.0
 
 
 def capture_risk(k: Knowledge, loc: str) -> float:

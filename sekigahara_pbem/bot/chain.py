@@ -12,14 +12,16 @@ one the engine refuses is replaced by the first option offered.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..rules.components import Components
 from ..rules.engine import apply, pending
 from ..rules.options import options
-from ..rules.shadow import foreseen, shadow_state
+from ..rules.shadow import shadow_state
 from ..rules.state_types import State
+from ..rules.turn import ShadowCopy, drive, turn
 from ..rules.views import view
 from ..rules.vocab import Malformed, RuleViolation
 
@@ -44,26 +46,30 @@ def turn_file(
     given: Sequence[dict] = (),
 ) -> list[dict]:
     """The actions of one turn file answering the decision `v` asks for: the `given`
-    ones (a battle plan), then `choose`'s, each played on the shadow state while nothing
-    unforeseeable happens and the side is still asked, MAX_CHAIN at the most."""
+    ones (a battle plan), then `choose`'s, each played on the shadow state by the turn
+    loop (rules/turn.py) while nothing unforeseeable happens and the side is still asked,
+    MAX_CHAIN at the most."""
     if not offered:
         return []
     side = v["own"]["side"]
-    shadow = shadow_state(comp, v, game_options)
+    copy = ShadowCopy(shadow_state(comp, v, game_options), comp, side)
     chosen: list[dict] = []
-    while len(chosen) < MAX_CHAIN:
+
+    def pick(shadow: State) -> dict | None:
+        nonlocal v, offered
+        if len(chosen) == MAX_CHAIN:
+            return None
+        if chosen:
+            v, offered = view(shadow, comp, side), options(shadow, comp, side)
+            if not offered:
+                return None
         action = given[len(chosen)] if len(chosen) < len(given) else choose(v, offered, shadow)
         chosen.append(action)
-        try:
-            shadow, events = apply(shadow, comp, side, action)
-        except (RuleViolation, Malformed):
-            break  # the shadow cannot follow: send what the packet itself offered
-        if not foreseen(shadow, events, side):
-            break
-        v = view(shadow, comp, side)
-        offered = options(shadow, comp, side)
-        if not offered:
-            break
+        return action
+
+    # a refusal: the shadow cannot follow, so the file sends what the packet offered
+    with contextlib.suppress(RuleViolation, Malformed):
+        drive(turn(copy, opening=True), pick)  # opening: the packet asks it of the side
     return chosen
 
 

@@ -1,14 +1,15 @@
-"""One turn of one side, built step by step on the side's shadow state (rules/shadow.py).
+"""One turn of one side, built answer by answer on the side's shadow state (rules/shadow.py).
 
-Each action comes from its decision kind's guided dialogue (rules/decisions/). After each
-action the shadow state advances, and the turn goes on while the side is still the one
-asked and nothing it could not foresee has happened (`rules.shadow.foreseen`): the turn
-stops after a sealed decision (6.2, 6.3), when the decision passes to the opponent or the
-game ends, and after any event whose outcome the shadow only guesses — a draw from a deck
-whose order it does not know, a Loyalty Challenge against a hand it does not see, an
-overrun of blocks it does not know, anything the opponent did or was made to do (its
-stand-in hand decides it there, e.g. finishing a battle for want of a card to deploy). Undo
-takes back the last answer, across actions too, until nothing is left.
+Each action comes from its decision kind's guided dialogue (rules/decisions/). The turn
+is the one loop of both modes (rules/turn.py) on the side's copy: the shadow in a
+referee's game (`ShadowCopy`: the turn stops after a sealed decision, 6.2, 6.3, when the
+decision passes to the opponent or the game ends, and after any event whose outcome the
+shadow only guesses: a draw from a deck whose order it does not know, a Loyalty Challenge
+against a hand it does not see, an overrun of blocks it does not know, anything the
+opponent did or was made to do), one decision of a two-party record (`OneDecision`).
+Here the answers are pushed in one at a time, as the player gives them; undo takes back
+the last answer, across actions too, until nothing is left, and the action's dialogue
+replays the answers kept.
 """
 
 from __future__ import annotations
@@ -19,10 +20,8 @@ from typing import cast
 
 from ..rules.components import Components
 from ..rules.decisions import Dialogue, Kind, Question, current
-from ..rules.engine import apply, pending
-from ..rules.shadow import unforeseen
 from ..rules.state_types import State
-from ..rules.vocab import MOVEMENT
+from ..rules.turn import ShadowCopy, turn
 from .plan import plan_dialogue
 
 
@@ -41,19 +40,20 @@ class TurnSession:
 
     def __init__(self, state: State, comp: Components, side: str, plan: bool = False):
         """`plan`: the turn opens with a battle plan (play/plan.py), asked or not."""
-        self.comp, self.side = comp, side
+        self.comp, self.side, self.plan = comp, side, plan
         self.start = state  # the shadow state the turn starts from
         self.done: list[tuple[Step, dict, State]] = []  # (where it started, action, after)
         self.step: Step | None = None
         # the event that ended the turn file in the middle of the side's Movement Phase
         # (an overrun, 7.4; a redraw, 7.1): the next packet goes on with it
         self.cut: str | None = None
-        if plan:
-            self.step = Step(state, opening=plan_dialogue)
-        elif self._asked(state):
-            self.step = Step(state)
         self.question: Question | None = None
+        self._resume(state)
         self._advance()
+
+    def copy_from(self, state: State) -> ShadowCopy:
+        """The side's copy, from `state`: what steps it and what ends the turn."""
+        return ShadowCopy(state, self.comp, self.side)
 
     @property
     def actions(self) -> list[dict]:
@@ -81,11 +81,26 @@ class TurnSession:
         elif self.done:
             start, _, _ = self.done.pop()
             start.answers.pop()
-            self.step = start
+            self._resume(start.state, start)
         else:
             return False
         self._advance()
         return True
+
+    def _resume(self, state: State, step: Step | None = None) -> None:
+        """The turn's loop (rules/turn.py) on a copy from `state`, at the decision `step`
+        (a new one if None) or at none if the copy asks nothing there."""
+        self._copy = self.copy_from(state)
+        opening = self.plan and not self.done
+        self._turn = turn(self._copy, opening=opening)
+        try:
+            next(self._turn)
+        except StopIteration:
+            self.step = None
+            return
+        self.step = (
+            step if step is not None else Step(state, opening=plan_dialogue if opening else None)
+        )
 
     def _advance(self) -> None:
         """Replay the current action's answers; finish the action if they complete it and
@@ -96,7 +111,7 @@ class TurnSession:
                 dialogue = self.step.opening()
             else:
                 # not None: a step without an opening is made only where the side is
-                # asked (`_asked`), so the game is not over
+                # asked (rules/turn.py), so the game is not over
                 kind = cast(Kind, current(state))
                 dialogue = kind.dialogue(state, self.comp, self.side)
             try:
@@ -112,13 +127,12 @@ class TurnSession:
 
     def _finish(self, action: dict) -> None:
         start = cast(Step, self.step)  # not None: `_advance` finishes the step it is on
-        after, events = apply(start.state, self.comp, self.side, action)
+        try:
+            self._turn.send(action)
+            goes_on = True
+        except StopIteration:
+            goes_on = False
+        after = self._copy.state
         self.done.append((start, action, after))
-        why = unforeseen(events, self.side)
-        still = self._asked(after)
-        self.step = Step(after) if still and why is None else None
-        moving = after["step"] == start.state["step"] == MOVEMENT
-        self.cut = why if still and moving else None
-
-    def _asked(self, state: State) -> bool:
-        return any(d["side"] == self.side for d in pending(state))
+        self.step = Step(after) if goes_on else None
+        self.cut = self._copy.cut

@@ -31,6 +31,7 @@ from ..reports.choices import describe_option
 from ..rules.components import Components
 from ..rules.engine import handle
 from ..rules.state_types import State
+from ..rules.turn import OneDecision
 from ..rules.views import redact_event, view
 from ..rules.vocab import Unknown, other
 from ..twoparty import files
@@ -38,7 +39,7 @@ from ..twoparty import knowledge as kn
 from ..twoparty.exchange import Answering, Chooser
 from ..twoparty.side import Side
 from . import console, filing, mailbox
-from .session import Step, TurnSession
+from .session import TurnSession
 
 if TYPE_CHECKING:
     from ..twoparty.exchange import Party
@@ -51,10 +52,8 @@ MAX_RECORDS = 999_999  # places a record may claim (records/NNNN-<side>.txt)
 class OneAction(TurnSession):
     """One decision's action: the session ends when the dialogue completes it."""
 
-    def _finish(self, action: dict) -> None:
-        step = cast(Step, self.step)  # not None: `_advance` finishes the step it is on
-        self.done.append((step, action, step.state))
-        self.step = None
+    def copy_from(self, state: State) -> OneDecision:
+        return OneDecision(state, self.comp, self.side)
 
     @property
     def answers(self) -> list:

@@ -41,7 +41,9 @@ def foreseen(after: State, events: list, side: str) -> bool:
     """Whether `side` may decide its next action on its shadow too, in the same turn file:
     only foreseeable events happened (no draw, no sealed decision, no overrun, no
     challenge, no result), none of them by the enemy, and the decision is still its own.
-    Otherwise the referee may see something the shadow cannot, and the next packet asks."""
+    Otherwise the referee may see something the shadow cannot, and the next packet asks.
+    The turn loop's rule (rules/turn.py, `ShadowCopy`) as one test, for the frozen
+    baseline's chain (bench/baseline_v1), which keeps its own loop."""
     if unforeseen(events, side) is not None:
         return False
     return any(d["side"] == side for d in pending(after))

@@ -24,6 +24,7 @@ from ..rules.cycle.setup import setup
 from ..rules.decisions import ACTION_KINDS, current
 from ..rules.engine import Run, carry_on, forfeit, handle, pending
 from ..rules.state_types import State
+from ..rules.turn import WAITING, drive, turn
 from ..rules.views import redact_event, view
 from ..rules.vocab import SIDES, Unknown, other
 from . import claims
@@ -36,6 +37,12 @@ REVEAL = "reveal"  # a forfeit's `missing`: the other's reveal, after the game's
 # before the other has answered it; the other agrees, and both go back to before it.
 TAKEBACK, AGREE = "takeback", "agree_takeback"
 ASIDES = (TAKEBACK, AGREE)  # records that leave the game's randomness alone
+
+# Why a record ends (`Writing`, beside rules/turn.py's WAITING: the other side decides):
+LACKED = "lacked"  # the copy cannot carry on without the other side's values
+HELD = "held"  # the side's action needs them: held for the other side to compute
+UNBOUND = "unbound"  # the side drew: bound with the other side's next contribution
+UNOPENED = "unopened"  # the rules show items of the other side it has not opened yet
 
 
 def shown_fields(action: dict, last_sealed: bool = False) -> tuple[str, ...]:
@@ -324,52 +331,14 @@ class Party:
         """This side's next record: the held action, forced steps and its own decisions,
         as far as its copy knows; None if `choose` took an answer back (Answering)."""
         self.seq += 1
-        entries: list[Entry] = []
-        opened, self.owed = self.owed, {}
+        writing = Writing(self, self.owed)
+        self.owed = {}
         if self.held is not None:
-            author, action = self.held
-            self.held = None
-            try:
-                new, events = handle(
-                    self.copy(), self.kc, author, kn.replace(action, self.book.reals())
-                )
-            except Unknown as lack:  # the rules need both sides' secrets at once: a bug
-                # a mapping with a type: `handle` refuses anything else before it reads more
-                kind = cast(dict, action)["type"]
-                raise RuntimeError(f"neither side can compute {kind}: {lack}") from None
-            entries.append(self._entry(None, new, events, opened)[0])
-            opened = {}
-        decided = False
-        while self.public["result"] is None:
-            run = carry_on(self.copy(), self.kc)
-            if run.steps or opened:
-                entries.append(self._after(None, run, opened))
-                opened = {}
-            if run.lacked is not None:
-                break
-            state = run.state
-            if not decided and self.contribution:  # drawn before any choice of this record
-                self.fresh.update(kn.bind(state, self.comp, self.book, self.contribution))
-            if not any(d["side"] == self.side for d in pending(state)):
-                break
-            if kn.unbound_out(state, self.side):
-                break  # its draws are bound with the other side's next contribution
-            if self._unopened(state):
-                break  # the rules show items of the other side that it has not opened yet
-            action = choose(state, self.kc, self.side)
-            if action is None:
-                return None
-            decided = True
-            try:
-                new, events = handle(state, self.kc, self.side, action)
-            except Unknown:
-                entries.append(self._held(action))
-                break
-            entry, stopped = self._entry(action, new, events, {})
-            entries.append(entry)
-            if stopped:
-                break
-        return self._record(entries)
+            writing.carry_held()
+        steps = turn(writing)
+        if drive(steps, lambda state: choose(state, self.kc, self.side)) is None:
+            return None
+        return self._record(writing.entries)
 
     def _entry(
         self, action: dict | None, new: State, events: list, opened: dict
@@ -755,6 +724,67 @@ class Party:
             state, left = answered[0], left - 1
             events += answered[1]
         return state, events
+
+
+class Writing:
+    """A record being written, as the side's copy in the turn loop (rules/turn.py): the
+    copy carried on from the agreed public form before each decision, each step written
+    as an entry, and the turn ended where the copy lacks the other side's values or the
+    protocol wants its next record first."""
+
+    def __init__(self, party: Party, opened: dict[str, tuple[str, str]]):
+        self.party = party
+        self.entries: list[Entry] = []
+        self.opened = opened  # owed openings, written with the record's first entry
+        self.decided = False
+
+    def carry_held(self) -> None:
+        """The entry of the held action (`Party.held`), computed now that the other
+        side's record has come."""
+        p = self.party
+        author, action = cast(tuple[str, dict | None], p.held)
+        p.held = None
+        try:
+            new, events = handle(p.copy(), p.kc, author, kn.replace(action, p.book.reals()))
+        except Unknown as lack:  # the rules need both sides' secrets at once: a bug
+            # a mapping with a type: `handle` refuses anything else before it reads more
+            kind = cast(dict, action)["type"]
+            raise RuntimeError(f"neither side can compute {kind}: {lack}") from None
+        self.entries.append(p._entry(None, new, events, self.opened)[0])
+        self.opened = {}
+
+    def asked(self) -> tuple[State, str | None]:
+        p = self.party
+        if p.public["result"] is not None:
+            return p.public, WAITING
+        run = carry_on(p.copy(), p.kc)
+        if run.steps or self.opened:
+            self.entries.append(p._after(None, run, self.opened))
+            self.opened = {}
+        state = run.state
+        if run.lacked is not None:
+            return state, LACKED
+        if not self.decided and p.contribution:  # drawn before any choice of this record
+            p.fresh.update(kn.bind(state, p.comp, p.book, p.contribution))
+        if not any(d["side"] == p.side for d in pending(state)):
+            return state, WAITING
+        if kn.unbound_out(state, p.side):
+            return state, UNBOUND  # its draws are bound with the other side's next contribution
+        if p._unopened(state):
+            return state, UNOPENED  # the rules show items of the other side not opened yet
+        return state, None
+
+    def take(self, state: State, action: dict) -> str | None:
+        p = self.party
+        self.decided = True
+        try:
+            new, events = handle(state, p.kc, p.side, action)
+        except Unknown:
+            self.entries.append(p._held(action))
+            return HELD
+        entry, stopped = p._entry(action, new, events, {})
+        self.entries.append(entry)
+        return LACKED if stopped else None
 
 
 def _claims_nothing(side: str, what: object) -> Cheat:

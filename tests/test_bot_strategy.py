@@ -334,3 +334,47 @@ def test_the_resource_claimed_is_one_the_enemy_cannot_claim_back_before_it_count
     after = _played(comp, state, actions)
     assert after["control"].get("kiso") == ISHIDA
     assert after["control"]["takasaki"] != ISHIDA
+
+
+REACH = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  aizu: [uesugi-3a, uesugi-gun-a, uesugi-gun-b]
+  osaka: [ishida-mitsunari, ukita-3a, ukita-3b]
+  miyazu: [ukita-2c]
+  sendai: [date-leader, date-3a, date-2a, date-gun-a]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b, tokugawa-3c]
+control: {niigata: tokugawa, kyoto: ishida, edo: tokugawa, kuwana: ishida, tsuruga: ishida,
+          miyazu: ishida}
+phase: {level: minimal}
+hands:
+  ishida: [ukita-1, ukita-2]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+DATE_REACH = 3  # roads: one, +1 for the leader at Sendai (7.3.4), +1 on a force march (7.3.3)
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_no_block_walks_alone_where_a_stack_three_roads_away_can_overrun_it(comp, player):
+    """Niigata (Tokugawa's resource) lies two roads from the Uesugi at Aizu, and three
+    from four Date blocks at Sendai, Date's leader among them: leadership and a force
+    march take them three roads in one move (7.3.3, 7.3.4), and four blocks overrun one
+    (7.4.1). A lone Uesugi block sent to claim Niigata is lost and the claim undone,
+    as the computer lost one there in eight of twenty games as Ishida. No group may end
+    where an enemy stack in reach has four times its blocks. (The heuristic before this
+    release and the frozen baseline both send uesugi-3a.)"""
+    state, actions = _answer(comp, player, REACH)
+    after = _played(comp, state, actions)
+    roads = distances(comp)
+    for action in actions:
+        for group in action.get("groups", ()):
+            end = group["path"][-1]
+            ours = [b for b, loc in after["blocks"].items() if loc == end and b in group["blocks"]]
+            enemy = [
+                b
+                for b, loc in after["blocks"].items()
+                if comp.blocks[b].side != ISHIDA and roads[end].get(loc, 99) <= DATE_REACH
+            ]
+            assert len(enemy) < 4 * len(ours), f"{group['blocks']} left at {end}"

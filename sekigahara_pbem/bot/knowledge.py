@@ -19,14 +19,23 @@ LEADER_WORTH = WEIGHTS["knowledge.LEADER_WORTH"]  # a leader's worth beyond its 
 SPARE = WEIGHTS["knowledge.SPARE"]  # a block's share of its mon where no card deploys it
 
 
-_TABLES: list[tuple[Components, dict]] = []  # (component set, its distances), kept alive
+_TABLES: list[tuple[Components, bool, dict]] = []  # (component set, highways alone, distances)
 
 
 def distances(comp: Components) -> dict[str, dict[str, int]]:
     """Road distance between every two locations (breadth-first from each), computed once
     per component set."""
-    for known, table in _TABLES:
-        if known is comp:
+    return _table(comp, False)
+
+
+def highway_distances(comp: Components) -> dict[str, dict[str, int]]:
+    """The same along highways alone (7.3.3: a move all on highways goes one further)."""
+    return _table(comp, True)
+
+
+def _table(comp: Components, highways: bool) -> dict[str, dict[str, int]]:
+    for known, kind, table in _TABLES:
+        if known is comp and kind == highways:
             return table
     out: dict[str, dict[str, int]] = {}
     for start in comp.locations:
@@ -35,11 +44,11 @@ def distances(comp: Components) -> dict[str, dict[str, int]]:
         while todo:
             loc = todo.popleft()
             for nxt in comp.adjacent[loc]:
-                if nxt not in seen:
+                if nxt not in seen and (not highways or comp.road(loc, nxt)):
                     seen[nxt] = seen[loc] + 1
                     todo.append(nxt)
         out[start] = seen
-    _TABLES.append((comp, out))
+    _TABLES.append((comp, highways, out))
     return out
 
 
@@ -63,6 +72,7 @@ class Knowledge:
         }
         self.protagonist = self.comp.protagonist(self.side)
         self.dist = distances(self.comp)
+        self.highway = highway_distances(self.comp)
         self.enemy_mon = self._enemy_mon()
         self.enemy_hand: int = self.view["hands"][self.enemy]
         self._threats: dict[str, float] = {}  # threat() and matches() are asked thousands

@@ -22,8 +22,8 @@ SIEGE_STEP = 7  # 8.9.4 B: one defender lost per 7 impact
 PROGRESS = WEIGHTS["moves.PROGRESS"]  # per road closer to an objective
 EXPOSURE = WEIGHTS["moves.EXPOSURE"]  # share of the worth at risk counted against a move
 RAID_LOSS = WEIGHTS["moves.RAID_LOSS"]  # the chance a force overrun next door is lost
-REACH = 2  # roads: most stacks move two (a highway or leadership, 7.3.3)
-FAR = WEIGHTS["moves.FAR"]  # the share of that chance when the enemy is two roads away
+LEAD_CHANCE = 0.5  # the belief's chance from which we take an enemy leader to be at a place
+FAR = WEIGHTS["moves.FAR"]  # that share for an enemy further off that can reach the place
 HOLD = WEIGHTS["moves.HOLD"]  # a claim's share where the enemy may take it back first
 MOBILE = 8  # blocks: a larger stack moves only with a highway and leadership (7.3.5)
 HUNT = WEIGHTS["moves.HUNT"]  # per road closer to an enemy stack the group should beat
@@ -81,7 +81,7 @@ def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
     """The share of a small force's worth the enemy can take for free where it stands:
     enough enemy blocks one road away to overrun it (7.4.1: four times as many; never in
     a castle we hold, 7.4.3), or, failing that, a next-door stack twice its strength; at
-    FAR that share when they stand two roads away (REACH: most stacks move two roads). A
+    FAR that share when they stand further, but can reach it in one move (`can_reach`). A
     lone raider walking next to a big stack is lost, and the place it took flips back."""
     if not blocks or k.last_move:
         return 0.0
@@ -98,27 +98,53 @@ def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
 
 
 def _around(k: Knowledge, loc: str) -> list[tuple[int, float]]:
-    """For one road and for REACH roads: the enemy blocks within them, and the strongest
-    enemy stack there (kept in `k.memo`: `doomed` is asked of every move's two ends)."""
+    """For one road, and for every stack that can reach the place in one move
+    (`can_reach`): the enemy blocks there, and the strongest enemy stack there (kept in
+    `k.memo`: `doomed` is asked of every move's two ends)."""
     known = k.memo.get(("around", loc))
     if known is None:
-        known = []
-        for reach in (1, REACH):
-            near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= reach]
-            strongest = max((k.enemy_strength(e) for e in near), default=0.0)
-            known.append((sum(k.enemy_at[e] for e in near), strongest))
+        near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= 1]
+        far = [e for e in k.enemy_at if can_reach(k, e, loc)]
+        known = [
+            (sum(k.enemy_at[e] for e in group), max(map(k.enemy_strength, group), default=0.0))
+            for group in (near, far)
+        ]
         k.memo[("around", loc)] = known
     return known
+
+
+def can_reach(k: Knowledge, origin: str, loc: str) -> bool:
+    """Whether four enemy blocks from `origin` can reach `loc` in one move (7.3.3: one
+    location, +1 with leadership at the origin, +1 on a force march, +1 all on highways;
+    7.3.5: four blocks, enough to overrun one, 7.4.1, move with no penalty)."""
+    roads = 1 + _enemy_leads(k, origin) + (k.enemy_hand > 0)
+    return k.dist[origin].get(loc, 99) <= roads or k.highway[origin].get(loc, 99) <= roads + 1
+
+
+def _enemy_leads(k: Knowledge, origin: str) -> bool:
+    """Whether the enemy has leadership at `origin` (7.3.4): a castle of its colour it
+    holds, its capital, or, as far as we can tell, one of its leaders there (the belief's
+    chances; without a belief, any stack may hold one)."""
+    spec = k.comp.locations[origin]
+    if spec.capital == k.enemy:
+        return True
+    if spec.castle == k.enemy and k.view["castles"].get(origin) == k.enemy:
+        return True
+    if k.members is None:
+        return True
+    chances = k.members.get(origin, {})
+    return sum(p for b, p in chances.items() if k.comp.blocks[b].leader) >= LEAD_CHANCE
 
 
 def held(k: Knowledge, loc: str) -> float:
     """The share of a Resource Location claimed now (4.2) that is still ours when control
     next counts (6.2: the extra block; 2.2: the points): all of it in the week's last
-    movement phase or out of the enemy's reach, HOLD of it where an enemy stack moves
-    before the count within REACH roads (the first block it moves through claims it back)."""
+    movement phase or out of the enemy's reach, HOLD of it where an enemy stack that moves
+    before the count can reach it (`can_reach`: the first block it moves through claims
+    it back)."""
     if k.last_of_week or not k.comp.locations[loc].resource:
         return 1.0
-    _, (within_reach, _) = _around(k, loc)  # the blocks one road away are among them
+    _, (within_reach, _) = _around(k, loc)  # the stacks one road away are among them
     return HOLD if within_reach else 1.0
 
 

@@ -124,7 +124,15 @@ def can_reach(k: Knowledge, origin: str, loc: str) -> bool:
 def _enemy_leads(k: Knowledge, origin: str) -> bool:
     """Whether the enemy has leadership at `origin` (7.3.4): a castle of its colour it
     holds, its capital, or, as far as we can tell, one of its leaders there (the belief's
-    chances; without a belief, any stack may hold one)."""
+    chances; without a belief, any stack may hold one). Kept in `k.memo`: `_around` asks
+    it of every enemy stack for every place it looks at."""
+    known = k.memo.get(("leads", origin))
+    if known is None:
+        known = k.memo[("leads", origin)] = _leads(k, origin)
+    return known
+
+
+def _leads(k: Knowledge, origin: str) -> bool:
     spec = k.comp.locations[origin]
     if spec.capital == k.enemy:
         return True

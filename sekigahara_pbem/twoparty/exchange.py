@@ -769,9 +769,9 @@ class Writing:
         if not any(d["side"] == p.side for d in pending(state)):
             return state, WAITING
         if kn.unbound_out(state, p.side):
-            return state, UNBOUND  # its draws are bound with the other side's next contribution
+            return state, UNBOUND
         if p._unopened(state):
-            return state, UNOPENED  # the rules show items of the other side not opened yet
+            return state, UNOPENED
         return state, None
 
     def take(self, state: State, action: dict) -> str | None:

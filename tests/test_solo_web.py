@@ -48,6 +48,7 @@ def play_the_game(
             return signed
         if glance and q is not None and not now["turn"]:
             _same_as_the_report(page, now["situation"])
+        shown = page.evaluate("() => document.body.dataset.seq")
         with page.expect_response(lambda r: r.request.method == "POST"):
             if q is None:
                 page.click("#ask button.primary")  # Sign
@@ -57,7 +58,10 @@ def play_the_game(
             else:
                 _tick(page, q, chooser)
                 page.click("#ask button.primary")  # OK
-        page.wait_for_timeout(30)  # the page draws the answer's moment
+        # The page draws the answer's moment before the next look: a look at a question
+        # still drawn would fetch the moment after it in the page's place, and the last
+        # one, the end, is fetched once (the server leaves when it has been fetched).
+        page.wait_for_function("(s) => document.body.dataset.seq !== s", arg=shown)
     raise AssertionError("the game never ended")
 
 

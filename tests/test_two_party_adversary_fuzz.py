@@ -73,7 +73,7 @@ from sekigahara_pbem.refusal import Refusal
 from sekigahara_pbem.rules.decisions import current
 from sekigahara_pbem.rules.engine import carry_on, handle
 from sekigahara_pbem.rules.vocab import DEPLOY, ISHIDA, SIDES, Unknown, other
-from sekigahara_pbem.twoparty import audit, claims, deadlines, exchange, files
+from sekigahara_pbem.twoparty import claims, deadlines, exchange, files
 from sekigahara_pbem.twoparty import knowledge as kn
 from sekigahara_pbem.twoparty.exchange import (
     ASIDES,
@@ -85,6 +85,7 @@ from sekigahara_pbem.twoparty.exchange import (
     Party,
     Record,
 )
+from sekigahara_pbem.twoparty.kinds import recorded
 from sekigahara_pbem.twoparty.side import Side
 from sekigahara_pbem.twoparty.side import verify as side_verify
 
@@ -207,16 +208,16 @@ def replays(t: Table, record: Record, author_data: dict) -> bool:
     """Whether the author's engine, with its secret and the record's choices, writes this
     very record (the audit's honesty check): then it is another play, not a lie."""
     party = t.party(author_data)
-    kinds = [e.action.get("type") for e in record.entries if isinstance(e.action, dict)]
+    types = [e.action.get("type") for e in record.entries if isinstance(e.action, dict)]
     try:
-        if len(record.entries) == 1 and kinds and kinds[0] in ASIDES:
-            made = party.takeback(kinds[0])
-        elif kinds == [RESIGN] and len(record.entries) == 1:
+        if len(record.entries) == 1 and types and types[0] in ASIDES:
+            made = party.takeback(types[0])
+        elif types == [RESIGN] and len(record.entries) == 1:
             made = party.resign()
-        elif kinds == [FORFEIT] and len(record.entries) == 1:
+        elif types == [FORFEIT] and len(record.entries) == 1:
             made = party.forfeit(record.entries[0].action.get("record"))
         else:
-            made = party.write(audit.recorded(record, party))
+            made = party.write(recorded(record, party))
     except (Refusal, Unknown):
         return False
     return made == record

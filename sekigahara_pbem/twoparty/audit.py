@@ -18,24 +18,23 @@ from ..rules.components import Components
 from ..rules.engine import carry_on, handle
 from ..rules.state_types import State
 from ..rules.vocab import SIDES, other
+from . import kinds
 from . import knowledge as kn
 from .exchange import (
     AGREE,
     FORFEIT,
-    RESIGN,
     TAKEBACKS,
     THE_END,
     Cheat,
-    Chooser,
     Entry,
     Party,
     Record,
     adopt_dealt,
-    aside,
     first_difference,
     start,
     start_half,
 )
+from .kinds import named
 
 
 def replay(comp: Components, secrets: dict[str, bytes], records: list[Record]) -> int:
@@ -153,8 +152,8 @@ class Audit:
         self.observer.opened = set(seen["opened"])
 
     def record(self, record: Record) -> None:
-        kind = aside(record)
-        if kind is not None:
+        kind = kinds.of(record)
+        if kind.aside:
             self._aside(record, kind)
             return
         n = len(self.kept)  # the record's number (n): two joins, then one kept a record
@@ -167,19 +166,19 @@ class Audit:
             seen.stages = []
         self._keep()
 
-    def _aside(self, record: Record, kind: str) -> None:
+    def _aside(self, record: Record, kind: kinds.Kind) -> None:
         """A takeback asked, or agreed: then both sides go back to before the record."""
-        if kind == AGREE:
+        if kind.name == AGREE:
             if len(self.kept) < 3:
                 raise Cheat(
-                    N_("{record}: a takeback of nothing"), rule=TAKEBACKS, record=_named(record)
+                    N_("{record}: a takeback of nothing"), rule=TAKEBACKS, record=named(record)
                 )
             taken = len(self.kept) - 2  # the record asked back: the ask was kept after it
             self._go_back(taken - 1)
             if self.played and self.played[-1].n == taken:
                 self.played.pop()  # the record taken back is no longer the game's
         if record.side in self.parties:
-            _same(record, self.parties[record.side].takeback(kind))
+            _same(record, kind.remake(self.parties[record.side], record))
         if other(record.side) in self.parties:
             self.parties[other(record.side)].read(record)
         self._keep()
@@ -189,22 +188,15 @@ class Audit:
         if author is None:  # unrevealed: taken in as the other side's engine did
             self.parties[other(record.side)].read(record)
             return
-        where = _named(record)
+        where = named(record)
         if any(record.commitments.get(h) != author.book.commitment(h) for h in author.fresh):
             raise Cheat(
                 N_("{record}: its commitments are not what its secret gives (its draws)"),
                 rule=THE_END,
                 record=where,
             )
-        actions = [e.action for e in record.entries if isinstance(e.action, dict)]
-        kinds = [a.get("type") for a in actions]
         try:
-            if kinds == [RESIGN] and len(record.entries) == 1:
-                made = author.resign()
-            elif kinds == [FORFEIT] and len(record.entries) == 1:
-                made = author.forfeit(actions[0].get("record"))
-            else:
-                made = author.write(recorded(record, author))
+            made = kinds.of(record).remake(author, record)
         except Refusal as refused:
             raise Cheat(
                 N_("{record}: with its secret, its choices are refused: {refused}"),
@@ -232,22 +224,8 @@ class Played(NamedTuple):
     stages: tuple[tuple[State, list], ...] = ()
 
 
-def recorded(record: Record, party: Party) -> Chooser:
-    """A chooser that makes the recorded choices again, in order."""
-    actions = [e.action for e in record.entries if e.action is not None]
-
-    def choose(state: State, comp: Components, side: str) -> dict:
-        if not actions:
-            raise Cheat(
-                N_("{record} stops before its engine would"), rule=THE_END, record=_named(record)
-            )
-        return kn.replace(actions.pop(0), party.book.reals())
-
-    return choose
-
-
 def _same(recorded: Record, made: Record) -> None:
-    where = _named(recorded)
+    where = named(recorded)
     for field in ("seq", "commitments", "contribution"):
         if getattr(recorded, field) != getattr(made, field):
             raise Cheat(
@@ -288,11 +266,6 @@ def _entry_difference(a: Entry, b: Entry) -> Phrase | None:
         where = first_difference(a.public, b.public)
         return Phrase(N_("its result differs at {where}"), where=where)
     return None
-
-
-def _named(record: Record) -> Phrase:
-    """'record 5 (ishida)', in words where it is shown."""
-    return Phrase(N_("record {seq} ({side})"), seq=record.seq, side=record.side)
 
 
 def _entry_named(where: Phrase, i: int, e: Entry) -> Phrase:

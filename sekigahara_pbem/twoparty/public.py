@@ -16,9 +16,10 @@ from ..rules.components import Components
 from ..rules.cycle.setup import setup
 from ..rules.state_types import State
 from ..rules.vocab import SIDES
+from . import kinds
 from . import knowledge as kn
 from . import side as sides
-from .exchange import AGREE, TAKEBACK, THE_END, Cheat, Record, adopt_dealt, aside
+from .exchange import AGREE, TAKEBACK, THE_END, Cheat, Record, adopt_dealt
 from .files import Game
 
 
@@ -58,7 +59,7 @@ def read(root: Path) -> Public:
     shown: list[Shown] = []
 
     def take(record: Record) -> None:
-        kind = aside(record)
+        kind = kinds.of(record).name
         if kind == AGREE:  # both go back to before the record asked back (`taken`)
             taken = len(kept) - 2
             kept.append(kept[taken - 1])

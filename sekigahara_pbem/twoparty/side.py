@@ -32,17 +32,14 @@ from ..refusal import N_, Code, Refusal, side_words
 from ..rules.components import Components
 from ..rules.state_types import State
 from ..rules.vocab import SIDES, other
-from . import audit, deadlines, files
+from . import audit, deadlines, files, kinds
 from . import knowledge as kn
 from .exchange import (
     AGREE,
-    ASIDES,
     DEADLINES,
-    FORFEIT,
     PLAYING,
     RECEIVING,
     RECORDS,
-    RESIGN,
     REVEAL,
     TAKEBACK,
     TAKEBACKS,
@@ -52,7 +49,6 @@ from .exchange import (
     Party,
     Record,
     adopt_dealt,
-    aside,
     dealt,
     start_half,
 )
@@ -122,21 +118,13 @@ class Side:
                 rule=PLAYING,
                 at=path.name,
             )
-        if aside(record) == AGREE:  # both sides go back to before the record taken back
+        kind = kinds.of(record)
+        if kind.name == AGREE:  # both sides go back to before the record taken back
             party = self.snapshot(received.n - 3)
         if record.side != self.side:
             party.read(record)
-            return party
-        only = record.entries[0].action if len(record.entries) == 1 else None
-        kind = aside(record) or (only.get("type") if isinstance(only, dict) else None)
-        if kind in ASIDES:
-            party.takeback(kind)
-        elif kind == RESIGN:
-            party.resign()
-        elif kind == FORFEIT and isinstance(only, dict):  # (always: `kind` is `only`'s type)
-            party.forfeit(only.get("record"))
         else:
-            party.write(audit.recorded(record, party))
+            kind.remake(party, record)
         return party
 
     def save(self, party: Party, n: int | None = None) -> None:
@@ -259,9 +247,10 @@ class Side:
         deadlines.check_forfeit(
             self.game, received, found, deadlines.reveal_times(self.root), where
         )
-        if aside(received.record) == TAKEBACK:
+        kind = kinds.of(received.record).name
+        if kind == TAKEBACK:
             self._asked(party, received.record.side, where)
-        if aside(received.record) == AGREE:
+        if kind == AGREE:
             party = self._restored(self.side, where)
         party.read(received.record)
         write_atomic(self.record_path(received.n, received.record.side), text)
@@ -277,7 +266,7 @@ class Side:
             last is None
             or not last.name.endswith(f"-{asker}.txt")
             or party.public["result"] is not None
-            or _kind(last) in (*ASIDES, FORFEIT)
+            or _kind(last) is not kinds.PLAY
         ):
             raise _not_last(asker, where)
 
@@ -340,7 +329,7 @@ class Side:
                 code=Code.NOT_ASKED,
                 rule=TAKEBACKS,
             )
-        if self.result() is not None or _kind(found[-1]) in (*ASIDES, FORFEIT):
+        if self.result() is not None or _kind(found[-1]) is not kinds.PLAY:
             raise Refusal(
                 N_("there is no move of yours to take back now"),
                 code=Code.NOT_ASKED,
@@ -359,7 +348,7 @@ class Side:
         records stay: the history shows the takeback)."""
         found = self.records()
         mine = f"-{asker}.txt"
-        if len(found) < 4 or _kind(found[-1]) != TAKEBACK or not found[-1].name.endswith(mine):
+        if len(found) < 4 or _kind(found[-1]).name != TAKEBACK or not found[-1].name.endswith(mine):
             raise Refusal(
                 N_("no takeback of {side}'s is asked"),
                 code=Code.NOT_ASKED,
@@ -487,11 +476,10 @@ def _join_first(side: str, n: int, where: str, root: Path) -> Refusal:
     )
 
 
-def _kind(path: Path) -> str | None:
-    """The entry type of a takeback, forfeit or resignation record, else None (its file
-    read as any record's, its signature not checked: `seki status` tells of any folder)."""
-    action = _only_action(files.record_body(docs.read_capped(path), path.name))
-    return action.get("type") if action is not None else None
+def _kind(path: Path) -> kinds.Kind:
+    """The kind of the record at `path` (its file read as any record's, its signature
+    not checked: `seki status` tells of any folder)."""
+    return kinds.of_type(_only_action(files.record_body(docs.read_capped(path), path.name)))
 
 
 def _only_action(body: dict) -> dict | None:
@@ -575,7 +563,7 @@ def status(root: Path) -> dict:
         return facts
     last = found[-1]
     reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
-    if _kind(last) in (RESIGN, FORFEIT) or reveals:
+    if _kind(last).ends or reveals:
         unrevealed = [{"side": s, "for": "reveal"} for s in SIDES if s not in reveals]
         return facts | {"over": True, "revealed": reveals, "waiting": unrevealed}
     written = deadlines.written(docs.read_capped(last), last.name)

@@ -179,6 +179,10 @@ def page_words() -> dict[str, str]:
         "chosen": _("Chosen: {n}"),
         "stopped": _("stopped: nothing written"),
         "waiting": _("One moment: seki works out what comes next…"),
+        "gone": _(
+            "seki is no longer running: its terminal says how this ended. Run the command "
+            "again to go on."
+        ),
         "your_record": _("Your record:"),
         "record_hint": _("Sign it, undo the last answer, or stop: nothing is written then."),
         "story": _("Since your last turn"),

@@ -15,6 +15,7 @@
   let error = "";
   let busy = false;
   const POLL = 150; // ms between looks while seki works out the next question
+  const LOOKS = 10; // looks that fail in a row before the page says seki is gone
   const MARGIN = 24; // px kept in view beyond what a question is about
 
   function el(tag, attrs, text) {
@@ -38,7 +39,8 @@
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
-      });
+      }).catch(() => null);
+      if (r === null) return gone(); // nothing listens on the page's port
       const data = await r.json();
       error = r.ok ? "" : data.error;
       if (r.ok) show(data);
@@ -118,13 +120,20 @@
     };
   }
 
+  // seki is no longer running (the command ended, or was stopped at its terminal, before
+  // this page saw how): nothing here can be answered now, and the page says so.
+  function gone() {
+    document.querySelector("main").replaceChildren(el("p", { class: "done gone" }, W.gone));
+  }
+
   let failed = 0; // looks in a row that failed
   async function refresh() {
     let data;
     try {
       data = await (await fetch("state")).json();
-    } catch (e) { // a busy machine: look again for a while (the server gone: stop looking)
-      if (++failed < 50) setTimeout(refresh, POLL * 4);
+    } catch (e) { // a busy machine: look again for a while; then the server is gone
+      if (++failed < LOOKS) setTimeout(refresh, POLL * 4);
+      else gone();
       return;
     }
     failed = 0;

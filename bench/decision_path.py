@@ -4,8 +4,10 @@ prompt) and in `seki adjudicate` (the referee admitting it), each a whole proces
 
 A referee game is played by two heuristic bots through the real files until a packet
 asks a side to deploy (8.2.3); then each command runs under a profiler that notes the
-source file of every function of seki's called (module bodies, which merely import, are
-not counted). Issue 29 measured 63 files before the restructuring.
+source file of every function of seki's called. Module and class bodies, which merely
+import and define, are not counted: only functions (code the compiler optimises: a def,
+a lambda, a comprehension, a generator). Issue 29 measured 63 files before the
+restructuring; issue 40, 86 (class bodies counted then, as until December 2026).
 
     python bench/decision_path.py            # the counts, by package
     python bench/decision_path.py --files    # and every file
@@ -34,10 +36,10 @@ from sekigahara_pbem.referee.demo import Bots, run_demo  # noqa: E402
 NOW = "2026-11-25T00:00:00Z"
 LAST = [""]  # the last command's output, for a failure
 TRACED = """
-import json, sys
+import inspect, json, sys
 seen = set()
 def note(frame, event, arg):
-    if event == "call" and frame.f_code.co_name != "<module>":
+    if event == "call" and frame.f_code.co_flags & inspect.CO_OPTIMIZED:
         seen.add(frame.f_code.co_filename)
 sys.argv = ["seki", *json.loads(sys.argv[1])]
 sys.setprofile(note)

@@ -31,8 +31,8 @@ def play(turn: Turn, shell: Shell) -> None:
 
     if not turn.board:
         _need_answers(turn.choose)
-    mail = _mail_settings(turn.mail_config, turn.folder, turn.send)
     named = turn.path is not None
+    mail = _mail_settings(turn.mail_config, not named and turn.folder is None, turn.send)
     packet = turn.path or _find_packet(turn, mail, shell)
     if packet is None:
         return
@@ -59,17 +59,15 @@ def _need_answers(choose: str | None) -> None:
         raise UsageError(NO_TERMINAL)
 
 
-def _mail_settings(
-    mail_config: Path | None, folder: Path | None, send: bool
-) -> MailSettings | None:
-    """The player's mail settings, read only when they are needed: to fetch the packets
-    (no --from) or to mail the turn (--send). --send without them is refused before any
-    question is asked, not after the turn is played."""
+def _mail_settings(mail_config: Path | None, fetch: bool, send: bool) -> MailSettings | None:
+    """The player's mail settings, read only when they are needed: to `fetch` the packets
+    (none named, no --from) or to mail the turn (--send). --send without them is refused
+    before any question is asked, not after the turn is played."""
     from . import mailbox
 
     if send:
         return mailbox.for_sending(mail_config)
-    return mailbox.settings(mail_config) if folder is None else None
+    return mailbox.settings(mail_config) if fetch else None
 
 
 def _find_packet(turn: Turn, mail: MailSettings | None, shell: Shell) -> Path | None:

@@ -99,17 +99,8 @@ def collect(mail: MailSettings) -> tuple[Path, int, list[Path]]:
 def send_to(mail: MailSettings, to: str, game_id: str, path: Path, subject: str) -> str:
     """Mail a file to a player; the outcome in words (a message that could not be sent
     stays in the outbox, sent by the next pass)."""
-    spool = Spool(default_dir() / "mail")
-    msg = message(
-        mail.sender, to, f"[seki {game_id}] {subject}",
-        _("My record is attached."), [(path.name, path.read_text(encoding="utf-8"))],
-        automatic="no",
-    )  # fmt: skip
-    spool.queue(f"{game_id}-{path.stem}", msg)
-    delivery = send_outbox(spool, mail)
-    if delivery.failed:
-        failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
-        raise UserError(_not_sent(spool, failed), code=Code.MAIL)
+    words = _("My record is attached.")
+    _post(mail, to, game_id, subject, words, path, f"{game_id}-{path.stem}")
     return _("mailed {name} to {to}").format(name=path.name, to=to)
 
 
@@ -119,20 +110,31 @@ def send(mail: MailSettings, definition: Definition, turn: Path, subject: str) -
     to = (definition.addresses or {}).get("referee")
     if to is None:
         raise Refusal(N_("game.txt names no referee address: mail {path} yourself"), path=turn)
+    words = _("My turn file is attached.")
+    new, sent = _post(mail, to, definition.game_id, subject, words, turn, turn.stem)
+    if not new and turn.stem not in sent:
+        return _("{name} was mailed to the referee before: not sent again").format(name=turn.name)
+    return _("mailed {name} to the referee ({to})").format(name=turn.name, to=to)
+
+
+def _post(
+    mail: MailSettings, to: str, game_id: str, subject: str, words: str, path: Path, name: str
+) -> tuple[bool, list[str]]:
+    """Queue a message to `to` with `path` attached under `name` (a name is queued once,
+    ever, in either mode) and send the outbox: whether it was queued now, and the
+    messages sent. Refused (Code.MAIL) when one could not be sent: it stays in the
+    outbox for the next pass."""
     spool = Spool(default_dir() / "mail")
-    text = turn.read_text(encoding="utf-8")
     msg = message(
-        mail.sender, to, f"[seki {definition.game_id}] {subject}",
-        _("My turn file is attached."), [(turn.name, text)], automatic="no",
+        mail.sender, to, f"[seki {game_id}] {subject}",
+        words, [(path.name, path.read_text(encoding="utf-8"))], automatic="no",
     )  # fmt: skip
-    new = spool.queue(turn.stem, msg)  # a file of this name is queued once, ever
+    new = spool.queue(name, msg)
     delivery = send_outbox(spool, mail)
     if delivery.failed:
         failed = "; ".join(f"{n}: {e}" for n, e in delivery.failed.items())
         raise UserError(_not_sent(spool, failed), code=Code.MAIL)
-    if not new and turn.stem not in delivery.sent:
-        return _("{name} was mailed to the referee before: not sent again").format(name=turn.name)
-    return _("mailed {name} to the referee ({to})").format(name=turn.name, to=to)
+    return new, delivery.sent
 
 
 def unsent(home: Path) -> list[Path]:

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+import cligame
 import pexpect
 import playscript
 import pytest
@@ -212,3 +213,17 @@ def test_a_turn_stops_where_the_side_can_no_longer_foresee(comp):
     assert session.question is None and len(session.actions) == 1  # sealed: the turn ends
     assert session.undo() and session.question is not None and not session.actions
     assert not TurnSession(state, comp, "ishida").undo()
+
+
+def test_a_packet_named_needs_no_mail_settings(tmp_path):
+    """`seki play PACKET` without --send fetches nothing and mails nothing, so it reads no
+    mail settings: a settings file that is not valid TOML does not stop it. With --send
+    it is refused, naming the file, before anything is asked."""
+    cligame.started(tmp_path)
+    (tmp_path / "alice" / "mail.toml").write_text("[smtp\n", encoding="utf-8")
+    args = ("play", cligame.PACKET, "--key", "alice", "--choose", "1")
+    played = cligame.seki(tmp_path, "alice", *args)
+    assert played.exit_code == 0, played.output
+    assert (tmp_path / "turn-g-1-ishida.signed.txt").is_file()
+    sent = cligame.seki(tmp_path, "alice", *args, "--send")
+    assert sent.exit_code != 0 and "not valid TOML" in sent.output, sent.output

@@ -636,10 +636,10 @@ def test_undo_takes_back_an_answer_and_stop_writes_nothing(browser, comp):
 GONE = "seki is no longer running"
 
 
-def test_a_click_once_seki_is_gone_says_so(browser, comp):
-    """The command ended before the page saw how (another tab stopped the turn; Ctrl-C at
-    the terminal): a click on the page finds nothing listening, and the page says seki
-    is no longer running instead of doing nothing."""
+@contextmanager
+def _bid(browser, comp):  # noqa: ANN202 - the turn, its page and a card to bid
+    """Ishida's bid served (web/turn.Board in a thread), its page open, and the card the
+    test bids; the page closed on leaving."""
     state, _ = setup(comp, "ab" * 16)
     session, v = _session(comp, state, "ishida")
     served = Served(session, comp, v)
@@ -647,6 +647,16 @@ def test_a_click_once_seki_is_gone_says_so(browser, comp):
     try:
         page.goto(served.address)
         page.wait_for_selector("#ask p.prompt")
+        yield served, page, sorted(state["cards"]["ishida"]["hand"])[0]
+    finally:
+        page.close()
+
+
+def test_a_click_once_seki_is_gone_says_so(browser, comp):
+    """The command ended before the page saw how (another tab stopped the turn; Ctrl-C at
+    the terminal): a click on the page finds nothing listening, and the page says seki
+    is no longer running instead of doing nothing."""
+    with _bid(browser, comp) as (served, page, card):
         (cookie,) = page.context.cookies()
         other_tab = {
             "Host": f"127.0.0.1:{served.port}",
@@ -655,33 +665,22 @@ def test_a_click_once_seki_is_gone_says_so(browser, comp):
         }
         assert _request(served, "POST", "/stop", other_tab, {}) == 200
         assert isinstance(served.ended(), console.Stopped)
-        card = sorted(state["cards"]["ishida"]["hand"])[0]
         page.click(f'#hand [data-card="{card}"]')
         page.wait_for_selector("p.gone")
         assert GONE in page.inner_text("main")
-    finally:
-        page.close()
 
 
 def test_a_page_waiting_on_a_server_it_cannot_reach_says_seki_is_gone(browser, comp):
     """After Sign the page waits for what comes next; when its looks find nothing
     listening (here its requests are cut, as when another tab saw the end first and the
     command left), it says seki is no longer running instead of waiting on."""
-    state, _ = setup(comp, "ab" * 16)
-    session, v = _session(comp, state, "ishida")
-    served = Served(session, comp, v)
-    page = browser.new_page()
-    try:
-        page.goto(served.address)
-        card = sorted(state["cards"]["ishida"]["hand"])[0]
+    with _bid(browser, comp) as (served, page, card):
         page.click(f'#hand [data-card="{card}"]')
         page.wait_for_selector('body[data-seq="1"]')
         page.route("**/state", lambda route: route.abort())
         page.click("#ask button.primary")  # Sign
         page.wait_for_selector("p.gone")
         assert GONE in page.inner_text("main")
-    finally:
-        page.close()
     assert served.ended() is None  # signed: the command went on, and left
 
 

@@ -17,8 +17,6 @@ restructuring; issue 40, 86 (class bodies counted then, as until December 2026).
 from __future__ import annotations
 
 import argparse
-import hashlib
-import itertools
 import json
 import os
 import subprocess
@@ -29,9 +27,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # conftest.fix_seeds
 
-from sekigahara_pbem.crypto.keys import Identity  # noqa: E402
-from sekigahara_pbem.protocol import chain, joins  # noqa: E402
+import pytest  # noqa: E402
+from conftest import fix_seeds  # noqa: E402
+
+from sekigahara_pbem.protocol import chain  # noqa: E402
 from sekigahara_pbem.protocol import game as games  # noqa: E402
 from sekigahara_pbem.protocol.store import GameDir  # noqa: E402
 from sekigahara_pbem.referee.demo import Bots, run_demo  # noqa: E402
@@ -58,28 +59,13 @@ with open(OUT, "w") as out:
 """
 
 
-def _same_game() -> None:
-    """The same game every run, so that counts compare from one commit to the next: the
-    referee's seeds (from the operating system in play) and the players' (from their
-    keys, new each run) fixed, as the tests fix them (tests/conftest.fix_seeds)."""
-    counter = itertools.count()
-
-    def referee_seed() -> bytes:
-        return hashlib.sha256(f"path-{next(counter)}".encode()).digest()
-
-    def player_seed(definition: games.Definition, identity: Identity) -> bytes:
-        side = definition.side_of(identity.public)
-        return hashlib.sha256(f"path-{definition.game_id}-{side}".encode()).digest()
-
-    games.new_seed = referee_seed
-    joins.player_seed = player_seed
-
-
 def to_deploy(root: Path) -> tuple[Path, str]:
     """A game under `root` played by `seki demo`'s heuristic bots until a record asks a
-    side to deploy: that side's packet, and the side."""
-    _same_game()
-    result = run_demo(root, "path", NOW, bots=Bots("heuristic"), until=_deploys)
+    side to deploy: that side's packet, and the side. The same game every run, so that
+    counts compare from one commit to the next: its seeds fixed as the tests fix them."""
+    with pytest.MonkeyPatch.context() as patch:
+        fix_seeds(patch, "path")
+        result = run_demo(root, "path", NOW, bots=Bots("heuristic"), until=_deploys)
     gd = GameDir(result.game_dir)
     seq = gd.last_seq()
     pending = chain.read_record(gd, games.load(gd), seq).body["pending"]

@@ -127,11 +127,16 @@ def first_difference(a: object, b: object, path: str = "") -> str | None:
     return None if a == b else path or "/"
 
 
+def only_action(record: Record) -> dict | None:
+    """The action of a record of one entry, which names its kind (twoparty/kinds.py: a
+    takeback asked or agreed, a resignation, a forfeit), else None."""
+    return record.entries[0].action if len(record.entries) == 1 else None
+
+
 def aside(record: Record) -> str | None:
     """TAKEBACK or AGREE if the record is one, else None."""
-    if len(record.entries) != 1 or not isinstance(record.entries[0].action, dict):
-        return None
-    kind = record.entries[0].action.get("type")
+    only = only_action(record)
+    kind = only.get("type") if isinstance(only, dict) else None
     return kind if kind in ASIDES else None
 
 

@@ -56,8 +56,7 @@ def named(record: Record) -> Phrase:
 
 
 def _forfeit(party: Party, record: Record) -> Record:
-    only = record.entries[0].action
-    return party.forfeit(only.get("record") if isinstance(only, dict) else None)
+    return party.forfeit((ex.only_action(record) or {}).get("record"))
 
 
 PLAY = Kind(None, lambda party, record: party.write(recorded(record, party)))
@@ -74,9 +73,9 @@ def of_type(action: object) -> Kind:
     """The kind of a record whose only entry's action is `action` (None: it has not one
     entry, or its action is no table of fields)."""
     name = action.get("type") if isinstance(action, dict) else None
-    return next((k for k in KINDS if k.name is not None and k.name == name), PLAY)
+    return next((k for k in KINDS if k.name == name), PLAY)
 
 
 def of(record: Record) -> Kind:
     """A record's kind."""
-    return of_type(record.entries[0].action if len(record.entries) == 1 else None)
+    return of_type(ex.only_action(record))

@@ -14,7 +14,7 @@ player --hero (a kind of `make_player`; default search) plays the frozen baselin
 alternated, until Wald's SPRT (--sprt P0 P1, default 0.5 0.6) decides or N games are
 played (all N with --fixed): each round prints the win rate, its 95 % Wilson interval
 and the test's ratio; at the end, the blunder counters of both (bench/blunders.py) a game
-on average. With
+on average (and when stopped by an interrupt, `kill -INT`, over the rounds played). With
 --against baseline-heuristic the frozen search player's own heuristic is played instead
 (a game takes a second, not minutes: a first look before the real series); with
 --against KIND-blind the same kind of player shown no events, so with no belief over the
@@ -229,11 +229,15 @@ def against_baseline(args: argparse.Namespace) -> None:
     verdict = ""
     while played < args.baseline and (args.fixed or not verdict.startswith("H")):
         size = min(2 * args.jobs, args.baseline - played)
-        out, lengths, seconds = series(
-            size, args.against, hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
-            first=args.first + played, blunders=counted, search=_search_options(args),
-            waits=waits, rounds=rounds,
-        )  # fmt: skip
+        try:
+            out, lengths, seconds = series(
+                size, args.against, hero_kind=args.hero, budget=args.budget, jobs=args.jobs,
+                first=args.first + played, blunders=counted, search=_search_options(args),
+                waits=waits, rounds=rounds,
+            )  # fmt: skip
+        except KeyboardInterrupt:  # a long series stopped (kill -INT): what it has played
+            print(f"stopped: the round from game {args.first + played} is not counted")
+            break
         wins, played, times = wins + lengths["seat"], played + size, times + seconds
         low, high = wilson(wins, played)
         llr, verdict = sprt(wins, played - wins, p0, p1)

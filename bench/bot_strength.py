@@ -39,6 +39,7 @@ import argparse
 import functools
 import math
 import multiprocessing
+import signal
 import statistics
 import sys
 import time
@@ -169,7 +170,7 @@ def series(
     search = search or {}
     tasks = [(i, hero_kind, against, plans, budget, search) for i in range(first, first + games)]
     if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
+        with multiprocessing.Pool(jobs, initializer=_deaf) as pool:
             played = pool.map(one_game, tasks, chunksize=1)
     else:
         played = [one_game(t) for t in tasks]
@@ -189,6 +190,12 @@ def series(
     lengths["files"] = statistics.median(files)
     lengths["actions"] = statistics.median(actions)
     return outcomes, lengths, times
+
+
+def _deaf() -> None:
+    """A pool's process leaves an interrupt to the series that started it (a process of
+    the pool that died of one would leave its game unplayed and the series waiting)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -227,6 +234,8 @@ def against_baseline(args: argparse.Namespace) -> None:
     waits: list[float] = []
     rounds: list[tuple[str, int]] = []
     verdict = ""
+    # heard even where the shell started the series in the background, which ignores it
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     while played < args.baseline and (args.fixed or not verdict.startswith("H")):
         size = min(2 * args.jobs, args.baseline - played)
         try:

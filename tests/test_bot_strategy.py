@@ -376,3 +376,43 @@ def test_no_block_walks_alone_where_a_stack_three_roads_away_can_overrun_it(comp
     release and the frozen baseline both send uesugi-3a.)"""
     state, actions = _answer(comp, player, REACH)
     assert _overrunnable(comp, state, actions, DATE_REACH) == []
+
+
+EVEN_FIGHT = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  minakuchi: [ukita-3a]
+  ueda: [ishida-mitsunari, ukita-gun-a, ukita-gun-b]
+  osaka: [ukita-3b, ukita-2a]
+  anotsu: [ukita-2b]
+  miyazu: [ukita-2c]
+  kyoto: [tokugawa-2a]
+  edo: [tokugawa-leader, tokugawa-3d]
+control: {kyoto: tokugawa, minakuchi: ishida, kuwana: ishida, sawayama: ishida, tsuruga: ishida}
+phase: {level: total}
+hands:
+  ishida: [ukita-1, ukita-2]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+def test_one_or_two_blocks_fight_no_even_battle_for_a_point(comp):
+    """Kyoto (Tokugawa's resource) holds one Tokugawa block, Osaka next door two Ukita
+    blocks. Walking ukita-2a in claims Kyoto (4.2) for an even fight: whoever's cards
+    deploy more impact wins (8.2.2, 8.5), and the enemy's hand is unknown. Lost, the block
+    dies alone and Tokugawa claims Kyoto back with his next move. Of the blocks the
+    computer lost alone, one in five had walked so into a battle. A group of one or two
+    blocks now fights only a battle it should win. (The heuristic before this release
+    sends ukita-2a; the frozen baseline, which rates one block below the enemy's here,
+    does not, so this test has no baseline case.)"""
+    state, actions = _answer(comp, HeuristicPlayer, EVEN_FIGHT)
+    for action in actions:
+        for group in action.get("groups", ()):
+            end = group["path"][-1]
+            enemy = [
+                b for b, loc in state["blocks"].items()
+                if loc == end and comp.blocks[b].side != ISHIDA
+            ]  # fmt: skip
+            assert not (enemy and len(group["blocks"]) <= 2), f"{group['blocks']} into {end}"

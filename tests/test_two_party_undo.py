@@ -194,12 +194,19 @@ def _worded(
 
 
 def with_a_card(prompt: str, question: Question) -> str:
-    """A deployment with a card where one is offered, else the first choice; signs."""
+    """A deployment with a card where one is offered (a card first, where a leader may
+    also deploy without one: the question asks for the card, then the block), else the
+    first choice; signs."""
     if question is console.CONFIRM:
         return ""
     offered = [c.value for c in question.choices]
-    i = next((i for i, v in enumerate(offered) if isinstance(v, dict) and v.get("card")), 0)
-    return str(console.numbers(question)[i])
+    carded = (i for i, v in enumerate(offered) if _card(v))
+    return str(console.numbers(question)[next(carded, 0)])
+
+
+def _card(value: object) -> bool:
+    """Whether a choice deploys with a card, or is the card to deploy with."""
+    return isinstance(value, str) or (isinstance(value, dict) and bool(value.get("card")))
 
 
 def test_the_confirmation_words_each_deployment_as_it_was_chosen(deployment, tmp_path):

@@ -34,6 +34,8 @@ FLIP_BACK = WEIGHTS["moves.FLIP_BACK"]  # a claim's share kept by a group that d
 WIN_MARGIN = WEIGHTS["moves.WIN_MARGIN"]  # our strength against theirs a battle is won by
 WIN_EDGE = WEIGHTS["moves.WIN_EDGE"]  # ... and the impact beyond it (should_win)
 RELIEF = WEIGHTS["moves.RELIEF"]  # the share of a besieged castle's stake a relief counts
+LONE = WEIGHTS["moves.LONE"]  # a block's share at risk where it ends alone in reach
+SMALL = 2  # blocks: a group this small fights only a battle it should win
 
 
 def objectives(k: Knowledge) -> list[str]:
@@ -80,13 +82,14 @@ def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
 def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
     """The share of a small force's worth the enemy can take for free where it stands:
     enough enemy blocks one road away to overrun it (7.4.1: four times as many; never in
-    a castle we hold, 7.4.3), or, failing that, a next-door stack twice its strength; at
-    FAR that share when they stand further, but can reach it in one move (`can_reach`). A
-    lone raider walking next to a big stack is lost, and the place it took flips back."""
+    a castle we hold, 7.4.3, where a siege strong enough takes it instead: `falls_to_siege`),
+    or, failing that, a next-door stack twice its strength; at FAR that share when they
+    stand further, but can reach it in one move (`can_reach`). A lone raider walking
+    next to a big stack is lost, and the place it took flips back."""
     if not blocks or k.last_move:
         return 0.0
     if k.view["castles"].get(loc) == k.side:
-        return 0.0
+        return RAID_LOSS * falls_to_siege(k, loc, blocks)
     share = 1.0
     for count, strongest in _around(k, loc):
         if count >= OVERRUN * len(blocks):
@@ -97,14 +100,43 @@ def doomed(k: Knowledge, loc: str, blocks: list[str]) -> float:
     return 0.0
 
 
+def falls_to_siege(k: Knowledge, loc: str, blocks: list[str]) -> float:
+    """How sure a garrison of ours is to fall in one siege of its castle (8.9.4: a block
+    or disk inside lost per 7 impact, the attacker losing none): in full where a stack
+    next door brings the impact to take them all, at FAR where one in reach does. A
+    castle holds two blocks at most (8.9.1); more fight outside, in battle."""
+    if not blocks or len(blocks) > SIEGE_LIMIT:
+        return 0.0
+    inside = len(blocks) + len(k.view["stacks"].get(loc, {}).get("disks", []))
+    share = 1.0
+    for _, strongest in _around(k, loc):
+        if strongest >= SIEGE_STEP * inside:
+            return share
+        share = FAR
+    return 0.0
+
+
+def alone(k: Knowledge, loc: str, blocks: list[str]) -> float:
+    """The worth of a block standing alone where an enemy stack can reach it in one move
+    (`can_reach`), outside a castle of ours: any stack stronger than one block may attack
+    it there (8.2), and the wargamer's lone blocks were lost one after another (issue
+    39). Most of the blocks the computer lost alone had moved there alone."""
+    if len(blocks) != 1 or k.last_move or k.view["castles"].get(loc) == k.side:
+        return 0.0
+    _, (within_reach, _) = _around(k, loc)
+    return min(k.worth(blocks[0]), 6.0) if within_reach else 0.0
+
+
 def _around(k: Knowledge, loc: str) -> list[tuple[int, float]]:
     """For one road, and for every stack that can reach the place in one move
-    (`can_reach`): the enemy blocks there, and the strongest enemy stack there (kept in
-    `k.memo`: `doomed` is asked of every move's two ends)."""
+    (`can_reach`): the enemy blocks there, and the strongest enemy stack there; none
+    besieged, which may not leave its castle (8.9.6). Kept in `k.memo`: `doomed` is asked
+    of every move's two ends."""
     known = k.memo.get(("around", loc))
     if known is None:
-        near = [e for e in k.enemy_at if k.dist[loc].get(e, 99) <= 1]
-        far = [e for e in k.enemy_at if can_reach(k, e, loc)]
+        free = [e for e in k.enemy_at if k.view["besieged"].get(e) != k.enemy]  # 8.9.6
+        near = [e for e in free if k.dist[loc].get(e, 99) <= 1]
+        far = [e for e in free if can_reach(k, e, loc)]
         known = [
             (sum(k.enemy_at[e] for e in group), max(map(k.enemy_strength, group), default=0.0))
             for group in (near, far)
@@ -185,14 +217,15 @@ def kept(k: Knowledge, dest: str, moving: list[str]) -> float:
     if not n or k.last_move:
         return 1.0
     ours = k.blocks.get(dest, []) + moving
-    if len(ours) >= OVERRUN * n or k.strength(ours) >= k.enemy_strength(dest):
+    if len(ours) >= OVERRUN * n or _fights(k.strength(ours), k.enemy_strength(dest), ours):
         return 1.0
     return FLIP_BACK
 
 
 def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> float:
     """Moving into an enemy stack: an overrun or a battle we should win is worth the enemy
-    blocks and the place; an even fight a little; a weaker one costs our moving blocks.
+    blocks and the place; an even fight of three blocks or more a little (`_fights`); any
+    other costs our moving blocks.
     Into the besiegers of a castle of ours, what the siege puts at stake too (`relieved`):
     in full where we should win, from half to full with our edge where it is even.
     Against a castle's garrison of two or fewer, expect a siege (8.9): a block or disk
@@ -211,7 +244,7 @@ def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> 
         return 0.8 * falls - 0.3 * len(moving)
     if should_win(mine, theirs):
         return 1.5 * n + castle_gain / 2 + RELIEF * relieved(k, loc)
-    if mine >= theirs:
+    if _fights(mine, theirs, ours):
         return 0.3 * n + RELIEF * relieved(k, loc) * (1.0 + edge(mine, theirs)) / 2
     return -0.6 * sum(min(k.worth(b), 6.0) for b in moving)
 
@@ -229,6 +262,14 @@ def relieved(k: Knowledge, loc: str) -> float:
     stake = k.castle_points(loc, k.side) - k.castle_points(loc, k.enemy)
     stake += sum(min(k.worth(b), 6.0) for b in here)
     return stake * min(1.0, k.enemy_strength(loc) / (SIEGE_STEP * max(inside, 1)))
+
+
+def _fights(mine: float, theirs: float, ours: list[str]) -> bool:
+    """Whether a battle is worth fighting: one we should win, or an even one (our strength
+    at least theirs) fought by more than SMALL blocks. One or two blocks in an even fight
+    lose as often as not (the enemy's cards are unknown, 8.2.2; a Loyalty Challenge turns
+    a block, 8.6) and die alone for the place they claimed."""
+    return should_win(mine, theirs) or (mine >= theirs and len(ours) > SMALL)
 
 
 def edge(mine: float, theirs: float) -> float:
@@ -316,6 +357,7 @@ def _arriving(k: Knowledge, dest: str, moving: list[str]) -> float:
         score -= crowding(k, dest, len(k.blocks.get(dest, [])), len(arriving))
         score -= doom(k, dest, arriving) - doom(k, dest, k.blocks.get(dest, []))
         score -= doomed(k, dest, arriving) * k.resource_gain(dest)
+        score -= LONE * alone(k, dest, arriving)
     if k.protagonist in moving:
         need_there = max(4.0, 1.5 * k.threat(dest))
         score -= guard_shortfall(k, dest, arriving, need_there)

@@ -416,3 +416,38 @@ def test_one_or_two_blocks_fight_no_even_battle_for_a_point(comp):
                 if loc == end and comp.blocks[b].side != ISHIDA
             ]  # fmt: skip
             assert not (enemy and len(group["blocks"]) <= 2), f"{group['blocks']} into {end}"
+
+
+CASTLE_ARMY = """
+week: 3
+step: movement
+first: ishida
+blocks:
+  aizu: [uesugi-3a, uesugi-3b, uesugi-3c, uesugi-gun-a, uesugi-gun-b]
+  osaka: [ishida-mitsunari, ukita-3a, ukita-3b]
+  shirakawa: [date-2a]
+  sendai: [date-leader, date-3a, date-3b]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b, tokugawa-3c]
+control: {shirakawa: tokugawa, kyoto: ishida, edo: tokugawa, kuwana: ishida, tsuruga: ishida,
+          miyazu: ishida}
+phase: {level: total}
+hands:
+  ishida: [uesugi-1, uesugi-2, ukita-1]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_castles_army_goes_out_and_leaves_a_garrison_of_two(comp, player):
+    """Five Uesugi blocks hold Aizu castle; one Date block holds Shirakawa next door, and
+    Date's leader stands three roads off at Sendai, within a force march of Aizu (7.3.3,
+    7.3.4). Two blocks fit inside the castle (8.9.1) and hold it against a siege that
+    brings less than 14 impact (8.9.4); the rest have a battle to win next door. The army
+    goes out and leaves two inside: not all five (the frozen baseline empties the castle),
+    not all but one (the heuristic before this release leaves a lone gun block)."""
+    state, actions = _answer(comp, player, CASTLE_ARMY)
+    after = _played(comp, state, actions)["blocks"]
+    uesugi = [b for b in after if b.startswith("uesugi-") and state["blocks"][b] == "aizu"]
+    inside = [b for b in uesugi if after[b] == "aizu"]
+    fighting = [b for b in uesugi if after[b] == "shirakawa"]
+    assert len(inside) == 2 and fighting, {b: after[b] for b in uesugi}

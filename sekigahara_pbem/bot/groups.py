@@ -6,8 +6,9 @@ stack (7.3.1). A bot that only weighs the whole stack and single blocks either m
 its guard away or trickles out one block a move, and so lets its main army sit while
 three moves a phase go to stragglers. These are the groups a player would think of:
 
-- the stack less the guard its place needs, along each path the whole stack may take (a
-  smaller group never moves less far, 7.3.5);
+- the stack less the guard its place needs (and, in a castle of ours, less a garrison of
+  two), along each path the whole stack may take (a smaller group never moves less far,
+  7.3.5);
 - the strongest two to four blocks not needed there, along each path a single block may
   take (up to four blocks move as far as one, 7.3.6).
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 from .knowledge import Knowledge
 
 SMALL = 4  # blocks that move as far as one (7.3.5)
+GARRISON = 2  # blocks: all that fit inside a castle (8.9.1)
 
 
 def partial_moves(k: Knowledge, offered: list[dict]) -> list[dict]:
@@ -55,10 +57,16 @@ def partial_moves(k: Knowledge, offered: list[dict]) -> list[dict]:
 
 def _spare(k: Knowledge, origin: str, movable: list[str]) -> list[str]:
     """The movable blocks the place can do without: never the protagonist (it moves with
-    its whole stack, or not at all), and not the strongest few its guard needs."""
+    its whole stack, or not at all), not a castle's garrison of two (its weakest: inside,
+    every block counts alike, one lost per 7 impact, 8.9.4; a castle left empty reverts,
+    4.3), and not the strongest few its guard needs. Without the garrison a castle's
+    stack went out whole or one block at a time, or stayed: the idle army (issue 39)."""
     need = k.guard_needed(origin)
     others = [b for b in movable if b != k.protagonist]
     guard = [b for b in k.blocks.get(origin, []) if b not in others]  # those staying anyway
+    if k.view["castles"].get(origin) == k.side and len(guard) < GARRISON:
+        weakest = sorted(others, key=lambda b: (k.comp.blocks[b].mon, b))
+        guard += weakest[: GARRISON - len(guard)]
     if need:
         for b in sorted(others, key=lambda b: (-k.comp.blocks[b].mon, b)):
             if k.strength(guard) >= need:

@@ -154,6 +154,14 @@ def test_no_block_walks_alone_into_a_stack_it_cannot_beat_for_a_point(comp, play
     blocks thrown away so (issue 39). No group may end where the enemy has more blocks
     than it brings."""
     state, actions = _answer(comp, player, SUICIDE)
+    for blocks, end, enemy in _into_enemy(comp, state, actions):
+        assert enemy <= len(blocks), f"{blocks} into {end}"
+
+
+def _into_enemy(comp, state: dict, actions: list[dict]) -> list[tuple[list[str], str, int]]:
+    """Each group the actions move onto enemy blocks: its blocks, where, and how many
+    enemy blocks stand there."""
+    found = []
     for action in actions:
         for group in action.get("groups", ()):
             end = group["path"][-1]
@@ -161,7 +169,9 @@ def test_no_block_walks_alone_into_a_stack_it_cannot_beat_for_a_point(comp, play
                 b for b, loc in state["blocks"].items()
                 if loc == end and comp.blocks[b].side != ISHIDA
             ]  # fmt: skip
-            assert len(enemy) <= len(group["blocks"]), f"{group['blocks']} into {end}"
+            if enemy:
+                found.append((group["blocks"], end, len(enemy)))
+    return found
 
 
 GARRISON = """
@@ -408,14 +418,8 @@ def test_one_or_two_blocks_fight_no_even_battle_for_a_point(comp):
     sends ukita-2a; the frozen baseline, which rates one block below the enemy's here,
     does not, so this test has no baseline case.)"""
     state, actions = _answer(comp, HeuristicPlayer, EVEN_FIGHT)
-    for action in actions:
-        for group in action.get("groups", ()):
-            end = group["path"][-1]
-            enemy = [
-                b for b, loc in state["blocks"].items()
-                if loc == end and comp.blocks[b].side != ISHIDA
-            ]  # fmt: skip
-            assert not (enemy and len(group["blocks"]) <= 2), f"{group['blocks']} into {end}"
+    small = [(blocks, end) for blocks, end, _ in _into_enemy(comp, state, actions)]
+    assert all(len(blocks) > 2 for blocks, _ in small), small
 
 
 CASTLE_ARMY = """

@@ -18,10 +18,10 @@ leader and force march, with fewer blocks.
 
 from __future__ import annotations
 
+from ..rules.combat.aftermath import CASTLE_LIMIT  # 8.9.1: two blocks fit inside a castle
 from .knowledge import Knowledge
 
 SMALL = 4  # blocks that move as far as one (7.3.5)
-GARRISON = 2  # blocks: all that fit inside a castle (8.9.1)
 
 
 def partial_moves(k: Knowledge, offered: list[dict]) -> list[dict]:
@@ -64,9 +64,9 @@ def _spare(k: Knowledge, origin: str, movable: list[str]) -> list[str]:
     need = k.guard_needed(origin)
     others = [b for b in movable if b != k.protagonist]
     guard = [b for b in k.blocks.get(origin, []) if b not in others]  # those staying anyway
-    if k.view["castles"].get(origin) == k.side and len(guard) < GARRISON:
+    if k.view["castles"].get(origin) == k.side and len(guard) < CASTLE_LIMIT:
         weakest = sorted(others, key=lambda b: (k.comp.blocks[b].mon, b))
-        guard += weakest[: GARRISON - len(guard)]
+        guard += weakest[: CASTLE_LIMIT - len(guard)]
     if need:
         for b in sorted(others, key=lambda b: (-k.comp.blocks[b].mon, b)):
             if k.strength(guard) >= need:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+from ..rules.combat.aftermath import CASTLE_LIMIT  # 8.9.1: two blocks fit inside a castle
 from .cards import card_value
 from .knowledge import Knowledge
 from .weights import WEIGHTS
 
 OVERRUN = 4  # 7.4.1: four times as many blocks destroy the enemy outright
-SIEGE_LIMIT = 2  # 8.9.1: at most two blocks fit inside a castle
 SIEGE_STEP = 7  # 8.9.4 B: one defender lost per 7 impact
 # The weights (weights.toml says what each is, and why it has its value):
 PROGRESS = WEIGHTS["moves.PROGRESS"]  # per road closer to an objective
@@ -35,7 +35,7 @@ WIN_MARGIN = WEIGHTS["moves.WIN_MARGIN"]  # our strength against theirs a battle
 WIN_EDGE = WEIGHTS["moves.WIN_EDGE"]  # ... and the impact beyond it (should_win)
 RELIEF = WEIGHTS["moves.RELIEF"]  # the share of a besieged castle's stake a relief counts
 LONE = WEIGHTS["moves.LONE"]  # a block's share at risk where it ends alone in reach
-SMALL = 2  # blocks: a group this small fights only a battle it should win
+FEW = 2  # blocks: a group this small fights only a battle it should win
 
 
 def objectives(k: Knowledge) -> list[str]:
@@ -105,7 +105,7 @@ def falls_to_siege(k: Knowledge, loc: str, blocks: list[str]) -> float:
     or disk inside lost per 7 impact, the attacker losing none): in full where a stack
     next door brings the impact to take them all, at FAR where one in reach does. A
     castle holds two blocks at most (8.9.1); more fight outside, in battle."""
-    if not blocks or len(blocks) > SIEGE_LIMIT:
+    if not blocks or len(blocks) > CASTLE_LIMIT:
         return 0.0
     inside = len(blocks) + len(k.view["stacks"].get(loc, {}).get("disks", []))
     share = 1.0
@@ -236,7 +236,7 @@ def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> 
     if len(ours) >= OVERRUN * n and not holds_castle:
         return 2.5 * n + castle_gain + 1.0
     mine, theirs = k.strength(ours), k.enemy_strength(loc)
-    if holds_castle and n <= SIEGE_LIMIT:
+    if holds_castle and n <= CASTLE_LIMIT:
         inside = n + len(k.view["stacks"].get(loc, {}).get("disks", []))
         falls = min(int(mine // SIEGE_STEP), inside)
         if falls >= inside:
@@ -266,10 +266,10 @@ def relieved(k: Knowledge, loc: str) -> float:
 
 def _fights(mine: float, theirs: float, ours: list[str]) -> bool:
     """Whether a battle is worth fighting: one we should win, or an even one (our strength
-    at least theirs) fought by more than SMALL blocks. One or two blocks in an even fight
+    at least theirs) fought by more than FEW blocks. One or two blocks in an even fight
     lose as often as not (the enemy's cards are unknown, 8.2.2; a Loyalty Challenge turns
     a block, 8.6) and die alone for the place they claimed."""
-    return should_win(mine, theirs) or (mine >= theirs and len(ours) > SMALL)
+    return should_win(mine, theirs) or (mine >= theirs and len(ours) > FEW)
 
 
 def edge(mine: float, theirs: float) -> float:

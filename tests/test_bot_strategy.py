@@ -455,3 +455,34 @@ def test_a_castles_army_goes_out_and_leaves_a_garrison_of_two(comp, player):
     inside = [b for b in uesugi if after[b] == "aizu"]
     fighting = [b for b in uesugi if after[b] == "shirakawa"]
     assert len(inside) == 2 and fighting, {b: after[b] for b in uesugi}
+
+
+SPARE_CARDS = """
+week: 4
+step: {step}
+first: ishida
+blocks:
+  osaka: [ishida-mitsunari, ukita-leader, ukita-3a, ukita-3b, ukita-2a]
+  kyoto: [ukita-3c, ukita-2b]
+  gifu: [ukita-gun-a, ukita-2c]
+  edo: [tokugawa-leader, tokugawa-3a, tokugawa-3b, tokugawa-3c]
+hands:
+  ishida: [loyalty-ishida-1, ukita-1, ukita-swords-1, ukita-2, mori-1, mori-2, mori-swords-1]
+  tokugawa: [tokugawa-1, tokugawa-2]
+"""
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+@pytest.mark.parametrize("step", ["bid", "movement"])
+def test_the_search_weighs_no_candidate_that_throws_a_loyalty_challenge_away(comp, player, step):
+    """The search player weighs the heuristic's best few options (bot/search.py), and
+    its rollouts, two movement phases long, count a Loyalty Challenge as any card: they
+    never reach the battle it is kept for (8.6). So hard bid, paid and discarded them
+    1.4 times a game. A candidate may give up no more of them than the heuristic's own
+    choice: here none, whether for week 4's bid (6.3) or for paying for movement (7.1)."""
+    state = build_position(comp, yaml.safe_load(SPARE_CARDS.format(step=step)))
+    offered = options(state, comp, ISHIDA)
+    ranked = player(comp, {}, "scenario").ranked(view(state, comp, ISHIDA), offered, state, 8)
+    assert len(ranked) > 2
+    spent = [c for a in ranked for c in ([a["card"]] if a["type"] == "bid" else a["cards"])]
+    assert "loyalty-ishida-1" not in spent

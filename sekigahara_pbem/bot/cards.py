@@ -39,6 +39,19 @@ def _card_value(k: Knowledge, card_id: str) -> float:
     return value
 
 
+def loyalty_spent(k: Knowledge, action: dict) -> int:
+    """The Loyalty Challenges an action gives up other than in battle (8.6): paying for
+    movement or Mōri blocks (7.1, 9.3), discarded (6.2) or bid (6.3), except in the last
+    week's bid, which buys the game's last move (2.2)."""
+    if action["type"] == "bid":
+        spent = [] if k.view["week"] == LAST_WEEK else [action["card"]]
+    elif action["type"] in ("level", "mori", "discard"):
+        spent = action["cards"]
+    else:
+        return 0
+    return sum(k.comp.cards[c].kind == "loyalty" for c in spent)
+
+
 def score_discard(k: Knowledge, action: dict) -> float:
     """6.2: discard what we value least."""
     return -sum(card_value(k, c) for c in action["cards"])

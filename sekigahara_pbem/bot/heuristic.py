@@ -109,13 +109,18 @@ class HeuristicPlayer:
 
     def ranked(self, v: dict, offered: list[dict], shadow: State, width: int) -> list[dict]:
         """Up to `width` options worth a closer look (the search player's candidates,
-        bot/search.py): this player's own choice first, then the others by their score."""
+        bot/search.py): this player's own choice first, then the others by their score;
+        none that gives up more Loyalty Challenges than our choice does. The search's
+        rollouts end within two movement phases, long before the battle a Loyalty
+        Challenge is kept for (8.6), and counted every card alike: hard threw away 1.4 a
+        game, normal 0.8 (issue 39)."""
         k = self._knowledge(v)
         out = [self._pick(k, offered, shadow)]
+        spent = cards.loyalty_spent(k, out[0])
         for _, a in sorted(self._scored(k, offered, shadow), key=lambda sa: -sa[0]):
             if len(out) >= width:
                 break
-            if a not in out:
+            if a not in out and cards.loyalty_spent(k, a) <= spent:
                 out.append(a)
         return out
 

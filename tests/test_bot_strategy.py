@@ -158,6 +158,35 @@ def test_no_block_walks_alone_into_a_stack_it_cannot_beat_for_a_point(comp, play
         assert enemy <= len(blocks), f"{blocks} into {end}"
 
 
+RAID_THROUGH = """
+week: 6
+step: movement
+first: ishida
+blocks:
+  aizu: [uesugi-cav-a, uesugi-3a, uesugi-3b]
+  osaka: [ishida-mitsunari, ukita-3a, ukita-3b, ukita-2a]
+  utsunomiya: [tokugawa-3a, tokugawa-3b, tokugawa-2a, tokugawa-2b]
+  edo: [tokugawa-leader, tokugawa-3d]
+control: {shirakawa: tokugawa, niigata: ishida, yamagata: ishida, kyoto: ishida, minakuchi: ishida}
+phase: {level: total}
+hands:
+  ishida: [ukita-1, ukita-2, uesugi-1]
+  tokugawa: [tokugawa-1, tokugawa-2, tokugawa-3]
+"""
+
+
+def test_no_block_walks_through_a_resource_to_die_in_the_stack_beyond(comp):
+    """Three Uesugi blocks at Aizu, four Tokugawa blocks at Utsunomiya, and between them
+    Shirakawa, a Tokugawa resource. The heuristic before this release sent one block
+    through Shirakawa into Utsunomiya: the claim it made on the way (4.2) counted in
+    full, the battle that ended its move only as a lost fight's share of the block, and
+    Tokugawa claims Shirakawa back with its next move. A claim made on the way is now
+    kept no better than one made where the group dies (`kept`). The frozen baseline
+    moves the whole stack to Nihonmatsu, so this test has no baseline case."""
+    state, actions = _answer(comp, HeuristicPlayer, RAID_THROUGH)
+    assert _into_enemy(comp, state, actions) == []
+
+
 def _into_enemy(comp, state: dict, actions: list[dict]) -> list[tuple[list[str], str, int]]:
     """Each group the actions move onto enemy blocks: its blocks, where, and how many
     enemy blocks stand there."""

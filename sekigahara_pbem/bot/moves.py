@@ -208,11 +208,11 @@ def doom(k: Knowledge, loc: str, blocks: list[str]) -> float:
 
 
 def kept(k: Knowledge, dest: str, moving: list[str]) -> float:
-    """The share of a resource claimed at the destination (4.2) that stays ours: a group
-    that moves onto an enemy stack it cannot beat claims the place and dies there, and
-    the stack's side claims it back with the first block it moves in (the wargamer's
-    suicide raids: six blocks lost, each flip undone at once). In the last movement
-    phase nothing can undo it."""
+    """The share of the resources a group claims on its way and at its destination (4.2)
+    that stays ours: a group that moves onto an enemy stack it cannot beat claims them
+    and dies, and the stack's side claims them back with the first block it moves in or
+    through (the wargamer's suicide raids: six blocks lost, each flip undone at once).
+    In the last movement phase nothing can undo them."""
     n = k.enemy_at.get(dest, 0)
     if not n or k.last_move:
         return 1.0
@@ -311,11 +311,8 @@ def score_move(k: Knowledge, action: dict) -> float:
     dest = path[-1]
     if k.enemy_at.get(dest) and k.protagonist in moving:
         return -100.0
-    score = sum(k.resource_gain(loc) * held(k, loc) for loc in path[:-1])
-    score += (
-        k.resource_gain(dest) * held(k, dest)
-        * _memo(k, ("kept", dest, tuple(moving)), kept, dest, moving)
-    )  # fmt: skip
+    keep = _memo(k, ("kept", dest, tuple(moving)), kept, dest, moving)
+    score = keep * sum(k.resource_gain(loc) * held(k, loc) for loc in path)
     if group.get("force_march"):
         score -= 0.3 + 0.5 * card_value(k, group["force_march"])
     group_key = tuple(moving)

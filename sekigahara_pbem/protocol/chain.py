@@ -12,23 +12,83 @@ import base64
 import json
 import zlib
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..crypto import sealing, signing
 from ..crypto.keys import Identity
-from ..refusal import N_
+from ..refusal import N_, Code, Refusal
 from ..rules.state import canonical
 from ..rules.state_types import State
 from . import commitments
 from . import documents as docs
+from .clock import format_time
 from .game import Definition, Secrets
 from .store import GameDir
 
 if TYPE_CHECKING:  # reading a record needs no component set (verify's second process)
+    from collections.abc import Callable
+
     from ..rules.components import Components
 
 RECORD_FORMAT = "seki-record/1"
 STATE_RECIPIENT = "referee-state"
+
+
+@dataclass(frozen=True)
+class Link:
+    """Where a record says it stands in its game's chain: its place, the hash it names as
+    the one before (`prev`; the first names the game's) and when its author wrote it.
+    Every record of either mode says these three (a referee's `seq`, `prev` and `time`;
+    a two-party side's `n`, `prev` and `written`), and one walk checks them (`Walk`)."""
+
+    place: int
+    prev: str
+    time: datetime
+
+
+class Walk:
+    """The chain walked one record at a time, by the referee's verify, a two-party side
+    taking in the other's record and a two-party archive's verify alike: each record must
+    stand at the next place, name the hash of the one before and be dated no earlier
+    than it (a record back-dated would start the other side's time, or a deadline, before
+    it was its turn). `error` is the class the walker raises (a discrepancy in an archive,
+    a cheat proved by the receiver); `rule` the section of the docs that asks it."""
+
+    def __init__(
+        self,
+        place: int,
+        prev: str,
+        after: datetime | None,
+        error: Callable[..., Refusal],
+        rule: str | None = None,
+    ):
+        self.place, self.prev, self.after = place, prev, after
+        self.error, self.rule = error, rule
+
+    def step(self, link: Link, text_hash: str, where: str) -> None:
+        """Check that `link` (of the record whose text hashes to `text_hash`) follows, then
+        stand on it."""
+        if link.place != self.place:
+            raise self.error(
+                N_("record {n} where {expected} comes next"),
+                code=Code.STALE, rule=self.rule, at=where, n=link.place, expected=self.place,
+            )  # fmt: skip
+        if link.prev != self.prev:
+            raise self.error(
+                N_("it does not follow the last record (prev)"),
+                code=Code.STALE, rule=self.rule, at=where,
+            )  # fmt: skip
+        if self.after is not None and link.time < self.after:
+            raise self.error(
+                N_(
+                    "{record} is dated {time}, before the record it follows ({before}): times "
+                    "never go back"
+                ),
+                code=Code.CHEAT, rule=self.rule, record=where, time=format_time(link.time),
+                before=format_time(self.after),
+            )  # fmt: skip
+        self.place, self.prev, self.after = link.place + 1, text_hash, link.time
 
 
 @dataclass(frozen=True)

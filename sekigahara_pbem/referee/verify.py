@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +186,7 @@ class _Replay:
         self.states: dict[int, State] = {}
         self.stages: dict[int, tuple[tuple[State, list], ...]] = {}
         self.extended: str | None = None  # who asked for an extension in this record
-        self.prev = definition.hash
+        self.chain = chain.Walk(1, definition.hash, None, Refusal)
         # the record before's `asked` as it says: checked (`_check_whole`) once revealed only
         self.asked: Any = {}
         # the record before's `clock`: `_check_clock` found it the deadlines' (or none)
@@ -196,7 +195,6 @@ class _Replay:
         self.bound_since: int | None = None  # the first record whose turn file is bound
         self.previous_root = None
         self.previous: chain.Record | None = None
-        self.time: datetime | None = None
 
     def record(self, seq: int, start_files: list, report: Report) -> None:
         where = f"records/{seq:06d}.txt"
@@ -210,9 +208,13 @@ class _Replay:
             raise Discrepancy(
                 N_("holds fields no record holds: {fields}"), at=where, fields=quoted(unchecked)
             )
-        if body.get("prev") != self.prev:
-            raise Discrepancy(N_("prev does not name the record before it"), at=where)
-        self._check_time(where, body)
+        try:
+            link = chain.Link(
+                seq, str(body.get("prev")), clocks.parse_time(body.get("time"), f"{where}: time")
+            )
+            self.chain.step(link, record.hash, where)
+        except Refusal as exc:
+            raise _wrapped(None, exc) from None
         before_state = None if seq == 1 else self.state
         self.extended = None
         if seq == 1:
@@ -237,7 +239,7 @@ class _Replay:
             if draft.step.stages:
                 self.stages[seq] = draft.step.stages
         report.packets += self.ahead.check(where, seq, record)
-        self.prev, self.asked = record.hash, body.get("asked", {})
+        self.asked = body.get("asked", {})
         self.clock, self.previous = body.get("clock", {}), record
         self.previous_root = (body.get("commitments") or {}).get("root")
         report.records, report.bodies[seq] = seq, body
@@ -259,15 +261,6 @@ class _Replay:
             raise Discrepancy(
                 N_("{fields} do not match the replay"), at=where, fields=", ".join(unlike)
             )
-
-    def _check_time(self, where: str, body: dict) -> None:
-        try:
-            moment = clocks.parse_time(body.get("time"), f"{where}: time")
-        except Refusal as exc:
-            raise _wrapped(None, exc) from None
-        if self.time is not None and moment < self.time:
-            raise Discrepancy(N_("time goes back before the record before it"), at=where)
-        self.time = moment
 
     def _step(self, where: str, seq: int, body: dict, report: Report) -> writer.Draft | None:
         """A record after the first, replayed by its kind (records.KINDS)."""

@@ -26,6 +26,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..protocol import clock
 from ..protocol import documents as docs
+from ..protocol.chain import Link, Walk
 from ..protocol.component_files import carry, game_components, set_named
 from ..protocol.store import write_atomic
 from ..refusal import N_, Code, Refusal, side_words
@@ -221,27 +222,14 @@ class Side:
             raise Refusal(N_("a join holds no moves"), code=Code.STALE, rule=RECORDS, at=where)
         if not join and len(self.records()) < 2:
             raise _join_first(other(self.side), received.n, where, self.root)
-        expected = SIDES.index(received.record.side) if join else len(self.records())
-        if received.n != expected:
-            raise Refusal(
-                N_("record {n} where {expected} comes next"),
-                code=Code.STALE,
-                rule=RECORDS,
-                at=where,
-                n=received.n,
-                expected=expected,
-            )
-        if received.prev != (self.game.hash if join else self.last_hash()):
-            raise Refusal(
-                N_("it does not follow the last record (prev)"),
-                code=Code.STALE,
-                rule=RECORDS,
-                at=where,
-            )
         found = self.records()
-        deadlines.check_time(
-            received.written, None if join else deadlines.latest(found), now, where
-        )
+        if join:  # the joins are records 0 and 1, in the order of the sides
+            place, prev, after = SIDES.index(received.record.side), self.game.hash, None
+        else:
+            place, prev, after = len(found), self.last_hash(), deadlines.latest(found)
+        walk = Walk(place, prev, after, Cheat, RECORDS)
+        walk.step(_link(received), docs.sha256(text), where)
+        deadlines.check_time(received.written, None, now, where)
         if join:
             self._adopt_join(party, received, where)
         deadlines.check_forfeit(
@@ -710,28 +698,22 @@ def chain(
     number, the hash of the one before, a time not before it, a forfeit claimed only past
     the deadline: twoparty/deadlines.py), handed to `take`; the time of each record (the
     joins' the later of the two), which none after it may precede."""
-    prev = docs.sha256(texts[paths[1]])
     latest = max(j.written for j in joins)
+    walk = Walk(2, docs.sha256(texts[paths[1]]), latest, Cheat, RECORDS)
     times = [latest, latest]
     for i, path in enumerate(paths[2:], start=2):
         where = f"records/{path.name}"
         received = files.read_record(game, texts[path], where, lambda side, seq: base(side))
-        if received.n != i or received.prev != prev:
-            raise Refusal(
-                N_("it is not record {n} following record {before}"),
-                code=Code.STALE,
-                rule=RECORDS,
-                at=where,
-                n=i,
-                before=i - 1,
-            )
-        deadlines.check_time(received.written, latest, None, where)
+        walk.step(_link(received), docs.sha256(texts[path]), where)
         deadlines.check_forfeit(game, received, paths[:i], signed, where)
-        latest = received.written
-        times.append(latest)
-        prev = docs.sha256(texts[path])
+        times.append(received.written)
         take(received.record)
     return times
+
+
+def _link(received: files.Received) -> Link:
+    """Where a record says it stands in the chain (protocol/chain.py)."""
+    return Link(received.n, received.prev, received.written)
 
 
 def _check_end(reveals: dict[str, files.Reveal], paths: list[Path]) -> None:

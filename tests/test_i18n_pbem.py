@@ -5,9 +5,11 @@ errors, the deadline's time left and the closing report speak the reader's langu
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from click.testing import CliRunner
+from cligame import PACKET, ok, signed_bid, started
 from test_i18n import _new_game
 from test_reports import columns
 
@@ -129,3 +131,25 @@ def test_2_2_the_closing_report_gives_the_score_of_a_game_won_on_points():
     with i18n.using("hu"):
         text = closing_text("g", stats)
     assert "Tokugawa győz győzelmi pontokkal (Ishida 12, Tokugawa 15; szabály: 2.2).\n" in text
+
+
+def test_a_stale_answers_reason_is_in_the_readers_language(tmp_path):
+    """Ishida's bid is taken (it answered packet 1); its resignation answering packet 1
+    again is refused as stale, and the reason is Hungarian too (it was English inside the
+    Hungarian line: steps.stale wrote it as an f-string)."""
+    started(tmp_path)
+    ok(tmp_path, "ref", "adjudicate", "g", str(signed_bid(tmp_path)), "--key", "ref")
+    (tmp_path / "resign.yaml").write_text(
+        "format: seki-turn/1\ngame: g\nside: ishida\nanswers: 1\nactions: [{type: resign}]\n"
+    )
+    ok(tmp_path, "alice", "turn", "sign", "resign.yaml", "--packet", PACKET, "--key", "alice")
+    with contextlib.chdir(tmp_path):
+        hu = CliRunner().invoke(
+            app, ["adjudicate", "g", "resign.signed.txt", "--key", "ref"],
+            env={"SEKI_HOME": str(tmp_path / "ref"), "LANGUAGE": "hu"},
+        )  # fmt: skip
+    assert hu.exit_code == 1, hu.output
+    assert (
+        "ELUTASÍTVA resign.signed.txt: answers: 1 elavult vagy ismeretlen; Ishida ezekre a "
+        "csomagokra válaszolhat: 2–2 (a legutóbbiig)"
+    ) in hu.stdout

@@ -7,12 +7,15 @@ line."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from click.testing import CliRunner, Result
 from cligame import ok, seki, signed_bid, started
+
+from sekigahara_pbem import cli
 
 REQUEST = "takeback-g-2.signed.txt"  # the request of record 2, Ishida's bid
 ANSWER = "takeback-g-2.signed.answer.signed.txt"
@@ -137,3 +140,12 @@ def test_the_setup_cannot_be_taken_back(made, tmp_path):
     ok(root, "bob", "takeback", "request", "g/packets/000001-tokugawa.txt", "--key", "bob")
     result = _refused(root, "ref", "adjudicate", "g", "takeback-g-1.signed.txt", "--key", "ref")
     assert "takeback refused: the setup (record 1) cannot be taken back" in result.stdout
+    with contextlib.chdir(root):  # the reason too in the reader's language, as the line
+        magyar = CliRunner().invoke(
+            cli.app, ["adjudicate", "g", "takeback-g-1.signed.txt", "--key", "ref"],
+            env={"SEKI_HOME": str(root / "ref"), "LANGUAGE": "hu"},
+        )  # fmt: skip
+    assert magyar.exit_code == 1, magyar.output
+    assert "visszavonás elutasítva: a felállítás (1. jegyzőkönyv) nem vonható vissza" in (
+        magyar.stdout
+    )

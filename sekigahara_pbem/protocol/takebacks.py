@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..refusal import N_
+from ..refusal import N_, Phrase, side_words
 from ..rules.vocab import other
 from . import binding, headers
 from . import documents as docs
@@ -111,20 +111,26 @@ def check_consent(request: Request, consent: Consent, where: str) -> None:
         raise docs.DocumentError(f"{where}: side", N_("only the other player can answer a request"))
 
 
-def why_not_undoable(seq: int, record_body: dict, requester: str) -> str | None:
-    """The reason record `seq` cannot be taken back at `requester`'s request, or None.
-    Everything it needs is in the record's public part (a draw's event names the side
-    that saw the drawn items), so verify asks it before the reveal too."""
+def why_not_undoable(seq: int, record_body: dict, requester: str) -> Phrase | None:
+    """The reason record `seq` cannot be taken back at `requester`'s request, or None, in
+    words put in the reader's language where shown. Everything it needs is in the record's
+    public part (a draw's event names the side that saw the drawn items), so verify asks
+    it before the reveal too."""
     if seq < 2:
-        return "the setup (record 1) cannot be taken back"
+        return Phrase(N_("the setup (record 1) cannot be taken back"))
     if record_body.get("kind") == "takeback":
-        return f"record {seq} is itself a takeback"
+        return Phrase(N_("record {seq} is itself a takeback"), seq=seq)
     if record_body.get("openings"):
         n = len(record_body["openings"])
-        return f"record {seq} revealed {n} committed item{'' if n == 1 else 's'}"
+        if n == 1:
+            return Phrase(N_("record {seq} revealed 1 committed item"), seq=seq)
+        return Phrase(N_("record {seq} revealed {n} committed items"), seq=seq, n=n)
     for e in record_body.get("events") or []:
         if e.get("type") in RANDOM_EVENTS and e.get("side") == requester:
-            return f"record {seq} showed {requester} a random draw ({e['type']}, rule {e['rule']})"
+            return Phrase(
+                N_("record {seq} showed {side} a random draw ({event}, rule {rule})"),
+                seq=seq, side=side_words(requester), event=e["type"], rule=e["rule"],
+            )  # fmt: skip
     if record_body.get("events") and record_body["events"][-1].get("type") == "game_over":
-        return f"record {seq} ended the game"
+        return Phrase(N_("record {seq} ended the game"), seq=seq)
     return None

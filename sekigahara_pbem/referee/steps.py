@@ -45,8 +45,9 @@ def anytime(turn: Turn) -> bool:
 
 def stale(
     side: str, answers: int, free: bool, asked: dict, latest: int, answered: int | None
-) -> str | None:
-    """Why the packet a turn file answers cannot be taken, or None; the referee and
+) -> Phrase | None:
+    """Why the packet a turn file answers cannot be taken (in words put in the reader's
+    language where shown), or None; the referee and
     `verify` both ask this, so they cannot disagree. `free`: a file of battle plans or
     resignation only; `asked`: for each side asked now, the
     record it was asked at; `latest`: the last record; `answered`: the packet the side's
@@ -63,10 +64,13 @@ def stale(
         return None
     if oldest <= answers <= latest:
         return None
-    return (
-        f"answers: {answers} is stale or unknown; {side} must answer a packet from "
-        f"{oldest} to {latest} (the latest)"
-    )
+    return Phrase(
+        N_(
+            "answers: {answers} is stale or unknown; {side} must answer a packet from "
+            "{oldest} to {latest} (the latest)"
+        ),
+        answers=answers, side=side_words(side), oldest=oldest, latest=latest,
+    )  # fmt: skip
 
 
 def _asked(state: State, side: str) -> bool:

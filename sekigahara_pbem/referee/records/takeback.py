@@ -41,7 +41,7 @@ def check_undo(request: takebacks.Request, record: chain.Record, name: str) -> N
             seq=record.seq,
         )
     reason = takebacks.why_not_undoable(record.seq, record.body, request.side)
-    if reason:
+    if reason is not None:
         raise Refused(
             N_("takeback refused: {reason}"), code=Code.NOT_UNDOABLE, at=name, reason=reason
         )

@@ -206,6 +206,11 @@ def test_hungarian_reports_fit_80_columns(hungarian):
         assert words in every
     for english in ("What happened", "The situation", "Victory points", " blocks "):
         assert english not in every
+    # the map list's marks after a block's mon: its ability, a leader's or the
+    # protagonist's letter (they were English: "ukita-cav-a 1 cav", "ukita-leader 1 L")
+    assert re.search(r"-cav-[a-z] 1 lovas\b", every) and re.search(r"-gun-[a-z] 1 puskás\b", every)
+    assert re.search(r"-leader 1 V\b", every) and re.search(r"ishida-mitsunari 1 F\b", every)
+    assert not re.search(r"-(cav|gun|leader|mitsunari)(-[a-z])? 1 (cav|gun|L|P)\b", every)
 
 
 def test_the_hungarian_page_shows_its_accents_in_a_real_browser(hungarian, tmp_path):

@@ -379,9 +379,9 @@ def _short(comp: Components, block_id: str) -> str:
         return block_id
     marks = [str(spec.mon)]
     if spec.ability:
-        marks.append(spec.ability[:3])
+        marks.append(_(n.MARKS.get(spec.ability, spec.ability)))
     if spec.leader:
-        marks.append("P" if spec.leader == 3 else "L")
+        marks.append(_(n.MARKS["protagonist" if spec.leader == 3 else "leader"]))
     return f"{block_id} {' '.join(marks)}"
 
 

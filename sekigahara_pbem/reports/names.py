@@ -28,6 +28,9 @@ STEP_NAMES = {
     "over": N_("game over"),
 }
 ABILITIES = {"gun": N_("gun"), "cavalry": N_("cavalry")}
+# The map list's compact marks after a block's mon (model._short): its ability, then a
+# leader's (L: vezér, V) or the protagonist's (P: főszereplő, F) letter.
+MARKS = {"gun": N_("gun"), "cavalry": N_("cav"), "leader": N_("L"), "protagonist": N_("P")}
 CARD_KINDS = {
     "plain": N_("plain"),
     "swords": N_("swords"),

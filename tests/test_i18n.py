@@ -211,6 +211,7 @@ def test_hungarian_reports_fit_80_columns(hungarian):
     assert re.search(r"-cav-[a-z] 1 lovas\b", every) and re.search(r"-gun-[a-z] 1 puskás\b", every)
     assert re.search(r"-leader 1 V\b", every) and re.search(r"ishida-mitsunari 1 F\b", every)
     assert not re.search(r"-(cav|gun|leader|mitsunari)(-[a-z])? 1 (cav|gun|L|P)\b", every)
+    assert "puskás vagy lovas jelzéssel, V: vezér, F: főszereplő" in " ".join(every.split())
 
 
 def test_the_hungarian_page_shows_its_accents_in_a_real_browser(hungarian, tmp_path):

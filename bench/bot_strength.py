@@ -18,10 +18,11 @@ on average (and when stopped by an interrupt, `kill -INT`, over the rounds playe
 --against baseline-heuristic the frozen search player's own heuristic is played instead
 (a game takes a second, not minutes: a first look before the real series); with
 --against KIND-blind the same kind of player shown no events, so with no belief over the
-enemy's blocks (bot/belief.py).
+enemy's blocks (bot/belief.py); with --against KIND@REV the same kind as the bot package
+at git revision REV plays it (bench/revision.py): a change against the player before it.
 
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero
-KIND] [--against baseline|baseline-heuristic|KIND|KIND-blind] [--fixed] [--sprt P0 P1]
+KIND] [--against baseline|baseline-heuristic|KIND|KIND-blind|KIND@REV] [--fixed] [--sprt P0 P1]
 [--budget SECONDS] [--jobs J] [--first K] [--movement] [--workers 1|2] [--waits FILE]
 [--quick] (--movement: the search player searches movement too; --workers 2: in two
 processes, on the wall's clock, with --jobs 1 only; --waits: each turn file's wall
@@ -45,6 +46,7 @@ import sys
 import time
 from collections import Counter
 
+import revision
 from baseline_v1 import HeuristicPlayer as FrozenHeuristic
 from baseline_v1 import make_baseline
 from blunders import Tally, blunder_table
@@ -94,6 +96,9 @@ def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float, 
     workers), or one shown no events (KIND-blind), or the frozen baseline
     (bench/baseline_v1) at `budget`, or the baseline's own heuristic
     ("baseline-heuristic": quick games, for a first look)."""
+    name, rev = revision.split(kind)
+    if rev is not None:  # a kind of player as an earlier revision of the bot plays it
+        return revision.make_player(name, rev, comp, {}, seed, plans, budget, **search)
     if kind.endswith(BLIND):
         return Blind(_player(kind.removesuffix(BLIND), comp, seed, plans, budget, search))
     if kind == "baseline":
@@ -322,6 +327,18 @@ def timing(who: str, times: list[float], bare: float) -> str:
     )
 
 
+def _opponent(kind: str) -> str:
+    """An --against value: one of the named opponents, or KIND@REV (unpacked now, before
+    any game's process starts: revision.unpack)."""
+    name, rev = revision.split(kind)
+    if rev is not None and name in PLAYERS:
+        revision.unpack(rev)
+        return kind
+    if kind in ("baseline", "baseline-heuristic", *PLAYERS, *(k + BLIND for k in PLAYERS)):
+        return kind
+    raise argparse.ArgumentTypeError(f"no such opponent: {kind}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="?", type=int, default=200, help="heuristic vs random")
@@ -350,10 +367,11 @@ def main() -> None:
         help="play all --baseline games whatever the SPRT says (a fixed series)",
     )  # fmt: skip
     parser.add_argument(
-        "--against", default="baseline",
-        choices=("baseline", "baseline-heuristic", *PLAYERS, *(k + BLIND for k in PLAYERS)),
-        help="the frozen search player (default), its heuristic alone (quick games), or a "
-        "kind of seki's players (a level against the one below)",
+        "--against", default="baseline", type=_opponent,
+        help="the frozen search player (default), its heuristic alone (baseline-heuristic: "
+        "quick games), a kind of seki's players (a level against the one below), KIND-blind "
+        "or KIND@REV: that kind as the bot package at git revision REV plays it (a change "
+        "against the player before it)",
     )  # fmt: skip
     parser.add_argument(
         "--sprt", type=float, nargs=2, default=(0.5, 0.6), metavar=("P0", "P1"),

@@ -112,7 +112,7 @@ def _state_context(definition: Definition, seq: int) -> sealing.SealContext:
     return sealing.SealContext(definition.game_id, seq, STATE_RECIPIENT, "state")
 
 
-def seal_state(definition: Definition, seq: int, state: dict) -> str:
+def seal_state(definition: Definition, seq: int, state: State) -> str:
     plain = zlib.compress(canonical(state).encode("utf-8"), 9)
     return docs.wrap(
         sealing.seal_text(plain, definition.state_key, _state_context(definition, seq))

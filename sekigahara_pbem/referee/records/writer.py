@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
 
 from ...protocol import chain, packets
 from ...protocol import clock as clocks
@@ -91,7 +90,7 @@ def build(game: Game, previous: chain.Record | None, before: State | None, draft
     seq = 1 if previous is None else previous.seq + 1
     state = draft.step.state
     # `seal_state` takes the state as the plain JSON mapping it serialises, which a State is
-    sealed = chain.seal_state(game.definition, seq, cast(dict, state))
+    sealed = chain.seal_state(game.definition, seq, state)
     body = record_body(
         game.definition, game.comp, game.secrets.commit_key, previous, before, draft,
         docs.sha256(sealed),

@@ -3,11 +3,12 @@ KIND@REV`): a change to a player is measured against the player just before it, 
 repository alone, the way every change since the frozen baseline was kept or dropped
 (docs/bot.md, "Levels").
 
-The package at REV (`git archive`) is unpacked for the length of the run beside this
-tree's own, as `sekigahara_pbem/bot_at_<commit>`, so that its relative imports reach this
-tree's engine (the rules and views both players are shown); it is removed when the run
-ends. A player of a revision whose bot needs engine functions this tree no longer has
-fails on import, naming them: compare nearby revisions.
+The package at REV (`git archive` of the repository the imported `sekigahara_pbem` is
+in) is unpacked for the length of the run beside that package's own bot, as
+`sekigahara_pbem/bot_at_<commit>`, so that its relative imports reach the same engine (the
+rules and views both players are shown); it is removed when the run ends. A player of a
+revision whose bot needs engine functions this tree no longer has fails on import, naming
+them: compare nearby revisions.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "sekigahara_pbem"
+# the package this run imports (a worktree's, with PYTHONPATH) and the repository it is in
+PACKAGE = Path(importlib.import_module("sekigahara_pbem").__file__ or "").resolve().parent
+ROOT = PACKAGE.parent
 PREFIX = "bot_at_"  # .gitignore keeps such copies out of the repository
 
 

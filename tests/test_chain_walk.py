@@ -8,15 +8,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from click.testing import CliRunner
 from test_pbem import NOW, _game
 
+from sekigahara_pbem import cli
 from sekigahara_pbem.protocol.chain import Link, Walk
 from sekigahara_pbem.referee import adjudication as referee
 from sekigahara_pbem.referee import verify as checks
 from sekigahara_pbem.referee.discrepancy import Discrepancy
 from sekigahara_pbem.referee.records import writer
 from sekigahara_pbem.referee.steps import Step
-from sekigahara_pbem.refusal import Code, Refusal
+from sekigahara_pbem.refusal import Code, ExitStatus, Refusal
 
 T0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -62,3 +64,21 @@ def test_a_referees_back_dated_record_does_not_verify(tmp_path):
     with pytest.raises(Discrepancy, match="times never go back") as found:
         checks.verify(root)
     assert str(found.value).startswith("records/000002.txt is dated 2026-11-21T12:00:00Z")
+
+
+def test_a_two_party_archive_with_two_records_swapped_does_not_verify(tmp_path):
+    """A two-party demo game's archive with records 4 and 5 swapped (each still signed by
+    its side): `seki verify` names where the chain breaks, in the words a side uses taking
+    in a record out of its place, and ends as a referee's archive that does not verify
+    does (exit 3; it was a plain refusal, exit 1, in words of its own)."""
+    runner = CliRunner()
+    made = runner.invoke(cli.app, ["demo", "--two-party", str(tmp_path / "d"), "--bot", "random"])
+    assert made.exit_code == 0, made.output
+    records = tmp_path / "d" / "ishida" / "records"
+    fourth, fifth = records / "0004-ishida.txt", records / "0005-tokugawa.txt"
+    texts = fourth.read_bytes(), fifth.read_bytes()
+    fourth.write_bytes(texts[1])
+    fifth.write_bytes(texts[0])
+    checked = runner.invoke(cli.app, ["verify", str(tmp_path / "d" / "ishida")])
+    assert checked.exit_code == ExitStatus.NOT_VERIFIED, checked.output
+    assert "records/0004-ishida.txt: record 5 where 4 comes next" in checked.output

@@ -252,14 +252,15 @@ def finished(tmp_path_factory) -> Path:
 def test_a_chain_cut_short_does_not_verify(finished, tmp_path):
     """The side that resigned cuts its resignation (the last record) from the archive it
     shows: the reveals name that record as the last their authors held, so `seki verify`
-    refuses the archive. (Old code: it verified, a game without a result.)"""
+    refuses the archive: it does not verify (exit 3), as a referee's archive cut short.
+    (Old code: it verified, a game without a result; then it was refused with exit 1.)"""
     root = tmp_path / "archive"
     shutil.copytree(finished / "ishida", root)
     assert seki("verify", str(root)).returncode == 0
     last = sorted((root / "records").iterdir())[-1]
     last.unlink()
     done = seki("verify", str(root))
-    assert done.returncode == 1, done.stdout
+    assert done.returncode == 3, done.stdout
     n = int(last.name[:4])
     assert f"the reveal names record {n} as its author's last, and it is not on file" in done.stderr
 
@@ -366,7 +367,8 @@ def test_a_record_holding_yaml_dates_sets_or_bytes_is_refused(tmp_path, value, k
 
 def test_verify_refuses_archive_files_that_are_not_utf8(finished, tmp_path):
     """A received archive whose game.txt, or one of whose records, is not UTF-8: `seki
-    verify` names the file. (Old code: an internal error.)"""
+    verify` names the file, and the archive does not verify (exit 3, as a referee's).
+    (Old code: an internal error; then a plain refusal, exit 1.)"""
     record = sorted((finished / "ishida" / "records").iterdir())[3].name
     for name in ("game.txt", f"records/{record}"):
         root = tmp_path / name.replace("/", "-")
@@ -374,15 +376,15 @@ def test_verify_refuses_archive_files_that_are_not_utf8(finished, tmp_path):
         path = root / name
         path.write_bytes(path.read_bytes().replace(b"game: adv", b"game: a\xffdv", 1))
         done = seki("verify", str(root))
-        assert done.returncode == 1, done.stderr
+        assert done.returncode == 3, done.stderr
         assert done.stderr.startswith("seki: ") and f"{path.name}: not UTF-8 text" in done.stderr
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a sparse file and an address-space limit")
 def test_verify_reads_no_record_whole_beyond_the_size_limit(finished, tmp_path):
     """A 3 GB record in a received archive (a sparse file): `seki verify`, held to 2 GB
-    of address space, refuses it at once, naming it. (Old code: it read the file whole,
-    and ran out of memory.)"""
+    of address space, refuses it at once, naming it: the archive does not verify (exit 3).
+    (Old code: it read the file whole, and ran out of memory.)"""
     import resource
 
     root = tmp_path / "archive"
@@ -395,7 +397,7 @@ def test_verify_reads_no_record_whole_beyond_the_size_limit(finished, tmp_path):
         resource.setrlimit(resource.RLIMIT_AS, (2_000_000_000, 2_000_000_000))
 
     done = seki("verify", str(root), preexec_fn=limited, timeout=120)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 3, done.stderr
     assert f"{record.name}: larger than 1000000 bytes" in done.stderr
 
 
@@ -425,8 +427,9 @@ def _game_text(options: dict, keys: dict) -> str:
 )
 def test_a_two_party_game_with_an_option_the_engine_does_not_know_is_refused(tmp_path, given, said):
     """When made (the library call `seki game new --two-party` makes), joined (`seki
-    join`) and read (`seki verify` of a directory holding it). (Old code: each took it,
-    and the engine played the defaults.)"""
+    join`) and read (`seki verify` of a directory holding it: it does not verify, exit 3,
+    as a referee's game.txt with it). (Old code: each took it, and the engine played the
+    defaults.)"""
     t = Players(tmp_path)
     keys = {"ishida": t.keys["alice"], "tokugawa": t.keys["bob"]}
     publics = {s: k.public for s, k in keys.items()}
@@ -439,7 +442,7 @@ def test_a_two_party_game_with_an_option_the_engine_does_not_know_is_refused(tmp
     (tmp_path / "dir" / "reveals").mkdir(parents=True)
     shutil.copy(tmp_path / "game.txt", tmp_path / "dir" / "game.txt")
     done = seki("verify", str(tmp_path / "dir"))
-    assert done.returncode == 1 and said in done.stderr
+    assert done.returncode == 3 and said in done.stderr
 
 
 def _out_and_back(state: dict, kc, side: str) -> dict | None:

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
     from ..rules.components import Components
 
 
+# What `verify` says as it is (exit 1): a game not started or not over yet. Anything else
+# wrong with the archive does not verify (exit 3), as a referee's (docs/cli.md, "JSON"):
+# a chain cut short or broken, a join that deals otherwise, a cheat.
+NOT_OVER = (Code.NOT_ASKED, Code.NOT_STARTED)
+
+
 @dataclass(frozen=True)
 class TwoPartyGame:
     root: Path
@@ -47,11 +53,12 @@ class TwoPartyGame:
 
     def verify(self) -> Verified:
         from ..twoparty import side as sides
-        from ..twoparty.exchange import Cheat
 
         try:
             replay = sides.verify(self.root)
-        except Cheat as exc:
+        except Refusal as exc:
+            if exc.code in NOT_OVER:
+                raise
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
         facts = {"mode": "two-party", "entries": replay.retraced, "unrevealed": replay.unrevealed}
         if replay.unrevealed is None:
@@ -111,12 +118,13 @@ class TwoPartyGame:
         replay with both secrets: every side's pieces as it held them); before that (a
         game still running, or won by a forfeit of the reveal), its public records only."""
         from ..rules.vocab import SIDES
-        from ..twoparty.exchange import Cheat
 
         revealed = all((self.root / "reveals" / f"{s}.txt").is_file() for s in SIDES)
         try:
             return self._revealed() if revealed else self._public()
-        except Cheat as exc:
+        except Refusal as exc:
+            if exc.code in NOT_OVER:
+                raise
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
 
     def _revealed(self) -> Replayed:

@@ -618,7 +618,7 @@ def archive(root: Path) -> Archive:
     paths = sorted((root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt"))
     texts = {p: docs.read_capped(p) for p in paths}
     if len(paths) < 2:
-        raise Refusal(N_("the game has fewer than two joins"), code=Code.STALE, rule=THE_END)
+        raise Refusal(N_("the game has fewer than two joins"), code=Code.NOT_STARTED, rule=THE_END)
     joins = [
         files.read_record(game, texts[p], f"records/{p.name}", lambda s, q: {}) for p in paths[:2]
     ]

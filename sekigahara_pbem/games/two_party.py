@@ -32,10 +32,14 @@ if TYPE_CHECKING:
     from ..rules.components import Components
 
 
-# What `verify` says as it is (exit 1): a game not started or not over yet. Anything else
-# wrong with the archive does not verify (exit 3), as a referee's (docs/cli.md, "JSON"):
-# a chain cut short or broken, a join that deals otherwise, a cheat.
-NOT_OVER = (Code.NOT_ASKED, Code.NOT_STARTED)
+def _not_over(exc: Refusal) -> bool:
+    """What `verify` and `replay` say as it is (exit 1): a game not started, or whose sides
+    have not revealed yet. Anything else wrong with the archive does not verify (exit 3),
+    as a referee's (docs/cli.md, "JSON"): a chain cut short or broken, a join that deals
+    otherwise, a forfeit claimed before its deadline, a cheat."""
+    from ..twoparty.side import NotRevealed
+
+    return isinstance(exc, NotRevealed) or exc.code == Code.NOT_STARTED
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class TwoPartyGame:
         try:
             replay = sides.verify(self.root)
         except Refusal as exc:
-            if exc.code in NOT_OVER:
+            if _not_over(exc):
                 raise
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
         facts = {"mode": "two-party", "entries": replay.retraced, "unrevealed": replay.unrevealed}
@@ -123,7 +127,7 @@ class TwoPartyGame:
         try:
             return self._revealed() if revealed else self._public()
         except Refusal as exc:
-            if exc.code in NOT_OVER:
+            if _not_over(exc):
                 raise
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
 

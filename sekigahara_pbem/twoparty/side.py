@@ -625,6 +625,14 @@ def archive(root: Path) -> Archive:
     return Archive(game, comp, paths, texts, joins)
 
 
+class NotRevealed(Refusal):
+    """`verify` of a game whose sides have not both revealed their secrets (nor has one
+    forfeited by not revealing): the audit needs them. A state to tell, not a fault of
+    the archive."""
+
+    code = Code.NOT_ASKED
+
+
 def verify(root: Path) -> audit.Audit:
     """The whole exchange checked with the revealed secrets and the component set the
     directory carries: the chain, the signatures, each join's commitments and dealt
@@ -643,12 +651,11 @@ def verify(root: Path) -> audit.Audit:
     secrets = {s: r.secret for s, r in reveals.items()}
     missing = [s for s in SIDES if s not in secrets]
     if missing and (len(missing) > 1 or not _forfeited_reveal(texts[paths[-1]], other(missing[0]))):
-        raise Refusal(
+        raise NotRevealed(
             N_(
                 "not here yet: at the end each side reveals (seki reveal) and takes the "
                 "other's reveal in (seki play DIR -r FILE)"
             ),
-            code=Code.NOT_ASKED,
             rule=THE_END,
             at=f"reveals/{missing[0]}.txt",
         )

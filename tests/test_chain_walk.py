@@ -82,3 +82,15 @@ def test_a_two_party_archive_with_two_records_swapped_does_not_verify(tmp_path):
     checked = runner.invoke(cli.app, ["verify", str(tmp_path / "d" / "ishida")])
     assert checked.exit_code == ExitStatus.NOT_VERIFIED, checked.output
     assert "records/0004-ishida.txt: record 5 where 4 comes next" in checked.output
+    # before the reveals too, as a referee's archive is walked before its reveal (it was
+    # "not here yet", exit 1, whatever the records held)
+    for reveal in (tmp_path / "d" / "ishida" / "reveals").iterdir():
+        reveal.unlink()
+    checked = runner.invoke(cli.app, ["verify", str(tmp_path / "d" / "ishida")])
+    assert checked.exit_code == ExitStatus.NOT_VERIFIED, checked.output
+    assert "records/0004-ishida.txt: record 5 where 4 comes next" in checked.output
+    fourth.write_bytes(texts[0])
+    fifth.write_bytes(texts[1])
+    checked = runner.invoke(cli.app, ["verify", str(tmp_path / "d" / "ishida")])
+    assert checked.exit_code == 0, checked.output
+    assert "records of a two-party game: their signatures, chain and times" in checked.output

@@ -60,11 +60,16 @@ class TwoPartyGame:
 
         try:
             replay = sides.verify(self.root)
+        except sides.NotRevealed:
+            return self._before_the_reveals()
         except Refusal as exc:
             if _not_over(exc):
                 raise
             raise NotVerified("{reason}", code=exc.code, reason=exc) from None
-        facts = {"mode": "two-party", "entries": replay.retraced, "unrevealed": replay.unrevealed}
+        facts = {
+            "mode": "two-party", "revealed": True, "entries": replay.retraced,
+            "unrevealed": replay.unrevealed,
+        }  # fmt: skip
         if replay.unrevealed is None:
             verified = _(
                 "verified a two-party game: every record's signature and chain, both sides' "
@@ -78,6 +83,32 @@ class TwoPartyGame:
             "its opponent could during the game"
         )
         return Verified([forfeit.format(side=replay.unrevealed, entries=replay.retraced)], facts)
+
+    def _before_the_reveals(self) -> Verified:
+        """What needs no secret, as a referee's archive is verified before its reveal: every
+        record's signature, its place in the chain and its time, a forfeit's deadline, and
+        the public form each record gives, rebuilt from the one before and checked by its
+        hash (twoparty/public.py)."""
+        from ..twoparty import public
+
+        try:
+            public.read(self.root)
+        except Refusal as exc:
+            if _not_over(exc):
+                raise
+            raise NotVerified("{reason}", code=exc.code, reason=exc) from None
+        records = len(list((self.root / "records").glob("[0-9][0-9][0-9][0-9]-*.txt")))
+        checked = _(
+            "checked {records} records of a two-party game: their signatures, chain and "
+            "times, and the public form each gives"
+        )
+        waits = _(
+            "not revealed yet: each side's records are replayed from its secret once both "
+            "have revealed (seki reveal, then seki play DIR -r THEIR-REVEAL)"
+        )
+        facts = {"mode": "two-party", "revealed": False, "records": records, "notes": [waits]}
+        return Verified([checked.format(records=records), _("note: {note}").format(note=waits)],
+                        facts)  # fmt: skip
 
     def revealer(self) -> str | None:
         return None

@@ -72,3 +72,18 @@ def test_a_two_party_game_and_a_directory_that_is_no_game(tmp_path):
     assert record["side"] == "ishida" and record["for"] == "record" and record["due"] is None
     text = seki(tmp_path, "bob", "status", "b", "--now", "2026-11-23T12:00:00Z").stdout
     assert f"waiting for ishida's record since {record['since']}" in text
+
+
+def test_a_two_party_game_over_on_points_waits_for_the_reveals(tmp_path):
+    """A two-party demo game, over after week 7, before either side has revealed: its last
+    record's public form gives the result, so `seki status` says the game is over and
+    waits for both reveals. (Old code: "waiting for ishida's record", as if a move were
+    due: only a resignation or a forfeit ended a game for status.)"""
+    ok(tmp_path, "ref", "demo", "--two-party", "d", "--bot", "random")
+    for reveal in (tmp_path / "d" / "ishida" / "reveals").iterdir():
+        reveal.unlink()
+    [game] = _status(tmp_path, "d/ishida")["games"]
+    assert game["over"] and game["revealed"] == []
+    assert game["waiting"] == [{"side": s, "for": "reveal"} for s in ("ishida", "tokugawa")]
+    said = ok(tmp_path, "ref", "status", "d/ishida")
+    assert said.splitlines()[1] == "  over; secrets revealed: none yet"

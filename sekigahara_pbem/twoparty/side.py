@@ -470,6 +470,26 @@ def _kind(path: Path) -> kinds.Kind:
     return kinds.of_type(_only_action(files.record_body(docs.read_capped(path), path.name)))
 
 
+def _result_set(path: Path) -> bool:
+    """Whether a record's public forms end the game: a change that gives the result (the
+    points counted after week 7, 2.2; an instant victory, 2.1), or a whole form with one.
+    Read as the file says, without a key (`status`): a game over on points waits for the
+    reveals, not for another record."""
+    body = files.record_body(docs.read_capped(path), path.name)
+    for entry in body.get("entries") or []:
+        changes = entry.get("change") if isinstance(entry, dict) else None
+        for change in changes if isinstance(changes, list) else []:
+            if not isinstance(change, list) or not change or not isinstance(change[-1], dict):
+                continue
+            *where, value = change
+            value = value.get("=")
+            if where == ["result"] and value is not None:
+                return True
+            if not where and isinstance(value, dict) and value.get("result") is not None:
+                return True
+    return False
+
+
 def _only_action(body: dict) -> dict | None:
     """The action of a record of one entry (a takeback, forfeit or resignation)."""
     entries = body.get("entries")
@@ -551,7 +571,7 @@ def status(root: Path) -> dict:
         return facts
     last = found[-1]
     reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
-    if _kind(last).ends or reveals:
+    if _kind(last).ends or reveals or _result_set(last):
         unrevealed = [{"side": s, "for": "reveal"} for s in SIDES if s not in reveals]
         return facts | {"over": True, "revealed": reveals, "waiting": unrevealed}
     written = deadlines.written(docs.read_capped(last), last.name)

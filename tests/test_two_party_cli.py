@@ -4,6 +4,7 @@ with numbered answers, and `seki reveal` refusing before the end."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -139,6 +140,14 @@ def test_a_takeback_asked_and_agreed_from_the_commands(tmp_path):
     assert "0005-ishida.txt: send it to the other player" in said
     for path in ("0004-ishida.txt", "0005-ishida.txt"):
         t.seki("bob", "play", str(bob), "--key", "bob", "-r", str(alice / "records" / path))
+    # the takeback asked, as a referee's game's status tells one (it said only whose record)
+    said = t.seki("bob", "status", str(bob))
+    assert (
+        "ishida asks to take back its last move (record 4): tokugawa agrees (--agree-takeback) "
+        "or plays on"
+    ) in said
+    facts = json.loads(t.seki("bob", "status", str(bob), "--json"))["games"][0]
+    assert facts["takebacks"] == [{"side": "ishida", "record": 4}]
     said = t.seki("bob", "play", str(bob), "--key", "bob", "--agree-takeback")
     assert "0006-tokugawa.txt: send it to the other player" in said
     t.seki(

@@ -563,7 +563,7 @@ def status(root: Path) -> dict:
     facts: dict = {
         "mode": "two-party", "game": game.game_id,
         "players": {s: k.name for s, k in game.players.items()}, "records": len(found),
-        "over": False, "revealed": [], "waiting": [],
+        "over": False, "revealed": [], "waiting": [], "takebacks": [],
     }  # fmt: skip
     authors = [p.stem.split("-", 1)[1] for p in found]
     if len(found) < 2:
@@ -580,6 +580,8 @@ def status(root: Path) -> dict:
         due = clock.format_time(written + timedelta(hours=game.deadline_hours))
     waiting = SIDES[0] if len(found) == 2 else other(authors[-1])
     record = {"side": waiting, "for": "record", "since": clock.format_time(written), "due": due}
+    if _kind(last).name == TAKEBACK:  # the asker's last move, the record before it
+        facts["takebacks"] = [{"side": authors[-1], "record": len(found) - 2}]
     return facts | {"waiting": [record]}
 
 
@@ -604,6 +606,12 @@ def summary(root: Path, now: str) -> list[str]:
     [record] = facts["waiting"]
     line = _("waiting for {side}'s record since {time}")
     lines.append(line.format(side=record["side"], time=record["since"]))
+    for asked in facts["takebacks"]:
+        line = _(
+            "{side} asks to take back its last move (record {n}): {other} agrees "
+            "(--agree-takeback) or plays on"
+        )
+        lines.append(line.format(side=asked["side"], n=asked["record"], other=record["side"]))
     if record["due"] is not None:
         left = clock.time_left(record["due"], now)
         lines.append(_("deadline {time} ({left})").format(time=record["due"], left=left))

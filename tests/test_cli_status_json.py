@@ -77,13 +77,16 @@ def test_a_two_party_game_and_a_directory_that_is_no_game(tmp_path):
 def test_a_two_party_game_over_on_points_waits_for_the_reveals(tmp_path):
     """A two-party demo game, over after week 7, before either side has revealed: its last
     record's public form gives the result, so `seki status` says the game is over and
-    waits for both reveals. (Old code: "waiting for ishida's record", as if a move were
-    due: only a resignation or a forfeit ended a game for status.)"""
+    waits for both reveals, and says the result. (Old code: "waiting for ishida's record",
+    as if a move were due: only a resignation or a forfeit ended a game for status.)"""
     ok(tmp_path, "ref", "demo", "--two-party", "d", "--bot", "random")
     for reveal in (tmp_path / "d" / "ishida" / "reveals").iterdir():
         reveal.unlink()
     [game] = _status(tmp_path, "d/ishida")["games"]
     assert game["over"] and game["revealed"] == []
     assert game["waiting"] == [{"side": s, "for": "reveal"} for s in ("ishida", "tokugawa")]
-    said = ok(tmp_path, "ref", "status", "d/ishida")
-    assert said.splitlines()[1] == "  over; secrets revealed: none yet"
+    result = game["result"]  # as a referee's game's status says it
+    assert result["how"] == "points" and result["winner"] in ("ishida", "tokugawa")
+    said = ok(tmp_path, "ref", "status", "d/ishida").splitlines()
+    assert said[1] == "  the game is over: " + words.outcome(result)
+    assert said[2] == "  over; secrets revealed: none yet"

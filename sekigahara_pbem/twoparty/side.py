@@ -33,6 +33,7 @@ from ..refusal import N_, Code, Refusal, side_words
 from ..rules.components import Components
 from ..rules.state_types import State
 from ..rules.vocab import SIDES, other
+from ..words import outcome
 from . import audit, deadlines, files, kinds
 from . import knowledge as kn
 from .exchange import (
@@ -470,12 +471,13 @@ def _kind(path: Path) -> kinds.Kind:
     return kinds.of_type(_only_action(files.record_body(docs.read_capped(path), path.name)))
 
 
-def _result_set(path: Path) -> bool:
-    """Whether a record's public forms end the game: a change that gives the result (the
-    points counted after week 7, 2.2; an instant victory, 2.1), or a whole form with one.
-    Read as the file says, without a key (`status`): a game over on points waits for the
-    reveals, not for another record."""
+def _result(path: Path) -> dict | None:
+    """The result a record's public forms give, if they end the game: a change that sets
+    it (a resignation, the points counted after week 7, 2.2; an instant victory, 2.1), or
+    a whole form with one. Read as the file says, without a key (`status`): a game over
+    on points waits for the reveals, not for another record."""
     body = files.record_body(docs.read_capped(path), path.name)
+    found = None
     for entry in body.get("entries") or []:
         changes = entry.get("change") if isinstance(entry, dict) else None
         for change in changes if isinstance(changes, list) else []:
@@ -483,11 +485,11 @@ def _result_set(path: Path) -> bool:
                 continue
             *where, value = change
             value = value.get("=")
-            if where == ["result"] and value is not None:
-                return True
-            if not where and isinstance(value, dict) and value.get("result") is not None:
-                return True
-    return False
+            if not where and isinstance(value, dict):
+                value, where = value.get("result"), ["result"]
+            if where == ["result"]:
+                found = value if isinstance(value, dict) else None
+    return found
 
 
 def _only_action(body: dict) -> dict | None:
@@ -563,7 +565,7 @@ def status(root: Path) -> dict:
     facts: dict = {
         "mode": "two-party", "game": game.game_id,
         "players": {s: k.name for s, k in game.players.items()}, "records": len(found),
-        "over": False, "revealed": [], "waiting": [], "takebacks": [],
+        "over": False, "result": None, "revealed": [], "waiting": [], "takebacks": [],
     }  # fmt: skip
     authors = [p.stem.split("-", 1)[1] for p in found]
     if len(found) < 2:
@@ -571,9 +573,11 @@ def status(root: Path) -> dict:
         return facts
     last = found[-1]
     reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
-    if _kind(last).ends or reveals or _result_set(last):
+    result = _result(last)
+    if _kind(last).ends or reveals or result is not None:
         unrevealed = [{"side": s, "for": "reveal"} for s in SIDES if s not in reveals]
-        return facts | {"over": True, "revealed": reveals, "waiting": unrevealed}
+        over = {"over": True, "result": result, "revealed": reveals, "waiting": unrevealed}
+        return facts | over
     written = deadlines.written(docs.read_capped(last), last.name)
     due = None
     if game.deadline_hours is not None:
@@ -599,6 +603,8 @@ def summary(root: Path, now: str) -> list[str]:
     if facts["records"] < 2:
         return [*lines, _("waiting for both joins")]
     if facts["over"]:
+        if facts["result"] is not None:
+            lines.append(_("the game is over: {result}").format(result=outcome(facts["result"])))
         if not facts["revealed"]:
             return [*lines, _("over; secrets revealed: none yet")]
         over = _("over; secrets revealed: {sides}").format(sides=", ".join(facts["revealed"]))

@@ -471,12 +471,11 @@ def _kind(path: Path) -> kinds.Kind:
     return kinds.of_type(_only_action(files.record_body(docs.read_capped(path), path.name)))
 
 
-def _result(path: Path) -> dict | None:
+def _result(body: dict) -> dict | None:
     """The result a record's public forms give, if they end the game: a change that sets
     it (a resignation, the points counted after week 7, 2.2; an instant victory, 2.1), or
     a whole form with one. Read as the file says, without a key (`status`): a game over
     on points waits for the reveals, not for another record."""
-    body = files.record_body(docs.read_capped(path), path.name)
     found = None
     for entry in body.get("entries") or []:
         changes = entry.get("change") if isinstance(entry, dict) else None
@@ -573,18 +572,19 @@ def status(root: Path) -> dict:
         return facts
     last = found[-1]
     reveals = sorted(p.stem for p in (root / "reveals").glob("*.txt"))
-    result = _result(last)
-    if _kind(last).ends or reveals or result is not None:
+    body = files.record_body(docs.read_capped(last), last.name)
+    kind, result = kinds.of_type(_only_action(body)), _result(body)
+    if kind.ends or reveals or result is not None:
         unrevealed = [{"side": s, "for": "reveal"} for s in SIDES if s not in reveals]
         over = {"over": True, "result": result, "revealed": reveals, "waiting": unrevealed}
         return facts | over
-    written = deadlines.written(docs.read_capped(last), last.name)
+    written = clock.parse_time(body.get("written"), f"{last.name}: written")
     due = None
     if game.deadline_hours is not None:
         due = clock.format_time(written + timedelta(hours=game.deadline_hours))
     waiting = SIDES[0] if len(found) == 2 else other(authors[-1])
     record = {"side": waiting, "for": "record", "since": clock.format_time(written), "due": due}
-    if _kind(last).name == TAKEBACK:  # the asker's last move, the record before it
+    if kind.name == TAKEBACK:  # the asker's last move, the record before it
         facts["takebacks"] = [{"side": authors[-1], "record": len(found) - 2}]
     return facts | {"waiting": [record]}
 

@@ -225,3 +225,19 @@ def test_a_claimed_result_that_is_no_game_state_is_refused_at_once(comp, monkeyp
     with pytest.raises(Cheat, match="differs from this side's engine at /blocks"):
         random_match(comp, 8, deliver)
     assert done
+
+
+def test_a_hidden_item_is_copied_and_pickled_and_still_tells_nothing():
+    """A side's copy holds the other side's blocks and cards as hidden items; copying or
+    pickling a structure that holds one works (Python asks them for `__deepcopy__`, and a
+    missing special name is an AttributeError), while any fact of the game stays unknown.
+    (Old code: `copy.deepcopy` of a side's knowledge raised Unknown, found by the two-party
+    fuzz at seed 7323623.)"""
+    import pickle
+
+    items = [knowledge.HiddenBlock("?ishida-s55", "ishida"), knowledge.HiddenCard("?c1", "x")]
+    for item in items:
+        assert copy.deepcopy({"held": [item]}) == {"held": [item]}
+        assert pickle.loads(pickle.dumps(item)) == item
+        with pytest.raises(knowledge.Unknown):
+            _ = item.mon

@@ -49,6 +49,7 @@ class HiddenBlock:
     side: str
 
     def __getattr__(self, name: str) -> Any:
+        _special(name)
         raise Unknown(f"the {name} of {self.id}")
 
 
@@ -60,7 +61,17 @@ class HiddenCard:
     deck: str
 
     def __getattr__(self, name: str) -> Any:
+        _special(name)
         raise Unknown(f"the {name} of {self.id}")
+
+
+def _special(name: str) -> None:
+    """A name Python's own protocols look up and do without (`copy.deepcopy` asks for
+    `__deepcopy__`, pickle for `__reduce_ex__`'s helpers) is no unknown fact of the game:
+    it is missing, as on any object (AttributeError), so a copy of a side's knowledge can
+    be copied or pickled."""
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(name)
 
 
 class _Known(dict):

@@ -381,7 +381,8 @@ def _short(comp: Components, block_id: str) -> str:
     if spec.ability:
         marks.append(_(n.MARKS.get(spec.ability, spec.ability)))
     if spec.leader:
-        marks.append(_(n.MARKS["protagonist" if spec.leader == 3 else "leader"]))
+        role = "protagonist" if spec.leader == 3 else "leader"  # not in _(): no message id
+        marks.append(_(n.MARKS[role]))
     return f"{block_id} {' '.join(marks)}"
 
 

@@ -132,8 +132,8 @@ def one_game(task: tuple) -> tuple:
     waits = [t for s in SIDES if chosen[s] == hero_kind for t in game.wall.get(s, [])]
     rounds = getattr(players[hero], "searched", [])
     if hero_kind == "search":  # minutes per game: show the way
-        # the rounds a movement decision got: a busy machine fits fewer in the same budget
-        # (a series run beside other work on 1 December 2026 got a median 1, an idle one 5)
+        # the rounds a movement decision got: a slower or busier machine fits fewer in the
+        # same budget, and a search of fewer than two rounds keeps its heuristic's choice
         moved = [n for step, n in rounds if step == "movement"] or [0]
         print(
             f"  game {i}: {hero} {how(result)} for {result['winner']}, median decision "

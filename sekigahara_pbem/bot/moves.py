@@ -71,9 +71,10 @@ def exposure(k: Knowledge, loc: str, blocks: list[str]) -> float:
     known = k.memo.get(key)
     if known is None:
         ours = k.strength(blocks)
-        at_risk = sum(min(k.worth(b), 6.0) for b in blocks)
         known = (
-            0.0 if threat <= ours else EXPOSURE * at_risk * min(1.0, (threat - ours) / (threat + 1))
+            0.0
+            if threat <= ours
+            else EXPOSURE * at_risk(k, blocks) * min(1.0, (threat - ours) / (threat + 1))
         )
         k.memo[key] = known
     return known
@@ -204,7 +205,22 @@ def capture_risk(k: Knowledge, loc: str) -> float:
 def doom(k: Knowledge, loc: str, blocks: list[str]) -> float:
     """The worth we expect to lose for nothing at a place (`doomed` times the blocks')."""
     share = doomed(k, loc, blocks)
-    return share * sum(min(k.worth(b), 6.0) for b in blocks) if share else 0.0
+    return share * at_risk(k, blocks) if share else 0.0
+
+
+def _doom_here(k: Knowledge, loc: str) -> float:
+    """`doom` of the blocks of ours at a place now, kept in `k.memo`: each option's two
+    ends ask it, and it is the same for every group that arrives or leaves."""
+    known = k.memo.get(("doom", loc))
+    if known is None:
+        known = k.memo[("doom", loc)] = doom(k, loc, k.blocks.get(loc, []))
+    return known
+
+
+def at_risk(k: Knowledge, blocks: list[str]) -> float:
+    """What blocks are worth keeping, each capped at 6 (the protagonist's worth would
+    drown every other term, and it is never risked: `score_move`)."""
+    return sum(min(k.worth(b), 6.0) for b in blocks)
 
 
 def kept(k: Knowledge, dest: str, moving: list[str]) -> float:
@@ -246,7 +262,7 @@ def attack_value(k: Knowledge, loc: str, moving: list[str], ours: list[str]) -> 
         return 1.5 * n + castle_gain / 2 + RELIEF * relieved(k, loc)
     if _fights(mine, theirs, ours):
         return 0.3 * n + RELIEF * relieved(k, loc) * (1.0 + edge(mine, theirs)) / 2
-    return -0.6 * sum(min(k.worth(b), 6.0) for b in moving)
+    return -0.6 * at_risk(k, moving)
 
 
 def relieved(k: Knowledge, loc: str) -> float:
@@ -260,7 +276,7 @@ def relieved(k: Knowledge, loc: str) -> float:
     here = k.blocks.get(loc, [])
     inside = len(here) + len(k.view["stacks"].get(loc, {}).get("disks", []))
     stake = k.castle_points(loc, k.side) - k.castle_points(loc, k.enemy)
-    stake += sum(min(k.worth(b), 6.0) for b in here)
+    stake += at_risk(k, here)
     return stake * min(1.0, k.enemy_strength(loc) / (SIEGE_STEP * max(inside, 1)))
 
 
@@ -312,7 +328,7 @@ def score_move(k: Knowledge, action: dict) -> float:
     if k.enemy_at.get(dest) and k.protagonist in moving:
         return -100.0
     keep = _memo(k, ("kept", dest, tuple(moving)), kept, dest, moving)
-    score = keep * sum(k.resource_gain(loc) * held(k, loc) for loc in path)
+    score = keep * _claimed(k, path)
     if group.get("force_march"):
         score -= 0.3 + 0.5 * card_value(k, group["force_march"])
     group_key = tuple(moving)
@@ -323,6 +339,17 @@ def score_move(k: Knowledge, action: dict) -> float:
         score += PROGRESS * closer * min(len(moving), 3)
         score += HUNT * hunt(k, origin, dest, moving)
     return score
+
+
+def _claimed(k: Knowledge, path: list[str]) -> float:
+    """The points a group claims along its path (4.2), each by the share of it still ours
+    when control counts (`held`, asked only of the resources on it)."""
+    total = 0.0
+    for loc in path:
+        gain = k.resource_gain(loc)
+        if gain:
+            total += gain * held(k, loc)
+    return total
 
 
 def _memo(k: Knowledge, key: tuple, part: Part, where: str, moving: list[str]) -> float:
@@ -352,8 +379,9 @@ def _arriving(k: Knowledge, dest: str, moving: list[str]) -> float:
             score += capture_risk(k, dest)  # an empty castle of ours garrisoned
         score -= exposure(k, dest, arriving) - exposure(k, dest, k.blocks.get(dest, []))
         score -= crowding(k, dest, len(k.blocks.get(dest, [])), len(arriving))
-        score -= doom(k, dest, arriving) - doom(k, dest, k.blocks.get(dest, []))
-        score -= doomed(k, dest, arriving) * k.resource_gain(dest)
+        share = doomed(k, dest, arriving)  # asked once: every option's arrival asks it
+        score -= (share * at_risk(k, arriving) if share else 0.0) - _doom_here(k, dest)
+        score -= share * k.resource_gain(dest)
         score -= LONE * alone(k, dest, arriving)
     if k.protagonist in moving:
         need_there = max(4.0, 1.5 * k.threat(dest))
@@ -372,7 +400,7 @@ def _leaving(k: Knowledge, origin: str, moving: list[str]) -> float:
         score += k.castle_points(origin, natural) - k.castle_points(origin, k.side)
         score -= capture_risk(k, origin)
     score -= exposure(k, origin, staying) - exposure(k, origin, here)
-    score -= doom(k, origin, staying) - doom(k, origin, here)
+    score -= doom(k, origin, staying) - _doom_here(k, origin)
     need = k.guard_needed(origin)
     if k.protagonist in moving:
         score += guard_shortfall(k, origin, here, need)

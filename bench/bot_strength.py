@@ -24,7 +24,8 @@ at git revision REV plays it (bench/revision.py): a change against the player be
 Usage: python bench/bot_strength.py [GAMES] [DEMO] [--search N] [--baseline N] [--hero
 KIND] [--against baseline|baseline-heuristic|KIND|KIND-blind|KIND@REV] [--fixed] [--sprt P0 P1]
 [--budget SECONDS] [--jobs J] [--first K] [--movement] [--workers 1|2] [--waits FILE]
-[--quick] (--movement: the search player searches movement too; --workers 2: in two
+[--movement-scale X] [--quick] (--movement: the search player searches movement too;
+--movement-scale: its movement decisions take up to X budgets; --workers 2: in two
 processes, on the wall's clock, with --jobs 1 only; --waits: each turn file's wall
 seconds added to FILE; defaults 200, 50, 0, 0, search, baseline, 0.5 0.6, 1.0, 1 and 0;
 0 games skip a series; J processes play the search games; the search series takes seeds
@@ -55,6 +56,7 @@ from floor import bare_start
 from sekigahara_pbem.bot import KINDS as PLAYERS
 from sekigahara_pbem.bot import make_player
 from sekigahara_pbem.bot.match import play
+from sekigahara_pbem.bot.search import SearchPlayer, Shape
 from sekigahara_pbem.protocol.component_files import load_components
 from sekigahara_pbem.rules.components import Components
 from sekigahara_pbem.rules.vocab import SIDES
@@ -93,9 +95,13 @@ class Blind:
 
 def _player(kind: str, comp: Components, seed: str, plans: bool, budget: float, search: dict):  # noqa: ANN202
     """A player of seki's kinds (a search player with the `search` options: movement,
-    workers), or one shown no events (KIND-blind), or the frozen baseline
-    (bench/baseline_v1) at `budget`, or the baseline's own heuristic
-    ("baseline-heuristic": quick games, for a first look)."""
+    workers, and the movement budget's scale, `Shape.movement_scale`), or one shown no
+    events (KIND-blind), or the frozen baseline (bench/baseline_v1) at `budget`, or the
+    baseline's own heuristic ("baseline-heuristic": quick games, for a first look)."""
+    search = dict(search)
+    scale = search.pop("movement_scale", 1.0)
+    if kind == "search" and scale != 1.0:
+        return SearchPlayer(comp, {}, seed, budget, Shape(movement_scale=scale), **search)
     name, rev = revision.split(kind)
     if rev is not None:  # a kind of player as an earlier revision of the bot plays it
         return revision.make_player(name, rev, comp, {}, seed, plans, budget, **search)
@@ -277,10 +283,14 @@ def against_baseline(args: argparse.Namespace) -> None:
 
 
 def _search_options(args: argparse.Namespace) -> dict:
-    """The search player's options the flags give (--movement, --workers)."""
+    """The search player's options the flags give (--movement, --workers,
+    --movement-scale)."""
     if args.workers > 1 and args.jobs > 1:
         raise SystemExit("--workers 2 needs --jobs 1: a pool's processes cannot start their own")
-    return {"movement": args.movement, "workers": args.workers}
+    options = {"movement": args.movement, "workers": args.workers}
+    if args.movement_scale != 1.0:
+        options["movement_scale"] = args.movement_scale
+    return options
 
 
 def wall_timing(who: str, waits: list[float]) -> str:
@@ -365,6 +375,11 @@ def main() -> None:
         "--workers", type=int, default=1, choices=(1, 2),
         help="processes per search player (2: a second one plays half its rounds; needs "
         "--jobs 1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--movement-scale", type=float, default=1.0,
+        help="budgets a search player's movement decision (and a turn file of movement) "
+        "may take (bot/search.Shape.movement_scale)",
     )  # fmt: skip
     parser.add_argument(
         "--fixed", action="store_true",

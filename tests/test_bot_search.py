@@ -143,6 +143,31 @@ def test_a_time_budget_bounds_a_turn_file(comp, decisions):
     assert time.process_time() - start < FILE_STEPS * 0.05 + 1.0
 
 
+def test_movement_decisions_take_the_scaled_budget(comp, decisions):
+    """`Shape.movement_scale`: a movement decision may think that many budgets (a round
+    costs most there), every other decision one; on a clock that ticks a millisecond a
+    reading, so the allowances are exact."""
+    ticks = iter(range(10**9))
+    allowed: dict[str, list[float]] = {}
+    shape = Shape(width=2, horizon=1, movement_scale=2.0)
+    bot = SearchPlayer(comp, {}, "t", 0.05, shape, clock=lambda: next(ticks) / 1000, workers=1)
+    decide = bot.choose
+
+    def choose(v: dict, offered: list[dict], shadow: dict, until: float | None) -> dict:
+        assert until is not None
+        allowed.setdefault(v["step"], []).append(until - bot.clock())
+        return decide(v, offered, shadow, until)
+
+    bot.choose = choose  # type: ignore[method-assign]
+    moving = [(s, side) for s, side in decisions if s["step"] == "movement"]
+    other_steps = [(s, side) for s, side in decisions if s["step"] != "movement"]
+    for state, side in _spread(moving, 3) + _spread(other_steps, 3):
+        bot.actions(view(state, comp, side), options(state, comp, side))
+    assert max(allowed["movement"]) > 0.05 + 0.01
+    assert max(allowed["movement"]) <= 0.1
+    assert all(a <= 0.05 for step, seen in allowed.items() if step != "movement" for a in seen)
+
+
 def test_two_processes_answer_as_one(comp, decisions):
     """With a number of rounds (no budget), the search in two processes (the odd rounds
     played by the second, bot/rounds.py) answers exactly as in one, decision by decision,

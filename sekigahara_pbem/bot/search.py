@@ -49,8 +49,9 @@ class Shape(NamedTuple):
     the movement phases begun before a rollout is scored (`horizon`), a bound on the
     rounds a decision plays (`rounds`; None: as many as the budget fits), and how many
     budgets a movement decision, and a turn file that begins in movement, may take
-    (`movement_scale`): a round there costs the most, and fewer than two overrule
-    nothing (on a slow machine 45 % of hard's movement decisions got fewer)."""
+    (`movement_scale`, for the bench's series: at 1.5 hard's movement decisions got
+    twice the rounds and it beat normal no more often, so the levels keep 1; docs/bot.md,
+    "Budget")."""
 
     width: int = WIDTH
     horizon: int = HORIZON

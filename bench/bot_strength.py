@@ -287,10 +287,11 @@ def _search_options(args: argparse.Namespace) -> dict:
     --movement-scale)."""
     if args.workers > 1 and args.jobs > 1:
         raise SystemExit("--workers 2 needs --jobs 1: a pool's processes cannot start their own")
-    options = {"movement": args.movement, "workers": args.workers}
-    if args.movement_scale != 1.0:
-        options["movement_scale"] = args.movement_scale
-    return options
+    return {
+        "movement": args.movement,
+        "workers": args.workers,
+        "movement_scale": args.movement_scale,
+    }
 
 
 def wall_timing(who: str, waits: list[float]) -> str:

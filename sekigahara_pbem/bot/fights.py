@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .cards import card_value
 from .knowledge import Knowledge
-from .moves import exposure
+from .moves import at_risk, exposure
 from .weights import WEIGHTS
 
 LOSS_STEP = 7  # 8.7.1, 8.9.4: one block lost for every 7 impact
@@ -112,7 +112,7 @@ def score_retreat(k: Knowledge, action: dict) -> float:
     if inside:
         if k.protagonist in inside:
             return -100.0
-        score += 4.0 - sum(min(k.worth(b), 6.0) for b in inside) / 2
+        score += 4.0 - at_risk(k, inside) / 2
     to = action.get("to")
     if to is not None and going:
         if k.enemy_at.get(to):

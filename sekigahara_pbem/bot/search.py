@@ -124,13 +124,15 @@ class SearchPlayer:
         if not offered:
             return []
         # the file's deadline with the budget it was set by: none without a time budget
-        budget = self.budget
-        file_end = None if budget is None else self.clock() + FILE_STEPS * self._scaled(v, budget)
+        limit = None
+        if self.budget is not None:
+            limit = (self.clock() + FILE_STEPS * self._scaled(v, self.budget), self.budget)
         self.ranker.fit(v)  # within the budget: a player shown events thinks no longer
 
         def choose(v: dict, offered: list[dict], shadow: State) -> dict:
             until = None
-            if file_end is not None and budget is not None:
+            if limit is not None:
+                file_end, budget = limit
                 share = (file_end - self.clock()) / _steps_left(v)
                 until = self.clock() + min(self._scaled(v, budget), share)
             return self.choose(v, offered, shadow, until)

@@ -10,12 +10,12 @@ Two checks, each naming the first record that fails it:
 
 from __future__ import annotations
 
-import copy
 from typing import NamedTuple, cast
 
 from ..refusal import N_, Phrase, Refusal
 from ..rules.components import Components
 from ..rules.engine import carry_on, handle
+from ..rules.state import clone
 from ..rules.state_types import State
 from ..rules.vocab import SIDES, other
 from . import kinds
@@ -132,7 +132,7 @@ class Audit:
         self._keep()
 
     def _keep(self) -> None:
-        sides = {s: copy.deepcopy(p.to_data()) for s, p in self.parties.items()}
+        sides = {s: clone(p.to_data()) for s, p in self.parties.items()}
         seen = self.observer
         if seen is None:
             self.kept.append((sides, {}))

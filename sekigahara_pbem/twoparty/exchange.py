@@ -14,6 +14,7 @@ when the other side's next record arrives, so no choice is made knowing a draw.
 from __future__ import annotations
 
 import dataclasses
+import marshal
 from collections.abc import Callable
 from typing import cast, overload
 
@@ -250,6 +251,9 @@ class Party:
         # the other side's slots out of its piles when this side last sent randomness: it
         # binds them all as it reads that record, and commits each in its next record
         self.binding: list[str] = []
+        # the last working copy made (`copy`): the public form and book it was made of,
+        # and the copy marshalled; a side's turn asks for the same one many times
+        self._copied: tuple[State, dict, dict, bytes] | None = None
 
     # -- kept between runs (sealed to the side's own key) --------------------------------
 
@@ -298,15 +302,23 @@ class Party:
     # -- the working copy --------------------------------------------------------------
 
     def copy(self) -> State:
-        return kn.working(self.public, self.book)
+        """A fresh working copy (`kn.working`). The public form is replaced, never changed
+        in place, so the same one with the same book makes the same copy: unmarshalling
+        the last one is a few times quicker than making it again."""
+        book, made = self.book, self._copied
+        if made is None or made[0] is not self.public or made[1:3] != (book.own, book.shown):
+            copied = marshal.dumps(kn.working(self.public, book))
+            made = self._copied = (self.public, dict(book.own), dict(book.shown), copied)
+        return marshal.loads(made[3])
 
     def _hide_fresh(self, public: State) -> State:
         """`public` with own items not yet shown as handles (as the other side writes it)."""
         return kn.replace(public, {r: h for r, h in self.book.own.items() if h not in self.opened})
 
-    def _open(self, state: State, events: list) -> dict[str, tuple[str, str]]:
-        """Own items the rules now show (in public places or public events), not yet opened."""
-        shown = kn.names_in(self._conceal(state))
+    def _open(self, public: State, events: list) -> dict[str, tuple[str, str]]:
+        """Own items the rules now show (in the public places of `public`, the copy's
+        concealed form, or in public events), not yet opened."""
+        shown = kn.names_in(public)
         for e in events:
             shown |= kn.names_in({k: v for k, v in e.items() if k != "private"})
         out = {}
@@ -355,8 +367,9 @@ class Party:
         return self._after(action, run, opened), run.lacked is not None
 
     def _after(self, action: dict | None, run: Run, opened: dict) -> Entry:
-        opened = {**opened, **self._declared(action), **self._open(run.state, run.events)}
-        self.public = self._conceal(run.state)
+        public = self._conceal(run.state)
+        opened = {**opened, **self._declared(action), **self._open(public, run.events)}
+        self.public = public
         steps = run.steps
         public_action = None if action is None else self._public_action(action)
         return Entry(self.side, public_action, steps, opened, self.public)
@@ -466,7 +479,7 @@ class Party:
             self._retrace(e)
         self.agreed = self.public
         # own items the other side's steps put in public places: open them next record
-        self.owed = self._open(self.copy(), [])
+        self.owed = self._open(self._conceal(self.copy()), [])
         if self.owed:
             self.public = kn.open_in(self.public, self.comp, self.owed)
         self._contributed(record)

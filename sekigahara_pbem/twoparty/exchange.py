@@ -307,7 +307,7 @@ class Party:
         the last one is a few times quicker than making it again."""
         book, made = self.book, self._copied
         if made is None or made[0] is not self.public or made[1:3] != (book.own, book.shown):
-            copied = marshal.dumps(kn.working(self.public, book))
+            copied = marshal.dumps(cast(dict, kn.working(self.public, book)))
             made = self._copied = (self.public, dict(book.own), dict(book.shown), copied)
         return marshal.loads(made[3])
 

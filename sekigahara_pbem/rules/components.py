@@ -151,9 +151,13 @@ class _Sides(dict):
         super().__init__((b.id, b.side) for b in comp.blocks.values())
         self.update((d.id, d.side) for d in comp.disks.values())
         self._blocks = comp.blocks
+        self._asked: dict[str, str] = {}  # ids asked of `blocks`, kept apart: not iterated
 
     def __missing__(self, key: str) -> str:
-        return self._blocks[key].side
+        side = self._asked.get(key)
+        if side is None:  # a two-party copy asks each stand-in thousands of times a record
+            side = self._asked[key] = self._blocks[key].side
+        return side
 
 
 BOARD_FORMATS = ("sekigahara-board/1", "sekigahara-board/2")

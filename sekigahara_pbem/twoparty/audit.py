@@ -328,9 +328,7 @@ class Observer:
                 steps=e.steps,
             )
         hidden = {r: h for h, r in reals.items() if h not in self.opened}
-        mine = kn.replace(
-            kn.conceal(run.state, self.comp, kn.Book("both", b"", shown=reals)), hidden
-        )
+        mine = kn.conceal(run.state, self.comp, kn.Book("both", b"", shown=reals), hidden)
         diff = first_difference(mine, e.public)
         if diff is not None or e.public is None:  # (None differs from `mine` at "/")
             raise Cheat(

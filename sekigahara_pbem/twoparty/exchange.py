@@ -117,6 +117,8 @@ class Record:
 def first_difference(a: object, b: object, path: str = "") -> str | None:
     """The path of the first place two public forms differ, None if they are equal (a
     key one lacks differs, even where the other holds null)."""
+    if a == b:  # the interpreter's comparison first: the forms compared are mostly equal
+        return None
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
             if (k in a) != (k in b):
@@ -311,9 +313,9 @@ class Party:
             made = self._copied = (self.public, dict(book.own), dict(book.shown), copied)
         return marshal.loads(made[3])
 
-    def _hide_fresh(self, public: State) -> State:
-        """`public` with own items not yet shown as handles (as the other side writes it)."""
-        return kn.replace(public, {r: h for r, h in self.book.own.items() if h not in self.opened})
+    def _unshown(self) -> dict[str, str]:
+        """Own items not yet shown (real id -> handle): the other side writes them so."""
+        return {r: h for r, h in self.book.own.items() if h not in self.opened}
 
     def _open(self, public: State, events: list) -> dict[str, tuple[str, str]]:
         """Own items the rules now show (in the public places of `public`, the copy's
@@ -399,7 +401,7 @@ class Party:
         return Entry(self.side, self._public_action(action), -1, opened, None)
 
     def _public_action(self, action: dict) -> dict:
-        return kn.replace(action, {r: h for r, h in self.book.own.items() if h not in self.opened})
+        return kn.replace(action, self._unshown())
 
     def resign(self) -> Record:
         """This side's record conceding the game (rule 2, docs/rulings.md)."""
@@ -679,7 +681,7 @@ class Party:
             state, events = self._take(state, e, author, action)
         state, found = self._forced(state, e)
         self.seen += [redact_event(x, self.side) for x in events + found]
-        mine = self._hide_fresh(self._conceal(state))
+        mine = kn.conceal(state, self.comp, self.book, self._unshown())
         where = first_difference(mine, e.public)
         if where is not None or e.public is None:  # (None differs from `mine` at "/")
             raise Cheat(

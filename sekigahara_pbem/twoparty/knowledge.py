@@ -19,7 +19,7 @@ import dataclasses
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard, overload
 
 from ..crypto.commitments import commit
@@ -209,16 +209,21 @@ def hidden_reals(state: State, comp: Components, shown: set[str]) -> set[str]:
     return out - shown
 
 
-def conceal(state: State, comp: Components, book: Book) -> State:
+def conceal(
+    state: State, comp: Components, book: Book, unopened: Mapping[str, str] | None = None
+) -> State:
     """The public form of a working copy: every item in a hidden place as its handle.
     Own items and shown ones keep the handle they had; an item seen by both sides before
-    it went to a hidden place without one (a Mōri block, 9.3) stays named."""
+    it went to a hidden place without one (a Mōri block, 9.3) stays named. `unopened`
+    (real id -> handle) goes under its handles wherever it stands, as the other side
+    holds items it has not been shown: in the same walk of the state (a second `replace`
+    of the form gives the same, its names being reals too)."""
     shown = shown_names(state, comp)
     hidden = hidden_reals(state, comp, shown)
     names = {r: h for h, r in book.reals().items() if r in hidden}
-    out = replace(state, names)  # a hidden item without a handle was public: it stays named
-    out.update(dict.fromkeys(SECRET_PARTS, {}))
-    return out
+    names.update(unopened or {})
+    # a hidden item without a handle was public: it stays named
+    return replace({**state, **dict.fromkeys(SECRET_PARTS, {})}, names)
 
 
 @overload

@@ -51,8 +51,9 @@ def score_castle(k: Knowledge, action: dict) -> float:
 
 def score_deploy(k: Knowledge, action: dict, gain: int) -> float:
     """8.2.3: the impact the deployment adds (measured with the engine on our shadow), less
-    the risk that a Loyalty Challenge turns it when no second card could refute it (8.6.1),
-    less a little for trading a good card for a random draw."""
+    the risk that a Loyalty Challenge turns it when no second card could refute it and
+    the enemy may still hold one (8.6.1), less a little for trading a good card for a
+    random draw."""
     blocks = action["blocks"]
     if k.protagonist in blocks:
         return -100.0
@@ -60,7 +61,7 @@ def score_deploy(k: Knowledge, action: dict, gain: int) -> float:
     card = action.get("card")
     if card is not None and _fight(k)["kind"] == "battle" and k.view["hands"][k.enemy]:
         rest = [c for c in k.hand if c != card]
-        if not any(_refutes(k, c, b) for c in rest for b in blocks):
+        if k.enemy_may_challenge() and not any(_refutes(k, c, b) for c in rest for b in blocks):
             score -= 0.35 * gain
         score -= 0.1 * card_value(k, card)
     return score

@@ -25,6 +25,7 @@ from .chain import turn_file
 from .groups import partial_moves
 from .knowledge import Knowledge
 from .plan import battle_plan
+from .recall import Piles, Recall
 from .weights import WEIGHTS
 
 THRESHOLD = WEIGHTS["heuristic.THRESHOLD"]  # a move must be worth more than ending
@@ -68,13 +69,17 @@ class HeuristicPlayer:
         self.seen: list[dict] | None = None  # events shown before the side was known
         self.belief: Belief | None = None  # bot/belief.py, once it has been shown events
         self.members: Members | None = None  # the belief fitted to a view
+        self.recall: Recall | None = None  # bot/recall.py, beside the belief
+        self.piles: Piles | None = None  # the enemy's piles recalled, as a view counts them
 
     def observe(self, events: list[dict]) -> None:
         """Events as this side saw them (the setup's, then each action's, in order): the
-        belief over the enemy's hidden blocks is moved by them (bot/belief.py). A player
-        never shown any judges the enemy by the counts of its view alone."""
-        if self.belief is not None:
+        belief over the enemy's hidden blocks is moved by them (bot/belief.py), and the
+        enemy's cards remembered (bot/recall.py). A player never shown any judges the
+        enemy by the counts of its view alone."""
+        if self.belief is not None and self.recall is not None:
             self.belief.observe(events)
+            self.recall.observe(events)
             return
         if self.seen is None:
             self.seen = []
@@ -96,12 +101,15 @@ class HeuristicPlayer:
         if self.belief is None and self.seen is not None:
             self.belief = Belief(self.comp, v["own"]["side"])
             self.belief.observe(self.seen)
+            self.recall = Recall(self.comp, v["own"]["side"])
+            self.recall.observe(self.seen)
             self.seen = None
-        if self.belief is not None:
+        if self.belief is not None and self.recall is not None:
             self.members = self.belief.fit(v)
+            self.piles = self.recall.piles(v)
 
     def _knowledge(self, v: dict) -> Knowledge:
-        return Knowledge(self.comp, v, v["own"]["side"], self.members)
+        return Knowledge(self.comp, v, v["own"]["side"], self.members, self.piles)
 
     def choose(self, v: dict, offered: list[dict], shadow: State) -> dict:
         """The best of the options offered for the decision in `v`."""

@@ -13,6 +13,7 @@ from typing import Any
 from ..rules.components import Components
 from ..rules.vocab import ISHIDA, LAST_WEEK, other
 from .belief import Members
+from .recall import Piles
 from .weights import WEIGHTS
 
 LEADER_WORTH = WEIGHTS["knowledge.LEADER_WORTH"]  # a leader's worth beyond its mon (8.2.4)
@@ -61,6 +62,8 @@ class Knowledge:
     side: str
     # bot/belief.py: place -> {enemy block: chance it is there}; None: counts alone
     members: Members | None = None
+    # bot/recall.py: the enemy's cards recalled in its discard pile and hand; None: none
+    piles: Piles | None = None
 
     def __post_init__(self) -> None:
         own = self.view["own"]
@@ -149,6 +152,17 @@ class Knowledge:
         carded.sort(reverse=True)
         cards = len(self.hand)
         return free + sum(carded[:cards]) + SPARE * (sum(carded[cards:]) + unmatched)
+
+    def enemy_may_challenge(self) -> bool:
+        """Whether the enemy may hold a Loyalty Challenge (8.6.1): one of its deck's not
+        recalled in its discard pile nor played in the combat under way (every play and
+        discard is shown, 3.3); without a memory of its piles, as far as we know, yes."""
+        if self.piles is None:
+            return True
+        fight = (self.view.get("combat") or {}).get("fight") or {}
+        seen = self.piles.discard | set(fight.get("played", {}).get(self.enemy, []))
+        deck = self.comp.deck(self.enemy)
+        return any(self.comp.cards[c].kind == "loyalty" and c not in seen for c in deck)
 
     def enemy_strength(self, loc: str) -> float:
         """Expected impact of the enemy blocks at a location: its average mon for as many

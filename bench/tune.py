@@ -67,7 +67,7 @@ def tune(pairs: int, seed: int, jobs: int) -> dict[str, float]:
     are drawn from the same weights), from the weights in weights.toml: the mean of the
     weights over the second half of the pairs (a single step's weights wander by the
     noise of its last few games; their mean does not)."""
-    theta = dict(weights.load())
+    theta = weights.tuned()
     bounds = weights.bounds()
     chooser = random.Random(seed)
     done = 0
@@ -124,7 +124,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the fitted weights")
     parser.add_argument("--quick", action="store_true", help="CI's run: two pairs")
     args = parser.parse_args()
-    before = weights.load()
+    before = weights.tuned()
     theta = tune(2 if args.quick else args.pairs, args.seed, args.jobs)
     for name, value in theta.items():
         change = value / before[name] if before[name] else math.nan

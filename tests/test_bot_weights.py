@@ -1,10 +1,13 @@
-"""The heuristic player's weights are data (issue 39): bot/weights.toml holds every one,
-each module reads its own from it, `apply` changes what the modules read, and the tuner
-(bench/tune.py) writes fitted values back in place, comments kept."""
+"""The computer players' weights are data (issue 39): bot/weights.toml holds every one,
+each module reads its own from it, `apply` changes what the modules read, the tuner
+(bench/tune.py) fits the heuristic's and writes them back in place, comments kept, and
+bench/fit_value.py fits the search's evaluation to games' outcomes."""
 
 from __future__ import annotations
 
 import importlib
+import math
+import random
 import sys
 import tomllib
 from pathlib import Path
@@ -12,7 +15,8 @@ from pathlib import Path
 from sekigahara_pbem.bot import weights
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
-import tune  # noqa: E402 - bench/ is not a package
+import fit_value  # noqa: E402 - bench/ is not a package
+import tune  # noqa: E402
 
 
 def _read(key: str) -> float:
@@ -53,3 +57,29 @@ def test_the_tuner_writes_its_values_in_place_and_keeps_the_comments(tmp_path):
         module, name = key.split(".")
         assert tables[module][name] == value
     assert tables["bounds"] == tomllib.loads(text)["bounds"]
+
+
+def test_the_tuner_leaves_the_searchs_evaluation_alone():
+    """No heuristic decision reads [rollout]: self-play between heuristics could only walk
+    its weights at random, so the tuner takes every weight but those."""
+    tuned, every = weights.tuned(), weights.load()
+    assert tuned and all(every[key] == value for key, value in tuned.items())
+    assert sorted(set(every) - set(tuned)) == [
+        "rollout.CARD", "rollout.GUARD", "rollout.LEADER", "rollout.MATERIAL"
+    ]  # fmt: skip
+
+
+def test_the_evaluation_fit_finds_the_weights_that_made_the_outcomes():
+    """Outcomes drawn from a known logistic model of the counts come back as its weights,
+    in points per unit (over the point difference's weight; GUARD the negated one)."""
+    true = [0.2, 0.05, 0.1, 0.08, -0.04]
+    draw = random.Random(7)
+    rows = []
+    for _ in range(20000):
+        x = fit_value.Counted(*(draw.gauss(0, scale) for scale in (4, 6, 1, 2, 3)))
+        p = 1 / (1 + math.exp(-sum(w * c for w, c in zip(true, x, strict=True))))
+        rows.append((int(draw.random() < p), x))
+    found = fit_value.in_points(fit_value.fit(rows))
+    expected = {"MATERIAL": 0.25, "LEADER": 0.5, "CARD": 0.4, "GUARD": 0.2}
+    for name, value in expected.items():
+        assert abs(found[name] - value) < 0.1, (name, found)

@@ -12,6 +12,7 @@ round the protagonist and Hideyori still lack (the danger the horizon cut off).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..rules.components import Components
 from ..rules.state_types import State
@@ -21,12 +22,15 @@ from ..rules.vocab import ELIMINATED, MOVEMENT, other
 from .chain import play_on
 from .heuristic import HeuristicPlayer
 from .knowledge import Knowledge
+from .weights import WEIGHTS
 
 WIN = 30.0  # a game won or lost, in points: more than any lead seen in play
-MATERIAL = 0.5  # points per mon of a block eliminated: blocks never come back (8.7)
-LEADER = 1.0  # more for a leader: it moves its stack and deploys without a card (8.2.4)
-CARD = 0.3  # points per card in hand: the next battle's deployments (8.2.2)
-GUARD = 1.0  # points per unit of strength missing from a guard (as the heuristic counts)
+# points per mon of a block eliminated, more for a leader, per card in hand, per unit of
+# strength missing from a guard (bot/weights.toml, [rollout])
+MATERIAL = WEIGHTS["rollout.MATERIAL"]
+LEADER = WEIGHTS["rollout.LEADER"]
+CARD = WEIGHTS["rollout.CARD"]
+GUARD = WEIGHTS["rollout.GUARD"]
 MAX_ACTIONS = 600  # a safety bound; a phase of the heuristic takes a few dozen
 
 
@@ -69,22 +73,47 @@ def _phase_key(state: State) -> tuple | None:
 
 def value(comp: Components, state: State, side: str) -> float:
     """The state's worth to `side` in points: the game's result if it is over; otherwise
-    the point difference (2.2), the enemy's eliminated blocks less ours, the cards in
-    hand against the enemy's, less what our guards lack (`unguarded`)."""
-    enemy = other(side)
+    what `counted` counts, each at its weight."""
     result = state["result"]
     if result is not None:
         return WIN if result["winner"] == side else -WIN
+    c = counted(comp, state, side)
+    worth = c.points + MATERIAL * c.mon + LEADER * c.leaders + CARD * c.cards
+    return worth - GUARD * c.unguarded
+
+
+class Counted(NamedTuple):
+    """What a rollout's end is judged by, for one side: the point difference (2.2), the
+    mon of the enemy's eliminated blocks less ours, its eliminated leaders less ours (they
+    never come back, 8.7), our cards in hand less its, and what our guards lack
+    (`unguarded`)."""
+
+    points: float
+    mon: float
+    leaders: float
+    cards: float
+    unguarded: float
+
+
+def counted(comp: Components, state: State, side: str) -> Counted:
+    """What `value` weighs in `state` for `side` (bench/fit_value.py fits the weights)."""
+    enemy = other(side)
     score = points(state, comp)
-    lost = {side: 0.0, enemy: 0.0}
+    mon = {side: 0.0, enemy: 0.0}
+    leaders = {side: 0.0, enemy: 0.0}
     for b, where in state["blocks"].items():
         if where == ELIMINATED:
             spec = comp.blocks[b]
-            lost[spec.side] += MATERIAL * spec.mon + (LEADER if spec.leader else 0.0)
+            mon[spec.side] += spec.mon
+            leaders[spec.side] += spec.leader
     hands = state["cards"]
-    cards = len(hands[side]["hand"]) - len(hands[enemy]["hand"])
-    worth = score[side] - score[enemy] + lost[enemy] - lost[side] + CARD * cards
-    return worth - GUARD * unguarded(comp, state, side)
+    return Counted(
+        score[side] - score[enemy],
+        mon[enemy] - mon[side],
+        leaders[enemy] - leaders[side],
+        len(hands[side]["hand"]) - len(hands[enemy]["hand"]),
+        unguarded(comp, state, side),
+    )
 
 
 def unguarded(comp: Components, state: State, side: str) -> float:

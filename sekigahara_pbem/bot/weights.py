@@ -10,6 +10,7 @@ from importlib import import_module
 from pathlib import Path
 
 PATH = Path(__file__).with_name("weights.toml")
+ROLLOUT = "rollout"  # the table of the search's evaluation (rollout.py)
 
 
 def _tables() -> dict:
@@ -24,6 +25,13 @@ def load() -> dict[str, float]:
         if module != "bounds"
         for name, value in table.items()
     }
+
+
+def tuned() -> dict[str, float]:
+    """The weights bench/tune.py fits by self-play: all but the search's evaluation's
+    ([rollout], which no heuristic decision reads: bench/fit_value.py fits it to games'
+    outcomes)."""
+    return {key: value for key, value in load().items() if not key.startswith(f"{ROLLOUT}.")}
 
 
 def bounds() -> dict[str, tuple[float, float]]:

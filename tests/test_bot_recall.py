@@ -1,16 +1,14 @@
 """What a computer player remembers of the enemy's cards (bot/recall.py): its discard pile
 since the pile was last shuffled into a new draw pile (3.3), and the cards it showed to
-refute a challenge (8.6.1), exactly as the real game has them; and the search's worlds
-dealt by it (rules/shadow.py)."""
+refute a challenge (8.6.1), exactly as the real game has them; and whether the enemy may
+still hold a Loyalty Challenge."""
 
 from __future__ import annotations
 
 from sekigahara_pbem.bot.heuristic import HeuristicPlayer
 from sekigahara_pbem.bot.match import play
 from sekigahara_pbem.bot.recall import Piles, Recall
-from sekigahara_pbem.rules import rng
 from sekigahara_pbem.rules.cycle.setup import setup
-from sekigahara_pbem.rules.shadow import shadow_state
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES, other
 
@@ -98,25 +96,17 @@ def test_a_memory_that_disagrees_with_the_view_is_not_used(comp):
     assert recall.piles(v) is None  # the view counts an empty discard pile
 
 
-def test_the_search_deals_no_card_recalled_discarded_into_the_enemys_hand(comp):
-    """The search's worlds keep the enemy's recalled discards in its discard pile and
-    its shown cards in its hand; each sample shows the side its own view."""
+def test_no_challenge_is_feared_once_the_enemys_are_all_spent(comp):
+    """8.6.1: with every Loyalty Challenge of the enemy's deck recalled in its discard
+    pile, none can come; with one unseen, or no memory at all, one may."""
+    from sekigahara_pbem.bot.knowledge import Knowledge
+
     state, _ = setup(comp, f"{5:032x}")
     side = SIDES[0]
     enemy = other(side)
-    piles = state["cards"][enemy]
-    gone = sorted(piles["deck"])[:6]  # six of its unseen cards discarded, as if seen
-    piles["deck"] = [c for c in piles["deck"] if c not in gone]
-    piles["discard"] = gone
     v = view(state, comp, side)
-    known = Piles(frozenset(gone), frozenset(piles["hand"][:1]))
-    blind_hit = 0
-    for k in range(20):
-        sample = shadow_state(comp, v, {}, rng.new(f"{k:064x}"), None, known)
-        assert view(sample, comp, side) == v
-        dealt = sample["cards"][enemy]
-        assert set(dealt["discard"]) == set(gone)
-        assert piles["hand"][0] in dealt["hand"]
-        blind = shadow_state(comp, v, {}, rng.new(f"{k:064x}"))["cards"][enemy]
-        blind_hit += bool(set(blind["hand"]) & set(gone))
-    assert blind_hit > 0  # without the memory, discarded cards come back to its hand
+    loyal = frozenset(c for c in comp.deck(enemy) if comp.cards[c].kind == "loyalty")
+    assert Knowledge(comp, v, side).enemy_may_challenge()
+    assert Knowledge(comp, v, side, None, Piles(loyal, frozenset())).enemy_may_challenge() is False
+    one_left = Piles(loyal - {min(loyal)}, frozenset())
+    assert Knowledge(comp, v, side, None, one_left).enemy_may_challenge()

@@ -34,7 +34,6 @@ from ..rules.shadow import shadow_state
 from ..rules.vocab import Malformed, RuleViolation
 from .belief import Members
 from .heuristic import HeuristicPlayer
-from .recall import Piles
 from .rollout import rollout, value
 
 
@@ -63,16 +62,15 @@ def play_round(
     k: int,
     stopped: Callable[[], bool],
     members: Members | None = None,
-    piles: Piles | None = None,
 ) -> list[float] | None:
     """Each candidate's value on round `k`'s sampled state (the enemy's blocks dealt by
-    the belief `members`, and its cards by the `piles` recalled, if given); None if
-    `stopped()` said so before or during a rollout (a round cut short is not counted:
-    its candidates would not share their luck)."""
+    the belief `members`, if given); None if `stopped()` said so before or during a
+    rollout (a round cut short is not counted: its candidates would not share their
+    luck)."""
     comp, game_options, policy, horizon = rollouts
     side = v["own"]["side"]
     chooser = rng.new(hashlib.sha256(f"{digest}:{k}".encode()).hexdigest())
-    sample = shadow_state(comp, v, game_options, chooser, members, piles)
+    sample = shadow_state(comp, v, game_options, chooser, members)
     row = []
     for action in candidates:
         if stopped():
@@ -112,10 +110,9 @@ class SecondProcess:
         digest: str,
         rounds: int | None,
         members: Members | None = None,
-        piles: Piles | None = None,
     ) -> None:
         """Start the odd rounds below `rounds` (all until stopped if None)."""
-        self._send(("search", v, candidates, digest, rounds, members, piles))
+        self._send(("search", v, candidates, digest, rounds, members))
 
     def finish(self, stop: bool) -> dict[int, list[float]]:
         """The rows of the rounds it completed, by round index; with `stop` it is told to
@@ -176,10 +173,10 @@ def serve(conn: Connection, game_options: dict, seed: str, horizon: int) -> None
         if message[0] == "quit":
             return
         if message[0] == "search":
-            _, v, candidates, digest, rounds, members, piles = message
+            _, v, candidates, digest, rounds, members = message
             k = 1
             while rounds is None or k < rounds:
-                row = play_round(rollouts, v, candidates, digest, k, conn.poll, members, piles)
+                row = play_round(rollouts, v, candidates, digest, k, conn.poll, members)
                 if row is None:
                     break
                 conn.send(("row", k, row))

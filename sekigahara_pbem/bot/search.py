@@ -149,12 +149,12 @@ class SearchPlayer:
         candidates = self.ranker.ranked(v, offered, shadow, self.width)
         if len(candidates) == 1 or (v["step"] == MOVEMENT and not self.movement):
             return candidates[0]
-        members, piles = self.ranker.members, self.ranker.piles
+        members = self.ranker.members
         text = json.dumps([self.seed, v, candidates], sort_keys=True)
         digest = hashlib.sha256(text.encode()).hexdigest()
         second = self._started()
         if second is not None:
-            second.begin(v, candidates, digest, self.rounds, members, piles)
+            second.begin(v, candidates, digest, self.rounds, members)
 
         def stopped() -> bool:
             return until is not None and self.clock() >= until
@@ -162,7 +162,7 @@ class SearchPlayer:
         rows: dict[int, list[float]] = {}  # per round, the value of each candidate
         k, step = 0, 1 if second is None else 2
         while self.rounds is None or k < self.rounds:
-            row = play_round(self.rollouts, v, candidates, digest, k, stopped, members, piles)
+            row = play_round(self.rollouts, v, candidates, digest, k, stopped, members)
             if row is None:
                 break
             rows[k] = row

@@ -70,14 +70,11 @@ def shadow_state(
     options: dict,
     chooser: dict | None = None,
     members: Mapping[str, Mapping[str, float]] | None = None,
-    enemy_piles: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> State:
     """A state whose view for `v["own"]["side"]` is `v`: the stand-ins, or with `chooser`
     (a generator of rules/rng.py, which it advances) a random sample (module docstring),
     the enemy's hidden blocks dealt by a belief over them if one is given (`members`:
-    place -> {block: chance it is there}, bot/belief.py), and its unseen cards by what
-    is remembered of its piles, if given (`enemy_piles`: the cards in its discard pile
-    and those known in its hand, as many as the view counts, bot/recall.py)."""
+    place -> {block: chance it is there}, bot/belief.py)."""
     own = v["own"]
     side = own["side"]
     seed = SHADOW_SEED if chooser is None else "".join(_hex8(chooser) for _ in range(2))
@@ -88,7 +85,7 @@ def shadow_state(
     state["besieged"] = dict(v["besieged"])
     _blocks(state, comp, v, side, chooser, members)
     _disks(state, comp, v)
-    _cards(state, comp, v, side, chooser, enemy_piles)
+    _cards(state, comp, v, side, chooser)
     for loc, counts in v["stacks"].items():
         present = {s for s in SIDES if counts.get(s)}
         present |= {comp.disks[d].side for d in counts.get("disks", [])}
@@ -217,14 +214,7 @@ def _disks(state: State, comp: Components, v: dict) -> None:
         state["disks"][d] = ELIMINATED
 
 
-def _cards(
-    state: State,
-    comp: Components,
-    v: dict,
-    side: str,
-    chooser: dict | None,
-    enemy_piles: tuple[frozenset[str], frozenset[str]] | None = None,
-) -> None:
+def _cards(state: State, comp: Components, v: dict, side: str, chooser: dict | None) -> None:
     for s in SIDES:
         hand = list(v["own"]["hand"]) if s == side else []
         rest = [c for c in sorted(comp.deck(s)) if c not in hand]
@@ -233,9 +223,7 @@ def _cards(
         rest = [c for c in rest if c not in played]
         if chooser is not None:
             rng.shuffle(chooser, rest)
-            if s != side and enemy_piles is not None:
-                hand, rest = _dealt_known(rest, v["hands"][s], *enemy_piles)
-            elif s != side:
+            if s != side:
                 hand, rest = rest[: v["hands"][s]], rest[v["hands"][s] :]
         elif s != side:  # the enemy's Loyalty Challenges are kept out of its discard pile
             rest.sort(key=lambda c: comp.cards[c].kind != "loyalty")
@@ -244,18 +232,6 @@ def _cards(
         discard = rest[len(rest) - v["discards"][s] :] if v["discards"][s] else []
         deck = rest[: len(rest) - len(discard)]
         state["cards"][s] = {"deck": deck, "hand": hand, "discard": discard}
-
-
-def _dealt_known(
-    rest: list[str], size: int, discard: frozenset[str], known: frozenset[str]
-) -> tuple[list[str], list[str]]:
-    """The enemy's hand of `size` from its unseen cards `rest` (shuffled): those known in
-    it, then others; the rest as its draw pile followed by its discards, the order
-    `_cards` splits them in."""
-    held = [c for c in rest if c in known]
-    unseen = [c for c in rest if c not in known and c not in discard]
-    hand = held + unseen[: size - len(held)]
-    return hand, unseen[size - len(held) :] + [c for c in rest if c in discard]
 
 
 def _stand_in_sealed(state: State, step: str, side: str) -> object:

@@ -7,7 +7,7 @@ draw pile; and a card shown to refute a Loyalty Challenge goes back to the hand 
 showed it (8.6.1). A view counts the enemy's piles; `Recall` names what the events it
 was shown tell of them, so the heuristic knows when the enemy has no Loyalty Challenge
 left to play (`Knowledge.enemy_may_challenge`). The search's worlds do not use it: dealt
-so, hard won 4 of 16 games against hard dealing them blind (docs/bot.md).
+so, hard won 11 of 28 games against hard dealing them blind (docs/bot.md).
 """
 
 from __future__ import annotations

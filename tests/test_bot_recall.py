@@ -1,37 +1,36 @@
 """What a computer player remembers of the enemy's cards (bot/recall.py): its discard pile
-since the pile was last shuffled into a new draw pile (3.3), and the cards it showed to
-refute a challenge (8.6.1), exactly as the real game has them; and whether the enemy may
-still hold a Loyalty Challenge."""
+since the pile was last shuffled into a new draw pile (3.3), exactly as the real game has
+it; and whether the enemy may still hold a Loyalty Challenge (8.6.1)."""
 
 from __future__ import annotations
 
 from sekigahara_pbem.bot.heuristic import HeuristicPlayer
 from sekigahara_pbem.bot.match import play
-from sekigahara_pbem.bot.recall import Piles, Recall
+from sekigahara_pbem.bot.recall import Recall
 from sekigahara_pbem.rules.cycle.setup import setup
 from sekigahara_pbem.rules.views import view
 from sekigahara_pbem.rules.vocab import SIDES, other
 
 
 class _Checked(HeuristicPlayer):
-    """The heuristic, with the enemy's piles as it recalled them at each turn file, beside
-    the true ones (the true state is set before each)."""
+    """The heuristic, with the enemy's discard pile as it recalled it at each turn file,
+    beside the true one (the true state is set before each)."""
 
     def __init__(self, comp, seed: str, truth: dict) -> None:  # noqa: ANN001
         super().__init__(comp, {}, seed)
-        self.truth, self.seen_piles = truth, []
+        self.truth = truth
+        self.recalled: list = []
 
     def actions(self, v: dict, offered: list[dict]) -> list[dict]:
         chosen = super().actions(v, offered)
         piles = self.truth["state"]["cards"][other(v["own"]["side"])]
-        self.seen_piles.append((self.piles, set(piles["discard"]), set(piles["hand"])))
+        self.recalled.append((self.enemy_discard, set(piles["discard"])))
         return chosen
 
 
 def test_the_enemys_discard_pile_is_recalled_exactly_over_whole_games(comp):
     """At every turn file of two whole games, both sides shown their events: the enemy's
-    discard pile recalled is the real one, through its reshuffles, and every card
-    recalled in its hand is in it; some refutations were seen."""
+    discard pile recalled is the real one, through its reshuffles."""
     truth: dict = {}
 
     def now(state: dict, side: str) -> None:
@@ -41,23 +40,20 @@ def test_the_enemys_discard_pile_is_recalled_exactly_over_whole_games(comp):
     for game in range(2):
         players = {s: _Checked(comp, f"recall-{game}-{s}", truth) for s in SIDES}
         play(comp, f"{game:032x}", players, on_decision=now)
-        recalled += [seen for p in players.values() for seen in p.seen_piles]
+        recalled += [seen for p in players.values() for seen in p.recalled]
     assert len(recalled) > 200
-    for piles, discard, hand in recalled:
-        assert piles is not None
-        assert piles.discard == discard
-        assert piles.hand <= hand
-    assert any(piles is not None and piles.hand for piles, _, _ in recalled)
+    for remembered, discard in recalled:
+        assert remembered == discard
+    assert any(len(discard) > 5 for _, discard in recalled)
 
 
 def _event(**fields) -> dict:  # noqa: ANN003
     return {"rule": "test", **fields}
 
 
-def test_a_reshuffle_empties_the_discard_pile_and_a_play_leaves_the_hand(comp):
-    """3.3: a reshuffle makes the discards the new draw pile; a card shown to refute a
-    challenge is in the hand until it is seen discarded; the own side's cards and names
-    of no card of the enemy's deck are left alone."""
+def test_a_reshuffle_empties_the_discard_pile(comp):
+    """3.3: a reshuffle makes the discards the new draw pile; the own side's cards, its
+    reshuffles and what names no card of the enemy's deck are left alone."""
     side = SIDES[0]
     enemy = other(side)
     deck = sorted(comp.deck(enemy))
@@ -66,13 +62,12 @@ def test_a_reshuffle_empties_the_discard_pile_and_a_play_leaves_the_hand(comp):
         [
             _event(type="discard", side=enemy, cards=deck[:3], why="bid"),
             _event(type="discard", side=side, cards=sorted(comp.deck(side))[:2], why="bid"),
-            _event(type="discard", side=enemy, cards=["no-such-card", 7], why="bid"),
-            _event(type="challenge", side=side, result="loyal", shown=deck[5], card="x"),
-            _event(type="challenge", side=enemy, result="loyal", shown=deck[6], card="x"),
+            _event(type="discard", side=enemy, cards=["no-such-card", 7, [deck[4]]], why="bid"),
+            _event(type="discard", side=enemy, cards=deck[4], why="bid"),
+            _event(type="reshuffle", side=side, cards=3),
         ]
     )
     assert recall.discarded == set(deck[:3])
-    assert recall.shown == {deck[5]}
     recall.observe(
         [
             _event(type="reshuffle", side=enemy, cards=3),
@@ -80,7 +75,6 @@ def test_a_reshuffle_empties_the_discard_pile_and_a_play_leaves_the_hand(comp):
         ]
     )
     assert recall.discarded == {deck[5], deck[7]}
-    assert recall.shown == set()
 
 
 def test_a_memory_that_disagrees_with_the_view_is_not_used(comp):
@@ -91,9 +85,9 @@ def test_a_memory_that_disagrees_with_the_view_is_not_used(comp):
     enemy = other(side)
     v = view(state, comp, side)
     recall = Recall(comp, side)
-    assert recall.piles(v) == Piles(frozenset(), frozenset())
+    assert recall.discard(v) == frozenset()
     recall.observe([_event(type="discard", side=enemy, cards=sorted(comp.deck(enemy))[:1])])
-    assert recall.piles(v) is None  # the view counts an empty discard pile
+    assert recall.discard(v) is None  # the view counts an empty discard pile
 
 
 def test_no_challenge_is_feared_once_the_enemys_are_all_spent(comp):
@@ -107,6 +101,5 @@ def test_no_challenge_is_feared_once_the_enemys_are_all_spent(comp):
     v = view(state, comp, side)
     loyal = frozenset(c for c in comp.deck(enemy) if comp.cards[c].kind == "loyalty")
     assert Knowledge(comp, v, side).enemy_may_challenge()
-    assert Knowledge(comp, v, side, None, Piles(loyal, frozenset())).enemy_may_challenge() is False
-    one_left = Piles(loyal - {min(loyal)}, frozenset())
-    assert Knowledge(comp, v, side, None, one_left).enemy_may_challenge()
+    assert Knowledge(comp, v, side, None, loyal).enemy_may_challenge() is False
+    assert Knowledge(comp, v, side, None, loyal - {min(loyal)}).enemy_may_challenge()

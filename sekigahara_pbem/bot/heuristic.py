@@ -25,7 +25,7 @@ from .chain import turn_file
 from .groups import partial_moves
 from .knowledge import Knowledge
 from .plan import battle_plan
-from .recall import Piles, Recall
+from .recall import Recall
 from .weights import WEIGHTS
 
 THRESHOLD = WEIGHTS["heuristic.THRESHOLD"]  # a move must be worth more than ending
@@ -70,7 +70,7 @@ class HeuristicPlayer:
         self.belief: Belief | None = None  # bot/belief.py, once it has been shown events
         self.members: Members | None = None  # the belief fitted to a view
         self.recall: Recall | None = None  # bot/recall.py, beside the belief
-        self.piles: Piles | None = None  # the enemy's piles recalled, as a view counts them
+        self.enemy_discard: frozenset[str] | None = None  # recalled, as a view counts it
 
     def observe(self, events: list[dict]) -> None:
         """Events as this side saw them (the setup's, then each action's, in order): the
@@ -106,10 +106,10 @@ class HeuristicPlayer:
             self.seen = None
         if self.belief is not None and self.recall is not None:
             self.members = self.belief.fit(v)
-            self.piles = self.recall.piles(v)
+            self.enemy_discard = self.recall.discard(v)
 
     def _knowledge(self, v: dict) -> Knowledge:
-        return Knowledge(self.comp, v, v["own"]["side"], self.members, self.piles)
+        return Knowledge(self.comp, v, v["own"]["side"], self.members, self.enemy_discard)
 
     def choose(self, v: dict, offered: list[dict], shadow: State) -> dict:
         """The best of the options offered for the decision in `v`."""

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.components import Components
+from ..rules.decisions.challenge import unseen_challenge
 from ..rules.vocab import ISHIDA, LAST_WEEK, other
 from .belief import Members
-from .recall import Piles
 from .weights import WEIGHTS
 
 LEADER_WORTH = WEIGHTS["knowledge.LEADER_WORTH"]  # a leader's worth beyond its mon (8.2.4)
@@ -62,8 +62,8 @@ class Knowledge:
     side: str
     # bot/belief.py: place -> {enemy block: chance it is there}; None: counts alone
     members: Members | None = None
-    # bot/recall.py: the enemy's cards recalled in its discard pile and hand; None: none
-    piles: Piles | None = None
+    # bot/recall.py: the enemy's discard pile recalled; None: not known
+    enemy_discard: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         own = self.view["own"]
@@ -156,13 +156,12 @@ class Knowledge:
     def enemy_may_challenge(self) -> bool:
         """Whether the enemy may hold a Loyalty Challenge (8.6.1): one of its deck's not
         recalled in its discard pile nor played in the combat under way (every play and
-        discard is shown, 3.3); without a memory of its piles, as far as we know, yes."""
-        if self.piles is None:
+        discard is shown, 3.3); without a memory of its pile, as far as we know, yes."""
+        if self.enemy_discard is None:
             return True
         fight = (self.view.get("combat") or {}).get("fight") or {}
-        seen = self.piles.discard | set(fight.get("played", {}).get(self.enemy, []))
-        deck = self.comp.deck(self.enemy)
-        return any(self.comp.cards[c].kind == "loyalty" and c not in seen for c in deck)
+        seen = self.enemy_discard | set(fight.get("played", {}).get(self.enemy, []))
+        return unseen_challenge(self.comp, self.enemy, seen)
 
     def enemy_strength(self, loc: str) -> float:
         """Expected impact of the enemy blocks at a location: its average mon for as many

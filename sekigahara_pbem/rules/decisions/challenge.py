@@ -28,8 +28,14 @@ def challengeable(state: State, comp: Components, fight: Fight) -> bool:
     piles = state["cards"][opp]
     if not piles["hand"]:
         return False
-    seen = set(piles["discard"]) | set(fight["played"][opp])
-    return any(comp.cards[c].kind == "loyalty" and c not in seen for c in comp.deck(opp))
+    return unseen_challenge(comp, opp, set(piles["discard"]) | set(fight["played"][opp]))
+
+
+def unseen_challenge(comp: Components, side: str, seen: set[str] | frozenset[str]) -> bool:
+    """8.6.1: whether `side` may hold a Loyalty Challenge as far as one who saw the cards
+    `seen` (its discard pile and its plays in the combat under way: every play and discard
+    is shown, 3.3) can tell: one of its deck's not among them."""
+    return any(comp.cards[c].kind == "loyalty" and c not in seen for c in comp.deck(side))
 
 
 def immune(state: State, side: str) -> None:

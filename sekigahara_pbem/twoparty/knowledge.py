@@ -19,7 +19,7 @@ import dataclasses
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeGuard, overload
 
 from ..crypto.commitments import commit
@@ -260,23 +260,32 @@ def replace(value: Any, names: dict[str, str]) -> Any:
     then iterate alike, as a referee's state does once stored in canonical form."""
     if isinstance(value, str):
         return names.get(value, value)
-    get = names.get  # a state's strings looked up where they are: a call each was most of it
-    if isinstance(value, list):
-        out = [get(v, v) if type(v) is str else replace(v, names) for v in value]
-        return sorted(out) if _any_handle(value) or _any_handle(out) else out
+    return _replace(value, names.get)
+
+
+def _replace(value: Any, get: Callable[[str, str], str]) -> Any:
+    """`replace`, with a state's strings looked up where they are (a call each was most of
+    its time) and a mapping's replaced keys sorted alone."""
     if isinstance(value, dict):
-        return dict(
-            sorted(
-                (get(k, k), get(v, v) if type(v) is str else replace(v, names))
-                for k, v in value.items()
-            )
-        )
+        pairs = [
+            (get(k, k), get(v, v) if type(v) is str else _replace(v, get)) for k, v in value.items()
+        ]
+        out = dict(pairs)
+        if len(out) < len(pairs):  # two keys made one: the pairs' order decides, as it did
+            return dict(sorted(pairs))
+        return {k: out[k] for k in sorted(out)}
+    if isinstance(value, list):
+        out = [get(v, v) if type(v) is str else _replace(v, get) for v in value]
+        return sorted(out) if _any_handle(value) or _any_handle(out) else out
     return value
 
 
 def _any_handle(values: list) -> bool:
     """`is_handle` of any of them, written out: replace asks it of every list of a state."""
-    return any(isinstance(v, str) and v.startswith(SLOT) for v in values)
+    for v in values:
+        if isinstance(v, str) and v.startswith(SLOT):
+            return True
+    return False
 
 
 def in_piles(state: State) -> set[str]:

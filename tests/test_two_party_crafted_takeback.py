@@ -5,6 +5,7 @@ receiver's directory as it was (never an internal error)."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,70 @@ def _refused(owing, victim: str, tmp_path, crafted: str, words: str) -> None:
     in one line saying `words` (exit 3, no traceback), its directory as it was."""
     done, before, root = take(owing, victim, tmp_path, crafted)
     assert done.exit_code == ExitStatus.NOT_VERIFIED, done.output
+    said = [line for line in done.output.splitlines() if line.strip()]
+    assert len(said) == 1, done.output
+    assert words in said[0]
+    assert "Traceback" not in done.output and "internal error" not in done.output
+    assert snapshot(root) == before
+
+
+def test_an_action_holding_a_handle_beside_a_number_is_refused(owing, tmp_path):
+    """The author's modified client adds to an action of its honest record a list that
+    holds a handle beside a number, the record signed again with its key. The receiver
+    refuses the file, naming the entry, its directory as it was. (Old code: the
+    receiver sorted the list to put its own ids under their handles, and crashed with a
+    TypeError: an internal error, exit 70.)"""
+    author, victim = owing.due, other(owing.due)
+    text = owing.copy(author, tmp_path / "author").turn(chooser("crafted"), owing.clock.now())
+    data = yaml.safe_load(signing.split(text)[0])
+    i = next(i for i, e in enumerate(data["entries"]) if isinstance(e.get("action"), dict))
+    data["entries"][i]["action"]["spare"] = ["?tokugawa-s1", 1]
+    crafted = signing.sign(docs.dump(data), owing.keys[author])
+    words = f"entries[{i}]: action: a list holds a handle beside what is not a name"
+    _malformed(owing, victim, tmp_path, crafted, words)
+
+
+def test_a_takeback_whose_public_form_is_built_600_levels_deep_is_refused(owing, tmp_path):
+    """The other side's modified client asks a takeback, its entry's change building the
+    public form 50 levels at a time to 600 (no YAML document carries such a form whole:
+    the loader stops far sooner), its hash written to match, the record signed with its
+    key. The receiver refuses the file, its directory as it was. (Old code: the form was
+    taken, and putting the receiver's owed openings into it recursed past the
+    interpreter's limit: a RecursionError, an internal error, exit 70.)"""
+    victim = owing.due
+    asker = other(victim)
+    assert owing.sides[victim].load().owed
+    forger = owing.copy(asker, tmp_path / "forger")
+    data = yaml.safe_load(signing.split(forger.request_takeback(owing.clock.now()))[0])
+    entry = data["entries"][0]
+    assert all(len(c) == 2 for c in entry["change"])  # the form whole, a key a change
+    public = {key: value["="] for key, value in entry["change"]}
+    path: list[str] = []
+    for step in range(12):
+        deep: dict = {}
+        for _ in range(49):
+            deep = {"a": deep}
+        entry["change"].append([*path, f"x{step}", {"=": deep}])
+        _set(public, [*path, f"x{step}"], copy.deepcopy(deep))
+        path += [f"x{step}", *["a"] * 49]
+    entry["public"] = files.public_hash(public)
+    crafted = signing.sign(docs.dump(data), owing.keys[asker])
+    _malformed(owing, victim, tmp_path, crafted, "nested more than 16 levels deep")
+
+
+def _set(form: dict, path: list[str], value: object) -> None:
+    for key in path[:-1]:
+        form = form[key]
+    form[path[-1]] = value
+
+
+def _malformed(owing, victim: str, tmp_path, crafted: str, words: str) -> None:
+    """`crafted`, taken in by `victim` with `seki play --receive`, is refused as a file
+    that is not a record seki writes, in one line saying `words` (exit 1, no
+    traceback), its directory as it was."""
+    done, before, root = take(owing, victim, tmp_path, crafted)
+    assert isinstance(done.exception, SystemExit), repr(done.exception)  # no bug escaped
+    assert done.exit_code == ExitStatus.REFUSED, done.output
     said = [line for line in done.output.splitlines() if line.strip()]
     assert len(said) == 1, done.output
     assert words in said[0]

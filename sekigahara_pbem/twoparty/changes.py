@@ -8,6 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..refusal import N_, Refusal
+from ..rules.slots import SLOT
+
+MAX_DEPTH = 16  # levels: a public form is 7 deep, an action 4
 
 
 def diff(before: Mapping[str, object], after: Mapping[str, object]) -> list[list]:
@@ -39,6 +42,7 @@ def patch(before: Mapping[str, object], changes: list[list]) -> Mapping[str, obj
             raise Refusal(N_("a change is not a non-empty list"))
         *path, last = change
         if isinstance(last, dict) and set(last) == {"="}:
+            plain(last["="], MAX_DEPTH - len(path))
             if not path:
                 if not isinstance(last["="], dict):
                     raise Refusal(N_("a public form is a mapping"))
@@ -71,3 +75,23 @@ def _at(value: object, path: list) -> dict:
         where = "/".join(map(str, path))
         raise Refusal(N_("{path} is not a mapping"), path=where)
     return value
+
+
+def plain(value: object, depth: int = MAX_DEPTH) -> None:
+    """A Refusal unless `value` (an action or a public form's part, as a record claims it)
+    is nested at most `depth` levels and each list in it that holds a handle holds only
+    text. The walks that read them recurse a level at a time, and `knowledge.replace`
+    sorts such a list (so its order says nothing of the handles): a form built deeper, a
+    change at a time, or a handle beside a number, would stop them with an internal
+    error where the record should be refused."""
+    if depth < 0:
+        raise Refusal(N_("nested more than {limit} levels deep"), limit=MAX_DEPTH)
+    if isinstance(value, dict):
+        for item in value.values():
+            plain(item, depth - 1)
+    elif isinstance(value, list):
+        texts = [v for v in value if isinstance(v, str)]
+        if len(texts) < len(value) and any(v.startswith(SLOT) for v in texts):
+            raise Refusal(N_("a list holds a handle beside what is not a name"))
+        for item in value:
+            plain(item, depth - 1)

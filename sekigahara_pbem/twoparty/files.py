@@ -48,7 +48,7 @@ from ..rules.state import canonical, game_options
 from ..rules.state_types import State
 from ..rules.vocab import SIDES
 from . import GAME_FORMAT
-from .changes import diff, patch
+from .changes import diff, patch, plain
 from .exchange import ASIDES, RECORDS, Entry, Record
 
 _SALT = re.compile(r"[0-9a-f]{64}")  # a salt, a nonce, a hash, a commitment: SHA-256 in hex
@@ -293,6 +293,10 @@ def read_record(
         action = item.get("action")
         if action is not None and not isinstance(action, dict):
             raise docs.DocumentError(at, N_("action: expected a mapping or null"))
+        try:
+            plain(action)
+        except Refusal as exc:
+            raise docs.DocumentError(at, N_("action: {problem}"), problem=exc) from None
         steps = docs.field(item, "steps", int, at)
         if steps < -1:
             raise docs.DocumentError(

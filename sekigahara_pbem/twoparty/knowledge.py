@@ -265,27 +265,24 @@ def replace(value: Any, names: dict[str, str]) -> Any:
 
 def _replace(value: Any, get: Callable[[str, str], str]) -> Any:
     """`replace`, with a state's strings looked up where they are (a call each was most of
-    its time) and a mapping's replaced keys sorted alone."""
+    its time) and a mapping's keys sorted alone. Two keys made one (only a hostile form
+    names an item both by its id and by its handle) keep the later value, never comparing
+    the two: the record is then refused for the form it makes (twoparty/changes.plain
+    refuses a list that a sort could not order)."""
     if isinstance(value, dict):
-        pairs = [
-            (get(k, k), get(v, v) if type(v) is str else _replace(v, get)) for k, v in value.items()
-        ]
-        out = dict(pairs)
-        if len(out) < len(pairs):  # two keys made one: the pairs' order decides, as it did
-            return dict(sorted(pairs))
+        out = {
+            get(k, k): get(v, v) if type(v) is str else _replace(v, get) for k, v in value.items()
+        }
         return {k: out[k] for k in sorted(out)}
     if isinstance(value, list):
-        out = [get(v, v) if type(v) is str else _replace(v, get) for v in value]
-        return sorted(out) if _any_handle(value) or _any_handle(out) else out
+        items = [get(v, v) if type(v) is str else _replace(v, get) for v in value]
+        return sorted(items) if _any_handle(value) or _any_handle(items) else items
     return value
 
 
 def _any_handle(values: list) -> bool:
     """`is_handle` of any of them, written out: replace asks it of every list of a state."""
-    for v in values:
-        if isinstance(v, str) and v.startswith(SLOT):
-            return True
-    return False
+    return any(isinstance(v, str) and v.startswith(SLOT) for v in values)
 
 
 def in_piles(state: State) -> set[str]:

@@ -18,8 +18,9 @@ Three sets of seeded bot games, each played without and with battle plans:
   referee, packets, reveal and verify (`run_demo(bots=Bots(plans=...))`), counted from the records.
 
 How a mail is counted. A mail is one turn file. A file carries a side's actions in order
-while the decision stays that side's (referee/records/turn.admit), so a side's consecutive
-decisions go into one file when nothing the side must first see happens between them.
+while the decision stays that side's (referee/steps.turn_step, by way of
+referee/records/turn.admit), so a side's consecutive decisions go into one file when
+nothing the side must first see happens between them.
 In the order the game was played, a side's mail-answered decision (a plan filing counts
 as one) starts a new mail unless it continues the side's open run; a run is closed by:
 

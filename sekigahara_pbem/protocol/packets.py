@@ -160,10 +160,27 @@ def open_packet(definition: Definition, text: str, identity: Identity, where: st
         seq=seq,
         side=side,
         record=docs.field(body, "record", str, where),
-        view=section.get("view", {}),
-        events=section.get("events", []),
-        options=section.get("options", []),
+        view=_mapping(section.get("view", {}), f"{where}: section: view"),
+        events=_mappings(section.get("events", []), f"{where}: section: events"),
+        options=_mappings(section.get("options", []), f"{where}: section: options"),
         root=(body.get("commitments") or {}).get("root"),
         openings=body.get("openings") or [],
         definition=definition.hash,
     )
+
+
+def _mapping(value: object, where: str) -> dict:
+    """A part of a section the reader walks as the engine writes it: a referee's modified
+    client could seal anything there, and the reports and bots would fail on it with an
+    internal error."""
+    if not isinstance(value, dict):
+        raise docs.DocumentError(where, N_("expected a mapping"))
+    return value
+
+
+def _mappings(value: object, where: str) -> list[dict]:
+    if not isinstance(value, list):
+        raise docs.DocumentError(where, N_("expected a list"))
+    for i, item in enumerate(value):
+        _mapping(item, f"{where}[{i}]")
+    return value

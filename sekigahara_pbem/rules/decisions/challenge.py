@@ -4,6 +4,8 @@ immunity of a leader deployed without a card (8.2.4)."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from ..combat.deploy import can_deploy, fight_at, standing
 from ..components import Components
 from ..fields import get_str, known
@@ -31,7 +33,7 @@ def challengeable(state: State, comp: Components, fight: Fight) -> bool:
     return unseen_challenge(comp, opp, set(piles["discard"]) | set(fight["played"][opp]))
 
 
-def unseen_challenge(comp: Components, side: str, seen: set[str] | frozenset[str]) -> bool:
+def unseen_challenge(comp: Components, side: str, seen: AbstractSet[str]) -> bool:
     """8.6.1: whether `side` may hold a Loyalty Challenge as far as one who saw the cards
     `seen` (its discard pile and its plays in the combat under way: every play and discard
     is shown, 3.3) can tell: one of its deck's not among them."""

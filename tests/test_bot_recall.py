@@ -92,7 +92,8 @@ def test_a_memory_that_disagrees_with_the_view_is_not_used(comp):
 
 def test_no_challenge_is_feared_once_the_enemys_are_all_spent(comp):
     """8.6.1: with every Loyalty Challenge of the enemy's deck recalled in its discard
-    pile, none can come; with one unseen, or no memory at all, one may."""
+    pile, none can come, nor from an empty hand; with one unseen, or no memory at all,
+    one may."""
     from sekigahara_pbem.bot.knowledge import Knowledge
 
     state, _ = setup(comp, f"{5:032x}")
@@ -103,3 +104,5 @@ def test_no_challenge_is_feared_once_the_enemys_are_all_spent(comp):
     assert Knowledge(comp, v, side).enemy_may_challenge()
     assert Knowledge(comp, v, side, None, loyal).enemy_may_challenge() is False
     assert Knowledge(comp, v, side, None, loyal - {min(loyal)}).enemy_may_challenge()
+    empty = {**v, "hands": {**v["hands"], enemy: 0}}
+    assert Knowledge(comp, empty, side).enemy_may_challenge() is False

@@ -156,7 +156,10 @@ class Knowledge:
     def enemy_may_challenge(self) -> bool:
         """Whether the enemy may hold a Loyalty Challenge (8.6.1): one of its deck's not
         recalled in its discard pile nor played in the combat under way (every play and
-        discard is shown, 3.3); without a memory of its pile, as far as we know, yes."""
+        discard is shown, 3.3), and none from an empty hand; without a memory of its
+        pile, as far as we know, yes."""
+        if self.enemy_hand == 0:
+            return False
         if self.enemy_discard is None:
             return True
         fight = (self.view.get("combat") or {}).get("fight") or {}

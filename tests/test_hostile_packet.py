@@ -7,7 +7,6 @@ sealed to the player again and the packet signed with the referee's key."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml

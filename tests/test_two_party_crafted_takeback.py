@@ -62,11 +62,7 @@ def test_a_takeback_record_whose_entry_is_held_is_refused_while_openings_are_owe
     with its key. Refused as a takeback record that is not the game as it stands, the
     receiver's directory as it was. (Old code: the receiver opened its owed items in the
     missing public form and crashed with a TypeError: an internal error, exit 70.)"""
-    victim = owing.due
-    asker = other(victim)
-    assert owing.sides[victim].load().owed
-    forger = owing.copy(asker, tmp_path / "forger")
-    data = yaml.safe_load(signing.split(forger.request_takeback(owing.clock.now()))[0])
+    victim, asker, data = _takeback_asked(owing, tmp_path)
     entry = data["entries"][0]
     assert entry["action"] == {"type": "takeback"} and entry["steps"] == 0
     entry["steps"] = -1
@@ -106,6 +102,17 @@ def test_a_result_whose_public_form_lacks_a_key_is_refused(owing, tmp_path):
     )
 
 
+def _takeback_asked(owing, tmp_path) -> tuple[str, str, dict]:
+    """The receiver (the side whose record is due, owing openings), the other side, and
+    the body of that side's honest takeback request of its last record."""
+    victim = owing.due
+    asker = other(victim)
+    assert owing.sides[victim].load().owed
+    forger = owing.copy(asker, tmp_path / "forger")
+    data = yaml.safe_load(signing.split(forger.request_takeback(owing.clock.now()))[0])
+    return victim, asker, data
+
+
 def _refused(owing, victim: str, tmp_path, crafted: str, words: str) -> None:
     """`crafted`, taken in by `victim` with `seki play --receive`, is refused as a cheat
     in one line saying `words` (exit 3, no traceback), its directory as it was."""
@@ -141,11 +148,7 @@ def test_a_takeback_whose_public_form_is_built_600_levels_deep_is_refused(owing,
     key. The receiver refuses the file, its directory as it was. (Old code: the form was
     taken, and putting the receiver's owed openings into it recursed past the
     interpreter's limit: a RecursionError, an internal error, exit 70.)"""
-    victim = owing.due
-    asker = other(victim)
-    assert owing.sides[victim].load().owed
-    forger = owing.copy(asker, tmp_path / "forger")
-    data = yaml.safe_load(signing.split(forger.request_takeback(owing.clock.now()))[0])
+    victim, asker, data = _takeback_asked(owing, tmp_path)
     entry = data["entries"][0]
     assert all(len(c) == 2 for c in entry["change"])  # the form whole, a key a change
     public = {key: value["="] for key, value in entry["change"]}
